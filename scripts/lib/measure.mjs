@@ -1,0 +1,116 @@
+// Wall time and peak RSS of a child process, for scripts/bench-core.mjs.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+
+const GNU_TIME = '/usr/bin/time';
+const MARKER = '@@firedup-bench maxrss kB: ';
+const TIME_REPORT =
+  /(?:Command (?:exited with non-zero status|terminated by signal) \d+\n)?@@firedup-bench maxrss kB: (\d+)\n?$/;
+
+let gnuTimeOk;
+/** GNU time is optional (not in slim images); it is probed once rather than assumed from the path. */
+export function hasGnuTime() {
+  if (gnuTimeOk === undefined) {
+    try {
+      fs.accessSync(GNU_TIME, fs.constants.X_OK);
+      gnuTimeOk = true;
+    } catch {
+      gnuTimeOk = false;
+    }
+  }
+  return gnuTimeOk;
+}
+
+function readKb(pid, field) {
+  let text;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return 0; // already gone
+  }
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Run argv[0] with argv[1..], capture stdout, and time it.
+ *
+ * With measureRss, peak RSS comes from GNU time's %M (the kernel's ru_maxrss, exact) when
+ * /usr/bin/time exists, else from polling /proc/<pid>/status every 5 ms. The poll reads VmHWM,
+ * the kernel's own high-water mark, so a spike between two polls is still seen by the next one;
+ * only what happens after the last poll before exit is lost. Polling runs in this process
+ * rather than a wrapper process, whose startup would land in the measured wall time.
+ *
+ * The wall time is taken around the whole spawn in both cases; GNU time adds ~1 ms to it.
+ * Under GNU time a child killed by signal N shows as code 128+N rather than as `signal`.
+ *
+ * @param {string[]} argv
+ * @param {{measureRss?: boolean, method?: 'auto'|'time'|'poll', cwd?: string}} [opts]
+ *   method forces a way of measuring RSS, for testing the fallback.
+ * @returns {Promise<{wallMs: number, peakRssKb: number|null, stdout: string, stderr: string,
+ *   code: number|null, signal: string|null, rssMethod: 'time'|'poll'|null}>}
+ */
+export async function timeCommand(argv, { measureRss = false, method = 'auto', cwd } = {}) {
+  let rssMethod = null;
+  if (measureRss) rssMethod = method === 'auto' ? (hasGnuTime() ? 'time' : 'poll') : method;
+
+  let cmd = argv;
+  if (rssMethod === 'time') {
+    // time's report is appended to the child's stderr under a marker and cut off again below.
+    // `-o FILE` would need a temp file that a Ctrl-C leaves behind, and `-o /dev/fd/3` fails
+    // because node's stdio pipes are sockets, which can't be reopened through /dev/fd.
+    cmd = [GNU_TIME, '-f', `${MARKER}%M`, ...argv];
+  }
+
+  const t0 = performance.now();
+  const child = spawn(cmd[0], cmd.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = [];
+  const err = [];
+  child.stdout.on('data', (b) => out.push(b));
+  child.stderr.on('data', (b) => err.push(b));
+
+  let peak = 0;
+  let timer = null;
+  if (rssMethod === 'poll') {
+    const sample = () => {
+      const hwm = readKb(child.pid, 'VmHWM');
+      const rss = readKb(child.pid, 'VmRSS');
+      if (hwm > peak) peak = hwm;
+      if (rss > peak) peak = rss;
+    };
+    timer = setInterval(sample, 5);
+    sample();
+  }
+
+  const [code, signal] = await new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (c, s) => resolve([c, s]));
+  }).finally(() => {
+    if (timer) clearInterval(timer);
+  });
+  const wallMs = performance.now() - t0;
+
+  let peakRssKb = null;
+  if (rssMethod === 'poll') peakRssKb = peak || null;
+  let stderr = Buffer.concat(err).toString('utf8');
+  if (rssMethod === 'time') {
+    // GNU time also reports a failing child ("Command exited with non-zero status N") just
+    // before its format; that line is time's, not the child's, so it goes too.
+    const m = TIME_REPORT.exec(stderr);
+    if (m) {
+      peakRssKb = Number(m[1]) || null;
+      stderr = stderr.slice(0, m.index);
+    }
+  }
+
+  return {
+    wallMs,
+    peakRssKb,
+    stdout: Buffer.concat(out).toString('utf8'),
+    stderr,
+    code,
+    signal,
+    rssMethod,
+  };
+}

@@ -1,0 +1,138 @@
+/** The `firedup` command: dispatch, and the one place where user mistakes become one-line messages. */
+import { createRequire } from 'node:module';
+import { diffConfig } from '../core/diff.js';
+import type { LaunchReport } from '../core/report.js';
+import { type FlagSpec, parseArgs } from './args.js';
+import { UsageError } from './errors.js';
+import { formatRuns, formatStatus } from './format.js';
+import { engineFlag, explainNoLaunch, readLog } from './read.js';
+import { colorWanted, makeStyle } from './style.js';
+
+const HELP = `firedup — read an LLM inference server's log and say which launch and phase it is in, and why
+
+Usage:
+  firedup status <log> [--json]     the latest launch: phase, progress, ETA, outcome, failure with evidence,
+                                    config summary, and what changed since the previous launch
+  firedup runs <log> [--json]       every launch in the file
+
+  <log> is a file path, or - for standard input.
+
+Options:
+  --json              machine-readable output (see README, "JSON contract")
+  --engine NAME       read the log as sglang, vllm, trtllm, tgi or llamacpp instead of detecting it
+  --no-color          no colour even on a terminal (NO_COLOR is honoured too)
+  -h, --help          this help
+  -v, --version       the version
+
+Exit codes of status: 0 ready or serving, 2 crashed, 3 still starting, 5 shut down, 1 usage error or unreadable input.
+`;
+
+const COMMON: Record<string, FlagSpec> = {
+  json: { type: 'boolean' },
+  engine: { type: 'string' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', alias: 'h' },
+};
+
+export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {
+  ready: 0,
+  serving: 0,
+  crashed: 2,
+  in_progress: 3,
+  shutdown: 5,
+};
+
+function version(): string {
+  const require = createRequire(import.meta.url);
+  return (require('../../../package.json') as { version: string }).version;
+}
+
+function out(s: string): void {
+  process.stdout.write(s);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`firedup: ${err.message}\n`);
+      return err.exitCode;
+    }
+    if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return 0;
+    throw err;
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined || cmd === '-h' || cmd === '--help' || cmd === 'help') {
+    out(HELP);
+    return cmd === undefined ? 1 : 0;
+  }
+  if (cmd === '-v' || cmd === '--version' || cmd === 'version') {
+    out(`${version()}\n`);
+    return 0;
+  }
+  switch (cmd) {
+    case 'status':
+      return status(rest);
+    case 'runs':
+      return runs(rest);
+    default:
+      throw new UsageError(`unknown command '${cmd}' (commands: status, runs; see firedup --help)`);
+  }
+}
+
+function oneLog(positionals: string[], cmd: string): string {
+  if (positionals.length === 0) throw new UsageError(`${cmd}: name a log file (or - for stdin): firedup ${cmd} server.log`);
+  if (positionals.length > 1) throw new UsageError(`${cmd}: one log at a time (got ${positionals.length}: ${positionals.join(' ')})`);
+  return positionals[0]!;
+}
+
+async function status(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, COMMON, 'status');
+  if (flags.help) {
+    out(HELP);
+    return 0;
+  }
+  const target = oneLog(positionals, 'status');
+  const res = await readLog(target, { engine: engineFlag(flags.engine) });
+  const { report } = res;
+  const last = report.launches[report.launches.length - 1];
+  if (!last) {
+    if (flags.json) out(`${JSON.stringify({ engine: report.engine, outcome: 'unknown', phase: null, failure: null, progress: null, launches: 0 })}\n`);
+    throw new UsageError(explainNoLaunch(target, res));
+  }
+  if (flags.json) {
+    const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
+    const changes = prev ? diffConfig(prev.config, last.config) : [];
+    out(`${JSON.stringify({ ...last, engine: last.engine ?? report.engine, launchCount: report.launches.length, changes })}\n`);
+  } else {
+    const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
+    out(formatStatus(target === '-' ? '(stdin)' : target, report, st));
+  }
+  return STATUS_EXIT[last.outcome];
+}
+
+async function runs(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, COMMON, 'runs');
+  if (flags.help) {
+    out(HELP);
+    return 0;
+  }
+  const target = oneLog(positionals, 'runs');
+  const res = await readLog(target, { engine: engineFlag(flags.engine) });
+  const { report } = res;
+  if (flags.json) {
+    out(`${JSON.stringify({ engine: report.engine, lines: report.lines, bytes: report.bytes, launches: report.launches })}\n`);
+    return 0;
+  }
+  if (report.launches.length === 0) {
+    process.stderr.write(`firedup: ${explainNoLaunch(target, res)}\n`);
+    return 0;
+  }
+  const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
+  out(formatRuns(target === '-' ? '(stdin)' : target, report, st));
+  return 0;
+}

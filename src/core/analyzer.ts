@@ -1,0 +1,307 @@
+/**
+ * The log core: bytes in, launches out. Pure and streaming: feed chunks of any size with `push`, call
+ * `end`, read `report`. Memory is bounded by the number of launches, not the size of the log.
+ */
+import { engineModule } from './engines/index.js';
+import type { EngineModule, ServingSample, Signature } from './engines/types.js';
+import { classifyFailureText } from './failure-class.js';
+import { EngineDetector } from './detect.js';
+import { FastPath } from './fastpath.js';
+import { LaunchBuilder } from './launch.js';
+import { decodeLine, logicalSegments } from './lines/clean.js';
+import { type PrefixContext, parseLine } from './lines/prefix.js';
+import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
+import { type AnalysisReport, buildReport } from './report.js';
+import { TracebackTracker } from './traceback.js';
+import { barPhase, parseBar } from './tqdm.js';
+import type { EngineId, LogLine, Phase } from './types.js';
+import { phaseRank } from './types.js';
+
+export interface AnalyzerOptions {
+  /** Skip detection: read the log as this engine's. */
+  engine?: EngineId;
+  /** Year for timestamps that print none (vLLM's `MM-DD hh:mm:ss`); the CLI passes the file's mtime year. */
+  year?: number;
+  /** Longest line kept, in bytes; the rest of a longer line is dropped (the lines after it are not). */
+  maxLine?: number;
+  /** Byte offset of the first chunk in the file, when reading resumes mid-file. */
+  fastPath?: boolean;
+}
+
+interface Match {
+  engine: EngineModule;
+  sig: Signature;
+  m: RegExpExecArray;
+}
+
+export class LogAnalyzer {
+  private readonly splitter: LineSplitter;
+  private readonly ctx: PrefixContext;
+  readonly detector: EngineDetector;
+  private readonly tracker = new TracebackTracker();
+  private readonly fast: FastPath | null;
+  readonly launches: LaunchBuilder[] = [];
+  current: LaunchBuilder | null = null;
+  lastTs: number | null = null;
+  private barBase = new Map<string, number>();
+  private ended = false;
+  truncatedLines = 0;
+
+  constructor(private readonly opts: AnalyzerOptions = {}) {
+    this.ctx = { year: opts.year ?? 2026 };
+    this.detector = new EngineDetector(opts.engine);
+    this.fast = opts.fastPath === false ? null : new FastPath(this);
+    this.splitter = new LineSplitter(this.onRaw, opts.maxLine ?? DEFAULT_MAX_LINE);
+  }
+
+  get bytes(): number {
+    return this.splitter.bytes;
+  }
+
+  get lineCount(): number {
+    return this.splitter.lines;
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.ended) throw new Error('LogAnalyzer: push after end');
+    this.splitter.push(chunk);
+  }
+
+  end(): AnalysisReport {
+    if (!this.ended) {
+      this.splitter.end();
+      this.ended = true;
+    }
+    return this.report();
+  }
+
+  /** The report so far; callable at any time (the live watcher reads it between chunks). */
+  report(): AnalysisReport {
+    return buildReport(this);
+  }
+
+  engine(): EngineId | null {
+    return this.detector.best();
+  }
+
+  get year(): number {
+    return this.ctx.year;
+  }
+
+  set year(y: number) {
+    this.ctx.year = y;
+  }
+
+  private onRaw = (buf: Buffer, s: number, e: number, no: number, offset: number, truncated: boolean): void => {
+    if (truncated) this.truncatedLines++;
+    else if (this.fast?.tryLine(buf, s, e, no, offset)) return;
+    const text = decodeLine(buf, s, e);
+    for (const seg of logicalSegments(text)) this.onText(truncated ? `${seg} …[line truncated]` : seg, no, offset);
+  };
+
+  private onText(text: string, no: number, offset: number): void {
+    const line = parseLine(text, no, offset, this.ctx);
+    this.detector.observe(line);
+    const ts = line.ts ?? line.rel;
+    if (ts !== null) this.lastTs = ts;
+    const hit = this.match(line.msg);
+    const exc = this.tracker.feed(line);
+    this.segment(line, hit, exc !== null && !exc.benign);
+    const launch = this.current;
+    if (launch === null) return;
+    if (line.rel !== null && line.ts === null && launch.startTs === null) launch.relativeTime = true;
+    launch.touch(no, offset, ts);
+    if (line.tags) launch.ranks.add(line.tags);
+    if (line.pid !== null) launch.pids.add(line.pid);
+    if (hit) this.apply(launch, line, hit);
+    else if (line.msg.includes('%')) this.progressBar(launch, line);
+    if (exc && !exc.benign && launch.shutdown === null) {
+      const scoped = exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
+      if (!scoped) launch.addFailure(launch.fromException(exc, launch.phase));
+    }
+  }
+
+  private match(msg: string): Match | null {
+    for (const engine of this.detector.candidates()) {
+      for (const sig of engine.signatures) {
+        if (sig.lit !== undefined && !msg.includes(sig.lit)) continue;
+        const m = sig.re.exec(msg);
+        if (m) return { engine, sig, m };
+      }
+    }
+    return null;
+  }
+
+  /** Decides whether this line opens a new launch. */
+  private segment(line: LogLine, hit: Match | null, failed: boolean): void {
+    const cur = this.current;
+    if (cur === null) {
+      // Lines before anything recognisable (a shell prompt, a banner of another tool) open no launch.
+      if (hit === null && !failed && this.detector.best() === null && !(line.msg.includes('%') && parseBar(line.msg))) return;
+      this.open(line, hit?.sig.kind === 'launch');
+      if (hit?.sig.kind === 'launch') this.current!.anchors.add(hit.sig.id);
+      return;
+    }
+    if (hit?.sig.kind === 'launch') {
+      const settled = cur.progressed || cur.ended || cur.ready !== null;
+      if (cur.anchors.has(hit.sig.id) || settled || (hit.sig.strong && cur.samples > 0)) {
+        this.open(line, true);
+      }
+      this.current!.anchors.add(hit.sig.id);
+      if (!this.current!.progressed) this.current!.hasStart = true;
+      return;
+    }
+    // A restart whose header was not captured: early startup lines after the server was up or gone.
+    if (hit?.sig.kind === 'phase' && hit.sig.phase && phaseRank(hit.sig.phase) <= phaseRank('loading_weights')) {
+      const up = cur.phase !== null && phaseRank(cur.phase) >= phaseRank('ready');
+      if (up || cur.shutdown !== null) this.open(line, false);
+    }
+  }
+
+  private open(line: LogLine, hasStart: boolean): void {
+    const l = new LaunchBuilder(this.launches.length, line.no, line.offset, hasStart);
+    if (this.current !== null) {
+      this.barBase.clear();
+      this.tracker.reset();
+    }
+    this.launches.push(l);
+    this.current = l;
+  }
+
+  private apply(launch: LaunchBuilder, line: LogLine, hit: Match): void {
+    const { sig, m, engine } = hit;
+    const ts = line.ts ?? line.rel ?? this.lastTs;
+    launch.engine ??= engine.id;
+    if (sig.version) launch.version ??= sig.version(m);
+    if (sig.config) {
+      const cfg = sig.config(line.msg);
+      if (cfg) {
+        Object.assign(launch.config, cfg);
+        launch.configSources.push({ source: sig.id, line: line.no });
+      }
+    }
+    switch (sig.kind) {
+      case 'launch':
+      case 'phase':
+        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text);
+        if (line.msg.includes('%')) this.progressBar(launch, line);
+        return;
+      case 'ready':
+        launch.mark('ready', line.no, ts, line.text);
+        launch.ready ??= { line: line.no, text: line.text, ts };
+        launch.recover();
+        return;
+      case 'serving': {
+        const s = engine.sample?.(sig, m) ?? null;
+        const sample: ServingSample | null = s ? { ...s, ts, line: line.no } : null;
+        const ok = sig.id === 'access' ? /" 2\d\d\b/.test(line.msg) : true;
+        this.serving(launch, sig, sample, line.no, ts, ok, () => line.text);
+        return;
+      }
+      case 'failure': {
+        if (launch.shutdown !== null) return;
+        const cls = sig.failure ?? classifyFailureText(m[1] ?? line.msg) ?? classifyFailureText(line.msg) ?? (/\w+(?:Error|Exception):/.test(line.msg) ? 'python_exception' : 'other');
+        launch.addFailure({
+          cls,
+          line: line.no,
+          text: line.text,
+          message: line.msg,
+          exceptionType: /^([\w.]+(?:Error|Exception)):/.exec(line.msg)?.[1] ?? null,
+          tags: line.tags,
+          ts,
+          strength: cls === 'python_exception' || cls === 'other' ? 2 : 3,
+          remedies: [],
+          startLine: null,
+          startText: null,
+          phase: launch.phase,
+        });
+        return;
+      }
+      case 'consequence': {
+        if (launch.shutdown !== null) return;
+        launch.addConsequence({ line: line.no, text: line.text });
+        launch.addFailure({
+          cls: classifyFailureText(line.msg) ?? 'other',
+          line: line.no,
+          text: line.text,
+          message: line.msg,
+          exceptionType: null,
+          tags: line.tags,
+          ts,
+          strength: 1,
+          remedies: [],
+          startLine: null,
+          startText: null,
+          phase: launch.phase,
+        });
+        return;
+      }
+      case 'shutdown': {
+        const code = sig.id === 'worker_end' ? Number(m[1]) : 0;
+        if (code !== 0 && launch.shutdown === null) {
+          launch.addConsequence({ line: line.no, text: line.text });
+          return;
+        }
+        launch.shutdown ??= { line: line.no, text: line.text, ts };
+        return;
+      }
+      case 'degraded':
+        if (launch.degraded.length < 20) launch.degraded.push({ line: line.no, text: line.text });
+        return;
+      case 'stall_hint':
+        if (launch.stallHints.length < 20) launch.stallHints.push({ line: line.no, text: line.text });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Shared by the general path and the byte-level fast path, so both give the same answer. */
+  serving(launch: LaunchBuilder, sig: Signature, sample: ServingSample | null, no: number, ts: number | null, ok: boolean, text: () => string): void {
+    const up = launch.phase === null || phaseRank(launch.phase) >= phaseRank('ready');
+    const phase: Phase = up ? 'serving' : (sig.phase ?? 'serving');
+    launch.mark(phase, no, ts, text);
+    if (sig.id === 'access') {
+      launch.requests++;
+      if (ok && up) launch.recover();
+    }
+    if (sample) launch.addSample(sample, text);
+  }
+
+  private progressBar(launch: LaunchBuilder, line: LogLine): void {
+    const bar = parseBar(line.msg);
+    if (!bar) return;
+    const phase = barPhase(bar.desc);
+    if (!phase) return;
+    let ts = line.ts ?? line.rel;
+    if (ts === null) {
+      // tqdm prints no timestamp: place the bar by its own elapsed time from where it was first seen.
+      let base = this.barBase.get(bar.desc);
+      if (base === undefined && this.lastTs !== null) {
+        base = this.lastTs - (bar.elapsed ?? 0);
+        this.barBase.set(bar.desc, base);
+      }
+      ts = base !== undefined && bar.elapsed !== null ? base + bar.elapsed : this.lastTs;
+    }
+    if (ts !== null && (launch.lastTs === null || ts > launch.lastTs)) launch.touch(line.no, line.offset, ts);
+    launch.mark(phase, line.no, ts, line.text);
+    launch.setProgress({ ...bar, line: line.no, ts, phase });
+  }
+
+  /** For the fast path: the engine it may assume, or null while detection is open. */
+  lockedEngine(): EngineModule | null {
+    return this.detector.locked;
+  }
+
+  resetTraceback(): void {
+    this.tracker.reset();
+  }
+
+  setYear(y: number): void {
+    this.ctx.year = y;
+  }
+
+  sglangSignature(id: string): Signature {
+    return engineModule('sglang').signatures.find((s) => s.id === id)!;
+  }
+}

@@ -1,0 +1,141 @@
+// Secrets are removed when a line is parsed, so nothing downstream (reports, JSON
+// output, pasted evidence) can leak them. SGLang prints `api_key`, `admin_api_key` and
+// `ssl_keyfile_password` in clear text; vLLM prints `api_key` in its args.
+
+export const REDACTED = '<redacted>';
+
+const wordSet = (text: string) => new Set(text.trim().split(/\s+/));
+
+// Words that make a name secret wherever they appear in it.
+const SECRET_WORDS = wordSet(
+  'password passwd pwd passphrase secret secrets credential credentials apikey authorization',
+);
+// `key` is secret only in these pairs: `key_size`, `cache_key` and `hotkeys` are not.
+const KEY_QUALIFIERS = wordSet(`api access secret private encryption signing master license hmac auth
+  client session subscription service account storage sas ssh jwt app admin`);
+// A trailing `_token` is a credential (`hf_token`, `auth_token`) unless it names a
+// vocabulary token or a count (`eos_token`, `max_token`).
+const TOKEN_VOCABULARY = wordSet(`bos eos pad unk sep cls mask image video audio vision special stop start
+  end begin think tool first last next new draft placeholder max min num per each total input output
+  prompt generated cached decode prefill reasoning im bot eot default`);
+// Names ending like this hold where a secret lives (`password_file`), not the secret.
+const REFERENCE_SUFFIXES = wordSet('file path dir name env var type mode size len length');
+
+function words(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+/** True for names whose value is a credential (`api_key`, `HF_TOKEN`, `--api-key`, `apiKey`). */
+export function isSecretKey(key: string): boolean {
+  const w = words(key);
+  const last = w[w.length - 1];
+  if (last === undefined) return false;
+  if (w.length > 1 && REFERENCE_SUFFIXES.has(last)) return false;
+  if (w.some((x) => SECRET_WORDS.has(x))) return true;
+  for (let i = 1; i < w.length; i++) if (w[i] === 'key' && KEY_QUALIFIERS.has(w[i - 1]!)) return true;
+  if (last === 'token' || last === 'auth') return w.length === 1 || !TOKEN_VOCABULARY.has(w[w.length - 2]!);
+  return false;
+}
+
+// Empty and "not set" values stay visible: a user wants to see that no key was set, and
+// a boolean (`hf_token=True`: use the cached login) reveals nothing.
+function isUnset(v: unknown): boolean {
+  if (v === null || v === undefined || v === '' || v === 'None' || typeof v === 'boolean') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') return Object.keys(v).length === 0;
+  return false;
+}
+
+/** Deep copy with secret-keyed values replaced by REDACTED and known token shapes masked in strings. */
+export function redactConfig<T>(value: T): T {
+  return copy(value, 0) as T;
+}
+
+function copy(v: unknown, depth: number): unknown {
+  if (typeof v === 'string') return redactText(v);
+  // Parsed configs are shallow; the cap only guards against a cyclic object.
+  if (depth > 100 || typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map((x) => copy(x, depth + 1));
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const val = isSecretKey(k) && !isUnset(x) ? REDACTED : copy(x, depth + 1);
+    // defineProperty so a `__proto__` key stays a plain field.
+    Object.defineProperty(out, k, { value: val, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+// The lookbehinds make each match start at the beginning of a name, which keeps the scan
+// linear on 20 KB lines and stops `--api-key` from also matching as `key`.
+const CLI_RE = /(?<![\w-])--([A-Za-z][\w-]*)(?:=|[ \t]+)/g;
+const KEYED_RE = /(?<![\w-])([A-Za-z_][\w-]*)['"]?[ \t]*[=:][ \t]*/g;
+const BEARER_RE = /\b(Bearer[ \t]+)[A-Za-z0-9._~+/=-]{8,}/g;
+const SCHEME_RE = /^(Bearer|Basic|Token)[ \t]+/i;
+const TOKEN_SHAPES = [
+  /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}/g,
+  /(?<![\w-])sk-[A-Za-z0-9_-]{17,}/g,
+  /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,})/g,
+  /(?<![A-Z0-9])AKIA[0-9A-Z]{16}(?![A-Z0-9])/g,
+];
+const UNSET_TEXT = /^(None|null|nil|none|True|False|true|false|\*+|<redacted>)$/;
+
+/** Span of the secret value that starts at `i` and its replacement, or null to leave it. */
+function secretSpan(text: string, i: number): [number, number, string] | null {
+  const c = text[i];
+  if (c === "'" || c === '"') {
+    let end = i + 1;
+    while (end < text.length && text[end] !== c) end += text[end] === '\\' ? 2 : 1;
+    end = Math.min(end, text.length);
+    const inner = text.slice(i + 1, end);
+    if (inner === '' || inner === REDACTED) return null;
+    const scheme = SCHEME_RE.exec(inner);
+    return [i + 1, end, scheme ? scheme[0] + REDACTED : REDACTED];
+  }
+  if (text.startsWith('Some(', i)) return secretSpan(text, i + 5);
+  if (c === '[') {
+    const end = text.indexOf(']', i);
+    const inner = text.slice(i + 1, end < 0 ? text.length : end);
+    if (inner.trim() === '') return null;
+    return [i + 1, end < 0 ? text.length : end, `'${REDACTED}'`];
+  }
+  const token = /[^\s,;)}\]&'"]+/y;
+  token.lastIndex = i;
+  const m = token.exec(text);
+  if (!m || UNSET_TEXT.test(m[0]) || m[0].startsWith('-')) return null;
+  if (SCHEME_RE.test(`${m[0]} `) && /[ \t]/.test(text[i + m[0].length] ?? '')) {
+    let j = i + m[0].length;
+    while (text[j] === ' ' || text[j] === '\t') j++;
+    return secretSpan(text, j);
+  }
+  return [i, i + m[0].length, REDACTED];
+}
+
+function redactKeyed(text: string, re: RegExp): string {
+  let out = '';
+  let last = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (!isSecretKey(m[1]!)) continue;
+    const span = secretSpan(text, m.index + m[0].length);
+    if (!span || span[0] < last) continue;
+    out += text.slice(last, span[0]) + span[2];
+    last = span[1];
+    re.lastIndex = Math.max(re.lastIndex, last);
+  }
+  return out + text.slice(last);
+}
+
+/** Masks secret values inside a raw log line that is kept verbatim as evidence. */
+export function redactText(text: string): string {
+  let out = redactKeyed(redactKeyed(text, CLI_RE), KEYED_RE);
+  out = out.replace(BEARER_RE, `$1${REDACTED}`);
+  for (const re of TOKEN_SHAPES) out = out.replace(re, REDACTED);
+  return out.replace(/(:\/\/[^\s:@/]+:)[^\s@/]+@/g, `$1${REDACTED}@`);
+}

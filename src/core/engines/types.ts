@@ -1,0 +1,79 @@
+import type { EngineId, FailureClass, LogLine, Phase } from '../types.js';
+
+/**
+ * What a signature says about a line:
+ * - launch: a launch starts here (`strong` anchors always open one once the current launch has moved on;
+ *   weak anchors only after the current launch has got somewhere)
+ * - phase: the launch has reached `phase`
+ * - progress: a load progress bar (`done/total`)
+ * - ready, serving, shutdown: as named
+ * - failure: a root cause (`failure` gives its class, or the message is classified)
+ * - consequence: a line that follows a failure (`Received sigquit`, `Killed`, `Engine core initialization failed`)
+ * - degraded / stall_hint: the server says something is wrong without dying
+ * - noise: matches a failure-looking pattern but is known to be harmless
+ */
+export type SignatureKind =
+  | 'launch'
+  | 'phase'
+  | 'progress'
+  | 'ready'
+  | 'serving'
+  | 'shutdown'
+  | 'failure'
+  | 'consequence'
+  | 'degraded'
+  | 'stall_hint'
+  | 'noise';
+
+export interface Signature {
+  id: string;
+  kind: SignatureKind;
+  /** Matched against the message (the line without its wrappers and logger prefix). */
+  re: RegExp;
+  /** A substring the message must contain; checked before the regex, so most lines cost one `includes`. */
+  lit?: string;
+  phase?: Phase;
+  failure?: FailureClass;
+  /** For launch anchors: strong anchors are the engine's own "I am starting" line. */
+  strong?: boolean;
+  /** Parses the configuration printed on this line. */
+  config?: (msg: string) => Record<string, unknown> | null;
+  /** Reads a version from the match. */
+  version?: (m: RegExpExecArray) => string | null;
+}
+
+export interface ServingSample {
+  ts: number | null;
+  line: number;
+  genTps: number | null;
+  promptTps: number | null;
+  running: number | null;
+  queued: number | null;
+  /** KV-cache usage, 0..1. */
+  kvUsage: number | null;
+}
+
+export interface ProgressReading {
+  done: number;
+  total: number;
+  /** Seconds since the bar started, from the bar itself. */
+  elapsed: number | null;
+  /** Seconds the bar expects to remain. */
+  remaining: number | null;
+  /** Items per second. */
+  rate: number | null;
+  desc: string;
+}
+
+export interface EngineModule {
+  id: EngineId;
+  /** How strongly one line says "this log is mine" (0: not at all). */
+  detect(line: LogLine): number;
+  signatures: Signature[];
+  /** Serving sample from a `serving` signature's match. */
+  sample?(sig: Signature, m: RegExpExecArray): Omit<ServingSample, 'ts' | 'line'> | null;
+  /** What to check next, per failure class or per stalled phase. */
+  hints: Partial<Record<FailureClass | `stalled:${Phase}`, string>>;
+  /** Seconds a phase may stay silent before a live watcher calls it stalled (research/, §4.1 and §5.3). */
+  silentBudget: Partial<Record<Phase, number>>;
+}

@@ -1,0 +1,60 @@
+/**
+ * Classifies the text of an exception or failure line. Order matters: the first class whose pattern
+ * matches wins, and the most specific causes come first (`CUDA error: out of memory` is an OOM, an NCCL
+ * watchdog timeout is an NCCL problem, not a generic timeout).
+ */
+import type { FailureClass } from './types.js';
+
+const RULES: Array<[FailureClass, RegExp]> = [
+  [
+    'oom',
+    /out of memory|OutOfMemory|\bOOM\b(?! ?killer)|Not enough memory|cudaMalloc failed|insufficient (?:GPU )?memory|No available memory for the cache blocks|KV cache is needed, which is larger than the available|larger than the maximum number of tokens that can be stored in KV cache|less than desired GPU memory utilization|not enough GPU memory|profiled value -\d+|failed to allocate \S+ buffer/i,
+  ],
+  [
+    'nccl',
+    /NCCL error|nccl\w*Error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport/i,
+  ],
+  [
+    'cuda_error',
+    /CUDA error|cudaError\w*|CUDA kernel errors|illegal memory access|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|cuDNN error|no kernel image is available|Memory access fault|HIP error|hipError|AcceleratorError|CUDA driver|Triton Error \[CUDA\]|misaligned address|unspecified launch failure/i,
+  ],
+  [
+    'port_in_use',
+    /address already in use|couldn't bind HTTP server socket|Port is already in use|port \d+ is (?:already )?in use|Failed to bind to|EADDRINUSE|\[Errno (?:98|48)\]/i,
+  ],
+  [
+    'model_not_found',
+    /RepositoryNotFoundError|Repository Not Found|HFValidationError|is not a local folder and is not a valid model identifier|does not appear to have a file named|LocalEntryNotFoundError|GatedRepoError|failed to open GGUF file|No such file or directory.*(?:model|\.gguf|\.safetensors|config\.json|\.bin)|Can't load (?:the )?(?:config|tokenizer|model)|Repo id must|model (?:file )?(?:path )?(?:'[^']*' )?(?:not found|does not exist)|failed to load model/i,
+  ],
+  ['timeout', /TimeoutError|timed out|Timeout waiting|deadline exceeded|watchdog timeout/i],
+  [
+    'unsupported',
+    /NotImplementedError|not (?:yet )?supported|Unsupported|only supported (?:on|for)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported/i,
+  ],
+  [
+    'config_error',
+    /ValidationError|ValueError|argument --?[\w-]+: |unrecognized arguments|error: argument|invalid choice|invalid value '[^']*' for '--|must be divisible by|the following arguments are required|ArgumentError|ArgumentTypeError|is not a valid \w+ ?(?:choice|option)?|error: unexpected argument/i,
+  ],
+  [
+    'killed',
+    /^Killed\b|exit code:? -9\b|(?:exited|terminated) with (?:exit )?code -9\b|\bsignal 9\b|SIGKILL|died unexpectedly|\bwas killed\b|OOM killer|oom-kill/i,
+  ],
+];
+
+export function classifyFailureText(text: string): FailureClass | null {
+  for (const [cls, re] of RULES) if (re.test(text)) return cls;
+  return null;
+}
+
+/** Python exception types whose mere presence names the class, whatever the message says. */
+export function classifyExceptionType(type: string): FailureClass | null {
+  if (/OutOfMemoryError$/.test(type)) return 'oom';
+  if (/DistBackendError$|NcclError$/i.test(type)) return 'nccl';
+  if (/^(?:torch\.)?AcceleratorError$|CudaError$/.test(type)) return 'cuda_error';
+  if (/TimeoutError$|Timeout$/.test(type)) return 'timeout';
+  if (/NotImplementedError$/.test(type)) return 'unsupported';
+  if (/RepositoryNotFoundError$|HFValidationError$|GatedRepoError$|LocalEntryNotFoundError$|EntryNotFoundError$/.test(type))
+    return 'model_not_found';
+  if (/ValidationError$|ArgumentError$|ArgumentTypeError$/.test(type)) return 'config_error';
+  return null;
+}

@@ -1,0 +1,218 @@
+/**
+ * Everything the log says about one launch, accumulated line by line in constant memory.
+ */
+import type { ProgressReading, ServingSample } from './engines/types.js';
+import { Downsampler, SeriesSummary } from './stats.js';
+import type { ExceptionEvent } from './traceback.js';
+import type { EngineId, Evidence, FailureClass, Outcome, Phase } from './types.js';
+import { phaseRank } from './types.js';
+
+export interface FailureCandidate {
+  cls: FailureClass;
+  line: number;
+  text: string;
+  message: string;
+  exceptionType: string | null;
+  tags: string | null;
+  ts: number | null;
+  /** 3: a specific cause; 2: a generic exception; 1: a consequence line (sigquit, Killed, engine failed). */
+  strength: number;
+  remedies: string[];
+  startLine: number | null;
+  startText: string | null;
+  /** The phase the launch was in when this happened. */
+  phase: Phase | null;
+}
+
+export interface PhaseMark {
+  phase: Phase;
+  ts: number | null;
+  line: number;
+  text: string;
+}
+
+export interface ProgressState extends ProgressReading {
+  line: number;
+  ts: number | null;
+  phase: Phase;
+}
+
+const MAX_CONSEQUENCES = 8;
+
+export class LaunchBuilder {
+  readonly startLine: number;
+  readonly startOffset: number;
+  endLine: number;
+  endOffset: number;
+  startTs: number | null = null;
+  lastTs: number | null = null;
+  /** Timestamp of the last line that showed the launch moving (phase, progress, serving). */
+  lastProgressTs: number | null = null;
+  lastProgressLine: number;
+  relativeTime = false;
+  engine: EngineId | null = null;
+  version: string | null = null;
+  anchors = new Set<string>();
+  config: Record<string, unknown> = {};
+  configSources: Array<{ source: string; line: number }> = [];
+  phase: Phase | null = null;
+  /** First mark of each phase, in the order reached. */
+  readonly marks: PhaseMark[] = [];
+  private readonly marked = new Set<Phase>();
+  progress: ProgressState | null = null;
+  graphProgress: ProgressState | null = null;
+  ready: Evidence & { ts: number | null } | null = null;
+  shutdown: Evidence & { ts: number | null } | null = null;
+  readonly gen = new SeriesSummary();
+  readonly running = new SeriesSummary();
+  readonly queued = new SeriesSummary();
+  readonly kv = new SeriesSummary();
+  readonly prompt = new SeriesSummary();
+  readonly series = new Downsampler(512);
+  peakSample: (ServingSample & { text: string }) | null = null;
+  lastSample: ServingSample | null = null;
+  samples = 0;
+  requests = 0;
+  candidates: FailureCandidate[] = [];
+  /** Failures the launch got past (a request error, a warm-up retry): kept for the record. */
+  recovered: FailureCandidate[] = [];
+  consequences: Evidence[] = [];
+  degraded: Evidence[] = [];
+  stallHints: Evidence[] = [];
+  ranks = new Set<string>();
+  pids = new Set<number>();
+  hasStart: boolean;
+
+  constructor(
+    readonly index: number,
+    line: number,
+    offset: number,
+    hasStart: boolean,
+  ) {
+    this.startLine = line;
+    this.endLine = line;
+    this.startOffset = offset;
+    this.endOffset = offset;
+    this.lastProgressLine = line;
+    this.hasStart = hasStart;
+  }
+
+  touch(line: number, offset: number, ts: number | null): void {
+    this.endLine = line;
+    this.endOffset = offset;
+    if (ts !== null) {
+      if (this.startTs === null) this.startTs = ts;
+      this.lastTs = ts;
+    }
+  }
+
+  /** Anything past `args` that shows the launch got somewhere. */
+  get progressed(): boolean {
+    return this.phase !== null && phaseRank(this.phase) > phaseRank('dist_init');
+  }
+
+  get ended(): boolean {
+    return this.shutdown !== null || this.candidates.length > 0;
+  }
+
+  mark(phase: Phase, line: number, ts: number | null, text: string | (() => string)): void {
+    if (!this.marked.has(phase)) {
+      this.marked.add(phase);
+      this.marks.push({ phase, ts, line, text: typeof text === 'string' ? text : text() });
+    }
+    if (this.phase === null || phaseRank(phase) > phaseRank(this.phase)) {
+      this.phase = phase;
+      this.moved(line, ts);
+    } else if (phase === this.phase) {
+      this.lastProgressTs = ts ?? this.lastProgressTs;
+      this.lastProgressLine = line;
+    }
+  }
+
+  moved(line: number, ts: number | null): void {
+    this.lastProgressTs = ts ?? this.lastProgressTs;
+    this.lastProgressLine = line;
+  }
+
+  /**
+   * The server became ready or served a request after a failure: that failure did not kill it (a failed
+   * request, a warm-up retry). Other ranks finishing a phase after one rank died do not count.
+   */
+  recover(): void {
+    if (this.candidates.length && this.shutdown === null) {
+      this.recovered.push(...this.candidates);
+      this.candidates = [];
+      this.consequences = [];
+    }
+  }
+
+  setProgress(p: ProgressState): void {
+    if (p.phase === 'cuda_graph') this.graphProgress = p;
+    else this.progress = p;
+    this.moved(p.line, p.ts);
+  }
+
+  addSample(s: ServingSample, text: () => string): void {
+    this.samples++;
+    if (s.genTps !== null) {
+      this.gen.add(s.genTps);
+      if (s.ts !== null) this.series.add(s.ts, s.genTps);
+      if (this.peakSample === null || s.genTps > (this.peakSample.genTps ?? -1)) this.peakSample = { ...s, text: text() };
+    }
+    if (s.promptTps !== null) this.prompt.add(s.promptTps);
+    if (s.running !== null) this.running.add(s.running);
+    if (s.queued !== null) this.queued.add(s.queued);
+    if (s.kvUsage !== null) this.kv.add(s.kvUsage);
+    this.lastSample = s;
+    this.moved(s.line, s.ts);
+    this.recover();
+  }
+
+  addFailure(c: FailureCandidate): void {
+    // One line, one failure: a signature and the traceback reader may both see the exception line.
+    const same = this.candidates.find((x) => x.line === c.line);
+    if (same) {
+      if (c.strength > same.strength || (c.strength === same.strength && c.cls !== 'python_exception' && same.cls === 'python_exception')) {
+        Object.assign(same, c, { remedies: same.remedies.length ? same.remedies : c.remedies });
+      }
+      return;
+    }
+    this.candidates.push(c);
+  }
+
+  addConsequence(e: Evidence): void {
+    if (this.consequences.length < MAX_CONSEQUENCES) this.consequences.push(e);
+  }
+
+  /** The root cause: the most specific failure, the earliest among equals. */
+  rootFailure(): FailureCandidate | null {
+    let best: FailureCandidate | null = null;
+    for (const c of this.candidates) if (best === null || c.strength > best.strength) best = c;
+    return best;
+  }
+
+  outcome(): Outcome {
+    if (this.candidates.length) return 'crashed';
+    if (this.shutdown) return 'shutdown';
+    if (this.phase === 'serving') return 'serving';
+    if (this.phase === 'ready') return 'ready';
+    return 'in_progress';
+  }
+
+  fromException(ev: ExceptionEvent, phase: Phase | null): FailureCandidate {
+    return {
+      cls: ev.cls,
+      line: ev.line,
+      text: ev.text,
+      message: ev.message ? `${ev.type}: ${ev.message}` : ev.type,
+      exceptionType: ev.type,
+      tags: ev.tags,
+      ts: ev.ts,
+      strength: ev.cls === 'python_exception' ? 2 : 3,
+      remedies: ev.remedies,
+      startLine: ev.startLine,
+      startText: ev.startText,
+      phase,
+    };
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Turns a physical line's bytes into the logical lines a reader sees.
+ *
+ * A physical line can hold several terminal states separated by `\r`: tqdm refreshes its bar in place,
+ * and other processes' log lines can land between two refreshes. We keep the last state of each run of
+ * bar refreshes and every non-bar segment, so neither progress nor interleaved log lines are lost.
+ */
+
+// CSI sequences (colours, cursor moves), OSC titles, and the bare `[1;36m` remnants left when a paste lost
+// its ESC bytes. The remnant form requires a digit right after `[` and an `m` right after the digits, so
+// `[2026-02-19 ...]` timestamps never match.
+const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\[(?:\d{1,3};)*\d{1,3}m(?=\S|$)/g;
+
+const REMNANT = /\[(?:\d{1,3};)*\d{1,3}m/;
+
+const BAR = /\d+%\s*(?:\||Completed \|)|\|\s*\d+\/\d+ \[|it\/s\]|s\/it\]/;
+
+/** A prefix that a wrapper printed before the bar's `\r` (vLLM's `(Worker_TP0 pid=1) `, compose's `app  | `). */
+const LONE_PREFIX = /^(?:\([\w-]+(?: [\w=]+)? pid=\d+(?:, ip=[\d.]+)?\) |[\w.-]+\s+\| |\s+)$/;
+
+export function decodeLine(buf: Buffer, start: number, end: number): string {
+  let text = buf.toString('utf8', start, end);
+  if (text.includes('\0')) text = text.replace(/\0+/g, '');
+  if (text.includes('\x1b') || REMNANT.test(text)) text = text.replace(ANSI, '');
+  return text;
+}
+
+export function isBarText(s: string): boolean {
+  return BAR.test(s);
+}
+
+/** Splits a decoded physical line on `\r`, dropping bar states that a later state of the same run replaced. */
+export function logicalSegments(text: string): string[] {
+  if (!text.includes('\r')) return [text.trimEnd()];
+  const parts = text.split('\r');
+  let prefix = '';
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    let p = parts[i]!;
+    if (p.trim() === '') {
+      if (i === 0 && p.length > 0 && LONE_PREFIX.test(p)) prefix = p;
+      continue;
+    }
+    if (i === 0 && LONE_PREFIX.test(p)) {
+      prefix = p;
+      continue;
+    }
+    if (prefix && i > 0 && !p.startsWith(prefix)) p = prefix + p;
+    const next = nextNonEmpty(parts, i + 1);
+    if (next !== null && isBarText(p) && isBarText(next)) continue;
+    out.push(p.trimEnd());
+  }
+  return out.length ? out : [''];
+}
+
+function nextNonEmpty(parts: string[], from: number): string | null {
+  for (let j = from; j < parts.length; j++) if (parts[j]!.trim() !== '') return parts[j]!;
+  return null;
+}

@@ -1,0 +1,296 @@
+/** The JSON shapes firedup prints (`runs --json`, `status --json`); see README "JSON contract". */
+import type { LogAnalyzer } from './analyzer.js';
+import { engineModule } from './engines/index.js';
+import type { LaunchBuilder } from './launch.js';
+import type { EngineId, Evidence, FailureClass, Outcome, Phase } from './types.js';
+
+export interface PhaseReport {
+  phase: Phase;
+  start: string | null;
+  /** Seconds from the start of the launch (or of the log) to this phase. */
+  at: number | null;
+  /** Seconds spent in the phase (up to the next phase, or to the last line for the current one). */
+  duration: number | null;
+  line: number;
+  text: string;
+}
+
+export interface FailureReport {
+  class: FailureClass;
+  line: number;
+  message: string;
+  text: string;
+  exceptionType: string | null;
+  rank: string | null;
+  /** The phase the launch was in when it failed. */
+  phase: Phase | null;
+  time: string | null;
+  hint: string | null;
+  /** Remedies the engine itself printed (SGLang's `Possible solutions:`). */
+  remedies: string[];
+  evidence: Evidence[];
+}
+
+export interface ProgressReport {
+  done: number;
+  total: number;
+  ratio: number;
+  what: string;
+  /** Items per second, from the bar. */
+  rate: number | null;
+  /** Seconds left, from the bar (tqdm's own estimate). */
+  eta: number | null;
+  line: number;
+  time: string | null;
+}
+
+export interface ThroughputReport {
+  unit: 'tok/s';
+  last: number | null;
+  peak: number | null;
+  median: number | null;
+  samples: number;
+  peakLine: number | null;
+  peakText: string | null;
+  lastLine: number | null;
+  series: Array<[number, number]>;
+}
+
+export interface LaunchReport {
+  index: number;
+  engine: EngineId | null;
+  version: string | null;
+  outcome: Outcome;
+  phase: Phase | null;
+  failure: FailureReport | null;
+  progress: ProgressReport | null;
+  graphProgress: ProgressReport | null;
+  startLine: number;
+  endLine: number;
+  startOffset: number;
+  endOffset: number;
+  /** False when the file begins mid-launch, so its start is not in the log. */
+  startSeen: boolean;
+  startTime: string | null;
+  endTime: string | null;
+  /** Seconds between the first and the last timestamped line of the launch. */
+  duration: number | null;
+  lastProgressLine: number;
+  lastProgressTime: string | null;
+  /** Seconds between the last sign of progress and the last line of the launch. */
+  quietFor: number | null;
+  model: string | null;
+  config: Record<string, unknown>;
+  configSummary: Record<string, unknown>;
+  configSources: Array<{ source: string; line: number }>;
+  phases: PhaseReport[];
+  throughput: ThroughputReport | null;
+  serving: {
+    running: { last: number | null; peak: number | null };
+    queued: { last: number | null; peak: number | null };
+    kvUsage: { last: number | null; peak: number | null };
+    promptThroughput: { last: number | null; peak: number | null };
+    requests: number;
+  } | null;
+  ready: (Evidence & { time: string | null }) | null;
+  shutdown: (Evidence & { time: string | null }) | null;
+  degraded: Evidence[];
+  stallHints: Evidence[];
+  recoveredFailures: Array<{ class: FailureClass; line: number; message: string }>;
+  ranks: string[];
+  pids: number[];
+  relativeTime: boolean;
+  /** Timestamps are seconds since the epoch in UTC for logs that print a zone; others are local wall time written as UTC. */
+  startTs: number | null;
+  endTs: number | null;
+  lastProgressTs: number | null;
+}
+
+export interface AnalysisReport {
+  engine: EngineId | null;
+  engineScores: Record<EngineId, number>;
+  lines: number;
+  bytes: number;
+  truncatedLines: number;
+  launches: LaunchReport[];
+}
+
+function iso(ts: number | null, relative: boolean): string | null {
+  if (ts === null || relative || ts < 86400 * 2) return null;
+  return new Date(Math.round(ts * 1000)).toISOString().replace('.000Z', 'Z');
+}
+
+const r2 = (x: number | null): number | null => (x === null ? null : Math.round(x * 100) / 100);
+
+const SUMMARY_KEYS: Record<string, string[]> = {
+  model: ['model_path', 'model', 'model_tag', 'model_id'],
+  served_model_name: ['served_model_name'],
+  tp: ['tp_size', 'tensor_parallel_size', 'num_shard', 'tp'],
+  pp: ['pp_size', 'pipeline_parallel_size'],
+  dp: ['dp_size', 'data_parallel_size'],
+  ep: ['ep_size', 'expert_parallel_size', 'enable_expert_parallel'],
+  nnodes: ['nnodes'],
+  dtype: ['dtype'],
+  quantization: ['quantization'],
+  kv_cache_dtype: ['kv_cache_dtype'],
+  mem_fraction_static: ['mem_fraction_static'],
+  gpu_memory_utilization: ['gpu_memory_utilization'],
+  max_running_requests: ['max_running_requests', 'max_num_seqs'],
+  max_model_len: ['context_length', 'max_model_len', 'max_seq_len'],
+  chunked_prefill_size: ['chunked_prefill_size', 'max_num_batched_tokens'],
+  cuda_graph_max_bs: ['cuda_graph_max_bs'],
+  disable_cuda_graph: ['disable_cuda_graph', 'enforce_eager'],
+  attention_backend: ['attention_backend'],
+  moe_runner_backend: ['moe_runner_backend'],
+  enable_dp_attention: ['enable_dp_attention'],
+  speculative_algorithm: ['speculative_algorithm', 'speculative_config'],
+  host: ['host'],
+  port: ['port'],
+};
+
+export function configSummary(config: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, keys] of Object.entries(SUMMARY_KEYS)) {
+    for (const k of keys) {
+      if (config[k] !== undefined) {
+        out[name] = config[k];
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function modelOf(l: LaunchBuilder): string | null {
+  const c = l.config;
+  for (const k of ['model_path', 'model', 'model_tag', 'model_id']) if (typeof c[k] === 'string') return c[k] as string;
+  return null;
+}
+
+export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchReport {
+  const rel = l.relativeTime;
+  const eng = l.engine ?? engine;
+  const end = l.lastTs;
+  const origin = l.startTs;
+  const phases: PhaseReport[] = l.marks.map((m, i) => {
+    const next = l.marks[i + 1];
+    const stop = next ? next.ts : end;
+    return {
+      phase: m.phase,
+      start: iso(m.ts, rel),
+      at: m.ts !== null && origin !== null ? r2(m.ts - origin) : null,
+      duration: m.ts !== null && stop !== null ? r2(Math.max(0, stop - m.ts)) : null,
+      line: m.line,
+      text: m.text,
+    };
+  });
+  const root = l.rootFailure();
+  let failure: FailureReport | null = null;
+  if (root) {
+    const hint = eng ? (engineModule(eng).hints[root.cls] ?? null) : null;
+    const evidence: Evidence[] = [];
+    if (root.startLine !== null && root.startLine !== root.line) evidence.push({ line: root.startLine, text: root.startText ?? 'Traceback (most recent call last):' });
+    evidence.push({ line: root.line, text: root.text });
+    for (const c of l.consequences) if (c.line !== root.line && c.line !== root.startLine) evidence.push(c);
+    failure = {
+      class: root.cls,
+      line: root.line,
+      message: root.message,
+      text: root.text,
+      exceptionType: root.exceptionType,
+      rank: root.tags,
+      phase: root.phase,
+      time: iso(root.ts, rel),
+      hint: root.remedies.length ? `the log suggests: ${root.remedies.join('; ')}` : hint,
+      remedies: root.remedies,
+      evidence,
+    };
+  }
+  const prog = (p: LaunchBuilder['progress']): ProgressReport | null =>
+    p && {
+      done: p.done,
+      total: p.total,
+      ratio: r2(p.done / p.total)!,
+      what: p.desc,
+      rate: r2(p.rate),
+      eta: p.remaining,
+      line: p.line,
+      time: iso(p.ts, rel),
+    };
+  const gen = l.gen;
+  const throughput: ThroughputReport | null =
+    gen.count > 0
+      ? {
+          unit: 'tok/s',
+          last: gen.last,
+          peak: gen.peak,
+          median: gen.median(),
+          samples: gen.count,
+          peakLine: l.peakSample?.line ?? null,
+          peakText: l.peakSample?.text ?? null,
+          lastLine: l.lastSample?.line ?? null,
+          series: l.series.points.map(([t, v]) => [t, v]),
+        }
+      : null;
+  const serving =
+    l.samples > 0 || l.requests > 0
+      ? {
+          running: { last: l.running.last, peak: l.running.peak },
+          queued: { last: l.queued.last, peak: l.queued.peak },
+          kvUsage: { last: l.kv.last, peak: l.kv.peak },
+          promptThroughput: { last: l.prompt.last, peak: l.prompt.peak },
+          requests: l.requests,
+        }
+      : null;
+  return {
+    index: l.index,
+    engine: eng,
+    version: l.version,
+    outcome: l.outcome(),
+    phase: l.phase,
+    failure,
+    progress: prog(l.progress),
+    graphProgress: prog(l.graphProgress),
+    startLine: l.startLine,
+    endLine: l.endLine,
+    startOffset: l.startOffset,
+    endOffset: l.endOffset,
+    startSeen: l.hasStart,
+    startTime: iso(l.startTs, rel),
+    endTime: iso(l.lastTs, rel),
+    duration: l.startTs !== null && l.lastTs !== null ? r2(l.lastTs - l.startTs) : null,
+    lastProgressLine: l.lastProgressLine,
+    lastProgressTime: iso(l.lastProgressTs, rel),
+    quietFor: l.lastProgressTs !== null && l.lastTs !== null ? r2(l.lastTs - l.lastProgressTs) : null,
+    model: modelOf(l),
+    config: l.config,
+    configSummary: configSummary(l.config),
+    configSources: l.configSources,
+    phases,
+    throughput,
+    serving,
+    ready: l.ready && { line: l.ready.line, text: l.ready.text, time: iso(l.ready.ts, rel) },
+    shutdown: l.shutdown && { line: l.shutdown.line, text: l.shutdown.text, time: iso(l.shutdown.ts, rel) },
+    degraded: l.degraded,
+    stallHints: l.stallHints,
+    recoveredFailures: l.recovered.map((c) => ({ class: c.cls, line: c.line, message: c.message })),
+    ranks: [...l.ranks].sort(),
+    pids: [...l.pids],
+    relativeTime: rel,
+    startTs: l.startTs,
+    endTs: l.lastTs,
+    lastProgressTs: l.lastProgressTs,
+  };
+}
+
+export function buildReport(a: LogAnalyzer): AnalysisReport {
+  const engine = a.engine();
+  return {
+    engine,
+    engineScores: { ...a.detector.scores },
+    lines: a.lineCount,
+    bytes: a.bytes,
+    truncatedLines: a.truncatedLines,
+    launches: a.launches.map((l) => launchReport(l, engine)),
+  };
+}

@@ -1,0 +1,81 @@
+/** The launch phases, in the order a server reaches them. `compile` and `autotune` share a rank. */
+export const PHASES = [
+  'args',
+  'dist_init',
+  'loading_weights',
+  'weights_loaded',
+  'kv_cache',
+  'compile',
+  'autotune',
+  'cuda_graph',
+  'warmup',
+  'ready',
+  'serving',
+] as const;
+export type Phase = (typeof PHASES)[number];
+
+const RANK: Record<Phase, number> = {
+  args: 0,
+  dist_init: 1,
+  loading_weights: 2,
+  weights_loaded: 3,
+  kv_cache: 4,
+  compile: 5,
+  autotune: 5,
+  cuda_graph: 6,
+  warmup: 7,
+  ready: 8,
+  serving: 9,
+};
+export function phaseRank(p: Phase): number {
+  return RANK[p];
+}
+
+export const ENGINES = ['sglang', 'vllm', 'trtllm', 'tgi', 'llamacpp'] as const;
+export type EngineId = (typeof ENGINES)[number];
+
+export const FAILURE_CLASSES = [
+  'oom',
+  'nccl',
+  'cuda_error',
+  'python_exception',
+  'killed',
+  'port_in_use',
+  'model_not_found',
+  'config_error',
+  'timeout',
+  'unsupported',
+  'other',
+] as const;
+export type FailureClass = (typeof FAILURE_CLASSES)[number];
+
+export type Outcome = 'in_progress' | 'ready' | 'serving' | 'crashed' | 'shutdown';
+
+/** A line of the log as the core sees it: after wrappers, ANSI and `\r` refreshes are dealt with. */
+export interface LogLine {
+  /** 1-based physical line number (counted on `\n`, as editors and `grep -n` do). */
+  no: number;
+  /** Byte offset of the physical line in the input. */
+  offset: number;
+  /** The cleaned text of the whole line (wrappers kept), for evidence. */
+  text: string;
+  /** The message, with container/process/timestamp/rank prefixes removed. */
+  msg: string;
+  /** Seconds since the epoch (UTC, or local time read as UTC when the log has no zone); null if the line has none. */
+  ts: number | null;
+  /** Seconds since process start, for engines (llama.cpp) whose stamps are relative. */
+  rel: number | null;
+  level: 'debug' | 'info' | 'warning' | 'error' | 'critical' | null;
+  /** Rank/process tags: `TP3`, `DP1 TP3`, `Worker_TP3`, `EngineCore_DP0`, `rank 2`. */
+  tags: string | null;
+  pid: number | null;
+  container: string | null;
+  /** true when the line carried the engine's own prefix (a logger line, not a continuation or a print). */
+  framed: boolean;
+}
+
+/** A proof: where in the file and what it said. */
+export interface Evidence {
+  line: number;
+  text: string;
+}
