@@ -2,9 +2,10 @@
  * The log core: bytes in, launches out. Pure and streaming: feed chunks of any size with `push`, call
  * `end`, read `report`. Memory is bounded by the number of launches, not the size of the log.
  */
+import { commonSignatures } from './engines/common.js';
 import { engineModule } from './engines/index.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
-import { classifyFailureText } from './failure-class.js';
+import { classifyExceptionType, classifyFailureText } from './failure-class.js';
 import { EngineDetector } from './detect.js';
 import { FastPath } from './fastpath.js';
 import { LaunchBuilder } from './launch.js';
@@ -115,19 +116,43 @@ export class LogAnalyzer {
     if (line.pid !== null) launch.pids.add(line.pid);
     if (hit) this.apply(launch, line, hit);
     else if (line.msg.includes('%')) this.progressBar(launch, line);
-    if (exc && !exc.benign && launch.shutdown === null) {
+    if (this.tracker.opened === line.no && launch.shutdown === null) {
+      // A traceback that the file cuts before its exception line still says an exception was hit.
+      launch.addFailure({
+        cls: 'python_exception', line: line.no, text: line.text, message: line.msg, exceptionType: null, tags: line.tags,
+        ts, strength: 1.8, remedies: [], startLine: line.no, startText: line.text, phase: launch.phase,
+      });
+    }
+    const raise = this.tracker.lastRaise;
+    if (raise && !exc && this.tracker.openStart !== null) {
+      const cls = classifyExceptionType(raise.type) ?? classifyFailureText(`${raise.type}: ${raise.text}`);
+      if (cls) launch.refineFailure(this.tracker.openStart, cls, `${raise.type}: ${raise.text.replace(/[)"']+$/, '')}`);
+    }
+    if (this.tracker.pendingPhase) {
+      this.framePhase(launch, this.tracker.pendingPhase, line);
+      this.tracker.pendingPhase = null;
+    }
+    if (exc) {
+      if (exc.framePhase) this.framePhase(launch, exc.framePhase, line);
       const scoped = exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
-      if (!scoped) launch.addFailure(launch.fromException(exc, launch.phase));
+      if (exc.benign || scoped) launch.dropFailure(exc.startLine);
+      else if (launch.shutdown === null) launch.addFailure(launch.fromException(exc, launch.phase));
     }
   }
 
   private match(msg: string): Match | null {
-    for (const engine of this.detector.candidates()) {
+    const engines = this.detector.candidates();
+    for (const engine of engines) {
       for (const sig of engine.signatures) {
         if (sig.lit !== undefined && !msg.includes(sig.lit)) continue;
         const m = sig.re.exec(msg);
         if (m) return { engine, sig, m };
       }
+    }
+    for (const sig of commonSignatures) {
+      if (sig.lit !== undefined && !msg.includes(sig.lit)) continue;
+      const m = sig.re.exec(msg);
+      if (m) return { engine: engines[0]!, sig, m };
     }
     return null;
   }
@@ -209,7 +234,7 @@ export class LogAnalyzer {
           exceptionType: /^([\w.]+(?:Error|Exception)):/.exec(line.msg)?.[1] ?? null,
           tags: line.tags,
           ts,
-          strength: cls === 'python_exception' || cls === 'other' ? 2 : 3,
+          strength: sig.failure || (cls !== 'python_exception' && cls !== 'other') ? 3 : 1.5,
           remedies: [],
           startLine: null,
           startText: null,
@@ -256,11 +281,21 @@ export class LogAnalyzer {
     }
   }
 
+  /** The frames of a traceback show how far the launch got, even when the file starts mid-traceback. */
+  private framePhase(launch: LaunchBuilder, phase: Phase, line: LogLine): void {
+    if (phase === 'serving') {
+      if (launch.phase === null) launch.mark('serving', line.no, line.ts ?? this.lastTs, line.text);
+      return;
+    }
+    if (launch.phase === null || phaseRank(phase) > phaseRank(launch.phase)) launch.mark(phase, line.no, line.ts ?? this.lastTs, line.text);
+  }
+
   /** Shared by the general path and the byte-level fast path, so both give the same answer. */
   serving(launch: LaunchBuilder, sig: Signature, sample: ServingSample | null, no: number, ts: number | null, ok: boolean, text: () => string): void {
     const up = launch.phase === null || phaseRank(launch.phase) >= phaseRank('ready');
     const phase: Phase = up ? 'serving' : (sig.phase ?? 'serving');
-    launch.mark(phase, no, ts, text);
+    // A refused or failed request shows the HTTP server is up, not that the model served anything.
+    if (ok || sig.id !== 'access') launch.mark(phase, no, ts, text);
     if (sig.id === 'access') {
       launch.requests++;
       if (ok && up) launch.recover();

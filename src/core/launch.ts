@@ -180,6 +180,19 @@ export class LaunchBuilder {
     this.candidates.push(c);
   }
 
+  /** A cut traceback's `raise` line names the exception the file does not show. */
+  refineFailure(line: number, cls: FailureClass, message: string): void {
+    const c = this.candidates.find((x) => x.line === line);
+    if (c && c.strength < 2) {
+      c.cls = cls;
+      c.message = message;
+    }
+  }
+
+  dropFailure(line: number | null): void {
+    if (line !== null) this.candidates = this.candidates.filter((c) => c.line !== line);
+  }
+
   addConsequence(e: Evidence): void {
     if (this.consequences.length < MAX_CONSEQUENCES) this.consequences.push(e);
   }

@@ -247,7 +247,8 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
     engine: eng,
     version: l.version,
     outcome: l.outcome(),
-    phase: l.phase,
+    // A launch that failed before its log showed any phase failed while starting up.
+    phase: l.phase ?? (l.candidates.length ? 'args' : null),
     failure,
     progress: prog(l.progress),
     graphProgress: prog(l.graphProgress),

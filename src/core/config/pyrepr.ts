@@ -21,20 +21,7 @@ const FIELD_RE = /\s*([A-Za-z_]\w*)[ \t]*=(?!=)/y;
 const PARTIAL_NAME_RE = /\s*\w*\s*$/y;
 const PREFIX_RE = /[rRbBuUfF]{1,2}(?=['"])/y;
 const NUMBER_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
-const ESCAPES: Record<string, string> = {
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  b: '\b',
-  f: '\f',
-  v: '\v',
-  a: '\x07',
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-  '/': '/',
-  '\n': '',
-};
+const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', a: '\x07' };
 
 /** Assigns without letting a `__proto__` key from a log line replace the prototype. */
 function setField(obj: Record<string, unknown>, key: string, value: unknown): void {
@@ -124,100 +111,68 @@ class Parser {
     return this.bare(ctx);
   }
 
-  private enter(): void {
+  /** Reads comma-separated entries up to `close`; `open` is already consumed. */
+  private entries(close: string, entry: () => void): void {
     if (++this.depth > MAX_DEPTH) throw FAIL;
-    this.pos++;
-  }
-
-  /** After an item: a comma, or the closer (left for the loop to consume). */
-  private sep(close: string): void {
-    this.ws();
-    if (this.s[this.pos] === ',') this.pos++;
-    else if (this.s[this.pos] !== close) throw FAIL;
-  }
-
-  private seq(close: string): unknown[] {
-    this.enter();
-    const items: unknown[] = [];
     for (;;) {
       this.ws();
       if (this.s[this.pos] === close) break;
-      items.push(this.value('item'));
-      this.sep(close);
+      entry();
+      this.ws();
+      if (this.s[this.pos] === ',') this.pos++;
+      else if (this.s[this.pos] !== close) throw FAIL;
     }
     this.pos++;
     this.depth--;
+  }
+
+  private seq(close: string): unknown[] {
+    this.pos++;
+    const items: unknown[] = [];
+    this.entries(close, () => items.push(this.value('item')));
     return items;
   }
 
-  // `{` opens a dict or a set; only the first item tells which.
+  // `{` opens a dict or a set; the first entry tells which.
   private brace(): unknown {
-    this.enter();
-    this.ws();
-    if (this.s[this.pos] === '}') {
-      this.pos++;
-      this.depth--;
-      return {};
-    }
-    const keyStart = this.pos;
-    const first = this.value('key');
-    this.ws();
-    if (this.s[this.pos] !== ':') {
-      const items = [first];
-      this.sep('}');
-      for (;;) {
-        this.ws();
-        if (this.s[this.pos] === '}') break;
-        items.push(this.value('item'));
-        this.sep('}');
+    this.pos++;
+    const obj: Record<string, unknown> = {};
+    const set: unknown[] = [];
+    let isDict: boolean | undefined;
+    this.entries('}', () => {
+      const start = this.pos;
+      const key = this.value('key');
+      const keyText = this.s.slice(start, this.pos).trim();
+      this.ws();
+      const pair = this.s[this.pos] === ':';
+      isDict ??= pair;
+      if (pair !== isDict) throw FAIL;
+      if (!pair) {
+        set.push(key);
+        return;
       }
       this.pos++;
-      this.depth--;
-      return items;
-    }
-    const obj: Record<string, unknown> = {};
-    let key = first;
-    let keyText = this.s.slice(keyStart, this.pos);
-    for (;;) {
-      this.pos++; // the ':'
-      // Keys become strings: the raw text keeps `1.0` or `None` as written.
-      setField(obj, typeof key === 'string' ? key : keyText.trim(), this.value('item'));
-      this.sep('}');
-      this.ws();
-      if (this.s[this.pos] === '}') break;
-      const start = this.pos;
-      key = this.value('key');
-      keyText = this.s.slice(start, this.pos);
-      this.ws();
-      if (this.s[this.pos] !== ':') throw FAIL;
-    }
-    this.pos++;
-    this.depth--;
-    return obj;
+      // Keys become strings; the raw text keeps `1.0` or `None` as written.
+      setField(obj, typeof key === 'string' ? key : keyText, this.value('item'));
+    });
+    return isDict === false ? set : obj;
   }
 
   // `Name(a=1, b=Other(c=2))` becomes its keyword fields; the class name is dropped
   // because consumers look fields up by name, and positional args go to `_args`.
   private call(): Record<string, unknown> {
-    this.depth++;
-    if (this.depth > MAX_DEPTH) throw FAIL;
     const fields: Record<string, unknown> = {};
     const args: unknown[] = [];
-    for (;;) {
-      this.ws();
-      if (this.s[this.pos] === ')') break;
+    this.entries(')', () => {
       KWARG_RE.lastIndex = this.pos;
       const kw = KWARG_RE.exec(this.s);
-      if (kw) {
-        this.pos += kw[0].length;
-        setField(fields, kw[0].slice(0, -1).trim(), this.value('item'));
-      } else {
+      if (!kw) {
         args.push(this.value('item'));
+        return;
       }
-      this.sep(')');
-    }
-    this.pos++;
-    this.depth--;
+      this.pos += kw[0].length;
+      setField(fields, kw[0].slice(0, -1).trim(), this.value('item'));
+    });
     if (args.length > 0) fields._args = args;
     return fields;
   }
@@ -290,6 +245,8 @@ function decodeEscape(s: string, i: number): [string, number] {
   const e = s[i]!;
   const simple = ESCAPES[e];
   if (simple !== undefined) return [simple, 1];
+  if ('\\\'"/'.includes(e)) return [e, 1];
+  if (e === '\n') return ['', 1]; // a line continuation
   if (e >= '0' && e <= '7') {
     const m = /^[0-7]{1,3}/.exec(s.slice(i, i + 3))!;
     return [String.fromCharCode(parseInt(m[0], 8)), m[0].length];
@@ -369,15 +326,14 @@ function scanKwargs(s: string, start: number): Record<string, unknown> {
         i = valueStart = i + 1 + next[0].length;
         continue;
       }
-      // A line cut inside the next name (`..., tp_si`) must not glue it onto this value.
+      // vLLM ends its config line with `, `, and a line cut inside the next name
+      // (`..., tp_si`) leaves a stub: neither belongs to this value.
       PARTIAL_NAME_RE.lastIndex = i + 1;
       if (PARTIAL_NAME_RE.test(s)) break;
     }
     i++;
   }
-  // vLLM ends its config line with `, ` after the last field; a cut name leaves one too.
-  const tail = s.slice(0, i).trimEnd();
-  finish(tail.endsWith(',') ? tail.length - 1 : i, depth === 0);
+  finish(i, depth === 0);
   return fields;
 }
 

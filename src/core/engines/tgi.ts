@@ -9,6 +9,7 @@ const signatures: Signature[] = [
   { id: 'shard_start', kind: 'phase', phase: 'loading_weights', lit: 'hard', re: /Starting shard rank=\d+|Waiting for shard to be ready|Server started at unix:\/\/|Shard ready in/ },
   { id: 'webserver', kind: 'phase', phase: 'warmup', lit: 'e', re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3/ },
   { id: 'ready', kind: 'ready', phase: 'ready', lit: 'Connected', re: /(?:^|: )Connected$/ },
+  { id: 'request_debug', kind: 'serving', phase: 'serving', lit: '{', re: /^(?:generate|generate_stream|chat_completions|completions|vertex_compatibility)\{/ },
   { id: 'request', kind: 'serving', phase: 'serving', lit: 'Success', re: /(?:generate|generate_stream|chat_completions|completions)\{.*\}.*: Success$/ },
   { id: 'warmup_oom', kind: 'failure', failure: 'oom', lit: 'Not enough memory', re: /Not enough memory to handle/ },
   { id: 'bind', kind: 'failure', failure: 'port_in_use', lit: 'Failed to bind', re: /Failed to bind to \S+/ },

@@ -30,7 +30,9 @@ const signatures: Signature[] = [
   { id: 'cuda_graph', kind: 'phase', phase: 'cuda_graph', lit: 'raph', re: /^Capturing CUDA graph|^Capturing cudagraphs for decoding|^Graph capturing finished in|^CUDA graph pool memory|^Capturing the model for CUDA graphs/ },
   // engine up, API server starting: vLLM has no warm-up request, this is the window before uvicorn listens
   { id: 'engine_ready', kind: 'phase', phase: 'warmup', lit: 'init engine', re: /^init engine \(profile, create kv cache, warmup model\) took/ },
-  { id: 'api_start', kind: 'phase', phase: 'warmup', lit: 'e', re: /^Supported tasks:|^Starting vLLM (?:API )?server|^Available routes are:|^Route: \S+|^INFO: +(?:Started server process|Waiting for application startup)/ },
+  { id: 'api_start', kind: 'phase', phase: 'warmup', lit: 'e', re: /^Supported tasks:|^Starting vLLM (?:API )?server|^INFO: +(?:Started server process|Waiting for application startup)/ },
+  // the route table is printed inside serve_http, right before uvicorn takes the already-bound socket
+  { id: 'routes', kind: 'ready', phase: 'ready', lit: 'oute', re: /^Available routes are:|^Route: \S+, (?:Methods|Endpoint)/ },
   { id: 'ready', kind: 'ready', phase: 'ready', lit: 'INFO:', re: /^INFO: +(?:Application startup complete\.|Uvicorn running on )/ },
   // serving
   {

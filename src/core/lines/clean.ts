@@ -30,7 +30,15 @@ export function isBarText(s: string): boolean {
 }
 
 /** Splits a decoded physical line on `\r`, dropping bar states that a later state of the same run replaced. */
+// A bar that ends without a newline and a logger line written right after it: `...336.17it/s][09/17/2025-...`.
+const GLUED = /((?:it\/s|s\/it|\?it\/s)\])(?=\[\d|\(\w+ pid=|(?:INFO|WARNING|ERROR|DEBUG) \d)/g;
+
 export function logicalSegments(text: string): string[] {
+  if (GLUED.test(text)) {
+    GLUED.lastIndex = 0;
+    text = text.replace(GLUED, '$1\r');
+  }
+  GLUED.lastIndex = 0;
   if (!text.includes('\r')) return [text.trimEnd()];
   const parts = text.split('\r');
   let prefix = '';

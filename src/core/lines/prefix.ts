@@ -29,6 +29,8 @@ const TGI = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z\s+(TR
 const LLAMACPP = /^(\d+)\.(\d{2})\.(\d{3})\.(\d{3}) ([IWEDT]) /;
 const PYLOG = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:[,.]\d+)? (?:- [\w.]+ - )?(DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::| -)? /;
 const GLOG = /^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.\d+\s+\d+ [\w.-]+:\d+\] /;
+/** A vLLM frame cut at the left by a paste: `[multiproc_executor.py:492] msg`. */
+const FILE_ONLY = /^\[?[\w./-]+\.py:\d+\] /;
 const UVICORN = /^(INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE):\s/;
 
 type Level = LogLine['level'];
@@ -142,6 +144,9 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
   } else if ((m = GLOG.exec(rest))) {
     level = LEVEL_WORD[m[1]!] ?? null;
     ts = utc(ctx.year, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+    rest = rest.slice(m[0].length);
+    framed = true;
+  } else if ((m = FILE_ONLY.exec(rest))) {
     rest = rest.slice(m[0].length);
     framed = true;
   } else if ((m = SGLANG_OLD_GPU.exec(rest))) {

@@ -10,7 +10,7 @@ import {
   parseVllmNamespace,
   parseVllmNonDefaultArgs,
 } from '../../../src/core/config/engine-config.js';
-import { REDACTED } from '../../../src/core/config/redact.js';
+import { REDACTED, redactText } from '../../../src/core/config/redact.js';
 
 interface Field {
   name: string;
@@ -107,6 +107,9 @@ describe('parseSglangServerArgs', () => {
     for (const f of BIG.fields) assert.deepEqual(got[f.name], f.value, f.name);
     const json = JSON.stringify(got);
     assert.ok(!json.includes('sk-live') && !json.includes('hunter2') && !json.includes('hf_Q'));
+    const evidence = redactText(BIG.line);
+    assert.ok(!evidence.includes('sk-live') && !evidence.includes('hunter2') && !evidence.includes('hf_Q'));
+    assert.ok(evidence.includes(`api_key='${REDACTED}'`) && evidence.includes('admin_api_key=None'));
   });
   it('reads a dump missing its final paren or cut mid-field', () => {
     assert.deepEqual(parseSglangServerArgs("server_args=ServerArgs(tp_size=2, model_path='m'"), {
