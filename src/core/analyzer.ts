@@ -2,6 +2,7 @@
  * The log core: bytes in, launches out. Pure and streaming: feed chunks of any size with `push`, call
  * `end`, read `report`. Memory is bounded by the number of launches, not the size of the log.
  */
+import { redactText } from './config/redact.js';
 import { commonSignatures } from './engines/common.js';
 import { engineModule } from './engines/index.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
@@ -28,6 +29,8 @@ export interface AnalyzerOptions {
   /** Byte offset of the first chunk in the file, when reading resumes mid-file. */
   fastPath?: boolean;
 }
+
+const SECRETISH = /key|token|secret|passw|bearer|authorization|hf_|sk-/i;
 
 interface Match {
   engine: EngineModule;
@@ -101,6 +104,8 @@ export class LogAnalyzer {
   };
 
   private onText(text: string, no: number, offset: number): void {
+    // Evidence keeps lines verbatim, so a line that may carry a credential is scrubbed before anything keeps it.
+    if (SECRETISH.test(text)) text = redactText(text);
     const line = parseLine(text, no, offset, this.ctx);
     this.detector.observe(line);
     const ts = line.ts ?? line.rel;
@@ -295,10 +300,13 @@ export class LogAnalyzer {
     const up = launch.phase === null || phaseRank(launch.phase) >= phaseRank('ready');
     const phase: Phase = up ? 'serving' : (sig.phase ?? 'serving');
     // A refused or failed request shows the HTTP server is up, not that the model served anything.
-    if (ok || sig.id !== 'access') launch.mark(phase, no, ts, text);
+    if (launch.phase === phase) {
+      launch.lastProgressTs = ts ?? launch.lastProgressTs;
+      launch.lastProgressLine = no;
+    } else if (ok || sig.id !== 'access' || (launch.phase !== null && up)) launch.mark(phase, no, ts, text);
     if (sig.id === 'access') {
       launch.requests++;
-      if (ok && up) launch.recover();
+      if (ok && up && launch.candidates.length) launch.recover();
     }
     if (sample) launch.addSample(sample, text);
   }

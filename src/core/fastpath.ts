@@ -6,7 +6,7 @@
  * does not depend on which path read the line (the tests compare the two on real logs).
  */
 import type { LogAnalyzer } from './analyzer.js';
-import type { Signature } from './engines/types.js';
+import type { ServingSample, Signature } from './engines/types.js';
 
 const C_0 = 48;
 const C_9 = 57;
@@ -29,6 +29,35 @@ const CACHED = ascii(', #cached-token: ');
 const RUNNING = ascii(', #running-req: ');
 const INPUT_TP = ascii('input throughput (token/s): ');
 const ACCESS = ascii('INFO:     ');
+const DASH_QUOTE = ascii(' - "');
+const GET_ = ascii('GET ');
+const POST_ = ascii('POST ');
+const HTTP_ = ascii(' HTTP/');
+
+/** A bounded search: Buffer.indexOf cannot stop at the end of the line and would scan the whole chunk. */
+function findLit(buf: Buffer, from: number, e: number, lit: Buffer): number {
+  const c0 = lit[0]!;
+  const last = e - lit.length;
+  for (let p = from; p <= last; p++) if (buf[p] === c0 && at(buf, p, lit)) return p;
+  return -1;
+}
+
+/** Printable ASCII only: what the general path would read the same way, byte for byte. */
+function plain(buf: Buffer, from: number, e: number): boolean {
+  for (let i = from; i < e; i++) {
+    const c = buf[i]!;
+    if (c < C_SP || c > 126) return false;
+  }
+  return true;
+}
+
+function digits(buf: Buffer, p: number, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const c = buf[p + i]!;
+    if (c < C_0 || c > C_9) return false;
+  }
+  return true;
+}
 
 function at(buf: Buffer, p: number, lit: Buffer): boolean {
   const n = lit.length;
@@ -56,25 +85,20 @@ export class FastPath {
     if (engine === null || engine.id !== 'sglang') return false;
     const launch = this.a.current;
     if (launch === null) return false;
-    // Anything a wrapper, a refresh or a terminal could have put in the line sends it to the general path.
-    for (let i = s; i < e; i++) {
-      const c = buf[i]!;
-      if (c < C_SP || c > 126) return false;
-    }
+    // Every byte of a decode line is checked by the parser below; for the other two shapes, the parts the
+    // parser skips are checked by `plain`, so a `\r` refresh, a terminal escape or a NUL goes to the general path.
     // [YYYY-MM-DD HH:MM:SS( TAG)*]
     if (buf[s + 5] !== 45 || buf[s + 8] !== 45 || buf[s + 11] !== C_SP || buf[s + 14] !== 58 || buf[s + 17] !== 58) return false;
-    for (const i of [1, 2, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16, 18, 19]) {
-      const c = buf[s + i]!;
-      if (c < C_0 || c > C_9) return false;
-    }
+    if (!digits(buf, s + 1, 4) || !digits(buf, s + 6, 2) || !digits(buf, s + 9, 2) || !digits(buf, s + 12, 2) || !digits(buf, s + 15, 2) || !digits(buf, s + 18, 2)) return false;
     let p = s + 20;
     const tagStart = p;
     while (buf[p] === C_SP) {
       p++;
-      const t0 = p;
-      while (buf[p]! >= 65 && buf[p]! <= 90) p++;
-      const name = buf.toString('latin1', t0, p);
-      if (name !== 'TP' && name !== 'DP' && name !== 'PP' && name !== 'EP') return false;
+      const a = buf[p]!;
+      const b = buf[p + 1]!;
+      // TP, DP, PP, EP
+      if (b !== 80 || (a !== 84 && a !== 68 && a !== 80 && a !== 69)) return false;
+      p += 2;
       const d0 = p;
       while (buf[p]! >= C_0 && buf[p]! <= C_9) p++;
       if (p === d0) return false;
@@ -116,14 +140,15 @@ export class FastPath {
       if (!this.skipLit(buf, QUEUE) || !this.int(buf, e)) return false;
       queued = this.num;
       // The rest varies by version; the general regex takes the first `input throughput` after this point.
-      const q = buf.indexOf(INPUT_TP, this.pos);
-      if (q >= 0 && q < e) {
+      const q = findLit(buf, this.pos, e, INPUT_TP);
+      if (q >= 0) {
         this.pos = q + INPUT_TP.length;
         if (!this.float(buf, e)) return false;
         prompt = this.num;
-        if (buf.indexOf(INPUT_TP, this.pos) < e && buf.indexOf(INPUT_TP, this.pos) >= 0) return false;
+        if (findLit(buf, this.pos, e, INPUT_TP) >= 0) return false;
       }
       for (let i = this.pos; i < e; i++) if (buf[i] === 37 /* % */) return false;
+      if (!plain(buf, this.pos, e)) return false;
     } else if (at(buf, msg, ACCESS)) {
       kind = 2;
       status = this.access(buf, msg + ACCESS.length, e);
@@ -143,40 +168,64 @@ export class FastPath {
       tags = this.lastTagStr;
     }
 
-    // Mirror the general path's bookkeeping for a framed line with no timestamp-less neighbours.
+    // Mirror the general path's bookkeeping for a framed line.
     this.a.lastTs = ts;
     this.a.resetTraceback();
     launch.touch(no, offset, ts);
-    if (tags) launch.ranks.add(tags);
-    const text = () => buf.toString('latin1', s, e);
+    if (tags !== null && (tags !== this.rankAdded || launch !== this.rankLaunch)) {
+      launch.ranks.add(tags);
+      this.rankAdded = tags;
+      this.rankLaunch = launch;
+    }
+    this.tBuf = buf;
+    this.tS = s;
+    this.tE = e;
+    const sample = this.sample;
     if (kind === 0) {
       this.decodeSig ??= this.a.sglangSignature('decode_batch');
-      this.a.serving(launch, this.decodeSig, { genTps: gen, promptTps: null, running, queued, kvUsage: kv, ts, line: no }, no, ts, true, text);
+      sample.genTps = gen;
+      sample.promptTps = null;
     } else if (kind === 1) {
       this.prefillSig ??= this.a.sglangSignature('prefill_batch');
-      this.a.serving(launch, this.prefillSig, { genTps: null, promptTps: prompt, running, queued, kvUsage: kv, ts, line: no }, no, ts, true, text);
+      sample.genTps = null;
+      sample.promptTps = prompt;
     } else {
       this.accessSig ??= this.a.sglangSignature('access');
-      this.a.serving(launch, this.accessSig, null, no, ts, status >= 200 && status < 300, text);
+      this.a.serving(launch, this.accessSig, null, no, ts, status >= 200 && status < 300, this.text);
+      return true;
     }
+    sample.running = running;
+    sample.queued = queued;
+    sample.kvUsage = kv;
+    sample.ts = ts;
+    sample.line = no;
+    this.a.serving(launch, kind === 0 ? this.decodeSig! : this.prefillSig!, sample, no, ts, true, this.text);
     return true;
   }
+
+  // One sample object and one text getter for every line: the consumer copies what it keeps.
+  private readonly sample: ServingSample = { genTps: null, promptTps: null, running: null, queued: null, kvUsage: null, ts: null, line: 0 };
+  private tBuf: Buffer = Buffer.alloc(0);
+  private tS = 0;
+  private tE = 0;
+  private readonly text = (): string => this.tBuf.toString('utf8', this.tS, this.tE).trimEnd();
+  private rankAdded: string | null = null;
+  private rankLaunch: unknown = null;
+
 
   /** `client - "METHOD path HTTP/x.y" NNN ...`: returns the status, or 0 if the shape is not exactly that. */
   private access(buf: Buffer, p: number, e: number): number {
     while (buf[p] === C_SP) p++;
     const c0 = p;
     while (p < e && buf[p] !== C_SP) p++;
-    if (p === c0 || !at(buf, p, ascii(' - "'))) return 0;
+    if (p === c0 || !at(buf, p, DASH_QUOTE)) return 0;
     p += 4;
-    const m0 = p;
-    while (buf[p]! >= 65 && buf[p]! <= 90) p++;
-    const method = buf.toString('latin1', m0, p);
-    if (!/^(?:GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH|PRI)$/.test(method) || buf[p] !== C_SP) return 0;
-    p++;
+    if (at(buf, p, GET_)) p += 4;
+    else if (at(buf, p, POST_)) p += 5;
+    else return 0;
     const u0 = p;
     while (p < e && buf[p] !== C_SP && buf[p] !== 34) p++;
-    if (p === u0 || buf[p] !== C_SP || !at(buf, p, ascii(' HTTP/'))) return 0;
+    if (p === u0 || buf[p] !== C_SP || !at(buf, p, HTTP_)) return 0;
     p += 6;
     const v0 = p;
     while ((buf[p]! >= C_0 && buf[p]! <= C_9) || buf[p] === C_DOT) p++;
@@ -192,6 +241,7 @@ export class FastPath {
     // The general path's `\d{3}` is followed by `\b` only in the 2xx test; a 4th digit would change nothing there
     // but would make `" 2\d\d\b` fail, so decline the oddity.
     if (p + 3 < e && buf[p + 3]! >= C_0 && buf[p + 3]! <= C_9) return 0;
+    if (!plain(buf, c0, e)) return 0;
     return st;
   }
 
@@ -250,7 +300,18 @@ export class FastPath {
 
   private stamp(buf: Buffer, s: number): number {
     const st = s + 1;
-    if (this.haveStamp && at(buf, st, this.lastStamp)) return this.lastTs;
+    // Seconds first: consecutive lines usually differ there, and equal lines compare 19 bytes once.
+    if (this.haveStamp) {
+      const l = this.lastStamp;
+      let same = true;
+      for (let i = 18; i >= 0; i--) {
+        if (buf[st + i] !== l[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.lastTs;
+    }
     const d = (i: number) => buf[st + i]! - C_0;
     const y = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3);
     const mo = d(5) * 10 + d(6);

@@ -63,14 +63,14 @@ export class LaunchBuilder {
   graphProgress: ProgressState | null = null;
   ready: Evidence & { ts: number | null } | null = null;
   shutdown: Evidence & { ts: number | null } | null = null;
-  readonly gen = new SeriesSummary();
+  readonly gen = new SeriesSummary(true);
   readonly running = new SeriesSummary();
   readonly queued = new SeriesSummary();
   readonly kv = new SeriesSummary();
   readonly prompt = new SeriesSummary();
   readonly series = new Downsampler(512);
   peakSample: (ServingSample & { text: string }) | null = null;
-  lastSample: ServingSample | null = null;
+  lastSampleLine: number | null = null;
   samples = 0;
   requests = 0;
   candidates: FailureCandidate[] = [];
@@ -163,9 +163,10 @@ export class LaunchBuilder {
     if (s.running !== null) this.running.add(s.running);
     if (s.queued !== null) this.queued.add(s.queued);
     if (s.kvUsage !== null) this.kv.add(s.kvUsage);
-    this.lastSample = s;
-    this.moved(s.line, s.ts);
-    this.recover();
+    this.lastSampleLine = s.line;
+    this.lastProgressTs = s.ts ?? this.lastProgressTs;
+    this.lastProgressLine = s.line;
+    if (this.candidates.length) this.recover();
   }
 
   addFailure(c: FailureCandidate): void {

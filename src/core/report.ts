@@ -228,7 +228,7 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
           samples: gen.count,
           peakLine: l.peakSample?.line ?? null,
           peakText: l.peakSample?.text ?? null,
-          lastLine: l.lastSample?.line ?? null,
+          lastLine: l.lastSampleLine,
           series: l.series.points.map(([t, v]) => [t, v]),
         }
       : null;

@@ -9,29 +9,36 @@ export class SeriesSummary {
   last: number | null = null;
   peak: number | null = null;
   private zeros = 0;
-  private readonly hist = new Uint32Array(BINS);
+  private readonly hist: Uint32Array | null;
+
+  constructor(withMedian = false) {
+    this.hist = withMedian ? new Uint32Array(BINS) : null;
+  }
 
   add(v: number): void {
     this.count++;
     this.last = v;
     if (this.peak === null || v > this.peak) this.peak = v;
+    const hist = this.hist;
+    if (hist === null) return;
     if (v <= 0.01) {
       this.zeros++;
       return;
     }
     let b = Math.floor(Math.log(v / 0.01) / Math.log(1.01));
     if (b >= BINS) b = BINS - 1;
-    this.hist[b]!++;
+    hist[b]!++;
   }
 
   /** Median of the values, to within 1%. */
   median(): number | null {
-    if (this.count === 0) return null;
+    const hist = this.hist;
+    if (this.count === 0 || hist === null) return null;
     let need = Math.ceil(this.count / 2);
     if (need <= this.zeros) return 0;
     need -= this.zeros;
     for (let b = 0; b < BINS; b++) {
-      need -= this.hist[b]!;
+      need -= hist[b]!;
       if (need <= 0) return Math.round(0.01 * 1.01 ** (b + 0.5) * 100) / 100;
     }
     return this.peak;

@@ -169,6 +169,7 @@ export class TracebackTracker {
 
   /** A plain logger line (from the fast path) ends any traceback in progress. */
   reset(): void {
+    if (!this.open && !this.sawFrames && this.start === null && this.remedyWindow === 0 && this.framePhase === null && !this.requestScoped) return;
     this.open = false;
     this.sawFrames = false;
     this.start = null;

@@ -108,7 +108,8 @@ function secretSpan(text: string, i: number): [number, number, string] | null {
   const token = /[^\s,;)}\]&'"]+/y;
   token.lastIndex = i;
   const m = token.exec(text);
-  if (!m || UNSET_TEXT.test(m[0]) || m[0].startsWith('-')) return null;
+  // A bare number is a count (`#token: 57192`, `max_tokens=512`), never a credential.
+  if (!m || UNSET_TEXT.test(m[0]) || m[0].startsWith('-') || /^\d+(?:\.\d+)?$/.test(m[0])) return null;
   if (SCHEME_RE.test(`${m[0]} `) && /[ \t]/.test(text[i + m[0].length] ?? '')) {
     let j = i + m[0].length;
     while (text[j] === ' ' || text[j] === '\t') j++;

@@ -40,7 +40,7 @@ const signatures: Signature[] = [
     re: /Avg prompt throughput: ([\d.]+) tokens\/s, Avg generation throughput: ([\d.]+) tokens\/s, Running: (\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): (\d+) reqs(?:.*?GPU KV cache usage: ([\d.]+)%)?/,
   },
   { id: 'access', kind: 'serving', phase: 'serving', lit: 'HTTP/', re: /^INFO: +\S+ - "(?:GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH) \S+ HTTP\/[\d.]+" \d{3}/ },
-  { id: 'requests', kind: 'serving', phase: 'serving', lit: 'request', re: /^(?:Added request|Finished request|Received request|Aborted request)/ },
+  { id: 'requests', kind: 'serving', phase: 'serving', lit: 'request', re: /^(?:Added request|Finished request|Received request|Aborted request)|^Detected the chat template content format/ },
   { id: 'spec', kind: 'serving', phase: 'serving', lit: 'SpecDecoding metrics', re: /^SpecDecoding metrics:/ },
   // hang hints
   { id: 'shm_wait', kind: 'stall_hint', lit: 'shared memory broadcast', re: /No available shared memory broadcast block found in \d+ seconds?/ },

@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LogAnalyzer } from '../src/core/analyzer.js';
+import type { AnalysisReport } from '../src/core/report.js';
+
+/** The repository root (tests run from dist/test/...). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SHARED = path.resolve(ROOT, '..', 'shared');
+export const BIN = path.join(ROOT, 'bin', 'firedup.js');
+export const SCENARIOS = path.join(SHARED, 'scenarios');
+
+export function analyzeBytes(data: Uint8Array, chunk = 1 << 20, opts: { fastPath?: boolean } = {}): AnalysisReport {
+  const a = new LogAnalyzer({ year: 2026, ...opts });
+  for (let i = 0; i < data.length; i += chunk) a.push(data.subarray(i, Math.min(data.length, i + chunk)));
+  return a.end();
+}
+
+export function analyzeText(text: string): AnalysisReport {
+  return analyzeBytes(Buffer.from(text));
+}
+
+export function readShared(rel: string): Buffer {
+  return fs.readFileSync(path.join(SHARED, rel));
+}
+
+export function runCli(args: string[], input?: string | Buffer): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { input, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function tmpDir(): string {
+  return fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'firedup-test-'));
+}
