@@ -11,7 +11,11 @@ export const SHARED = path.resolve(ROOT, '..', 'shared');
 export const BIN = path.join(ROOT, 'bin', 'firedup.js');
 export const SCENARIOS = path.join(SHARED, 'scenarios');
 
-export function analyzeBytes(data: Uint8Array, chunk = 1 << 20, opts: { fastPath?: boolean } = {}): AnalysisReport {
+export function analyzeBytes(
+  data: Uint8Array,
+  chunk = 1 << 20,
+  opts: { fastPath?: boolean } = {},
+): AnalysisReport {
   const a = new LogAnalyzer({ year: 2026, ...opts });
   for (let i = 0; i < data.length; i += chunk) a.push(data.subarray(i, Math.min(data.length, i + chunk)));
   return a.end();
@@ -25,8 +29,16 @@ export function readShared(rel: string): Buffer {
   return fs.readFileSync(path.join(SHARED, rel));
 }
 
-export function runCli(args: string[], input?: string | Buffer): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { input, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
+export function runCli(
+  args: string[],
+  input?: string | Buffer,
+): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 64 << 20,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -57,11 +57,24 @@ export function summaryLine(l: LaunchReport): string {
   const c = l.configSummary;
   const bits: string[] = [];
   if (l.model) bits.push(l.model);
-  for (const k of ['tp', 'dp', 'pp', 'ep']) if (c[k] !== undefined && c[k] !== null && c[k] !== 1 && c[k] !== false) bits.push(`${k}=${fmtValue(c[k])}`);
-  for (const k of ['quantization', 'kv_cache_dtype', 'mem_fraction_static', 'gpu_memory_utilization', 'max_running_requests', 'max_model_len', 'moe_runner_backend', 'attention_backend', 'speculative_algorithm']) {
+  for (const k of ['tp', 'dp', 'pp', 'ep'])
+    if (c[k] !== undefined && c[k] !== null && c[k] !== 1 && c[k] !== false)
+      bits.push(`${k}=${fmtValue(c[k])}`);
+  for (const k of [
+    'quantization',
+    'kv_cache_dtype',
+    'mem_fraction_static',
+    'gpu_memory_utilization',
+    'max_running_requests',
+    'max_model_len',
+    'moe_runner_backend',
+    'attention_backend',
+    'speculative_algorithm',
+  ]) {
     if (c[k] !== undefined && c[k] !== null && c[k] !== 'auto') bits.push(`${k}=${fmtValue(c[k])}`);
   }
-  if (c.disable_cuda_graph === true) bits.push(l.config.enforce_eager === true ? 'enforce_eager' : 'disable_cuda_graph');
+  if (c.disable_cuda_graph === true)
+    bits.push(l.config.enforce_eager === true ? 'enforce_eager' : 'disable_cuda_graph');
   return bits.join(' · ');
 }
 
@@ -70,7 +83,9 @@ export function formatStatus(file: string, report: AnalysisReport, st: Style): s
   const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
   const out: string[] = [];
   const eng = l.engine ?? report.engine ?? 'unknown engine';
-  out.push(`${st.bold(file)} · ${eng}${l.version ? ` ${l.version}` : ''} · launch ${report.launches.length} of ${report.launches.length} (lines ${l.startLine}–${l.endLine})`);
+  out.push(
+    `${st.bold(file)} · ${eng}${l.version ? ` ${l.version}` : ''} · launch ${report.launches.length} of ${report.launches.length} (lines ${l.startLine}–${l.endLine})`,
+  );
   const phase = l.phase ?? 'unknown';
   let head = `  ${outcomeBadge(l, st)} · phase ${st.bold(phase)}`;
   const prog = progressText(l);
@@ -79,7 +94,10 @@ export function formatStatus(file: string, report: AnalysisReport, st: Style): s
   const times: string[] = [];
   if (l.startTime) times.push(`started ${l.startTime.replace('T', ' ')}`);
   if (l.duration !== null) times.push(`${fmtDuration(l.duration)} of log`);
-  if (l.outcome === 'in_progress') times.push(`last progress line ${l.lastProgressLine}${l.lastProgressTime ? ` at ${clockOf(l.lastProgressTime)}` : ''}`);
+  if (l.outcome === 'in_progress')
+    times.push(
+      `last progress line ${l.lastProgressLine}${l.lastProgressTime ? ` at ${clockOf(l.lastProgressTime)}` : ''}`,
+    );
   if (!l.startSeen) times.push(st.yellow('the log begins mid-launch'));
   if (times.length) out.push(`  ${st.dim(times.join(' · '))}`);
   const sum = summaryLine(l);
@@ -87,19 +105,29 @@ export function formatStatus(file: string, report: AnalysisReport, st: Style): s
   if (l.failure) {
     const f = l.failure;
     out.push('');
-    out.push(`  ${st.red(st.bold(`failure: ${f.class}`))}${f.rank ? ` on ${f.rank}` : ''}${f.phase ? ` during ${f.phase}` : ''}`);
+    out.push(
+      `  ${st.red(st.bold(`failure: ${f.class}`))}${f.rank ? ` on ${f.rank}` : ''}${f.phase ? ` during ${f.phase}` : ''}`,
+    );
     out.push(`    ${f.message.length > 300 ? `${f.message.slice(0, 297)}...` : f.message}`);
-    for (const e of f.evidence.slice(0, 6)) out.push(st.dim(`    ${String(e.line).padStart(6)}: ${trim(e.text)}`));
+    for (const e of f.evidence.slice(0, 6))
+      out.push(st.dim(`    ${String(e.line).padStart(6)}: ${trim(e.text)}`));
     if (f.hint) out.push(`  ${st.cyan('next:')} ${f.hint}`);
   }
   if (l.throughput) {
     const t = l.throughput;
     out.push('');
-    out.push(`  throughput: last ${t.last} tok/s · peak ${t.peak} tok/s (line ${t.peakLine}) · median ${t.median} tok/s · ${t.samples} samples`);
+    out.push(
+      `  throughput: last ${t.last} tok/s · peak ${t.peak} tok/s (line ${t.peakLine}) · median ${t.median} tok/s · ${t.samples} samples`,
+    );
     const s = l.serving;
     if (s) {
-      const kv = s.kvUsage.last !== null ? ` · KV ${Math.round(s.kvUsage.last * 100)}% (peak ${Math.round((s.kvUsage.peak ?? 0) * 100)}%)` : '';
-      out.push(`  requests: running ${s.running.last ?? '?'} (peak ${s.running.peak ?? '?'}) · queued ${s.queued.last ?? '?'} (peak ${s.queued.peak ?? '?'})${kv}`);
+      const kv =
+        s.kvUsage.last !== null
+          ? ` · KV ${Math.round(s.kvUsage.last * 100)}% (peak ${Math.round((s.kvUsage.peak ?? 0) * 100)}%)`
+          : '';
+      out.push(
+        `  requests: running ${s.running.last ?? '?'} (peak ${s.running.peak ?? '?'}) · queued ${s.queued.last ?? '?'} (peak ${s.queued.peak ?? '?'})${kv}`,
+      );
     }
   }
   if (l.phases.length) {
@@ -107,23 +135,35 @@ export function formatStatus(file: string, report: AnalysisReport, st: Style): s
     out.push('  phases:');
     for (const p of l.phases) {
       const cur = p.phase === l.phase && l.outcome === 'in_progress';
-      out.push(`    ${p.phase.padEnd(16)}${clockOf(p.start)}  ${fmtDuration(p.duration).padStart(7)}${cur ? ' (so far)' : ''}  ${st.dim(`line ${p.line}`)}`);
+      out.push(
+        `    ${p.phase.padEnd(16)}${clockOf(p.start)}  ${fmtDuration(p.duration).padStart(7)}${cur ? ' (so far)' : ''}  ${st.dim(`line ${p.line}`)}`,
+      );
     }
   }
-  if (l.ready) out.push(`  ${st.green('ready')} at line ${l.ready.line}${l.ready.time ? ` (${clockOf(l.ready.time)})` : ''}: ${st.dim(trim(l.ready.text))}`);
+  if (l.ready)
+    out.push(
+      `  ${st.green('ready')} at line ${l.ready.line}${l.ready.time ? ` (${clockOf(l.ready.time)})` : ''}: ${st.dim(trim(l.ready.text))}`,
+    );
   if (l.shutdown) out.push(`  ${st.dim(`shutdown at line ${l.shutdown.line}: ${trim(l.shutdown.text)}`)}`);
   if (l.degraded.length) {
     out.push(`  ${st.yellow('warnings:')}`);
-    for (const d of l.degraded.slice(0, 3)) out.push(st.dim(`    ${String(d.line).padStart(6)}: ${trim(d.text)}`));
+    for (const d of l.degraded.slice(0, 3))
+      out.push(st.dim(`    ${String(d.line).padStart(6)}: ${trim(d.text)}`));
   }
   if (prev) {
     const changes = diffConfig(prev.config, l.config);
     out.push('');
-    if (changes.length === 0) out.push(`  no config change since launch ${report.launches.length - 1} (line ${prev.startLine}, ${prev.outcome})`);
+    if (changes.length === 0)
+      out.push(
+        `  no config change since launch ${report.launches.length - 1} (line ${prev.startLine}, ${prev.outcome})`,
+      );
     else {
-      out.push(`  changed since launch ${report.launches.length - 1} (line ${prev.startLine}, ${prev.outcome}${prev.throughput ? `, peak ${prev.throughput.peak} tok/s` : ''}):`);
+      out.push(
+        `  changed since launch ${report.launches.length - 1} (line ${prev.startLine}, ${prev.outcome}${prev.throughput ? `, peak ${prev.throughput.peak} tok/s` : ''}):`,
+      );
       for (const c of changes.slice(0, 20)) out.push(`    ${c.key}: ${fmtValue(c.from)} → ${fmtValue(c.to)}`);
-      if (changes.length > 20) out.push(st.dim(`    … and ${changes.length - 20} more (firedup runs --json)`));
+      if (changes.length > 20)
+        out.push(st.dim(`    … and ${changes.length - 20} more (firedup runs --json)`));
     }
   }
   const ev = evidenceLine(l);
@@ -133,7 +173,8 @@ export function formatStatus(file: string, report: AnalysisReport, st: Style): s
 
 function evidenceLine(l: LaunchReport): string | null {
   const p = l.phases[l.phases.length - 1];
-  if (l.progress && l.phase === 'loading_weights') return `${l.progress.line}: ${trim(l.phases.find((x) => x.phase === 'loading_weights')?.text ?? '')}`;
+  if (l.progress && l.phase === 'loading_weights')
+    return `${l.progress.line}: ${trim(l.phases.find((x) => x.phase === 'loading_weights')?.text ?? '')}`;
   return p ? `${p.line}: ${trim(p.text)}` : null;
 }
 
@@ -143,7 +184,9 @@ function trim(s: string, n = 160): string {
 
 export function formatRuns(file: string, report: AnalysisReport, st: Style): string {
   const out: string[] = [];
-  out.push(`${st.bold(file)} · ${report.engine ?? 'unknown engine'} · ${report.launches.length} launch${report.launches.length === 1 ? '' : 'es'} · ${report.lines} lines`);
+  out.push(
+    `${st.bold(file)} · ${report.engine ?? 'unknown engine'} · ${report.launches.length} launch${report.launches.length === 1 ? '' : 'es'} · ${report.lines} lines`,
+  );
   report.launches.forEach((l, i) => {
     const what = l.failure ? `${l.failure.class} at line ${l.failure.line}` : (progressText(l) ?? '');
     const tp = l.throughput ? `peak ${l.throughput.peak} tok/s` : '';
@@ -154,7 +197,15 @@ export function formatRuns(file: string, report: AnalysisReport, st: Style): str
     if (sum) out.push(st.dim(`      ${sum}`));
     if (i > 0) {
       const changes = diffConfig(report.launches[i - 1]!.config, l.config);
-      if (changes.length) out.push(st.dim(`      changed: ${changes.slice(0, 6).map((c) => `${c.key} ${fmtValue(c.from)}→${fmtValue(c.to)}`).join(', ')}${changes.length > 6 ? ', …' : ''}`));
+      if (changes.length)
+        out.push(
+          st.dim(
+            `      changed: ${changes
+              .slice(0, 6)
+              .map((c) => `${c.key} ${fmtValue(c.from)}→${fmtValue(c.to)}`)
+              .join(', ')}${changes.length > 6 ? ', …' : ''}`,
+          ),
+        );
     }
   });
   return `${out.join('\n')}\n`;

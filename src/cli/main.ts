@@ -85,8 +85,10 @@ async function run(argv: string[]): Promise<number> {
 }
 
 function oneLog(positionals: string[], cmd: string): string {
-  if (positionals.length === 0) throw new UsageError(`${cmd}: name a log file (or - for stdin): firedup ${cmd} server.log`);
-  if (positionals.length > 1) throw new UsageError(`${cmd}: one log at a time (got ${positionals.length}: ${positionals.join(' ')})`);
+  if (positionals.length === 0)
+    throw new UsageError(`${cmd}: name a log file (or - for stdin): firedup ${cmd} server.log`);
+  if (positionals.length > 1)
+    throw new UsageError(`${cmd}: one log at a time (got ${positionals.length}: ${positionals.join(' ')})`);
   return positionals[0]!;
 }
 
@@ -101,13 +103,18 @@ async function status(argv: string[]): Promise<number> {
   const { report } = res;
   const last = report.launches[report.launches.length - 1];
   if (!last) {
-    if (flags.json) out(`${JSON.stringify({ engine: report.engine, outcome: 'unknown', phase: null, failure: null, progress: null, launches: 0 })}\n`);
+    if (flags.json)
+      out(
+        `${JSON.stringify({ engine: report.engine, outcome: 'unknown', phase: null, failure: null, progress: null, launches: 0 })}\n`,
+      );
     throw new UsageError(explainNoLaunch(target, res));
   }
   if (flags.json) {
     const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
     const changes = prev ? diffConfig(prev.config, last.config) : [];
-    out(`${JSON.stringify({ ...last, engine: last.engine ?? report.engine, launchCount: report.launches.length, changes })}\n`);
+    out(
+      `${JSON.stringify({ ...last, engine: last.engine ?? report.engine, launchCount: report.launches.length, changes })}\n`,
+    );
   } else {
     const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
     out(formatStatus(target === '-' ? '(stdin)' : target, report, st));
@@ -125,7 +132,9 @@ async function runs(argv: string[]): Promise<number> {
   const res = await readLog(target, { engine: engineFlag(flags.engine) });
   const { report } = res;
   if (flags.json) {
-    out(`${JSON.stringify({ engine: report.engine, lines: report.lines, bytes: report.bytes, launches: report.launches })}\n`);
+    out(
+      `${JSON.stringify({ engine: report.engine, lines: report.lines, bytes: report.bytes, launches: report.launches })}\n`,
+    );
     return 0;
   }
   if (report.launches.length === 0) {

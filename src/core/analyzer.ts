@@ -3,19 +3,19 @@
  * `end`, read `report`. Memory is bounded by the number of launches, not the size of the log.
  */
 import { redactText } from './config/redact.js';
+import { EngineDetector } from './detect.js';
 import { commonSignatures } from './engines/common.js';
 import { engineModule } from './engines/index.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
-import { EngineDetector } from './detect.js';
 import { FastPath } from './fastpath.js';
 import { LaunchBuilder } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
 import { type PrefixContext, parseLine } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
 import { type AnalysisReport, buildReport } from './report.js';
-import { TracebackTracker } from './traceback.js';
 import { barPhase, parseBar } from './tqdm.js';
+import { TracebackTracker } from './traceback.js';
 import type { EngineId, LogLine, Phase } from './types.js';
 import { phaseRank } from './types.js';
 
@@ -51,7 +51,7 @@ export class LogAnalyzer {
   private ended = false;
   truncatedLines = 0;
 
-  constructor(private readonly opts: AnalyzerOptions = {}) {
+  constructor(opts: AnalyzerOptions = {}) {
     this.ctx = { year: opts.year ?? 2026 };
     this.detector = new EngineDetector(opts.engine);
     this.fast = opts.fastPath === false ? null : new FastPath(this);
@@ -96,11 +96,19 @@ export class LogAnalyzer {
     this.ctx.year = y;
   }
 
-  private onRaw = (buf: Buffer, s: number, e: number, no: number, offset: number, truncated: boolean): void => {
+  private onRaw = (
+    buf: Buffer,
+    s: number,
+    e: number,
+    no: number,
+    offset: number,
+    truncated: boolean,
+  ): void => {
     if (truncated) this.truncatedLines++;
     else if (this.fast?.tryLine(buf, s, e, no, offset)) return;
     const text = decodeLine(buf, s, e);
-    for (const seg of logicalSegments(text)) this.onText(truncated ? `${seg} …[line truncated]` : seg, no, offset);
+    for (const seg of logicalSegments(text))
+      this.onText(truncated ? `${seg} …[line truncated]` : seg, no, offset);
   };
 
   private onText(text: string, no: number, offset: number): void {
@@ -124,14 +132,29 @@ export class LogAnalyzer {
     if (this.tracker.opened === line.no && launch.shutdown === null) {
       // A traceback that the file cuts before its exception line still says an exception was hit.
       launch.addFailure({
-        cls: 'python_exception', line: line.no, text: line.text, message: line.msg, exceptionType: null, tags: line.tags,
-        ts, strength: 1.8, remedies: [], startLine: line.no, startText: line.text, phase: launch.phase,
+        cls: 'python_exception',
+        line: line.no,
+        text: line.text,
+        message: line.msg,
+        exceptionType: null,
+        tags: line.tags,
+        ts,
+        strength: 1.8,
+        remedies: [],
+        startLine: line.no,
+        startText: line.text,
+        phase: launch.phase,
       });
     }
     const raise = this.tracker.lastRaise;
     if (raise && !exc && this.tracker.openStart !== null) {
       const cls = classifyExceptionType(raise.type) ?? classifyFailureText(`${raise.type}: ${raise.text}`);
-      if (cls) launch.refineFailure(this.tracker.openStart, cls, `${raise.type}: ${raise.text.replace(/[)"']+$/, '')}`);
+      if (cls)
+        launch.refineFailure(
+          this.tracker.openStart,
+          cls,
+          `${raise.type}: ${raise.text.replace(/[)"']+$/, '')}`,
+        );
     }
     if (this.tracker.pendingPhase) {
       this.framePhase(launch, this.tracker.pendingPhase, line);
@@ -139,7 +162,8 @@ export class LogAnalyzer {
     }
     if (exc) {
       if (exc.framePhase) this.framePhase(launch, exc.framePhase, line);
-      const scoped = exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
+      const scoped =
+        exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
       if (exc.benign || scoped) launch.dropFailure(exc.startLine);
       else if (launch.shutdown === null) launch.addFailure(launch.fromException(exc, launch.phase));
     }
@@ -167,7 +191,13 @@ export class LogAnalyzer {
     const cur = this.current;
     if (cur === null) {
       // Lines before anything recognisable (a shell prompt, a banner of another tool) open no launch.
-      if (hit === null && !failed && this.detector.best() === null && !(line.msg.includes('%') && parseBar(line.msg))) return;
+      if (
+        hit === null &&
+        !failed &&
+        this.detector.best() === null &&
+        !(line.msg.includes('%') && parseBar(line.msg))
+      )
+        return;
       this.open(line, hit?.sig.kind === 'launch');
       if (hit?.sig.kind === 'launch') this.current!.anchors.add(hit.sig.id);
       return;
@@ -182,7 +212,11 @@ export class LogAnalyzer {
       return;
     }
     // A restart whose header was not captured: early startup lines after the server was up or gone.
-    if (hit?.sig.kind === 'phase' && hit.sig.phase && phaseRank(hit.sig.phase) <= phaseRank('loading_weights')) {
+    if (
+      hit?.sig.kind === 'phase' &&
+      hit.sig.phase &&
+      phaseRank(hit.sig.phase) <= phaseRank('loading_weights')
+    ) {
       const up = cur.phase !== null && phaseRank(cur.phase) >= phaseRank('ready');
       if (up || cur.shutdown !== null) this.open(line, false);
     }
@@ -230,7 +264,11 @@ export class LogAnalyzer {
       }
       case 'failure': {
         if (launch.shutdown !== null) return;
-        const cls = sig.failure ?? classifyFailureText(m[1] ?? line.msg) ?? classifyFailureText(line.msg) ?? (/\w+(?:Error|Exception):/.test(line.msg) ? 'python_exception' : 'other');
+        const cls =
+          sig.failure ??
+          classifyFailureText(m[1] ?? line.msg) ??
+          classifyFailureText(line.msg) ??
+          (/\w+(?:Error|Exception):/.test(line.msg) ? 'python_exception' : 'other');
         launch.addFailure({
           cls,
           line: line.no,
@@ -292,11 +330,20 @@ export class LogAnalyzer {
       if (launch.phase === null) launch.mark('serving', line.no, line.ts ?? this.lastTs, line.text);
       return;
     }
-    if (launch.phase === null || phaseRank(phase) > phaseRank(launch.phase)) launch.mark(phase, line.no, line.ts ?? this.lastTs, line.text);
+    if (launch.phase === null || phaseRank(phase) > phaseRank(launch.phase))
+      launch.mark(phase, line.no, line.ts ?? this.lastTs, line.text);
   }
 
   /** Shared by the general path and the byte-level fast path, so both give the same answer. */
-  serving(launch: LaunchBuilder, sig: Signature, sample: ServingSample | null, no: number, ts: number | null, ok: boolean, text: () => string): void {
+  serving(
+    launch: LaunchBuilder,
+    sig: Signature,
+    sample: ServingSample | null,
+    no: number,
+    ts: number | null,
+    ok: boolean,
+    text: () => string,
+  ): void {
     const up = launch.phase === null || phaseRank(launch.phase) >= phaseRank('ready');
     const phase: Phase = up ? 'serving' : (sig.phase ?? 'serving');
     // A refused or failed request shows the HTTP server is up, not that the model served anything.

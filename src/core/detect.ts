@@ -27,7 +27,8 @@ export class EngineDetector {
     if (!changed) return;
     this.order = [...ENGINE_MODULES].sort((a, b) => this.scores[b.id] - this.scores[a.id]);
     const [first, second] = this.order;
-    if (this.scores[first!.id] >= LOCK_SCORE && this.scores[first!.id] >= 4 * this.scores[second!.id]) this.locked = first!;
+    if (this.scores[first!.id] >= LOCK_SCORE && this.scores[first!.id] >= 4 * this.scores[second!.id])
+      this.locked = first!;
   }
 
   /** Modules to try, most likely first. */

@@ -18,7 +18,8 @@ export function diffConfig(a: Record<string, unknown>, b: Record<string, unknown
     if (VOLATILE.has(key)) continue;
     const from = a[key];
     const to = b[key];
-    if (!same(from, to)) out.push({ key, from: from === undefined ? null : from, to: to === undefined ? null : to });
+    if (!same(from, to))
+      out.push({ key, from: from === undefined ? null : from, to: to === undefined ? null : to });
   }
   return out.sort((x, y) => x.key.localeCompare(y.key));
 }

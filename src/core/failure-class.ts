@@ -53,7 +53,11 @@ export function classifyExceptionType(type: string): FailureClass | null {
   if (/^(?:torch\.)?AcceleratorError$|CudaError$/.test(type)) return 'cuda_error';
   if (/TimeoutError$|Timeout$/.test(type)) return 'timeout';
   if (/NotImplementedError$/.test(type)) return 'unsupported';
-  if (/RepositoryNotFoundError$|HFValidationError$|GatedRepoError$|LocalEntryNotFoundError$|EntryNotFoundError$/.test(type))
+  if (
+    /RepositoryNotFoundError$|HFValidationError$|GatedRepoError$|LocalEntryNotFoundError$|EntryNotFoundError$/.test(
+      type,
+    )
+  )
     return 'model_not_found';
   if (/ValidationError$|ArgumentError$|ArgumentTypeError$/.test(type)) return 'config_error';
   return null;

@@ -88,8 +88,23 @@ export class FastPath {
     // Every byte of a decode line is checked by the parser below; for the other two shapes, the parts the
     // parser skips are checked by `plain`, so a `\r` refresh, a terminal escape or a NUL goes to the general path.
     // [YYYY-MM-DD HH:MM:SS( TAG)*]
-    if (buf[s + 5] !== 45 || buf[s + 8] !== 45 || buf[s + 11] !== C_SP || buf[s + 14] !== 58 || buf[s + 17] !== 58) return false;
-    if (!digits(buf, s + 1, 4) || !digits(buf, s + 6, 2) || !digits(buf, s + 9, 2) || !digits(buf, s + 12, 2) || !digits(buf, s + 15, 2) || !digits(buf, s + 18, 2)) return false;
+    if (
+      buf[s + 5] !== 45 ||
+      buf[s + 8] !== 45 ||
+      buf[s + 11] !== C_SP ||
+      buf[s + 14] !== 58 ||
+      buf[s + 17] !== 58
+    )
+      return false;
+    if (
+      !digits(buf, s + 1, 4) ||
+      !digits(buf, s + 6, 2) ||
+      !digits(buf, s + 9, 2) ||
+      !digits(buf, s + 12, 2) ||
+      !digits(buf, s + 15, 2) ||
+      !digits(buf, s + 18, 2)
+    )
+      return false;
     let p = s + 20;
     const tagStart = p;
     while (buf[p] === C_SP) {
@@ -119,7 +134,8 @@ export class FastPath {
       this.pos = msg + DECODE.length;
       if (!this.int(buf, e)) return false;
       running = this.num;
-      if (!this.skipLit(buf, TOKEN) || !this.int(buf, e) || !this.skipLit(buf, USAGE) || !this.float(buf, e)) return false;
+      if (!this.skipLit(buf, TOKEN) || !this.int(buf, e) || !this.skipLit(buf, USAGE) || !this.float(buf, e))
+        return false;
       kv = this.num;
       if (at(buf, this.pos, GRAPH_T)) this.pos += GRAPH_T.length;
       else if (at(buf, this.pos, GRAPH_F)) this.pos += GRAPH_F.length;
@@ -132,7 +148,14 @@ export class FastPath {
     } else if (at(buf, msg, PREFILL)) {
       kind = 1;
       this.pos = msg + PREFILL.length;
-      if (!this.int(buf, e) || !this.skipLit(buf, NEWTOK) || !this.int(buf, e) || !this.skipLit(buf, CACHED) || !this.int(buf, e)) return false;
+      if (
+        !this.int(buf, e) ||
+        !this.skipLit(buf, NEWTOK) ||
+        !this.int(buf, e) ||
+        !this.skipLit(buf, CACHED) ||
+        !this.int(buf, e)
+      )
+        return false;
       if (!this.skipLit(buf, USAGE) || !this.float(buf, e)) return false;
       kv = this.num;
       if (!this.skipLit(buf, RUNNING) || !this.int(buf, e)) return false;
@@ -204,14 +227,21 @@ export class FastPath {
   }
 
   // One sample object and one text getter for every line: the consumer copies what it keeps.
-  private readonly sample: ServingSample = { genTps: null, promptTps: null, running: null, queued: null, kvUsage: null, ts: null, line: 0 };
+  private readonly sample: ServingSample = {
+    genTps: null,
+    promptTps: null,
+    running: null,
+    queued: null,
+    kvUsage: null,
+    ts: null,
+    line: 0,
+  };
   private tBuf: Buffer = Buffer.alloc(0);
   private tS = 0;
   private tE = 0;
   private readonly text = (): string => this.tBuf.toString('utf8', this.tS, this.tE).trimEnd();
   private rankAdded: string | null = null;
   private rankLaunch: unknown = null;
-
 
   /** `client - "METHOD path HTTP/x.y" NNN ...`: returns the status, or 0 if the shape is not exactly that. */
   private access(buf: Buffer, p: number, e: number): number {

@@ -61,8 +61,8 @@ export class LaunchBuilder {
   private readonly marked = new Set<Phase>();
   progress: ProgressState | null = null;
   graphProgress: ProgressState | null = null;
-  ready: Evidence & { ts: number | null } | null = null;
-  shutdown: Evidence & { ts: number | null } | null = null;
+  ready: (Evidence & { ts: number | null }) | null = null;
+  shutdown: (Evidence & { ts: number | null }) | null = null;
   readonly gen = new SeriesSummary(true);
   readonly running = new SeriesSummary();
   readonly queued = new SeriesSummary();
@@ -157,7 +157,8 @@ export class LaunchBuilder {
     if (s.genTps !== null) {
       this.gen.add(s.genTps);
       if (s.ts !== null) this.series.add(s.ts, s.genTps);
-      if (this.peakSample === null || s.genTps > (this.peakSample.genTps ?? -1)) this.peakSample = { ...s, text: text() };
+      if (this.peakSample === null || s.genTps > (this.peakSample.genTps ?? -1))
+        this.peakSample = { ...s, text: text() };
     }
     if (s.promptTps !== null) this.prompt.add(s.promptTps);
     if (s.running !== null) this.running.add(s.running);
@@ -173,9 +174,19 @@ export class LaunchBuilder {
     // One line, one failure: a signature and the traceback reader may both see the exception line.
     const same = this.candidates.find((x) => x.line === c.line);
     if (same) {
-      if (c.strength > same.strength || (c.strength === same.strength && c.cls !== 'python_exception' && same.cls === 'python_exception')) {
-        Object.assign(same, c, { remedies: same.remedies.length ? same.remedies : c.remedies });
+      const before = { ...same };
+      if (
+        c.strength > same.strength ||
+        (c.strength === same.strength && c.cls !== 'python_exception' && same.cls === 'python_exception')
+      ) {
+        Object.assign(same, c);
       }
+      // Each reader knows something the other does not: the traceback its start and rank, a signature its class.
+      same.tags ??= c.tags ?? before.tags;
+      same.startLine ??= c.startLine ?? before.startLine;
+      same.startText ??= c.startText ?? before.startText;
+      same.exceptionType ??= c.exceptionType ?? before.exceptionType;
+      if (!same.remedies.length) same.remedies = c.remedies.length ? c.remedies : before.remedies;
       return;
     }
     this.candidates.push(c);

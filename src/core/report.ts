@@ -163,7 +163,8 @@ export function configSummary(config: Record<string, unknown>): Record<string, u
 
 function modelOf(l: LaunchBuilder): string | null {
   const c = l.config;
-  for (const k of ['model_path', 'model', 'model_tag', 'model_id']) if (typeof c[k] === 'string') return c[k] as string;
+  for (const k of ['model_path', 'model', 'model_tag', 'model_id'])
+    if (typeof c[k] === 'string') return c[k] as string;
   return null;
 }
 
@@ -189,7 +190,8 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
   if (root) {
     const hint = eng ? (engineModule(eng).hints[root.cls] ?? null) : null;
     const evidence: Evidence[] = [];
-    if (root.startLine !== null && root.startLine !== root.line) evidence.push({ line: root.startLine, text: root.startText ?? 'Traceback (most recent call last):' });
+    if (root.startLine !== null && root.startLine !== root.line)
+      evidence.push({ line: root.startLine, text: root.startText ?? 'Traceback (most recent call last):' });
     evidence.push({ line: root.line, text: root.text });
     for (const c of l.consequences) if (c.line !== root.line && c.line !== root.startLine) evidence.push(c);
     failure = {

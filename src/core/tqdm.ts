@@ -2,7 +2,8 @@
 import type { ProgressReading } from './engines/types.js';
 import type { Phase } from './types.js';
 
-const BAR = /^(.*?):\s+(\d{1,3})%\s*(?:Completed \||\|[^|]*\|)\s*(\d+)\/(\d+)(?:\s*\[([\d:]+)(?:<([\d:?]+))?(?:,\s*([\d.?]+)\s*(it\/s|s\/it))?)?/;
+const BAR =
+  /^(.*?):\s+(\d{1,3})%\s*(?:Completed \||\|[^|]*\|)\s*(\d+)\/(\d+)(?:\s*\[([\d:]+)(?:<([\d:?]+))?(?:,\s*([\d.?]+)\s*(it\/s|s\/it))?)?/;
 
 function clock(s: string | undefined): number | null {
   if (!s || s.includes('?')) return null;
@@ -27,7 +28,11 @@ export function parseBar(msg: string): ProgressReading | null {
 
 /** Which phase a bar belongs to, from its description. */
 export function barPhase(desc: string): Phase | null {
-  if (/checkpoint shards|safetensors|Loading weights|loading shards|Loading model|Multi-thread loading|Runai|Fastsafetensor|np_cache|Fetching \d+ files|\.safetensors|\.bin$|\.gguf$|Loading \w+ weights/i.test(desc))
+  if (
+    /checkpoint shards|safetensors|Loading weights|loading shards|Loading model|Multi-thread loading|Runai|Fastsafetensor|np_cache|Fetching \d+ files|\.safetensors|\.bin$|\.gguf$|Loading \w+ weights/i.test(
+      desc,
+    )
+  )
     return 'loading_weights';
   if (/Capturing|cuda graph|CUDA graph|graph shapes|Compiling num tokens/i.test(desc)) return 'cuda_graph';
   if (/DeepGEMM|JIT/i.test(desc)) return 'compile';

@@ -8,18 +8,33 @@ import { phaseRank } from './types.js';
 
 /** Function and module names on a traceback's frames that tell which startup step was running. */
 const FRAME_PHASES: Array<[Phase, RegExp]> = [
-  ['args', /create_engine_config|from_cli_args|ServerArgs|EngineArgs|VllmConfig|ModelConfig|__post_init__|_verify_|parse_args|check_server_args|get_config\b|config\.py/],
-  ['dist_init', /init_distributed_environment|init_torch_distributed|initialize_model_parallel|init_process_group|ensure_model_parallel_initialized|init_world_group|init_device\b|_init_device/],
-  ['loading_weights', /load_model|load_weights|huggingface_hub|text_generation_server\/models|weight_utils|model_loader|safetensors|get_model\b|from_pretrained|hf_hub_download|snapshot_download|_load_w|initialize_model\b/],
+  [
+    'args',
+    /create_engine_config|from_cli_args|ServerArgs|EngineArgs|VllmConfig|ModelConfig|__post_init__|_verify_|parse_args|check_server_args|get_config\b|config\.py/,
+  ],
+  [
+    'dist_init',
+    /init_distributed_environment|init_torch_distributed|initialize_model_parallel|init_process_group|ensure_model_parallel_initialized|init_world_group|init_device\b|_init_device/,
+  ],
+  [
+    'loading_weights',
+    /load_model|load_weights|huggingface_hub|text_generation_server\/models|weight_utils|model_loader|safetensors|get_model\b|from_pretrained|hf_hub_download|snapshot_download|_load_w|initialize_model\b/,
+  ],
   ['weights_loaded', /monitored_barrier/],
-  ['kv_cache', /init_memory_pool|profile_max_num_token|determine_num_available_blocks|determine_available_memory|profile_run|initialize_kv_cache|_initialize_kv_caches|init_kv_cache|get_kv_cache_spec|_get_available_kv|kv_cache_utils|check_enough_kv_cache_memory|init_cache_engine/],
+  [
+    'kv_cache',
+    /init_memory_pool|profile_max_num_token|determine_num_available_blocks|determine_available_memory|profile_run|initialize_kv_cache|_initialize_kv_caches|init_kv_cache|get_kv_cache_spec|_get_available_kv|kv_cache_utils|check_enough_kv_cache_memory|init_cache_engine/,
+  ],
   ['compile', /torch\/_dynamo|torch\/_inductor|compile_or_warm_up_model|deep_gemm|jit_compile/],
   ['autotune', /autotune|kernel_warmup/],
-  ['cuda_graph', /init_cuda_graphs|init_device_graphs|cuda_graph_runner|CudaGraphRunner|capture_one_batch|capture_model|_capture_cudagraphs|graph_capture|cudagraph/i],
+  [
+    'cuda_graph',
+    /init_cuda_graphs|init_device_graphs|cuda_graph_runner|CudaGraphRunner|capture_one_batch|capture_model|_capture_cudagraphs|graph_capture|cudagraph/i,
+  ],
   ['warmup', /_wait_and_warmup|_execute_server_warmup|warmup_thread/],
 ];
-const SERVING_FRAME = /serving_chat|serving_completion|chat_completion_stream|_process_request|run_batch|event_loop_normal|event_loop_overlap|forward_batch_generation|worker_busy_loop|run_engine_core|engine_step|process_input_sockets|output_handler|run_engine_loop|engine_core_client|async_llm_engine|_handle_request|create_chat_completion|create_completion|\bstep\b|handle_generate_request/;
-
+const SERVING_FRAME =
+  /serving_chat|serving_completion|chat_completion_stream|_process_request|run_batch|event_loop_normal|event_loop_overlap|forward_batch_generation|worker_busy_loop|run_engine_core|engine_step|process_input_sockets|output_handler|run_engine_loop|engine_core_client|async_llm_engine|_handle_request|create_chat_completion|create_completion|\bstep\b|handle_generate_request/;
 
 export interface ExceptionEvent {
   type: string;
@@ -42,10 +57,14 @@ export interface ExceptionEvent {
 }
 
 const TB_START = /Traceback \(most recent call last\):?\s*$/;
-const FRAME = /^(?:\s|\^|~|File ["“”']|\.\.\.<\d+ lines>\.\.\.|During handling of the above exception|The above exception was the direct cause|\s*\+[- ]|\s*\|)/;
-const EXCEPTION = /^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Dead\w*|Timeout)\w*|Exception|KeyboardInterrupt|SystemExit|StopIteration|CancelledError))(?::\s?(.*))?$/;
-const BENIGN = /^(?:KeyboardInterrupt|SystemExit|(?:asyncio\.(?:exceptions\.)?)?CancelledError|GeneratorExit|StopIteration|StopAsyncIteration)$/;
-const REQUEST_FRAME = /starlette|uvicorn\/protocols|fastapi\/routing|Exception in ASGI application|anyio\/_backends/;
+const FRAME =
+  /^(?:\s|\^|~|File ["“”']|\.\.\.<\d+ lines>\.\.\.|During handling of the above exception|The above exception was the direct cause|\s*\+[- ]|\s*\|)/;
+const EXCEPTION =
+  /^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Dead\w*|Timeout)\w*|Exception|KeyboardInterrupt|SystemExit|StopIteration|CancelledError))(?::\s?(.*))?$/;
+const BENIGN =
+  /^(?:KeyboardInterrupt|SystemExit|(?:asyncio\.(?:exceptions\.)?)?CancelledError|GeneratorExit|StopIteration|StopAsyncIteration)$/;
+const REQUEST_FRAME =
+  /starlette|uvicorn\/protocols|fastapi\/routing|Exception in ASGI application|anyio\/_backends/;
 
 export class TracebackTracker {
   private open = false;
@@ -169,7 +188,15 @@ export class TracebackTracker {
 
   /** A plain logger line (from the fast path) ends any traceback in progress. */
   reset(): void {
-    if (!this.open && !this.sawFrames && this.start === null && this.remedyWindow === 0 && this.framePhase === null && !this.requestScoped) return;
+    if (
+      !this.open &&
+      !this.sawFrames &&
+      this.start === null &&
+      this.remedyWindow === 0 &&
+      this.framePhase === null &&
+      !this.requestScoped
+    )
+      return;
     this.open = false;
     this.sawFrames = false;
     this.start = null;

@@ -1,8 +1,8 @@
 /** Reads a log file (or stdin) into the core, in fixed-size chunks so memory does not grow with the file. */
 import fs from 'node:fs';
-import type { AnalysisReport } from '../core/report.js';
-import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import { UsageError } from '../cli/errors.js';
+import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
+import type { AnalysisReport } from '../core/report.js';
 
 const CHUNK = 4 << 20;
 
@@ -62,8 +62,12 @@ export function analyzeFile(path: string, opts: AnalyzerOptions = {}): ReadResul
   return { report: analyzer.end(), analyzer, size: st.size, mtimeMs: st.mtimeMs };
 }
 
-export async function analyzeStream(stream: NodeJS.ReadableStream, opts: AnalyzerOptions = {}): Promise<ReadResult> {
+export async function analyzeStream(
+  stream: NodeJS.ReadableStream,
+  opts: AnalyzerOptions = {},
+): Promise<ReadResult> {
   const analyzer = new LogAnalyzer({ year: new Date().getUTCFullYear(), ...opts });
-  for await (const chunk of stream) analyzer.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stream)
+    analyzer.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return { report: analyzer.end(), analyzer, size: analyzer.bytes, mtimeMs: null };
 }

@@ -6,8 +6,8 @@ describe('secrets in server_args', () => {
   it('a real api_key in ServerArgs never reaches the report', () => {
     const log = readShared('scenarios/glm5-trtllm-oom-in-cuda-graph.log')
       .toString('utf8')
-      .replace("api_key=None", "api_key='sk-live-ABCDEF1234567890abcdef'")
-      .replace("admin_api_key=None", "admin_api_key='admin-secret-xyz'");
+      .replace('api_key=None', "api_key='sk-live-ABCDEF1234567890abcdef'")
+      .replace('admin_api_key=None', "admin_api_key='admin-secret-xyz'");
     assert.ok(log.includes('sk-live-ABCDEF1234567890abcdef'));
     const r = analyzeText(log);
     const json = JSON.stringify(r);

@@ -24,10 +24,15 @@ describe('the four seed scenarios', () => {
     assert.ok(l1!.endLine < l2!.startLine);
     // launch 1 served at about 880 tok/s and ended without a word
     assert.equal(l1!.outcome, 'serving');
-    assert.ok(l1!.throughput!.median! > 800 && l1!.throughput!.median! < 960, `median ${l1!.throughput!.median}`);
+    assert.ok(
+      l1!.throughput!.median! > 800 && l1!.throughput!.median! < 960,
+      `median ${l1!.throughput!.median}`,
+    );
     assert.equal(l1!.failure, null);
     assert.equal(l1!.shutdown, null);
-    const changes = Object.fromEntries(diffConfig(l1!.config, l2!.config).map((c) => [c.key, [c.from, c.to]]));
+    const changes = Object.fromEntries(
+      diffConfig(l1!.config, l2!.config).map((c) => [c.key, [c.from, c.to]]),
+    );
     assert.deepEqual(changes.max_running_requests, [64, null]);
     assert.deepEqual(changes.disable_cuda_graph, [false, true]);
   });

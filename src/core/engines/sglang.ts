@@ -7,86 +7,337 @@ const num = (s: string | undefined): number | null => (s === undefined ? null : 
 
 const signatures: Signature[] = [
   // launch
-  { id: 'launch_server_warning', kind: 'launch', strong: true, phase: 'args', lit: 'sglang.launch_server', re: /launch_server\.py:\d+: UserWarning: 'python -m sglang\.launch_server'/ },
-  { id: 'server_args', kind: 'launch', strong: true, phase: 'args', lit: 'server_args=', re: /^server_args=ServerArgs\(/, config: parseSglangServerArgs },
+  {
+    id: 'launch_server_warning',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'sglang.launch_server',
+    re: /launch_server\.py:\d+: UserWarning: 'python -m sglang\.launch_server'/,
+  },
+  {
+    id: 'server_args',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'server_args=',
+    re: /^server_args=ServerArgs\(/,
+    config: parseSglangServerArgs,
+  },
   // ServerArgs.__post_init__ warnings come before the args dump: they open the launch too
   {
-    id: 'config_warning', kind: 'launch', phase: 'args', lit: ' ',
+    id: 'config_warning',
+    kind: 'launch',
+    phase: 'args',
+    lit: ' ',
     re: /^(?:Set (?:NSA|DSA) backends for |Attention backend not (?:explicitly )?(?:specified|set)\. Use |Setting KV cache dtype to \S+ for DeepSeek|Use (?:nsa|dsa) attention backend for DeepSeek|Use \S+ as MoE runner backend on|Cuda graph is disabled |Detected (?:Blackwell|ROCm) and MXFP4 quantization)/,
   },
   // config-time notes: the launch has begun, nothing more
-  { id: 'launch_dp', kind: 'phase', phase: 'args', lit: 'Launch DP', re: /^Launch DP\d+ starting at GPU #\d+/ },
+  {
+    id: 'launch_dp',
+    kind: 'phase',
+    phase: 'args',
+    lit: 'Launch DP',
+    re: /^Launch DP\d+ starting at GPU #\d+/,
+  },
   // distributed init
-  { id: 'init_dist_begin', kind: 'phase', phase: 'dist_init', lit: 'Init torch distributed', re: /^Init torch distributed (?:begin|ends)/ },
-  { id: 'init_dist_nccl', kind: 'phase', phase: 'dist_init', lit: 'NCCL', re: /NCCL INFO (?:Bootstrap|NET\/|Connected|cudaDriverVersion|NCCL version|Init COMPLETE|comm )|^sglang is using nccl==|NCCL version [\d.]+/ },
+  {
+    id: 'init_dist_begin',
+    kind: 'phase',
+    phase: 'dist_init',
+    lit: 'Init torch distributed',
+    re: /^Init torch distributed (?:begin|ends)/,
+  },
+  {
+    id: 'init_dist_nccl',
+    kind: 'phase',
+    phase: 'dist_init',
+    lit: 'NCCL',
+    re: /NCCL INFO (?:Bootstrap|NET\/|Connected|cudaDriverVersion|NCCL version|Init COMPLETE|comm )|^sglang is using nccl==|NCCL version [\d.]+/,
+  },
   // weights
-  { id: 'load_weight_begin', kind: 'phase', phase: 'loading_weights', lit: 'Load weight begin', re: /^Load weight begin\b/ },
-  { id: 'weights_format', kind: 'phase', phase: 'loading_weights', lit: 'weights format', re: /^Using model weights format|^Found local HF snapshot/ },
-  { id: 'load_weight_end', kind: 'phase', phase: 'weights_loaded', lit: 'Load weight end', re: /^Load weight end\./ },
+  {
+    id: 'load_weight_begin',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'Load weight begin',
+    re: /^Load weight begin\b/,
+  },
+  {
+    id: 'weights_format',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'weights format',
+    re: /^Using model weights format|^Found local HF snapshot/,
+  },
+  {
+    id: 'load_weight_end',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    lit: 'Load weight end',
+    re: /^Load weight end\./,
+  },
   // KV cache
-  { id: 'kv_cache', kind: 'phase', phase: 'kv_cache', lit: 'KV', re: /^(?:Using KV cache dtype:|(?:(?:Full|SWA) )?KV Cache (?:is allocated|VA upper bound)\.)/ },
-  { id: 'memory_pool', kind: 'phase', phase: 'kv_cache', lit: 'emory pool', re: /^Memory pool end\.|^Use sliding window memory pool|^max_total_tokens=\d+ is larger than the profiled value|^Allocating [\d.]+ GB host memory for hierarchical KV cache/ },
-  { id: 'max_total_num_tokens', kind: 'phase', phase: 'kv_cache', lit: 'max_total_num_tokens=', re: /^max_total_num_tokens=\d+/ },
-  { id: 'startup_timings', kind: 'phase', phase: 'kv_cache', lit: 'Engine startup timings', re: /^Engine startup timings \(s\):/ },
+  {
+    id: 'kv_cache',
+    kind: 'phase',
+    phase: 'kv_cache',
+    lit: 'KV',
+    re: /^(?:Using KV cache dtype:|(?:(?:Full|SWA) )?KV Cache (?:is allocated|VA upper bound)\.)/,
+  },
+  {
+    id: 'memory_pool',
+    kind: 'phase',
+    phase: 'kv_cache',
+    lit: 'emory pool',
+    re: /^Memory pool end\.|^Use sliding window memory pool|^max_total_tokens=\d+ is larger than the profiled value|^Allocating [\d.]+ GB host memory for hierarchical KV cache/,
+  },
+  {
+    id: 'max_total_num_tokens',
+    kind: 'phase',
+    phase: 'kv_cache',
+    lit: 'max_total_num_tokens=',
+    re: /^max_total_num_tokens=\d+/,
+  },
+  {
+    id: 'startup_timings',
+    kind: 'phase',
+    phase: 'kv_cache',
+    lit: 'Engine startup timings',
+    re: /^Engine startup timings \(s\):/,
+  },
   // kernel warm-up
-  { id: 'autotune', kind: 'phase', phase: 'autotune', lit: 'utotune', re: /^Running FlashInfer autotune|^FlashInfer autotune completed|AutoTuner|\[Autotuner\]/ },
-  { id: 'deepgemm', kind: 'phase', phase: 'compile', lit: 'DeepGEMM', re: /DeepGEMM JIT|^DeepGEMM warmup|^Try DeepGEMM/ },
+  {
+    id: 'autotune',
+    kind: 'phase',
+    phase: 'autotune',
+    lit: 'utotune',
+    re: /^Running FlashInfer autotune|^FlashInfer autotune completed|AutoTuner|\[Autotuner\]/,
+  },
+  {
+    id: 'deepgemm',
+    kind: 'phase',
+    phase: 'compile',
+    lit: 'DeepGEMM',
+    re: /DeepGEMM JIT|^DeepGEMM warmup|^Try DeepGEMM/,
+  },
   // CUDA graphs
-  { id: 'cuda_graph_begin', kind: 'phase', phase: 'cuda_graph', lit: 'raph', re: /^Capture (?:cuda|cpu|npu|musa|xpu) graph (?:begin|bs\b)|^Capture (?:target|draft) (?:decode|verify|prefill) \w+ graph begin|^Capture piecewise CUDA graph begin|^Capturing batches \(|^Capturing num tokens|^Compiling num tokens|^Registering \d+ cuda graph addresses/ },
-  { id: 'cuda_graph_end', kind: 'phase', phase: 'cuda_graph', lit: 'raph', re: /^Capture (?:cuda|cpu|npu|musa|xpu) graph end\.|^Capture (?:target|draft) (?:decode|verify|prefill) \w+ graph end\.|^Capture piecewise CUDA graph end\./ },
+  {
+    id: 'cuda_graph_begin',
+    kind: 'phase',
+    phase: 'cuda_graph',
+    lit: 'raph',
+    re: /^Capture (?:cuda|cpu|npu|musa|xpu) graph (?:begin|bs\b)|^Capture (?:target|draft) (?:decode|verify|prefill) \w+ graph begin|^Capture piecewise CUDA graph begin|^Capturing batches \(|^Capturing num tokens|^Compiling num tokens|^Registering \d+ cuda graph addresses/,
+  },
+  {
+    id: 'cuda_graph_end',
+    kind: 'phase',
+    phase: 'cuda_graph',
+    lit: 'raph',
+    re: /^Capture (?:cuda|cpu|npu|musa|xpu) graph end\.|^Capture (?:target|draft) (?:decode|verify|prefill) \w+ graph end\.|^Capture piecewise CUDA graph end\./,
+  },
   // HTTP server and warm-up: uvicorn being up is not readiness for SGLang
-  { id: 'uvicorn_start', kind: 'phase', phase: 'warmup', lit: 'INFO:', re: /^INFO: +(?:Started server process|Waiting for application startup|Application startup complete|Uvicorn running on)/ },
-  { id: 'granian', kind: 'phase', phase: 'warmup', lit: 'Granian', re: /^Starting embedded Granian HTTP\/2 server/ },
-  { id: 'warmup_pd', kind: 'phase', phase: 'warmup', lit: 'warmup', re: /^(?:Start of|End of) (?:pd |prefill |decode )?disaggregation (?:mode )?warmup|^Disaggregation warmup requests completed/i },
-  { id: 'ready', kind: 'ready', phase: 'ready', lit: 'fired up', re: /The server is fired up and ready to roll!/ },
+  {
+    id: 'uvicorn_start',
+    kind: 'phase',
+    phase: 'warmup',
+    lit: 'INFO:',
+    re: /^INFO: +(?:Started server process|Waiting for application startup|Application startup complete|Uvicorn running on)/,
+  },
+  {
+    id: 'granian',
+    kind: 'phase',
+    phase: 'warmup',
+    lit: 'Granian',
+    re: /^Starting embedded Granian HTTP\/2 server/,
+  },
+  {
+    id: 'warmup_pd',
+    kind: 'phase',
+    phase: 'warmup',
+    lit: 'warmup',
+    re: /^(?:Start of|End of) (?:pd |prefill |decode )?disaggregation (?:mode )?warmup|^Disaggregation warmup requests completed/i,
+  },
+  {
+    id: 'ready',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'fired up',
+    re: /The server is fired up and ready to roll!/,
+  },
   // serving
   {
-    id: 'decode_batch', kind: 'serving', phase: 'serving', lit: 'Decode batch',
+    id: 'decode_batch',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'Decode batch',
     re: /^Decode batch(?: \[\d+\])?[.,] #running-req: (\d+), (?:.*?token usage: ([\d.]+), )?.*?gen throughput \(token\/s\): ([\d.]+)(?:, #queue-req: (\d+))?/,
   },
   {
-    id: 'prefill_batch', kind: 'serving', phase: 'warmup', lit: 'Prefill batch',
+    id: 'prefill_batch',
+    kind: 'serving',
+    phase: 'warmup',
+    lit: 'Prefill batch',
     re: /^Prefill batch(?:\(mixed #running-req: \d+\))?(?: \[\d+\])?[.,] #new-seq: \d+, #new-token: \d+, #cached-token: \d+, (?:.*?token usage: ([\d.]+), )?#running-req: (\d+), #queue-req: (\d+)(?:.*?input throughput \(token\/s\): ([\d.]+))?/,
   },
-  { id: 'old_fill_batch', kind: 'serving', phase: 'warmup', lit: 'fill batch', re: /^new fill batch\. #seq: \d+\. .*#running_req: (\d+)/ },
-  { id: 'old_decode', kind: 'serving', phase: 'serving', lit: '#running-req', re: /^#running-req: (\d+), #token: \d+, token usage: ([\d.]+)(?:, gen throughput \(token\/s\): ([\d.]+))?, #queue-req: (\d+)/ },
-  { id: 'access', kind: 'serving', phase: 'warmup', lit: 'HTTP/', re: /^INFO: +\S+ - "(?:GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH|PRI) \S+ HTTP\/[\d.]+" \d{3}/ },
+  {
+    id: 'old_fill_batch',
+    kind: 'serving',
+    phase: 'warmup',
+    lit: 'fill batch',
+    re: /^new fill batch\. #seq: \d+\. .*#running_req: (\d+)/,
+  },
+  {
+    id: 'old_decode',
+    kind: 'serving',
+    phase: 'serving',
+    lit: '#running-req',
+    re: /^#running-req: (\d+), #token: \d+, token usage: ([\d.]+)(?:, gen throughput \(token\/s\): ([\d.]+))?, #queue-req: (\d+)/,
+  },
+  {
+    id: 'access',
+    kind: 'serving',
+    phase: 'warmup',
+    lit: 'HTTP/',
+    re: /^INFO: +\S+ - "(?:GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH|PRI) \S+ HTTP\/[\d.]+" \d{3}/,
+  },
   // degraded, not dead
   { id: 'health_failed', kind: 'degraded', lit: 'Health check failed', re: /^Health check failed\./ },
-  { id: 'retract', kind: 'degraded', lit: 'Retract requests', re: /^KV cache pool is full\. Retract requests\./ },
-  { id: 'warmup_failed_pd', kind: 'degraded', lit: 'Warm Up Failed', re: /disaggregation mode warm ?up failed/i },
+  {
+    id: 'retract',
+    kind: 'degraded',
+    lit: 'Retract requests',
+    re: /^KV cache pool is full\. Retract requests\./,
+  },
+  {
+    id: 'warmup_failed_pd',
+    kind: 'degraded',
+    lit: 'Warm Up Failed',
+    re: /disaggregation mode warm ?up failed/i,
+  },
   { id: 'invalid_http', kind: 'noise', lit: 'Invalid HTTP request', re: /Invalid HTTP request received/ },
   // failures
-  { id: 'capture_failed', kind: 'failure', lit: 'graph failed', re: /^(?:\w+(?:\.\w+)*(?:Error|Exception)): Capture (?:\w+ )*graph failed: ?(.*)$/ },
-  { id: 'not_enough_memory', kind: 'failure', failure: 'oom', lit: 'Not enough memory', re: /Not enough memory\. Please try to increase --mem-fraction-static/ },
-  { id: 'runtime_oom', kind: 'failure', failure: 'oom', lit: 'out of memory', re: /^(?:RuntimeError: )?(?:Prefill|alloc_req_slots runs|Decode) out of memory\. Try to lower/ },
-  { id: 'scheduler_died', kind: 'failure', lit: 'scheduler', re: /Rank \d+ scheduler (?:died during initialization \(exit code: (-?\d+)\)|is dead\.)/ },
-  { id: 'subprocess_crashed', kind: 'failure', lit: 'crashed with exit code', re: /^Subprocess \S+ \(pid=\d+\) crashed with exit code (-?\d+)/ },
-  { id: 'watchdog', kind: 'failure', failure: 'timeout', lit: 'atchdog timeout', re: /^(?:\w+ )?[Ww]atchdog timeout \(self\.watchdog_timeout=/ },
+  {
+    id: 'capture_failed',
+    kind: 'failure',
+    lit: 'graph failed',
+    re: /^(?:\w+(?:\.\w+)*(?:Error|Exception)): Capture (?:\w+ )*graph failed: ?(.*)$/,
+  },
+  {
+    id: 'not_enough_memory',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'Not enough memory',
+    re: /Not enough memory\. Please try to increase --mem-fraction-static/,
+  },
+  {
+    id: 'runtime_oom',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'out of memory',
+    re: /^(?:RuntimeError: )?(?:Prefill|alloc_req_slots runs|Decode) out of memory\. Try to lower/,
+  },
+  {
+    id: 'scheduler_died',
+    kind: 'failure',
+    lit: 'scheduler',
+    re: /Rank \d+ scheduler (?:died during initialization \(exit code: (-?\d+)\)|is dead\.)/,
+  },
+  {
+    id: 'subprocess_crashed',
+    kind: 'failure',
+    lit: 'crashed with exit code',
+    re: /^Subprocess \S+ \(pid=\d+\) crashed with exit code (-?\d+)/,
+  },
+  {
+    id: 'watchdog',
+    kind: 'failure',
+    failure: 'timeout',
+    lit: 'atchdog timeout',
+    re: /^(?:\w+ )?[Ww]atchdog timeout \(self\.watchdog_timeout=/,
+  },
   { id: 'warmup_error', kind: 'failure', lit: 'warmup error', re: /^Initialization failed\. warmup error/ },
-  { id: 'http_bind', kind: 'failure', failure: 'port_in_use', lit: 'bind', re: /^ERROR: +\[Errno \d+\] error while attempting to bind on address/ },
-  { id: 'port_in_use', kind: 'failure', failure: 'port_in_use', lit: 'already in use', re: /^Port is already in use\. dist_init_port=/ },
+  {
+    id: 'http_bind',
+    kind: 'failure',
+    failure: 'port_in_use',
+    lit: 'bind',
+    re: /^ERROR: +\[Errno \d+\] error while attempting to bind on address/,
+  },
+  {
+    id: 'port_in_use',
+    kind: 'failure',
+    failure: 'port_in_use',
+    lit: 'already in use',
+    re: /^Port is already in use\. dist_init_port=/,
+  },
   // consequences of a failure reported elsewhere
-  { id: 'sigquit', kind: 'consequence', lit: 'sigquit', re: /^Received sigquit from a child process|^SIGQUIT received\./i },
-  { id: 'init_failed', kind: 'consequence', lit: 'Initialization failed', re: /^(?:RuntimeError: )?Initialization failed\. Please see the error messages above/ },
-  { id: 'dumped', kind: 'consequence', lit: 'before crash', re: /^Dumped \d+ finished and \d+ unfinished requests before crash/ },
-  { id: 'hit_exception', kind: 'consequence', lit: 'hit an exception', re: /^(?:Scheduler|DataParallelController|DetokenizerManager|TokenizerManager|MultiTokenizerRouter|GrpcRequestManager) hit an exception/ },
-  { id: 'old_exception', kind: 'consequence', lit: 'Exception in', re: /^Exception in (?:run_tp_server|ModelTpServer|ControllerSingle|ControllerMulti)/ },
+  {
+    id: 'sigquit',
+    kind: 'consequence',
+    lit: 'sigquit',
+    re: /^Received sigquit from a child process|^SIGQUIT received\./i,
+  },
+  {
+    id: 'init_failed',
+    kind: 'consequence',
+    lit: 'Initialization failed',
+    re: /^(?:RuntimeError: )?Initialization failed\. Please see the error messages above/,
+  },
+  {
+    id: 'dumped',
+    kind: 'consequence',
+    lit: 'before crash',
+    re: /^Dumped \d+ finished and \d+ unfinished requests before crash/,
+  },
+  {
+    id: 'hit_exception',
+    kind: 'consequence',
+    lit: 'hit an exception',
+    re: /^(?:Scheduler|DataParallelController|DetokenizerManager|TokenizerManager|MultiTokenizerRouter|GrpcRequestManager) hit an exception/,
+  },
+  {
+    id: 'old_exception',
+    kind: 'consequence',
+    lit: 'Exception in',
+    re: /^Exception in (?:run_tp_server|ModelTpServer|ControllerSingle|ControllerMulti)/,
+  },
   // shutdown
   { id: 'sigterm', kind: 'shutdown', lit: 'SIGTERM', re: /^SIGTERM received\./ },
   { id: 'graceful', kind: 'shutdown', lit: 'Gracefully exiting', re: /^Gracefully exiting\.\.\./ },
-  { id: 'uvicorn_stop', kind: 'shutdown', lit: 'INFO:', re: /^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)/ },
-  { id: 'worker_end', kind: 'shutdown', lit: 'terminated with', re: /^Scheduler or DataParallelController \d+ terminated with (-?\d+)/ },
+  {
+    id: 'uvicorn_stop',
+    kind: 'shutdown',
+    lit: 'INFO:',
+    re: /^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)/,
+  },
+  {
+    id: 'worker_end',
+    kind: 'shutdown',
+    lit: 'terminated with',
+    re: /^Scheduler or DataParallelController \d+ terminated with (-?\d+)/,
+  },
 ];
 
-const SGLANG_FRAME = /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?(?: (?:DP|PP|TP|EP|ATTN_CP|MOE_DP)\d+)*\]/;
+const SGLANG_FRAME =
+  /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?(?: (?:DP|PP|TP|EP|ATTN_CP|MOE_DP)\d+)*\]/;
 
 export const sglang: EngineModule = {
   id: 'sglang',
   detect(line: LogLine): number {
     const m = line.msg;
-    if (m.startsWith('server_args=ServerArgs(') || m.includes('sglang.launch_server') || m.includes('fired up and ready to roll')) return 10;
-    if (/^(?:Decode|Prefill) batch[.,]|^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\./.test(m)) return 5;
+    if (
+      m.startsWith('server_args=ServerArgs(') ||
+      m.includes('sglang.launch_server') ||
+      m.includes('fired up and ready to roll')
+    )
+      return 10;
+    if (
+      /^(?:Decode|Prefill) batch[.,]|^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\./.test(
+        m,
+      )
+    )
+      return 5;
     if (/\/sglang\/|sglang::|sgl_kernel|sgl-workspace/.test(m)) return 2;
     const text = line.text.slice(line.container ? line.text.indexOf('|') + 2 : 0);
     if (SGLANG_FRAME.test(text)) return 1;
@@ -96,13 +347,31 @@ export const sglang: EngineModule = {
   sample(sig, m) {
     switch (sig.id) {
       case 'decode_batch':
-        return { genTps: num(m[3]), promptTps: null, running: num(m[1]), queued: num(m[4]), kvUsage: num(m[2]) };
+        return {
+          genTps: num(m[3]),
+          promptTps: null,
+          running: num(m[1]),
+          queued: num(m[4]),
+          kvUsage: num(m[2]),
+        };
       case 'prefill_batch':
-        return { genTps: null, promptTps: num(m[4]), running: num(m[2]), queued: num(m[3]), kvUsage: num(m[1]) };
+        return {
+          genTps: null,
+          promptTps: num(m[4]),
+          running: num(m[2]),
+          queued: num(m[3]),
+          kvUsage: num(m[1]),
+        };
       case 'old_fill_batch':
         return { genTps: null, promptTps: null, running: num(m[1]), queued: null, kvUsage: null };
       case 'old_decode':
-        return { genTps: num(m[3]), promptTps: null, running: num(m[1]), queued: num(m[4]), kvUsage: num(m[2]) };
+        return {
+          genTps: num(m[3]),
+          promptTps: null,
+          running: num(m[1]),
+          queued: num(m[4]),
+          kvUsage: num(m[2]),
+        };
       default:
         return null;
     }
@@ -110,20 +379,30 @@ export const sglang: EngineModule = {
   hints: {
     oom: 'lower --mem-fraction-static (e.g. by 0.05), or --cuda-graph-max-bs / --max-running-requests; check nvidia-smi for other processes holding GPU memory',
     nccl: 'check that every rank and node can reach --dist-init-addr, NCCL_SOCKET_IFNAME / NCCL_IB_* settings, and run with NCCL_DEBUG=INFO',
-    cuda_error: 'rerun with CUDA_LAUNCH_BLOCKING=1 to locate the kernel; check the GPU architecture is supported by the installed sgl-kernel/flashinfer build',
+    cuda_error:
+      'rerun with CUDA_LAUNCH_BLOCKING=1 to locate the kernel; check the GPU architecture is supported by the installed sgl-kernel/flashinfer build',
     port_in_use: 'another process holds the port: `ss -ltnp | grep PORT`, stop it or pass a different --port',
     model_not_found: 'check --model-path exists on this host (or the repo id and HF_TOKEN)',
-    config_error: 'fix the flag named in the error; `python -m sglang.launch_server --help` lists valid values',
+    config_error:
+      'fix the flag named in the error; `python -m sglang.launch_server --help` lists valid values',
     timeout: 'a collective or forward pass hung: `py-spy dump --pid <scheduler pid>` on each rank',
     killed: 'a process was killed (often the host OOM killer): `dmesg -T | grep -i -E "oom|killed"`',
-    unsupported: 'the model or flag combination is not supported by this SGLang build or GPU; try another --attention-backend / --moe-runner-backend or a newer release',
-    python_exception: 'read the traceback above the evidence line; search the SGLang issues for the exception',
-    'stalled:loading_weights': 'shards stopped arriving: check the filesystem holding the checkpoint (`iostat -x 1`, network FS), and `py-spy dump --pid <scheduler pid>`',
-    'stalled:dist_init': 'ranks are waiting for each other: check every node started, --dist-init-addr is reachable, and NCCL_DEBUG=INFO output',
-    'stalled:weights_loaded': 'KV-cache allocation normally takes seconds: `py-spy dump --pid <scheduler pid>` on TP0 and check nvidia-smi memory',
-    'stalled:kv_cache': 'check `nvidia-smi` utilisation (autotune/JIT keeps GPUs busy) and `py-spy dump --pid <scheduler pid>`',
-    'stalled:cuda_graph': 'graph capture is hung: `py-spy dump --pid <scheduler pid>`; retry with --cuda-graph-max-bs lower or --disable-cuda-graph to confirm',
-    'stalled:warmup': 'the warm-up request did not finish: `curl -s localhost:PORT/health_generate`, and `py-spy dump` the scheduler',
+    unsupported:
+      'the model or flag combination is not supported by this SGLang build or GPU; try another --attention-backend / --moe-runner-backend or a newer release',
+    python_exception:
+      'read the traceback above the evidence line; search the SGLang issues for the exception',
+    'stalled:loading_weights':
+      'shards stopped arriving: check the filesystem holding the checkpoint (`iostat -x 1`, network FS), and `py-spy dump --pid <scheduler pid>`',
+    'stalled:dist_init':
+      'ranks are waiting for each other: check every node started, --dist-init-addr is reachable, and NCCL_DEBUG=INFO output',
+    'stalled:weights_loaded':
+      'KV-cache allocation normally takes seconds: `py-spy dump --pid <scheduler pid>` on TP0 and check nvidia-smi memory',
+    'stalled:kv_cache':
+      'check `nvidia-smi` utilisation (autotune/JIT keeps GPUs busy) and `py-spy dump --pid <scheduler pid>`',
+    'stalled:cuda_graph':
+      'graph capture is hung: `py-spy dump --pid <scheduler pid>`; retry with --cuda-graph-max-bs lower or --disable-cuda-graph to confirm',
+    'stalled:warmup':
+      'the warm-up request did not finish: `curl -s localhost:PORT/health_generate`, and `py-spy dump` the scheduler',
   },
   silentBudget: {
     args: 120,

@@ -3,25 +3,95 @@ import type { LogLine } from '../types.js';
 import type { EngineModule, Signature } from './types.js';
 
 const signatures: Signature[] = [
-  { id: 'args', kind: 'launch', strong: true, phase: 'args', lit: 'Args {', re: /(?:text_generation_launcher: )?Args \{$/ },
-  { id: 'config', kind: 'phase', phase: 'args', lit: 'e', re: /Using attention \S+ - Prefix caching|Default `max_batch_prefill_tokens` to|Using default cuda graphs|Sharding model on \d+ processes|Model supports up to \d+|Using prefill chunking/ },
-  { id: 'download', kind: 'phase', phase: 'loading_weights', lit: 'ownload', re: /Starting check and download process|Files are already present on the host|Download file:|Download: \[\d+\/\d+\]|Successfully downloaded weights/ },
-  { id: 'shard_start', kind: 'phase', phase: 'loading_weights', lit: 'hard', re: /Starting shard rank=\d+|Waiting for shard to be ready|Server started at unix:\/\/|Shard ready in/ },
-  { id: 'webserver', kind: 'phase', phase: 'warmup', lit: 'e', re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3/ },
+  {
+    id: 'args',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'Args {',
+    re: /(?:text_generation_launcher: )?Args \{$/,
+  },
+  {
+    id: 'config',
+    kind: 'phase',
+    phase: 'args',
+    lit: 'e',
+    re: /Using attention \S+ - Prefix caching|Default `max_batch_prefill_tokens` to|Using default cuda graphs|Sharding model on \d+ processes|Model supports up to \d+|Using prefill chunking/,
+  },
+  {
+    id: 'download',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'ownload',
+    re: /Starting check and download process|Files are already present on the host|Download file:|Download: \[\d+\/\d+\]|Successfully downloaded weights/,
+  },
+  {
+    id: 'shard_start',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'hard',
+    re: /Starting shard rank=\d+|Waiting for shard to be ready|Server started at unix:\/\/|Shard ready in/,
+  },
+  {
+    id: 'webserver',
+    kind: 'phase',
+    phase: 'warmup',
+    lit: 'e',
+    re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3/,
+  },
   { id: 'ready', kind: 'ready', phase: 'ready', lit: 'Connected', re: /(?:^|: )Connected$/ },
-  { id: 'request_debug', kind: 'serving', phase: 'serving', lit: '{', re: /^(?:generate|generate_stream|chat_completions|completions|vertex_compatibility)\{/ },
-  { id: 'request', kind: 'serving', phase: 'serving', lit: 'Success', re: /(?:generate|generate_stream|chat_completions|completions)\{.*\}.*: Success$/ },
-  { id: 'warmup_oom', kind: 'failure', failure: 'oom', lit: 'Not enough memory', re: /Not enough memory to handle/ },
+  {
+    id: 'request_debug',
+    kind: 'serving',
+    phase: 'serving',
+    lit: '{',
+    re: /^(?:generate|generate_stream|chat_completions|completions|vertex_compatibility)\{/,
+  },
+  {
+    id: 'request',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'Success',
+    re: /(?:generate|generate_stream|chat_completions|completions)\{.*\}.*: Success$/,
+  },
+  {
+    id: 'warmup_oom',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'Not enough memory',
+    re: /Not enough memory to handle/,
+  },
   { id: 'bind', kind: 'failure', failure: 'port_in_use', lit: 'Failed to bind', re: /Failed to bind to \S+/ },
-  { id: 'shard_failed', kind: 'consequence', lit: 'hard', re: /Shard \d+ (?:failed to start|crashed)|Shard complete standard error output|Shard process was signaled to shutdown with signal \d+|^Error: (?:ShardCannotStart|ShardFailed|ShardDisconnected|WebserverFailed|WebserverCannotStart|DownloadError)|Method Warmup encountered an error|Webserver Crashed/ },
-  { id: 'arg_error', kind: 'failure', failure: 'config_error', lit: 'error:', re: /^error: (?:invalid value '[^']*' for '--|unexpected argument|the following required arguments|a value is required for)/ },
-  { id: 'shutdown', kind: 'shutdown', lit: 'e', re: /signal received, starting graceful shutdown|Terminating webserver|webserver terminated|Shutting down shards|shard terminated/ },
+  {
+    id: 'shard_failed',
+    kind: 'consequence',
+    lit: 'hard',
+    re: /Shard \d+ (?:failed to start|crashed)|Shard complete standard error output|Shard process was signaled to shutdown with signal \d+|^Error: (?:ShardCannotStart|ShardFailed|ShardDisconnected|WebserverFailed|WebserverCannotStart|DownloadError)|Method Warmup encountered an error|Webserver Crashed/,
+  },
+  {
+    id: 'arg_error',
+    kind: 'failure',
+    failure: 'config_error',
+    lit: 'error:',
+    re: /^error: (?:invalid value '[^']*' for '--|unexpected argument|the following required arguments|a value is required for)/,
+  },
+  {
+    id: 'shutdown',
+    kind: 'shutdown',
+    lit: 'e',
+    re: /signal received, starting graceful shutdown|Terminating webserver|webserver terminated|Shutting down shards|shard terminated/,
+  },
 ];
 
 export const tgi: EngineModule = {
   id: 'tgi',
   detect(line: LogLine): number {
-    if (/text_generation_launcher|text_generation_router|text-generation-launcher|text_generation_server/.test(line.text)) return 8;
+    if (
+      /text_generation_launcher|text_generation_router|text-generation-launcher|text_generation_server/.test(
+        line.text,
+      )
+    )
+      return 8;
     if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z\s+(?:INFO|WARN|ERROR|DEBUG)\s/.test(line.text)) return 2;
     return 0;
   },

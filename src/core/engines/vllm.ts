@@ -1,5 +1,9 @@
 /** vLLM (`vllm serve`, `python -m vllm.entrypoints.openai.api_server`): line shapes from research/vllm-and-peers.md §1. */
-import { parseVllmEngineConfig, parseVllmNamespace, parseVllmNonDefaultArgs } from '../config/engine-config.js';
+import {
+  parseVllmEngineConfig,
+  parseVllmNamespace,
+  parseVllmNonDefaultArgs,
+} from '../config/engine-config.js';
 import type { LogLine } from '../types.js';
 import type { EngineModule, Signature } from './types.js';
 
@@ -8,56 +12,247 @@ const num = (s: string | undefined): number | null => (s === undefined ? null : 
 const signatures: Signature[] = [
   // launch: the API server's banner, its args, then the engine process's config line
   { id: 'logo', kind: 'launch', strong: true, phase: 'args', lit: '█', re: /^\s*█\s+█\s+█▄\s+▄█\s*$/ },
-  { id: 'logo_version', kind: 'launch', strong: true, phase: 'args', lit: 'version', re: /[█▀▄]\s+version\s+(\S+)\s*$/, version: (m) => m[1] ?? null },
-  { id: 'server_version', kind: 'launch', strong: true, phase: 'args', lit: 'server version', re: /^vLLM (?:API )?server version (\S+?)(?:, serving model \S+)?$/, version: (m) => m[1] ?? null },
-  { id: 'non_default_args', kind: 'launch', strong: true, phase: 'args', lit: 'non-default args:', re: /^non-default args: \{/, config: parseVllmNonDefaultArgs },
-  { id: 'args_namespace', kind: 'launch', strong: true, phase: 'args', lit: 'args: Namespace(', re: /^args: Namespace\(/, config: parseVllmNamespace },
   {
-    id: 'engine_config', kind: 'launch', phase: 'args', lit: 'LLM engine', re: /^Initializing an? (?:V0 |V1 )?LLM engine \(v([^)]+)\) with config: /,
-    config: parseVllmEngineConfig, version: (m) => m[1] ?? null,
+    id: 'logo_version',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'version',
+    re: /[█▀▄]\s+version\s+(\S+)\s*$/,
+    version: (m) => m[1] ?? null,
   },
-  { id: 'config_notes', kind: 'phase', phase: 'args', lit: 'e', re: /^(?:Resolved architecture:|Using max model len|Chunked prefill is enabled|Asynchronous scheduling is|Started DP Coordinator process|Reducing Torch parallelism|Enforce eager set|Automatically detected platform)/ },
+  {
+    id: 'server_version',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'server version',
+    re: /^vLLM (?:API )?server version (\S+?)(?:, serving model \S+)?$/,
+    version: (m) => m[1] ?? null,
+  },
+  {
+    id: 'non_default_args',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'non-default args:',
+    re: /^non-default args: \{/,
+    config: parseVllmNonDefaultArgs,
+  },
+  {
+    id: 'args_namespace',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'args: Namespace(',
+    re: /^args: Namespace\(/,
+    config: parseVllmNamespace,
+  },
+  {
+    id: 'engine_config',
+    kind: 'launch',
+    phase: 'args',
+    lit: 'LLM engine',
+    re: /^Initializing an? (?:V0 |V1 )?LLM engine \(v([^)]+)\) with config: /,
+    config: parseVllmEngineConfig,
+    version: (m) => m[1] ?? null,
+  },
+  {
+    id: 'config_notes',
+    kind: 'phase',
+    phase: 'args',
+    lit: 'e',
+    re: /^(?:Resolved architecture:|Using max model len|Chunked prefill is enabled|Asynchronous scheduling is|Started DP Coordinator process|Reducing Torch parallelism|Enforce eager set|Automatically detected platform)/,
+  },
   // distributed init
-  { id: 'dist_init', kind: 'phase', phase: 'dist_init', lit: 'e', re: /^world_size=\d+ rank=\d+ local_rank=\d+|^vLLM is using nccl==|GPU P2P access cache|^rank \d+ in world size \d+ is assigned as|^Custom allreduce is disabled|^Initializing distributed environment|NCCL INFO (?:Bootstrap|NET\/|Init COMPLETE|comm )|^Found nccl from library/ },
+  {
+    id: 'dist_init',
+    kind: 'phase',
+    phase: 'dist_init',
+    lit: 'e',
+    re: /^world_size=\d+ rank=\d+ local_rank=\d+|^vLLM is using nccl==|GPU P2P access cache|^rank \d+ in world size \d+ is assigned as|^Custom allreduce is disabled|^Initializing distributed environment|NCCL INFO (?:Bootstrap|NET\/|Init COMPLETE|comm )|^Found nccl from library/,
+  },
   // weights
-  { id: 'load_start', kind: 'phase', phase: 'loading_weights', lit: 'o', re: /^Starting to load model|^Loading model from scratch|^Using V2 Model Runner|^Using \S+ attention backend|^Loading model weights|^Time spent downloading weights|^Using model weights format|^Loading weights with BitsAndBytes|^Detected (?:fp8|FP8) checkpoint/ },
-  { id: 'load_done', kind: 'phase', phase: 'weights_loaded', lit: 'took', re: /^Loading weights took [\d.]+ seconds|^Model loading took [\d.]+ ?GiB/ },
+  {
+    id: 'load_start',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'o',
+    re: /^Starting to load model|^Loading model from scratch|^Using V2 Model Runner|^Using \S+ attention backend|^Loading model weights|^Time spent downloading weights|^Using model weights format|^Loading weights with BitsAndBytes|^Detected (?:fp8|FP8) checkpoint/,
+  },
+  {
+    id: 'load_done',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    lit: 'took',
+    re: /^Loading weights took [\d.]+ seconds|^Model loading took [\d.]+ ?GiB/,
+  },
   // torch.compile
-  { id: 'compile', kind: 'phase', phase: 'compile', lit: 'o', re: /for vLLM's torch\.compile|^Dynamo bytecode transform time|^Compiling a graph for|^Cache the graph of|^Directly load (?:the compiled graph|AOT compilation)|^torch\.compile (?:takes|took|and initial)|^Initial profiling\/warmup run took|^Compile and warming up model for size|^Compiling model with|torch\._inductor|^Start compiling/ },
+  {
+    id: 'compile',
+    kind: 'phase',
+    phase: 'compile',
+    lit: 'o',
+    re: /for vLLM's torch\.compile|^Dynamo bytecode transform time|^Compiling a graph for|^Cache the graph of|^Directly load (?:the compiled graph|AOT compilation)|^torch\.compile (?:takes|took|and initial)|^Initial profiling\/warmup run took|^Compile and warming up model for size|^Compiling model with|torch\._inductor|^Start compiling/,
+  },
   // KV cache sizing
-  { id: 'kv_cache', kind: 'phase', phase: 'kv_cache', lit: 'e', re: /^Available KV cache memory|^GPU KV cache size|^Maximum concurrency for|^# (?:cuda|GPU|CPU|npu|xpu) blocks|^Memory profiling takes|^Profiling CUDA graph memory|^Estimated CUDA graph memory|^KV cache (?:memory|size)|^Auto-fit max_model_len|^the current vLLM instance can use|^model weights take|^Setting max_num_seqs|vllm cache_config_info/ },
+  {
+    id: 'kv_cache',
+    kind: 'phase',
+    phase: 'kv_cache',
+    lit: 'e',
+    re: /^Available KV cache memory|^GPU KV cache size|^Maximum concurrency for|^# (?:cuda|GPU|CPU|npu|xpu) blocks|^Memory profiling takes|^Profiling CUDA graph memory|^Estimated CUDA graph memory|^KV cache (?:memory|size)|^Auto-fit max_model_len|^the current vLLM instance can use|^model weights take|^Setting max_num_seqs|vllm cache_config_info/,
+  },
   // CUDA graphs
-  { id: 'cuda_graph', kind: 'phase', phase: 'cuda_graph', lit: 'raph', re: /^Capturing CUDA graph|^Capturing cudagraphs for decoding|^Graph capturing finished in|^CUDA graph pool memory|^Capturing the model for CUDA graphs/ },
+  {
+    id: 'cuda_graph',
+    kind: 'phase',
+    phase: 'cuda_graph',
+    lit: 'raph',
+    re: /^Capturing CUDA graph|^Capturing cudagraphs for decoding|^Graph capturing finished in|^CUDA graph pool memory|^Capturing the model for CUDA graphs/,
+  },
   // engine up, API server starting: vLLM has no warm-up request, this is the window before uvicorn listens
-  { id: 'engine_ready', kind: 'phase', phase: 'warmup', lit: 'init engine', re: /^init engine \(profile, create kv cache, warmup model\) took/ },
-  { id: 'api_start', kind: 'phase', phase: 'warmup', lit: 'e', re: /^Supported tasks:|^Starting vLLM (?:API )?server|^INFO: +(?:Started server process|Waiting for application startup)/ },
+  {
+    id: 'engine_ready',
+    kind: 'phase',
+    phase: 'warmup',
+    lit: 'init engine',
+    re: /^init engine \(profile, create kv cache, warmup model\) took/,
+  },
+  {
+    id: 'api_start',
+    kind: 'phase',
+    phase: 'warmup',
+    lit: 'e',
+    re: /^Supported tasks:|^Starting vLLM (?:API )?server|^INFO: +(?:Started server process|Waiting for application startup)/,
+  },
   // the route table is printed inside serve_http, right before uvicorn takes the already-bound socket
-  { id: 'routes', kind: 'ready', phase: 'ready', lit: 'oute', re: /^Available routes are:|^Route: \S+, (?:Methods|Endpoint)/ },
-  { id: 'ready', kind: 'ready', phase: 'ready', lit: 'INFO:', re: /^INFO: +(?:Application startup complete\.|Uvicorn running on )/ },
+  {
+    id: 'routes',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'oute',
+    re: /^Available routes are:|^Route: \S+, (?:Methods|Endpoint)/,
+  },
+  {
+    id: 'ready',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'INFO:',
+    re: /^INFO: +(?:Application startup complete\.|Uvicorn running on )/,
+  },
   // serving
   {
-    id: 'stats', kind: 'serving', phase: 'serving', lit: 'Avg prompt throughput',
+    id: 'stats',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'Avg prompt throughput',
     re: /Avg prompt throughput: ([\d.]+) tokens\/s, Avg generation throughput: ([\d.]+) tokens\/s, Running: (\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): (\d+) reqs(?:.*?GPU KV cache usage: ([\d.]+)%)?/,
   },
-  { id: 'access', kind: 'serving', phase: 'serving', lit: 'HTTP/', re: /^INFO: +\S+ - "(?:GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH) \S+ HTTP\/[\d.]+" \d{3}/ },
-  { id: 'requests', kind: 'serving', phase: 'serving', lit: 'request', re: /^(?:Added request|Finished request|Received request|Aborted request)|^Detected the chat template content format/ },
-  { id: 'spec', kind: 'serving', phase: 'serving', lit: 'SpecDecoding metrics', re: /^SpecDecoding metrics:/ },
+  {
+    id: 'access',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'HTTP/',
+    re: /^INFO: +\S+ - "(?:GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH) \S+ HTTP\/[\d.]+" \d{3}/,
+  },
+  {
+    id: 'requests',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'request',
+    re: /^(?:Added request|Finished request|Received request|Aborted request)|^Detected the chat template content format/,
+  },
+  {
+    id: 'spec',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'SpecDecoding metrics',
+    re: /^SpecDecoding metrics:/,
+  },
   // hang hints
-  { id: 'shm_wait', kind: 'stall_hint', lit: 'shared memory broadcast', re: /No available shared memory broadcast block found in \d+ seconds?/ },
+  {
+    id: 'shm_wait',
+    kind: 'stall_hint',
+    lit: 'shared memory broadcast',
+    re: /No available shared memory broadcast block found in \d+ seconds?/,
+  },
   // failures with a definite class
-  { id: 'no_cache_memory', kind: 'failure', failure: 'oom', lit: 'cache blocks', re: /No available memory for the cache blocks/ },
-  { id: 'max_len_kv', kind: 'failure', failure: 'oom', lit: 'KV cache', re: /KV cache is needed, which is larger than the available KV cache memory|is larger than the maximum number of tokens that can be stored in KV cache/ },
-  { id: 'free_memory', kind: 'failure', failure: 'oom', lit: 'Free memory on device', re: /Free memory on device .* on startup is less than desired GPU memory utilization/ },
-  { id: 'load_oom', kind: 'failure', failure: 'oom', lit: 'not enough GPU memory', re: /Failed to load model - not enough GPU memory/ },
-  { id: 'max_len_config', kind: 'failure', failure: 'config_error', lit: 'max_model_len', re: /User-specified max_model_len \(\d+\) is greater than the derived max_model_len/ },
-  { id: 'arch_unsupported', kind: 'failure', failure: 'unsupported', lit: 'not supported for now', re: /Model architectures \[[^\]]*\] are not supported for now/ },
-  { id: 'ready_timeout', kind: 'failure', failure: 'timeout', lit: 'Timed out waiting for engine', re: /Timed out waiting for engine core processes to start/ },
-  { id: 'worker_failed', kind: 'failure', lit: 'Worker failed with error', re: /Worker failed with error '(.*)', please check the stack trace above/ },
+  {
+    id: 'no_cache_memory',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'cache blocks',
+    re: /No available memory for the cache blocks/,
+  },
+  {
+    id: 'max_len_kv',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'KV cache',
+    re: /KV cache is needed, which is larger than the available KV cache memory|is larger than the maximum number of tokens that can be stored in KV cache/,
+  },
+  {
+    id: 'free_memory',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'Free memory on device',
+    re: /Free memory on device .* on startup is less than desired GPU memory utilization/,
+  },
+  {
+    id: 'load_oom',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'not enough GPU memory',
+    re: /Failed to load model - not enough GPU memory/,
+  },
+  {
+    id: 'max_len_config',
+    kind: 'failure',
+    failure: 'config_error',
+    lit: 'max_model_len',
+    re: /User-specified max_model_len \(\d+\) is greater than the derived max_model_len/,
+  },
+  {
+    id: 'arch_unsupported',
+    kind: 'failure',
+    failure: 'unsupported',
+    lit: 'not supported for now',
+    re: /Model architectures \[[^\]]*\] are not supported for now/,
+  },
+  {
+    id: 'ready_timeout',
+    kind: 'failure',
+    failure: 'timeout',
+    lit: 'Timed out waiting for engine',
+    re: /Timed out waiting for engine core processes to start/,
+  },
+  {
+    id: 'worker_failed',
+    kind: 'failure',
+    lit: 'Worker failed with error',
+    re: /Worker failed with error '(.*)', please check the stack trace above/,
+  },
   // consequences
-  { id: 'engine_failed', kind: 'consequence', lit: 'Engine', re: /^EngineCore failed to start\.|^EngineCore encountered a fatal error\.|Engine core initialization failed\. See root cause above|^AsyncLLM output_handler failed\.|EngineDeadError|EngineCore encountered an issue|^Engine background task failed|Engine loop is not running|Engine process \(pid \d+\) died|MQEngineDeadError|^Engine loop has died/ },
-  { id: 'worker_failed_generic', kind: 'consequence', lit: 'Worker', re: /^WorkerProc (?:hit an exception|failed to start|failed)\.|WorkerProc initialization failed due to an exception in a background process|^Worker proc \S+ died unexpectedly|^Worker \S+ pid \d+ died, exit code|RayWorkerWrapper.*(?:died|Error)/ },
+  {
+    id: 'engine_failed',
+    kind: 'consequence',
+    lit: 'Engine',
+    re: /^EngineCore failed to start\.|^EngineCore encountered a fatal error\.|Engine core initialization failed\. See root cause above|^AsyncLLM output_handler failed\.|EngineDeadError|EngineCore encountered an issue|^Engine background task failed|Engine loop is not running|Engine process \(pid \d+\) died|MQEngineDeadError|^Engine loop has died/,
+  },
+  {
+    id: 'worker_failed_generic',
+    kind: 'consequence',
+    lit: 'Worker',
+    re: /^WorkerProc (?:hit an exception|failed to start|failed)\.|WorkerProc initialization failed due to an exception in a background process|^Worker proc \S+ died unexpectedly|^Worker \S+ pid \d+ died, exit code|RayWorkerWrapper.*(?:died|Error)/,
+  },
   // shutdown
-  { id: 'shutdown', kind: 'shutdown', lit: 'S', re: /^Shutting down Fas|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)|^Aborting \d+ requests|^Draining \d+ in-flight requests/ },
+  {
+    id: 'shutdown',
+    kind: 'shutdown',
+    lit: 'S',
+    re: /^Shutting down Fas|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
+  },
   { id: 'leaked', kind: 'shutdown', lit: 'leaked', re: /resource_tracker: There appear to be \d+ leaked/ },
 ];
 
@@ -65,32 +260,66 @@ export const vllm: EngineModule = {
   id: 'vllm',
   detect(line: LogLine): number {
     const m = line.msg;
-    if (/^non-default args: \{|^vLLM (?:API )?server version|LLM engine \(v|[█▀▄]\s+version\s+\S+|Avg prompt throughput: .* Avg generation throughput/.test(m)) return 10;
-    if (line.tags && /^(?:APIServer|ApiServer_\d+|EngineCore(?:_DP\d+)?|Worker(?:_[A-Z]+\d+)*|VllmWorker(?:Process)?|RayWorkerWrapper)$|^VllmWorker /.test(line.tags)) return 6;
-    if (/\/vllm\/|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]/.test(line.text)) return 3;
-    if (/^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2} \[?[\w./-]+\.py:\d+\]/.test(line.text.replace(/^\([^)]*\) /, ''))) return 2;
+    if (
+      /^non-default args: \{|^vLLM (?:API )?server version|LLM engine \(v|[█▀▄]\s+version\s+\S+|Avg prompt throughput: .* Avg generation throughput/.test(
+        m,
+      )
+    )
+      return 10;
+    if (
+      line.tags &&
+      /^(?:APIServer|ApiServer_\d+|EngineCore(?:_DP\d+)?|Worker(?:_[A-Z]+\d+)*|VllmWorker(?:Process)?|RayWorkerWrapper)$|^VllmWorker /.test(
+        line.tags,
+      )
+    )
+      return 6;
+    if (
+      /\/vllm\/|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]/.test(
+        line.text,
+      )
+    )
+      return 3;
+    if (
+      /^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2} \[?[\w./-]+\.py:\d+\]/.test(
+        line.text.replace(/^\([^)]*\) /, ''),
+      )
+    )
+      return 2;
     return 0;
   },
   signatures,
   sample(sig, m) {
     if (sig.id !== 'stats') return null;
-    return { promptTps: num(m[1]), genTps: num(m[2]), running: num(m[3]), queued: num(m[4]), kvUsage: m[5] === undefined ? null : Number(m[5]) / 100 };
+    return {
+      promptTps: num(m[1]),
+      genTps: num(m[2]),
+      running: num(m[3]),
+      queued: num(m[4]),
+      kvUsage: m[5] === undefined ? null : Number(m[5]) / 100,
+    };
   },
   hints: {
     oom: 'lower --gpu-memory-utilization or --max-model-len / --max-num-seqs, raise --tensor-parallel-size, or check nvidia-smi for another process holding GPU memory',
     nccl: 'check NCCL_SOCKET_IFNAME / NCCL_IB_* and that all ranks can reach each other; rerun with NCCL_DEBUG=INFO',
-    cuda_error: 'rerun with CUDA_LAUNCH_BLOCKING=1 and --enforce-eager to locate the kernel; check the GPU architecture is supported by this build',
+    cuda_error:
+      'rerun with CUDA_LAUNCH_BLOCKING=1 and --enforce-eager to locate the kernel; check the GPU architecture is supported by this build',
     port_in_use: 'another process holds the port: `ss -ltnp | grep PORT`, stop it or pass a different --port',
     model_not_found: 'check the model path exists on every node (or the repo id and HF_TOKEN)',
     config_error: 'fix the argument named in the error (`vllm serve --help`)',
-    timeout: 'the engine did not answer in time: check the engine processes with `py-spy dump --pid <EngineCore pid>`; raise VLLM_ENGINE_READY_TIMEOUT_S for long warm-ups',
+    timeout:
+      'the engine did not answer in time: check the engine processes with `py-spy dump --pid <EngineCore pid>`; raise VLLM_ENGINE_READY_TIMEOUT_S for long warm-ups',
     killed: 'a process was killed (often the host OOM killer): `dmesg -T | grep -i -E "oom|killed"`',
-    unsupported: 'the model or option is not supported by this vLLM build; check the supported-models list or upgrade',
+    unsupported:
+      'the model or option is not supported by this vLLM build; check the supported-models list or upgrade',
     python_exception: 'read the traceback above the evidence line; search the vLLM issues for the exception',
-    'stalled:loading_weights': 'shards stopped arriving: check the filesystem holding the checkpoint and `py-spy dump --pid <Worker_TP0 pid>`',
-    'stalled:dist_init': 'ranks are waiting for each other: check every node is up and NCCL_DEBUG=INFO output',
-    'stalled:compile': 'torch.compile can take minutes; if the GPUs are idle and CPU time is not moving, `py-spy dump --pid <Worker pid>`',
-    'stalled:cuda_graph': 'graph capture is hung: `py-spy dump --pid <Worker pid>`; retry with --enforce-eager to confirm',
+    'stalled:loading_weights':
+      'shards stopped arriving: check the filesystem holding the checkpoint and `py-spy dump --pid <Worker_TP0 pid>`',
+    'stalled:dist_init':
+      'ranks are waiting for each other: check every node is up and NCCL_DEBUG=INFO output',
+    'stalled:compile':
+      'torch.compile can take minutes; if the GPUs are idle and CPU time is not moving, `py-spy dump --pid <Worker pid>`',
+    'stalled:cuda_graph':
+      'graph capture is hung: `py-spy dump --pid <Worker pid>`; retry with --enforce-eager to confirm',
     'stalled:warmup': 'the engine is up but the API server is not: `py-spy dump --pid <APIServer pid>`',
   },
   silentBudget: {

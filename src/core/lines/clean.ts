@@ -9,7 +9,8 @@
 // CSI sequences (colours, cursor moves), OSC titles, and the bare `[1;36m` remnants left when a paste lost
 // its ESC bytes. The remnant form requires a digit right after `[` and an `m` right after the digits, so
 // `[2026-02-19 ...]` timestamps never match.
-const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\[(?:\d{1,3};)*\d{1,3}m(?=\S|$)/g;
+const ANSI =
+  /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\[(?:\d{1,3};)*\d{1,3}m(?=\S|$)/g;
 
 const REMNANT = /\[(?:\d{1,3};)*\d{1,3}m/;
 

@@ -11,23 +11,41 @@ export interface PrefixContext {
 }
 
 const MONTHS: Record<string, number> = {
-  Jan: 1, Feb: 2, Mar: 3, Apr: 4, May: 5, Jun: 6, Jul: 7, Aug: 8, Sep: 9, Oct: 10, Nov: 11, Dec: 12,
+  Jan: 1,
+  Feb: 2,
+  Mar: 3,
+  Apr: 4,
+  May: 5,
+  Jun: 6,
+  Jul: 7,
+  Aug: 8,
+  Sep: 9,
+  Oct: 10,
+  Nov: 11,
+  Dec: 12,
 };
 
-const CI_STAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?!\s*(?:TRACE|DEBUG|INFO|WARN|ERROR)\s)/;
+const CI_STAMP =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?!\s*(?:TRACE|DEBUG|INFO|WARN|ERROR)\s)/;
 const JOURNALD = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) \S+ [^\s:[]+(?:\[(\d+)\])?: /;
 const COMPOSE = /^(\[?[\w][\w.-]*\]?)\s+\|(?: |$)/;
-const PROCESS = /^\(([A-Za-z][\w-]*(?: (?:rank=\d+|[A-Z]+\d+(?:_[A-Z]+\d+)*))?) pid=(\d+)(?:, ip=[\d.]+)?\) ?/;
+const PROCESS =
+  /^\(([A-Za-z][\w-]*(?: (?:rank=\d+|[A-Z]+\d+(?:_[A-Z]+\d+)*))?) pid=(\d+)(?:, ip=[\d.]+)?\) ?/;
 
-const SGLANG = /^\[(?:(\d{4})-(\d{2})-(\d{2}) )?(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?((?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*)(?: [\w[\]]+)?\] ?/;
+const SGLANG =
+  /^\[(?:(\d{4})-(\d{2})-(\d{2}) )?(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?((?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*)(?: [\w[\]]+)?\] ?/;
 const SGLANG_LEVEL = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w./-]+\.py:\d+: /;
 const SGLANG_OLD_GPU = /^\[gpu_id=(\d+)\] /;
-const VLLM = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)? \[?[\w./-]+(?::\d+)?\] ?/;
-const TRTLLM = /^\[(\d{2})\/(\d{2})\/(\d{4})-(\d{2}):(\d{2}):(\d{2})\] \[TRT-LLM\](?: \[(?:RANK|MPI_Rank) (\d+)\])? \[([FEWIV])\](?: \[[^\]]+\](?:\[RANK (\d+)\])?)? ?/;
+const VLLM =
+  /^(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)? \[?[\w./-]+(?::\d+)?\] ?/;
+const TRTLLM =
+  /^\[(\d{2})\/(\d{2})\/(\d{4})-(\d{2}):(\d{2}):(\d{2})\] \[TRT-LLM\](?: \[(?:RANK|MPI_Rank) (\d+)\])? \[([FEWIV])\](?: \[[^\]]+\](?:\[RANK (\d+)\])?)? ?/;
 const TRTLLM_CPP = /^\[TensorRT-LLM\]\[(INFO|WARNING|ERROR|DEBUG|TRACE|VERBOSE)\] (?:\[RANK (\d+)\] )?/;
-const TGI = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z\s+(TRACE|DEBUG|INFO|WARN|ERROR)\s+/;
+const TGI =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z\s+(TRACE|DEBUG|INFO|WARN|ERROR)\s+/;
 const LLAMACPP = /^(\d+)\.(\d{2})\.(\d{3})\.(\d{3}) ([IWEDT]) /;
-const PYLOG = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:[,.]\d+)? (?:- [\w.]+ - )?(DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::| -)? /;
+const PYLOG =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:[,.]\d+)? (?:- [\w.]+ - )?(DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::| -)? /;
 const GLOG = /^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.\d+\s+\d+ [\w.-]+:\d+\] /;
 /** A vLLM frame cut at the left by a paste: `[multiproc_executor.py:492] msg`. */
 const FILE_ONLY = /^\[?[\w./-]+\.py:\d+\] /;
@@ -35,11 +53,21 @@ const UVICORN = /^(INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE):\s/;
 
 type Level = LogLine['level'];
 const LEVEL_WORD: Record<string, Level> = {
-  DEBUG: 'debug', TRACE: 'debug', VERBOSE: 'debug', D: 'debug', T: 'debug', V: 'debug',
-  INFO: 'info', I: 'info',
-  WARNING: 'warning', WARN: 'warning', W: 'warning',
-  ERROR: 'error', E: 'error',
-  CRITICAL: 'critical', F: 'critical',
+  DEBUG: 'debug',
+  TRACE: 'debug',
+  VERBOSE: 'debug',
+  D: 'debug',
+  T: 'debug',
+  V: 'debug',
+  INFO: 'info',
+  I: 'info',
+  WARNING: 'warning',
+  WARN: 'warning',
+  W: 'warning',
+  ERROR: 'error',
+  E: 'error',
+  CRITICAL: 'critical',
+  F: 'critical',
 };
 
 function utc(y: number, mo: number, d: number, h: number, mi: number, s: number, frac?: string): number {
@@ -169,7 +197,12 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
 
 /** Level for engines that print none (SGLang): read from the message. */
 export function inferLevel(msg: string): LogLine['level'] {
-  if (/^Traceback \(most recent call last\)|\b\w*(?:Error|Exception)\b:|\bhit an exception\b|\bfailed\b|\bFatal\b/.test(msg)) return 'error';
+  if (
+    /^Traceback \(most recent call last\)|\b\w*(?:Error|Exception)\b:|\bhit an exception\b|\bfailed\b|\bFatal\b/.test(
+      msg,
+    )
+  )
+    return 'error';
   if (/\bwarn(?:ing)?\b|deprecated/i.test(msg)) return 'warning';
   return 'info';
 }

@@ -6,7 +6,14 @@
  * into a carry buffer bounded by `maxLine`: a 200 MB line costs `maxLine` bytes, and the lines after it
  * are not lost.
  */
-export type RawLineSink = (buf: Buffer, start: number, end: number, no: number, offset: number, truncated: boolean) => void;
+export type RawLineSink = (
+  buf: Buffer,
+  start: number,
+  end: number,
+  no: number,
+  offset: number,
+  truncated: boolean,
+) => void;
 
 export const DEFAULT_MAX_LINE = 64 * 1024;
 
@@ -38,7 +45,9 @@ export class LineSplitter {
   }
 
   push(chunk: Uint8Array): void {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buf = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const base = this.consumed;
     this.consumed += buf.length;
     let s = 0;
@@ -91,7 +100,9 @@ export class LineSplitter {
     }
     if (n <= 0) return;
     if (this.carryLen + n > this.carry.length) {
-      const next = Buffer.allocUnsafe(Math.min(this.maxLine, Math.max(this.carry.length * 2, this.carryLen + n)));
+      const next = Buffer.allocUnsafe(
+        Math.min(this.maxLine, Math.max(this.carry.length * 2, this.carryLen + n)),
+      );
       this.carry.copy(next, 0, 0, this.carryLen);
       this.carry = next;
     }

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { analyzeBytes, SHARED } from '../helpers.js';
+
+/** Reports must not depend on how the bytes were chunked (SSH, tail -f and fs reads all chunk differently). */
+function corpusFiles(): string[] {
+  const out: string[] = [];
+  for (const dir of ['scenarios', 'corpus/sglang', 'corpus/vllm', 'corpus/extra']) {
+    const d = path.join(SHARED, dir);
+    if (!fs.existsSync(d)) continue;
+    for (const f of fs.readdirSync(d)) if (f.endsWith('.log')) out.push(path.join(d, f));
+  }
+  return out;
+}
+
+function feedInPieces(data: Buffer, cuts: number[], fastPath = true) {
+  const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
+  const pieces: Buffer[] = [];
+  let prev = 0;
+  for (const p of points) {
+    pieces.push(data.subarray(prev, p));
+    prev = p;
+  }
+  pieces.push(data.subarray(prev));
+  return analyzeChunks(pieces, fastPath);
+}
+
+import { LogAnalyzer } from '../../src/core/analyzer.js';
+
+function analyzeChunks(pieces: Buffer[], fastPath = true) {
+  const a = new LogAnalyzer({ year: 2026, fastPath });
+  for (const p of pieces) a.push(p);
+  return a.end();
+}
+
+describe('chunking never changes the answer', () => {
+  const files = corpusFiles();
+
+  it('finds the real logs', () => {
+    assert.ok(files.length >= 40, `only ${files.length} logs under ${SHARED}`);
+  });
+
+  it('random cuts of real logs, in random chunk sizes, give the whole-file result', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: files.length - 1 }),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        (i, cuts) => {
+          const data = fs.readFileSync(files[i]!);
+          const whole = analyzeBytes(data, data.length + 1);
+          assert.deepEqual(feedInPieces(data, cuts), whole);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('one byte at a time gives the whole-file result', () => {
+    const data = fs.readFileSync(path.join(SHARED, 'scenarios', 'glm5-trtllm-oom-in-cuda-graph.log'));
+    const pieces: Buffer[] = [];
+    for (let i = 0; i < data.length; i++) pieces.push(data.subarray(i, i + 1));
+    assert.deepEqual(analyzeChunks(pieces), analyzeBytes(data, data.length));
+  });
+
+  it('random bytes never throw and chunk the same way', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 4000 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (bytes, cuts) => {
+          const data = Buffer.from(bytes);
+          const whole = analyzeBytes(data, data.length + 1);
+          assert.deepEqual(feedInPieces(data, cuts), whole);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('log-shaped random lines (prefixes, \\r, ANSI, NUL, tracebacks) never throw and chunk the same way', () => {
+    const piece = fc.constantFrom(
+      '[2026-02-19 04:10:11 TP0] ',
+      '(APIServer pid=1) INFO 11-29 14:01:58 [utils.py:306] ',
+      'app  | ',
+      'Traceback (most recent call last):\n',
+      '  File "/x/sglang/srt/model_executor/cuda_graph_runner.py", line 3, in capture\n',
+      'RuntimeError: CUDA error: out of memory\n',
+      'Decode batch, #running-req: 61, #token: 57889, token usage: 0.47, cuda graph: True, gen throughput (token/s): 843.68, #queue-req: 225\n',
+      'Loading safetensors checkpoint shards:  48% Completed | 40/83 [00:13<00:14,  2.93it/s]\r',
+      "server_args=ServerArgs(model_path='m', tp_size=8, api_key='sk-abcdefghijklmnopqrstuv')\n",
+      'The server is fired up and ready to roll!\n',
+      '\x1b[1;36m',
+      '\0',
+      '\r\n',
+      '\n',
+      'é█',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 60 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (parts, cuts) => {
+          const data = Buffer.from(parts.join(''));
+          const whole = analyzeBytes(data, data.length + 1);
+          assert.ok(!JSON.stringify(whole).includes('sk-abcdefghijklmnopqrstuv'));
+          assert.deepEqual(feedInPieces(data, cuts), whole);
+          assert.deepEqual(analyzeChunks([data], false), analyzeChunks([data], true));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('the byte-level fast path agrees with the general path', () => {
+  it('on every real log', () => {
+    for (const f of corpusFiles()) {
+      const data = fs.readFileSync(f);
+      assert.deepEqual(analyzeChunks([data], true), analyzeChunks([data], false), f);
+    }
+  });
+
+  it('on a generated busy serving log', async () => {
+    const { generateServingLog } = await import(
+      path.join('..', '..', '..', 'scripts', 'gen-serving-log.mjs') as string
+    );
+    const dir = fs.mkdtempSync('/tmp/firedup-fast-');
+    const file = path.join(dir, 'serving.log');
+    await generateServingLog(file, { bytes: 3_000_000, seed: 7 });
+    const data = fs.readFileSync(file);
+    fs.rmSync(dir, { recursive: true });
+    const fast = analyzeChunks([data], true);
+    assert.deepEqual(fast, analyzeChunks([data], false));
+    assert.ok(fast.launches[0]!.throughput!.samples > 1000);
+  });
+});
