@@ -7,7 +7,8 @@ import type { AnalysisReport } from '../src/core/report.js';
 
 /** The repository root (tests run from dist/test/...). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SHARED = path.resolve(ROOT, '..', 'shared');
+/** Real logs (../shared's scenarios and corpus), copied into the repo so a fresh clone tests the same data. */
+export const SHARED = path.join(ROOT, 'test', 'fixtures');
 export const BIN = path.join(ROOT, 'bin', 'firedup.js');
 export const SCENARIOS = path.join(SHARED, 'scenarios');
 
