@@ -15,7 +15,7 @@ export const SCENARIOS = path.join(SHARED, 'scenarios');
 export function analyzeBytes(
   data: Uint8Array,
   chunk = 1 << 20,
-  opts: { fastPath?: boolean } = {},
+  opts: { bulk?: boolean } = {},
 ): AnalysisReport {
   const a = new LogAnalyzer({ year: 2026, ...opts });
   for (let i = 0; i < data.length; i += chunk) a.push(data.subarray(i, Math.min(data.length, i + chunk)));

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { AnalyzerOptions } from '../core/analyzer.js';
 import { ENGINES, type EngineId } from '../core/types.js';
-import { analyzeFile, analyzeStream, type ReadResult } from '../sources/file.js';
+import { analyzeFileParallel, analyzeStream, type ReadResult } from '../sources/file.js';
 import { UsageError } from './errors.js';
 
 export function engineFlag(v: unknown): EngineId | undefined {
@@ -13,7 +13,7 @@ export function engineFlag(v: unknown): EngineId | undefined {
 
 export async function readLog(target: string, opts: AnalyzerOptions): Promise<ReadResult> {
   if (target === '-') return analyzeStream(process.stdin, opts);
-  return analyzeFile(target, opts);
+  return analyzeFileParallel(target, opts);
 }
 
 /** Says why a file gave no launch, when the reason is the file itself. */

@@ -2,17 +2,18 @@
  * The log core: bytes in, launches out. Pure and streaming: feed chunks of any size with `push`, call
  * `end`, read `report`. Memory is bounded by the number of launches, not the size of the log.
  */
+
+import { BulkReader, emptyRun, type ServingRunData } from './bulk.js';
 import { redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
 import { commonSignatures } from './engines/common.js';
-import { engineModule } from './engines/index.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
-import { FastPath } from './fastpath.js';
 import { LaunchBuilder } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
 import { type PrefixContext, parseLine } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
+import { type RangeScan, shiftRun } from './range-scan.js';
 import { type AnalysisReport, buildReport } from './report.js';
 import { barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
@@ -26,10 +27,11 @@ export interface AnalyzerOptions {
   year?: number;
   /** Longest line kept, in bytes; the rest of a longer line is dropped (the lines after it are not). */
   maxLine?: number;
-  /** Byte offset of the first chunk in the file, when reading resumes mid-file. */
-  fastPath?: boolean;
+  /** Read busy SGLang serving lines in bulk (default). Off, every line takes the general path: tests compare the two. */
+  bulk?: boolean;
 }
 
+const NEWLINE = Buffer.from('\n');
 const SECRETISH = /key|token|secret|passw|bearer|authorization|hf_|sk-/i;
 
 interface Match {
@@ -43,7 +45,8 @@ export class LogAnalyzer {
   private readonly ctx: PrefixContext;
   readonly detector: EngineDetector;
   private readonly tracker = new TracebackTracker();
-  private readonly fast: FastPath | null;
+  private readonly bulkReader: BulkReader | null;
+  private run: ServingRunData | null = null;
   readonly launches: LaunchBuilder[] = [];
   current: LaunchBuilder | null = null;
   lastTs: number | null = null;
@@ -54,8 +57,12 @@ export class LogAnalyzer {
   constructor(opts: AnalyzerOptions = {}) {
     this.ctx = { year: opts.year ?? 2026 };
     this.detector = new EngineDetector(opts.engine);
-    this.fast = opts.fastPath === false ? null : new FastPath(this);
-    this.splitter = new LineSplitter(this.onRaw, opts.maxLine ?? DEFAULT_MAX_LINE);
+    this.bulkReader = opts.bulk === false ? null : new BulkReader();
+    this.splitter = new LineSplitter(
+      this.onRaw,
+      opts.maxLine ?? DEFAULT_MAX_LINE,
+      this.bulkReader ? this.bulkHook : null,
+    );
   }
 
   get bytes(): number {
@@ -105,7 +112,6 @@ export class LogAnalyzer {
     truncated: boolean,
   ): void => {
     if (truncated) this.truncatedLines++;
-    else if (this.fast?.tryLine(buf, s, e, no, offset)) return;
     const text = decodeLine(buf, s, e);
     for (const seg of logicalSegments(text))
       this.onText(truncated ? `${seg} …[line truncated]` : seg, no, offset);
@@ -378,20 +384,69 @@ export class LogAnalyzer {
     launch.setProgress({ ...bar, line: line.no, ts, phase });
   }
 
-  /** For the fast path: the engine it may assume, or null while detection is open. */
-  lockedEngine(): EngineModule | null {
-    return this.detector.locked;
+  /**
+   * Serving lines can be read in bulk only while an SGLang launch is steadily serving with no failure
+   * pending: then each of them changes the launch in a way a `ServingRun` can sum up.
+   */
+  steady(): boolean {
+    const l = this.current;
+    return (
+      l !== null &&
+      l.phase === 'serving' &&
+      l.candidates.length === 0 &&
+      this.detector.locked?.id === 'sglang'
+    );
   }
 
-  resetTraceback(): void {
+  /**
+   * Joins what another reader found in the part of the file after the bytes pushed so far. Returns null when
+   * done, or the line boundary from which the caller must push the rest of the file itself (a run that
+   * cannot be applied in the state this reader is in, or a part the other reader did not keep).
+   */
+  applySegments(scan: RangeScan): { lineNo: number; offset: number } | null {
+    const base = this.splitter.lines;
+    for (const seg of scan.segments) {
+      if (seg.kind === 'line') {
+        this.splitter.seek(base + seg.no - 1, seg.offset);
+        this.push(seg.terminated ? Buffer.concat([seg.bytes, NEWLINE]) : seg.bytes);
+        continue;
+      }
+      const run = shiftRun(seg.run, base);
+      if (!this.steady()) return { lineNo: run.firstLine - 1, offset: run.firstOffset };
+      this.applyRun(run);
+      this.splitter.seek(run.lastLine, run.endOffset);
+    }
+    if (scan.stoppedAt) return { lineNo: base + scan.stoppedAt.lineNo, offset: scan.stoppedAt.offset };
+    return null;
+  }
+
+  /** Continues from a line boundary of the file (see `applySegments`). */
+  seek(lineNo: number, offset: number): void {
+    this.splitter.seek(lineNo, offset);
+  }
+
+  /** Applies a run read in bulk, here or by another thread. */
+  applyRun(r: ServingRunData): void {
+    if (r.lines === 0) return;
+    this.current!.applyRun(r);
+    this.lastTs = r.lastTs;
+    this.ctx.year = r.year;
     this.tracker.reset();
   }
 
-  setYear(y: number): void {
-    this.ctx.year = y;
-  }
-
-  sglangSignature(id: string): Signature {
-    return engineModule('sglang').signatures.find((s) => s.id === id)!;
-  }
+  private readonly bulkHook = {
+    lines: 0,
+    read: (buf: Buffer, start: number, end: number, lineNo: number, offset: number): number => {
+      this.bulkHook.lines = 0;
+      if (!this.steady()) return start;
+      const run = (this.run ??= emptyRun());
+      const next = this.bulkReader!.read(buf, start, end, lineNo, offset, run);
+      if (run.lines > 0) {
+        this.bulkHook.lines = run.lines;
+        this.applyRun(run);
+        this.run = null;
+      }
+      return next;
+    },
+  };
 }

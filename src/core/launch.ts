@@ -1,8 +1,10 @@
 /**
  * Everything the log says about one launch, accumulated line by line in constant memory.
  */
+
+import type { ServingRunData } from './bulk.js';
 import type { ProgressReading, ServingSample } from './engines/types.js';
-import { Downsampler, SeriesSummary } from './stats.js';
+import { SeriesSummary, TimeSeries } from './stats.js';
 import type { ExceptionEvent } from './traceback.js';
 import type { EngineId, Evidence, FailureClass, Outcome, Phase } from './types.js';
 import { phaseRank } from './types.js';
@@ -68,7 +70,7 @@ export class LaunchBuilder {
   readonly queued = new SeriesSummary();
   readonly kv = new SeriesSummary();
   readonly prompt = new SeriesSummary();
-  readonly series = new Downsampler(512);
+  readonly series = new TimeSeries(512);
   peakSample: (ServingSample & { text: string }) | null = null;
   lastSampleLine: number | null = null;
   samples = 0;
@@ -168,6 +170,28 @@ export class LaunchBuilder {
     this.lastProgressTs = s.ts ?? this.lastProgressTs;
     this.lastProgressLine = s.line;
     if (this.candidates.length) this.recover();
+  }
+
+  /** Applies a run of serving lines read in bulk: the same changes as the general path makes line by line. */
+  applyRun(r: ServingRunData): void {
+    if (this.startTs === null) this.startTs = r.firstTs;
+    this.endLine = r.lastLine;
+    this.endOffset = r.lastOffset;
+    this.lastTs = r.lastTs;
+    for (const t of r.tags) this.ranks.add(t);
+    this.requests += r.requests;
+    this.samples += r.samples;
+    this.gen.merge(r.gen);
+    this.prompt.merge(r.prompt);
+    this.running.merge(r.running);
+    this.queued.merge(r.queued);
+    this.kv.merge(r.kv);
+    this.series.merge(r.series);
+    if (r.peak !== null && (this.peakSample === null || r.peak.genTps > (this.peakSample.genTps ?? -1)))
+      this.peakSample = { ...r.peak };
+    if (r.lastSampleLine !== null) this.lastSampleLine = r.lastSampleLine;
+    this.lastProgressTs = r.lastTs;
+    this.lastProgressLine = r.lastLine;
   }
 
   addFailure(c: FailureCandidate): void {

@@ -231,7 +231,7 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
           peakLine: l.peakSample?.line ?? null,
           peakText: l.peakSample?.text ?? null,
           lastLine: l.lastSampleLine,
-          series: l.series.points.map(([t, v]) => [t, v]),
+          series: l.series.points(),
         }
       : null;
   const serving =

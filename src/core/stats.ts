@@ -1,15 +1,25 @@
 /**
- * Constant-memory summary of a series: count, last, peak and an approximate median from a log-scale
- * histogram (bins 1% wide), so a 1 GB serving log costs a few kilobytes.
+ * Constant-memory summaries of the serving numbers. Every one can be merged with a summary of the lines
+ * that follow it, with the same result as feeding those lines one by one: that is what lets two threads
+ * read the two halves of a 1 GB log and agree with a single reader.
  */
-const BINS = 1400; // 1.01^1400 ≈ 1.1e6: covers 0.01 .. 10k tok/s and beyond with 1% resolution
 
+export const BINS = 1400; // 1.01^1400 ≈ 1.1e6: covers 0.01 .. 10k tok/s and beyond with 1% resolution
+export const LOG_STEP = Math.log(1.01);
+
+/** The histogram bin of a value (log scale, 1% wide). */
+export function binOf(v: number): number {
+  const b = Math.floor(Math.log(v / 0.01) / LOG_STEP);
+  return b >= BINS ? BINS - 1 : b;
+}
+
+/** count, last and peak of a series; `withMedian` adds a log-scale histogram for a median within 1%. */
 export class SeriesSummary {
   count = 0;
   last: number | null = null;
   peak: number | null = null;
-  private zeros = 0;
-  private readonly hist: Uint32Array | null;
+  zeros = 0;
+  readonly hist: Uint32Array | null;
 
   constructor(withMedian = false) {
     this.hist = withMedian ? new Uint32Array(BINS) : null;
@@ -25,9 +35,17 @@ export class SeriesSummary {
       this.zeros++;
       return;
     }
-    let b = Math.floor(Math.log(v / 0.01) / Math.log(1.01));
-    if (b >= BINS) b = BINS - 1;
-    hist[b]!++;
+    hist[binOf(v)]!++;
+  }
+
+  /** Appends the summary of the values that came after this one's. */
+  merge(o: SeriesSummaryData): void {
+    if (o.count === 0) return;
+    this.count += o.count;
+    this.last = o.last;
+    if (o.peak !== null && (this.peak === null || o.peak > this.peak)) this.peak = o.peak;
+    this.zeros += o.zeros;
+    if (this.hist && o.hist) for (let i = 0; i < BINS; i++) this.hist[i]! += o.hist[i]!;
   }
 
   /** Median of the values, to within 1%. */
@@ -45,24 +63,114 @@ export class SeriesSummary {
   }
 }
 
-/**
- * Keeps at most `max` points of a time series by merging neighbours: when full, every other point is
- * dropped and the stride doubles. Memory stays bounded however long the server runs.
- */
-export class Downsampler {
-  readonly points: Array<[number, number]> = [];
-  private stride = 1;
-  private seen = 0;
+export type SeriesSummaryData = Pick<SeriesSummary, 'count' | 'last' | 'peak' | 'zeros' | 'hist'>;
 
-  constructor(private readonly max = 512) {}
+/**
+ * A time series kept as at most `max` buckets whose width doubles when they run out. Buckets sit on a
+ * fixed grid (multiples of the width since the epoch) and hold integer sums (hundredths), so merging two
+ * series, or feeding the same points in any grouping, gives exactly the same buckets. Sums live in typed
+ * arrays and keys stay small integers: adding a point allocates nothing.
+ */
+export class TimeSeries {
+  width = 1;
+  /** bucket key → slot in `sums`/`counts` */
+  private slots = new Map<number, number>();
+  private sums: Float64Array;
+  private counts: Float64Array;
+  private used = 0;
+
+  constructor(private readonly max = 512) {
+    this.sums = new Float64Array(max + 1);
+    this.counts = new Float64Array(max + 1);
+  }
+
+  /** Keys count from 2^30 s (2004), a multiple of every width, so they fit V8's small integers. */
+  private key(t: number): number {
+    return Math.floor((t - ORIGIN) / this.width);
+  }
 
   add(t: number, v: number): void {
-    if (this.seen++ % this.stride !== 0) return;
-    this.points.push([t, v]);
-    if (this.points.length >= this.max) {
-      for (let i = 0, j = 0; i < this.points.length; i += 2, j++) this.points[j] = this.points[i]!;
-      this.points.length = Math.ceil(this.points.length / 2);
-      this.stride *= 2;
+    this.addSum(t, Math.round(v * 100), 1);
+  }
+
+  /** `n` points at time `t` whose values sum to `hundredths` / 100: the same as adding them one by one. */
+  addSum(t: number, hundredths: number, n: number): void {
+    this.put(this.key(t), hundredths, n);
+  }
+
+  private put(k: number, sum: number, n: number): void {
+    this.insert(k, sum, n);
+    if (this.used > this.max) this.coarsen();
+  }
+
+  private insert(k: number, sum: number, n: number): void {
+    let slot = this.slots.get(k);
+    if (slot === undefined) {
+      slot = this.used++;
+      if (slot >= this.sums.length) {
+        this.sums = grow(this.sums);
+        this.counts = grow(this.counts);
+      }
+      this.slots.set(k, slot);
+      this.sums[slot] = 0;
+      this.counts[slot] = 0;
+    }
+    this.sums[slot]! += sum;
+    this.counts[slot]! += n;
+  }
+
+  merge(o: TimeSeries | TimeSeriesData): void {
+    const w = o.width;
+    const entries = o instanceof TimeSeries ? o.entries() : o.data;
+    for (const [k, sum, n] of entries) {
+      if (w > this.width) {
+        // Their buckets are wider: come to their width first (keys computed after, at the new width).
+        while (w > this.width) this.coarsen(true);
+      }
+      this.put(Math.floor((k * w) / this.width), sum, n);
     }
   }
+
+  /** `[key, sum of hundredths, count]` per bucket, for sending to another thread or merging. */
+  entries(): Array<[number, number, number]> {
+    const out: Array<[number, number, number]> = [];
+    for (const [k, slot] of this.slots) out.push([k, this.sums[slot]!, this.counts[slot]!]);
+    return out;
+  }
+
+  toData(): TimeSeriesData {
+    return { width: this.width, data: this.entries() };
+  }
+
+  /** Doubles the width (once if `once`, else until the buckets fit). */
+  private coarsen(once = false): void {
+    do {
+      const old = this.entries();
+      this.width *= 2;
+      this.slots.clear();
+      this.used = 0;
+      for (const [k, sum, n] of old) this.insert(Math.floor(k / 2), sum, n);
+    } while (!once && this.used > this.max);
+  }
+
+  /** `[bucket start (s since epoch), mean value]`, in time order. */
+  points(): Array<[number, number]> {
+    return this.entries()
+      .sort((a, b) => a[0] - b[0])
+      .map(([k, sum, n]) => [ORIGIN + k * this.width, Math.round(sum / n) / 100]);
+  }
+}
+
+const ORIGIN = 2 ** 30;
+
+function grow(a: Float64Array): Float64Array {
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** A TimeSeries as plain data (what crosses a thread boundary). */
+export interface TimeSeriesData {
+  width: number;
+  data: Array<[number, number, number]>;
 }

@@ -1,10 +1,13 @@
 /** Reads a log file (or stdin) into the core, in fixed-size chunks so memory does not grow with the file. */
 import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { UsageError } from '../cli/errors.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
+import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
+import type { RangeScan } from '../core/range-scan.js';
 import type { AnalysisReport } from '../core/report.js';
 
-const CHUNK = 4 << 20;
+const CHUNK = 8 << 20;
 
 export function describeFsError(path: string, err: unknown): string {
   const code = (err as NodeJS.ErrnoException)?.code;
@@ -35,29 +38,103 @@ export interface ReadResult {
   mtimeMs: number | null;
 }
 
-export function analyzeFile(path: string, opts: AnalyzerOptions = {}): ReadResult {
-  let fd: number;
-  let st: fs.Stats;
+/** Below this size one thread is fast enough; above it, the second half is read by a worker thread. */
+export const PARALLEL_MIN_BYTES = 64 << 20;
+
+export interface FileOptions extends AnalyzerOptions {
+  /** Read the second half on another thread for files at least this large (default 64 MB; Infinity: never). */
+  parallelMinBytes?: number;
+}
+
+function openLog(path: string): { fd: number; st: fs.Stats } {
   try {
-    st = fs.statSync(path);
+    const st = fs.statSync(path);
     if (st.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
-    fd = fs.openSync(path, 'r');
+    return { fd: fs.openSync(path, 'r'), st };
   } catch (err) {
     throw new UsageError(describeFsError(path, err));
   }
+}
+
+/** Pushes bytes [from, to) of the file into the analyzer. */
+function pushRange(
+  path: string,
+  fd: number,
+  analyzer: LogAnalyzer,
+  from: number,
+  to: number,
+  buf: Buffer,
+): void {
+  let pos = from;
+  try {
+    while (pos < to) {
+      const n = fs.readSync(fd, buf, 0, Math.min(buf.length, to - pos), pos);
+      if (n === 0) break;
+      analyzer.push(buf.subarray(0, n));
+      pos += n;
+    }
+  } catch (err) {
+    throw new UsageError(describeFsError(path, err));
+  }
+}
+
+/** The first line start at or after the middle of the file, or -1 if none is near. */
+function middleLineStart(fd: number, size: number): number {
+  const probe = Buffer.allocUnsafe(1 << 20);
+  const from = Math.floor(size / 2);
+  const n = fs.readSync(fd, probe, 0, probe.length, from);
+  const i = probe.subarray(0, n).indexOf(10);
+  return i < 0 || from + i + 1 >= size ? -1 : from + i + 1;
+}
+
+export function analyzeFile(path: string, opts: FileOptions = {}): ReadResult {
+  const { fd, st } = openLog(path);
   const year = opts.year ?? new Date(st.mtimeMs).getUTCFullYear();
   const analyzer = new LogAnalyzer({ ...opts, year });
   const buf = Buffer.allocUnsafe(CHUNK);
   try {
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, CHUNK, null);
-      if (n === 0) break;
-      analyzer.push(buf.subarray(0, n));
-    }
-  } catch (err) {
-    throw new UsageError(describeFsError(path, err));
+    pushRange(path, fd, analyzer, 0, st.size, buf);
   } finally {
     fs.closeSync(fd);
+  }
+  return { report: analyzer.end(), analyzer, size: st.size, mtimeMs: st.mtimeMs };
+}
+
+/**
+ * Like analyzeFile, but a large file's second half is read by a worker thread while this thread reads
+ * the first; the halves are joined with `applySegments`, so the report is the same as a straight read.
+ */
+export async function analyzeFileParallel(path: string, opts: FileOptions = {}): Promise<ReadResult> {
+  const min = opts.parallelMinBytes ?? PARALLEL_MIN_BYTES;
+  const { fd, st } = openLog(path);
+  const mid = st.size >= min && opts.bulk !== false ? middleLineStart(fd, st.size) : -1;
+  if (mid < 0) {
+    fs.closeSync(fd);
+    return analyzeFile(path, opts);
+  }
+  const year = opts.year ?? new Date(st.mtimeMs).getUTCFullYear();
+  const analyzer = new LogAnalyzer({ ...opts, year });
+  const buf = Buffer.allocUnsafe(CHUNK);
+  const worker = new Worker(new URL('./scan-worker.js', import.meta.url), {
+    workerData: { path, start: mid, end: st.size, maxLine: opts.maxLine ?? DEFAULT_MAX_LINE },
+  });
+  const scanned = new Promise<RangeScan | null>((resolve) => {
+    worker.once('message', (m: RangeScan) => resolve(m));
+    // A worker that fails (the file vanished under it) costs speed, not the answer: read that half here.
+    worker.once('error', () => resolve(null));
+    worker.once('exit', () => resolve(null));
+  });
+  try {
+    pushRange(path, fd, analyzer, 0, mid, buf);
+    const scan = await scanned;
+    const rest = scan ? analyzer.applySegments(scan) : { lineNo: analyzer.lineCount, offset: mid };
+    if (rest) {
+      analyzer.seek(rest.lineNo, rest.offset);
+      pushRange(path, fd, analyzer, rest.offset, st.size, buf);
+    }
+  } finally {
+    fs.closeSync(fd);
+    void worker.terminate();
   }
   return { report: analyzer.end(), analyzer, size: st.size, mtimeMs: st.mtimeMs };
 }

@@ -16,7 +16,7 @@ function corpusFiles(): string[] {
   return out;
 }
 
-function feedInPieces(data: Buffer, cuts: number[], fastPath = true) {
+function feedInPieces(data: Buffer, cuts: number[], bulk = true) {
   const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
   const pieces: Buffer[] = [];
   let prev = 0;
@@ -25,13 +25,13 @@ function feedInPieces(data: Buffer, cuts: number[], fastPath = true) {
     prev = p;
   }
   pieces.push(data.subarray(prev));
-  return analyzeChunks(pieces, fastPath);
+  return analyzeChunks(pieces, bulk);
 }
 
 import { LogAnalyzer } from '../../src/core/analyzer.js';
 
-function analyzeChunks(pieces: Buffer[], fastPath = true) {
-  const a = new LogAnalyzer({ year: 2026, fastPath });
+function analyzeChunks(pieces: Buffer[], bulk = true) {
+  const a = new LogAnalyzer({ year: 2026, bulk });
   for (const p of pieces) a.push(p);
   return a.end();
 }

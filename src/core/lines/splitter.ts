@@ -17,6 +17,15 @@ export type RawLineSink = (
 
 export const DEFAULT_MAX_LINE = 64 * 1024;
 
+/**
+ * Offered the rest of a chunk at each line start; reads as many whole lines as it can and returns the
+ * position after them (or `start` to decline), with the number of lines read in `lines`.
+ */
+export interface BulkLineReader {
+  lines: number;
+  read(buf: Buffer, start: number, end: number, lineNo: number, offset: number): number;
+}
+
 export class LineSplitter {
   private carry: Buffer;
   private carryLen = 0;
@@ -30,6 +39,7 @@ export class LineSplitter {
   constructor(
     private readonly sink: RawLineSink,
     private readonly maxLine = DEFAULT_MAX_LINE,
+    private readonly bulk: BulkLineReader | null = null,
   ) {
     this.carry = Buffer.allocUnsafe(Math.min(maxLine, 4096));
   }
@@ -66,7 +76,15 @@ export class LineSplitter {
       s = e + 1;
     }
     const max = this.maxLine;
+    const bulk = this.bulk;
     for (;;) {
+      if (bulk !== null) {
+        const next = bulk.read(buf, s, buf.length, this.lineNo, base + s);
+        if (next !== s) {
+          this.lineNo += bulk.lines;
+          s = next;
+        }
+      }
       const e = buf.indexOf(10, s);
       if (e < 0) break;
       this.lineNo++;
@@ -79,6 +97,13 @@ export class LineSplitter {
       this.lineStart = base + s;
       this.append(buf, s, buf.length);
     }
+  }
+
+  /** Continues counting from a line boundary elsewhere in the file (after a part was read by someone else). */
+  seek(lineNo: number, offset: number): void {
+    if (this.pending) throw new Error('LineSplitter.seek inside a line');
+    this.lineNo = lineNo;
+    this.consumed = offset;
   }
 
   /** Flushes a last line that has no terminating newline. */

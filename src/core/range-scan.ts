@@ -1,0 +1,100 @@
+/**
+ * Reads a byte range of a log that another reader will join later: serving lines are summed into runs,
+ * every other line is kept whole, in order. The reader of the part before applies these segments after its
+ * own lines (`LogAnalyzer.applySegments`), which gives the same report as reading the file straight through
+ * while the two parts are read at the same time on two cores.
+ */
+import { BulkReader, emptyRun, type ServingRunData } from './bulk.js';
+import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
+import type { TimeSeries } from './stats.js';
+
+export type Segment =
+  | { kind: 'run'; run: ServingRunData }
+  | { kind: 'line'; no: number; offset: number; bytes: Uint8Array; terminated: boolean };
+
+export interface RangeScan {
+  segments: Segment[];
+  /** Lines in the range (numbers in segments count from 1 at the range start). */
+  lines: number;
+  /** Where the scanner stopped keeping segments (too many other lines, a line longer than the limit): the
+   * joining reader reads the file itself from there. Line number relative to the range start. */
+  stoppedAt: { lineNo: number; offset: number } | null;
+}
+
+export class RangeScanner {
+  private readonly splitter: LineSplitter;
+  private readonly reader = new BulkReader();
+  private readonly segments: Segment[] = [];
+  private kept = 0;
+  private stoppedAt: RangeScan['stoppedAt'] = null;
+  private ending = false;
+
+  constructor(
+    startOffset: number,
+    private readonly maxKeptBytes = 8 << 20,
+    maxLine = DEFAULT_MAX_LINE,
+  ) {
+    this.splitter = new LineSplitter(this.onLine, maxLine, this.hook);
+    this.splitter.seek(0, startOffset);
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.stoppedAt === null) this.splitter.push(chunk);
+  }
+
+  end(): RangeScan {
+    this.ending = true;
+    if (this.stoppedAt === null) this.splitter.end();
+    return { segments: this.segments, lines: this.splitter.lines, stoppedAt: this.stoppedAt };
+  }
+
+  private readonly hook = {
+    lines: 0,
+    read: (buf: Buffer, start: number, end: number, lineNo: number, offset: number): number => {
+      this.hook.lines = 0;
+      if (this.stoppedAt !== null) return start;
+      const run = emptyRun();
+      const next = this.reader.read(buf, start, end, lineNo, offset, run);
+      if (run.lines > 0) {
+        this.hook.lines = run.lines;
+        // Plain data crosses to the other thread; class instances would arrive without their methods.
+        this.segments.push({ kind: 'run', run: { ...run, series: (run.series as TimeSeries).toData() } });
+      }
+      return next;
+    },
+  };
+
+  private onLine = (
+    buf: Buffer,
+    s: number,
+    e: number,
+    no: number,
+    offset: number,
+    truncated: boolean,
+  ): void => {
+    if (this.stoppedAt !== null) return;
+    if (truncated || this.kept + (e - s) > this.maxKeptBytes) {
+      this.stoppedAt = { lineNo: no - 1, offset };
+      return;
+    }
+    this.kept += e - s;
+    this.segments.push({
+      kind: 'line',
+      no,
+      offset,
+      bytes: Uint8Array.from(buf.subarray(s, e)),
+      terminated: !this.ending,
+    });
+  };
+}
+
+/** Shifts a run's line numbers by the lines that came before its range. */
+export function shiftRun(r: ServingRunData, by: number): ServingRunData {
+  return {
+    ...r,
+    firstLine: r.firstLine + by,
+    lastLine: r.lastLine + by,
+    lastSampleLine: r.lastSampleLine === null ? null : r.lastSampleLine + by,
+    peak: r.peak && { ...r.peak, line: r.peak.line + by },
+  };
+}

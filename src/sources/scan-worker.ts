@@ -1,0 +1,29 @@
+/** Worker thread: reads a byte range of a log with a RangeScanner and sends the segments back. */
+import fs from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { RangeScanner } from '../core/range-scan.js';
+
+interface Job {
+  path: string;
+  start: number;
+  end: number;
+  maxLine: number;
+}
+
+const job = workerData as Job;
+const scanner = new RangeScanner(job.start, 8 << 20, job.maxLine);
+const CHUNK = 8 << 20;
+const buf = Buffer.allocUnsafe(CHUNK);
+const fd = fs.openSync(job.path, 'r');
+try {
+  let pos = job.start;
+  while (pos < job.end) {
+    const n = fs.readSync(fd, buf, 0, Math.min(CHUNK, job.end - pos), pos);
+    if (n === 0) break;
+    scanner.push(buf.subarray(0, n));
+    pos += n;
+  }
+} finally {
+  fs.closeSync(fd);
+}
+parentPort!.postMessage(scanner.end());
