@@ -436,6 +436,7 @@ export class LogAnalyzer {
 
   private readonly bulkHook = {
     lines: 0,
+    newChunk: (): void => this.bulkReader?.newChunk(),
     read: (buf: Buffer, start: number, end: number, lineNo: number, offset: number): number => {
       this.bulkHook.lines = 0;
       if (!this.steady()) return start;

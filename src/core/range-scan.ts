@@ -50,6 +50,7 @@ export class RangeScanner {
 
   private readonly hook = {
     lines: 0,
+    newChunk: (): void => this.reader.newChunk(),
     read: (buf: Buffer, start: number, end: number, lineNo: number, offset: number): number => {
       this.hook.lines = 0;
       if (this.stoppedAt !== null) return start;

@@ -21,7 +21,9 @@ describe('parallel read of a large log', () => {
   }
 
   async function serving(name: string, bytes: number, inject: (lines: string[]) => void) {
-    const { generateServingLog } = await import(path.join('..', '..', '..', 'scripts', 'gen-serving-log.mjs') as string);
+    const { generateServingLog } = await import(
+      path.join('..', '..', '..', 'scripts', 'gen-serving-log.mjs') as string
+    );
     const file = path.join(dir, name);
     await generateServingLog(file, { bytes, seed: 11 });
     const lines = fs.readFileSync(file, 'utf8').split('\n');
@@ -38,17 +40,39 @@ describe('parallel read of a large log', () => {
   it('with a request error, a warning and a long line in the second half', async () => {
     const file = await serving('noisy.log', 3_000_000, (lines) => {
       const at = Math.floor(lines.length * 0.7);
-      lines.splice(at, 0, '[2026-02-19 14:00:00] ERROR:    Exception in ASGI application', 'Traceback (most recent call last):', '  File "/x/starlette/routing.py", line 1, in app', 'ValueError: bad request', `[2026-02-19 14:00:00] ${'x'.repeat(100_000)}`);
-      lines.splice(at + 500, 0, '[2026-02-19 14:00:05 TP0] KV cache pool is full. Retract requests. #retracted_reqs: 3, #new_tokens_gained: 100');
+      lines.splice(
+        at,
+        0,
+        '[2026-02-19 14:00:00] ERROR:    Exception in ASGI application',
+        'Traceback (most recent call last):',
+        '  File "/x/starlette/routing.py", line 1, in app',
+        'ValueError: bad request',
+        `[2026-02-19 14:00:00] ${'x'.repeat(100_000)}`,
+      );
+      lines.splice(
+        at + 500,
+        0,
+        '[2026-02-19 14:00:05 TP0] KV cache pool is full. Retract requests. #retracted_reqs: 3, #new_tokens_gained: 100',
+      );
     });
     await same(file);
   });
 
   it('with a crash and a relaunch in the second half', async () => {
-    const relaunch = fs.readFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), 'utf8').split('\n').slice(321);
+    const relaunch = fs
+      .readFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), 'utf8')
+      .split('\n')
+      .slice(321);
     const file = await serving('relaunch.log', 3_000_000, (lines) => {
       const at = Math.floor(lines.length * 0.8);
-      lines.splice(at, lines.length - at, '[2026-02-19 14:00:00 TP3] Scheduler hit an exception: Traceback (most recent call last):', 'torch.OutOfMemoryError: CUDA out of memory.', '[2026-02-19 14:00:01] Received sigquit from a child process. It usually means the child failed.', ...relaunch);
+      lines.splice(
+        at,
+        lines.length - at,
+        '[2026-02-19 14:00:00 TP3] Scheduler hit an exception: Traceback (most recent call last):',
+        'torch.OutOfMemoryError: CUDA out of memory.',
+        '[2026-02-19 14:00:01] Received sigquit from a child process. It usually means the child failed.',
+        ...relaunch,
+      );
     });
     const r = await same(file);
     assert.equal(r.launches.length, 2);
@@ -57,8 +81,12 @@ describe('parallel read of a large log', () => {
 
   it('a log of another engine, and a file without a final newline', async () => {
     const vllm = path.join(dir, 'vllm.log');
-    const line = '(APIServer pid=1) INFO 11-29 14:05:12 [loggers.py:272] Engine 000: Avg prompt throughput: 18543.2 tokens/s, Avg generation throughput: 2211.7 tokens/s, Running: 64 reqs, Waiting: 12 reqs, GPU KV cache usage: 87.4%, Prefix cache hit rate: 41.0%\n';
-    fs.writeFileSync(vllm, `(APIServer pid=1) INFO:     Application startup complete.\n${line.repeat(20_000)}tail without newline`);
+    const line =
+      '(APIServer pid=1) INFO 11-29 14:05:12 [loggers.py:272] Engine 000: Avg prompt throughput: 18543.2 tokens/s, Avg generation throughput: 2211.7 tokens/s, Running: 64 reqs, Waiting: 12 reqs, GPU KV cache usage: 87.4%, Prefix cache hit rate: 41.0%\n';
+    fs.writeFileSync(
+      vllm,
+      `(APIServer pid=1) INFO:     Application startup complete.\n${line.repeat(20_000)}tail without newline`,
+    );
     await same(vllm);
   });
 });

@@ -23,6 +23,8 @@ export const DEFAULT_MAX_LINE = 64 * 1024;
  */
 export interface BulkLineReader {
   lines: number;
+  /** Called at each push, before any read of that chunk. */
+  newChunk?(): void;
   read(buf: Buffer, start: number, end: number, lineNo: number, offset: number): number;
 }
 
@@ -77,6 +79,7 @@ export class LineSplitter {
     }
     const max = this.maxLine;
     const bulk = this.bulk;
+    bulk?.newChunk?.();
     for (;;) {
       if (bulk !== null) {
         const next = bulk.read(buf, s, buf.length, this.lineNo, base + s);

@@ -1,0 +1,593 @@
+// AssemblyScript: the inner loop of src/core/bulk.ts (BulkReader), compiled to WebAssembly by
+// `npm run build:wasm` into src/core/bulk-wasm.ts. It reads SGLang's busy serving lines (Decode batch,
+// Prefill batch, uvicorn access lines) from a chunk copied into linear memory and sums them up; the
+// TypeScript side turns those sums into a ServingRun. The shapes and rules are those documented in
+// src/core/bulk.ts; the tests check that this reader and the general path agree on real and generated logs.
+
+// Memory map (bytes)
+const RES: usize = 0; // f64 results, see the R_* indices
+const HIST: usize = 1024; // u32[1400]: histogram of gen throughput
+const TAGS: usize = 8192; // i32 pairs: (start, length) of rank tags that changed
+const SERIES: usize = 16384; // f64 triples: (second, sum of hundredths, count)
+export const IN: usize = 524288; // the chunk
+
+const BINS: i32 = 1400;
+const MAX_TAGS: i32 = 64;
+const MAX_SERIES: i32 = 16384;
+const REACH: i32 = 480;
+
+// result slots (f64 index)
+const R_LINES = 1;
+const R_SAMPLES = 2;
+const R_REQUESTS = 3;
+const R_GEN_N = 4;
+const R_GEN_LAST = 5;
+const R_GEN_PEAK = 6;
+const R_GEN_ZEROS = 7;
+const R_PR_N = 8;
+const R_PR_LAST = 9;
+const R_PR_PEAK = 10;
+const R_RU_N = 11;
+const R_RU_LAST = 12;
+const R_RU_PEAK = 13;
+const R_QU_LAST = 14;
+const R_QU_PEAK = 15;
+const R_KV_LAST = 16;
+const R_KV_PEAK = 17;
+const R_FIRST_TS = 18;
+const R_LAST_TS = 19;
+const R_YEAR = 20;
+const R_LAST_START = 21;
+const R_LAST_END = 22;
+const R_LAST_SAMPLE = 23;
+const R_PEAK_IDX = 24;
+const R_PEAK_START = 25;
+const R_PEAK_END = 26;
+const R_PEAK_GEN = 27;
+const R_PEAK_RUNNING = 28;
+const R_PEAK_QUEUED = 29;
+const R_PEAK_KV = 30;
+const R_PEAK_TS = 31;
+const R_N_SERIES = 32;
+const R_N_TAGS = 33;
+const R_FIRST_START = 34;
+
+// The histogram bin uses the host's Math.log, so that both readers put a value in the same bin.
+@external("env", "log")
+declare function hostLog(x: f64): f64;
+
+@inline function res(i: i32, v: f64): void {
+  store<f64>(RES + (<usize>i << 3), v);
+}
+
+@inline function b(p: i32): i32 {
+  return <i32>load<u8>(IN + <usize>p);
+}
+
+// parser state
+let NUM: f64 = 0;
+let POS: i32 = 0;
+let RUNNING: f64 = 0;
+let QUEUED: f64 = 0;
+let KV: f64 = 0;
+let GEN: f64 = 0;
+let PROMPT: f64 = -1;
+
+// the cached stamp: bytes 0..15 (`YYYY-MM-DD HH:MM`) and its minute in seconds since the epoch
+let haveStamp = false;
+let minute: f64 = 0;
+let year: f64 = 0;
+// the last rank-tag bytes (with the `] ` after them) as one masked word; 0: none cached
+let tagWordLen: i32 = 0;
+let tagWord: u64 = 0;
+let tagMask: u64 = 0;
+let stampA: u64 = 0;
+let stampB: u64 = 0;
+
+function readInt(p: i32, end: i32): bool {
+  let v: f64 = 0;
+  const p0 = p;
+  while (p < end) {
+    const c = b(p);
+    if (c < 48 || c > 57) break;
+    v = v * 10 + <f64>(c - 48);
+    p++;
+  }
+  if (p == p0 || p - p0 > 15) return false;
+  NUM = v;
+  POS = p;
+  return true;
+}
+
+// Digits whose value is not needed (counts the reader does not report): same checks as readInt.
+function skipInt(p: i32, end: i32): bool {
+  const p0 = p;
+  while (p < end) {
+    const c = b(p);
+    if (c < 48 || c > 57) break;
+    p++;
+  }
+  if (p == p0 || p - p0 > 15) return false;
+  POS = p;
+  return true;
+}
+
+function readFloat(p: i32, end: i32): bool {
+  let v: f64 = 0;
+  let div: f64 = 1;
+  let dot = false;
+  const p0 = p;
+  while (p < end) {
+    const c = b(p);
+    if (c >= 48 && c <= 57) {
+      v = v * 10 + <f64>(c - 48);
+      if (dot) div *= 10;
+    } else if (c == 46) {
+      if (dot) return false;
+      dot = true;
+    } else break;
+    p++;
+  }
+  const n = p - p0;
+  if (n == 0 || n > 15 || (dot && n == 1)) return false;
+  NUM = div == 1 ? v : v / div;
+  POS = p;
+  return true;
+}
+
+// Literal matchers (generated from the literal text): 8-byte loads, the last one overlapping, so the
+// whole literal is compared in a few instructions.
+
+// 'Decode batch, #running-req: '
+@inline function isDECODE(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x622065646f636544 &&
+    load<u64>(IN + <usize>(p + 8)) == 0x7223202c68637461 &&
+    load<u64>(IN + <usize>(p + 16)) == 0x722d676e696e6e75 &&
+    load<u64>(IN + <usize>(p + 20)) == 0x203a7165722d676e;
+}
+const DECODE_LEN: i32 = 28;
+
+// ', #token: '
+@inline function isTOKEN(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x6e656b6f7423202c &&
+    load<u64>(IN + <usize>(p + 2)) == 0x203a6e656b6f7423;
+}
+const TOKEN_LEN: i32 = 10;
+
+// ', token usage: '
+@inline function isUSAGE(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x206e656b6f74202c &&
+    load<u64>(IN + <usize>(p + 7)) == 0x203a656761737520;
+}
+const USAGE_LEN: i32 = 15;
+
+// ', cuda graph: True, gen throughput (token/s): '
+@inline function isGRAPH_T(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x672061647563202c &&
+    load<u64>(IN + <usize>(p + 8)) == 0x7254203a68706172 &&
+    load<u64>(IN + <usize>(p + 16)) == 0x206e6567202c6575 &&
+    load<u64>(IN + <usize>(p + 24)) == 0x706867756f726874 &&
+    load<u64>(IN + <usize>(p + 32)) == 0x656b6f7428207475 &&
+    load<u64>(IN + <usize>(p + 38)) == 0x203a29732f6e656b;
+}
+const GRAPH_T_LEN: i32 = 46;
+
+// ', cuda graph: False, gen throughput (token/s): '
+@inline function isGRAPH_F(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x672061647563202c &&
+    load<u64>(IN + <usize>(p + 8)) == 0x6146203a68706172 &&
+    load<u64>(IN + <usize>(p + 16)) == 0x6e6567202c65736c &&
+    load<u64>(IN + <usize>(p + 24)) == 0x6867756f72687420 &&
+    load<u64>(IN + <usize>(p + 32)) == 0x6b6f742820747570 &&
+    load<u64>(IN + <usize>(p + 39)) == 0x203a29732f6e656b;
+}
+const GRAPH_F_LEN: i32 = 47;
+
+// ', #queue-req: '
+@inline function isQUEUE(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x657565757123202c &&
+    load<u64>(IN + <usize>(p + 6)) == 0x203a7165722d6575;
+}
+const QUEUE_LEN: i32 = 14;
+
+// 'Prefill batch, #new-seq: '
+@inline function isPREFILL(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x206c6c6966657250 &&
+    load<u64>(IN + <usize>(p + 8)) == 0x23202c6863746162 &&
+    load<u64>(IN + <usize>(p + 16)) == 0x3a7165732d77656e &&
+    load<u64>(IN + <usize>(p + 17)) == 0x203a7165732d7765;
+}
+const PREFILL_LEN: i32 = 25;
+
+// ', #new-token: '
+@inline function isNEWTOK(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x742d77656e23202c &&
+    load<u64>(IN + <usize>(p + 6)) == 0x203a6e656b6f742d;
+}
+const NEWTOK_LEN: i32 = 14;
+
+// ', #cached-token: '
+@inline function isCACHED(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x656863616323202c &&
+    load<u64>(IN + <usize>(p + 8)) == 0x3a6e656b6f742d64 &&
+    load<u64>(IN + <usize>(p + 9)) == 0x203a6e656b6f742d;
+}
+const CACHED_LEN: i32 = 17;
+
+// ', #running-req: '
+@inline function isRUNNING(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x696e6e757223202c &&
+    load<u64>(IN + <usize>(p + 8)) == 0x203a7165722d676e;
+}
+const RUNNING_LEN: i32 = 16;
+
+// 'input throughput (token/s): '
+@inline function isINPUT_TP(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x6874207475706e69 &&
+    load<u64>(IN + <usize>(p + 8)) == 0x7475706867756f72 &&
+    load<u64>(IN + <usize>(p + 16)) == 0x2f6e656b6f742820 &&
+    load<u64>(IN + <usize>(p + 20)) == 0x203a29732f6e656b;
+}
+const INPUT_TP_LEN: i32 = 28;
+
+// 'INFO:     '
+@inline function isACCESS(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x2020203a4f464e49 &&
+    load<u64>(IN + <usize>(p + 2)) == 0x20202020203a4f46;
+}
+const ACCESS_LEN: i32 = 10;
+
+function parseDecode(msg: i32, end: i32): i32 {
+  if (!isDECODE(msg) || !readInt(msg + DECODE_LEN, end)) return -1;
+  RUNNING = NUM;
+  if (!isTOKEN(POS) || !skipInt(POS + TOKEN_LEN, end)) return -1;
+  if (!isUSAGE(POS) || !readFloat(POS + USAGE_LEN, end)) return -1;
+  KV = NUM;
+  let p = POS;
+  if (isGRAPH_T(p)) p += GRAPH_T_LEN;
+  else if (isGRAPH_F(p)) p += GRAPH_F_LEN;
+  else return -1;
+  if (!readFloat(p, end)) return -1;
+  GEN = NUM;
+  if (!isQUEUE(POS) || !readInt(POS + QUEUE_LEN, end)) return -1;
+  QUEUED = NUM;
+  PROMPT = -1;
+  p = POS;
+  if (b(p) == 44 && b(p + 1) == 32) p += 2;
+  return p < end && b(p) == 10 ? p : -1;
+}
+
+function parsePrefill(msg: i32, lineEnd: i32): i32 {
+  if (!isPREFILL(msg) || !skipInt(msg + PREFILL_LEN, lineEnd)) return -1;
+  if (!isNEWTOK(POS) || !skipInt(POS + NEWTOK_LEN, lineEnd)) return -1;
+  if (!isCACHED(POS) || !skipInt(POS + CACHED_LEN, lineEnd)) return -1;
+  if (!isUSAGE(POS) || !readFloat(POS + USAGE_LEN, lineEnd)) return -1;
+  KV = NUM;
+  if (!isRUNNING(POS) || !readInt(POS + RUNNING_LEN, lineEnd)) return -1;
+  RUNNING = NUM;
+  if (!isQUEUE(POS) || !readInt(POS + QUEUE_LEN, lineEnd)) return -1;
+  QUEUED = NUM;
+  GEN = 0;
+  let prompt: f64 = -1;
+  // The tail: printable ASCII to the newline, at most one "input throughput (token/s): ".
+  let p = POS;
+  for (; p < lineEnd; p++) {
+    const c = b(p);
+    if (c == 10) break;
+    if (c < 32 || c > 126 || c == 37) return -1;
+    if (c == 105 && isINPUT_TP(p)) {
+      if (prompt >= 0 || !readFloat(p + INPUT_TP_LEN, lineEnd)) return -1;
+      prompt = NUM;
+      p = POS - 1;
+    }
+  }
+  PROMPT = prompt;
+  return p < lineEnd ? p : -1;
+}
+
+function parseAccess(p: i32, lineEnd: i32): i32 {
+  // after "INFO:     ": CLIENT - "GET|POST PATH HTTP/V" NNN ...
+  while (b(p) == 32) p++;
+  const c0 = p;
+  while (p < lineEnd && b(p) > 32 && b(p) <= 126) p++;
+  if (p == c0 || b(p) != 32 || b(p + 1) != 45 || b(p + 2) != 32 || b(p + 3) != 34) return -1;
+  p += 4;
+  if (b(p) == 71 && b(p + 1) == 69 && b(p + 2) == 84 && b(p + 3) == 32) p += 4;
+  else if (b(p) == 80 && b(p + 1) == 79 && b(p + 2) == 83 && b(p + 3) == 84 && b(p + 4) == 32) p += 5;
+  else return -1;
+  const u0 = p;
+  while (p < lineEnd && b(p) > 32 && b(p) <= 126 && b(p) != 34) p++;
+  if (p == u0 || b(p) != 32 || b(p + 1) != 72 || b(p + 2) != 84 || b(p + 3) != 84 || b(p + 4) != 80 || b(p + 5) != 47) return -1;
+  p += 6;
+  const v0 = p;
+  while ((b(p) >= 48 && b(p) <= 57) || b(p) == 46) p++;
+  if (p == v0 || b(p) != 34 || b(p + 1) != 32) return -1;
+  p += 2;
+  for (let i = 0; i < 3; i++) if (b(p + i) < 48 || b(p + i) > 57) return -1;
+  p += 3;
+  if (b(p) >= 48 && b(p) <= 57) return -1;
+  for (; p < lineEnd; p++) {
+    const c = b(p);
+    if (c == 10) return p;
+    if (c < 32 || c > 126) return -1;
+  }
+  return -1;
+}
+
+// days since 1970-01-01 of a civil date (Howard Hinnant's algorithm): exact, like Date.UTC.
+function daysFromCivil(y: i32, m: i32, d: i32): i32 {
+  y -= m <= 2 ? 1 : 0;
+  const era = (y >= 0 ? y : y - 399) / 400;
+  const yoe = y - era * 400;
+  const doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+@inline function dig(p: i32): i32 {
+  return b(p) - 48;
+}
+
+// Parses `YYYY-MM-DD HH:MM` at st (digits checked); caches it. Returns false if a digit is not one.
+function parseMinute(st: i32): bool {
+  for (let i = 0; i < 16; i++) {
+    if (i == 4 || i == 7 || i == 10 || i == 13) continue;
+    const d = dig(st + i);
+    if (d < 0 || d > 9) return false;
+  }
+  const y = dig(st) * 1000 + dig(st + 1) * 100 + dig(st + 2) * 10 + dig(st + 3);
+  // Date.UTC reads years 0..99 as 1900..1999: so must we, to agree with the general path.
+  const yu = y < 100 ? y + 1900 : y;
+  const mo = dig(st + 5) * 10 + dig(st + 6);
+  const d = dig(st + 8) * 10 + dig(st + 9);
+  const h = dig(st + 11) * 10 + dig(st + 12);
+  const mi = dig(st + 14) * 10 + dig(st + 15);
+  // Date.UTC rolls over out-of-range months/days; the general path does the same through Date.UTC, and so
+  // must we: normalise the month first, then count days.
+  let yy = yu + (mo - 1) / 12;
+  let mm = (mo - 1) % 12;
+  if (mm < 0) {
+    mm += 12;
+    yy--;
+  }
+  const days = daysFromCivil(yy, mm + 1, 1) + d - 1;
+  minute = <f64>days * 86400 + <f64>(h * 3600 + mi * 60);
+  year = <f64>y;
+  stampA = load<u64>(IN + <usize>st);
+  stampB = load<u64>(IN + <usize>(st + 8));
+  haveStamp = true;
+  return true;
+}
+
+/**
+ * Reads lines of ours from IN[start, end) (positions relative to IN) until one that is not, and returns
+ * the position of the first unread byte. Results are in RES, HIST, TAGS and SERIES.
+ */
+export function scan(start: i32, end: i32): i32 {
+  let s = start;
+  let lines: f64 = 0;
+  let samples: f64 = 0;
+  let requests: f64 = 0;
+  let genN: f64 = 0;
+  let genLast: f64 = 0;
+  let genPeak: f64 = -1;
+  let genZeros: f64 = 0;
+  let prN: f64 = 0;
+  let prLast: f64 = 0;
+  let prPeak: f64 = -1;
+  let ruN: f64 = 0;
+  let ruLast: f64 = 0;
+  let ruPeak: f64 = -1;
+  let quLast: f64 = 0;
+  let quPeak: f64 = -1;
+  let kvLast: f64 = 0;
+  let kvPeak: f64 = -1;
+  let firstTs: f64 = 0;
+  let ts: f64 = 0;
+  let lastStart: i32 = -1;
+  let lastEnd: i32 = -1;
+  let lastSample: f64 = -1;
+  let peakIdx: f64 = -1;
+  let peakStart: i32 = 0;
+  let peakEnd: i32 = 0;
+  let peakRunning: f64 = 0;
+  let peakQueued: f64 = 0;
+  let peakKv: f64 = 0;
+  let peakTs: f64 = 0;
+  let nSeries: i32 = 0;
+  let nTags: i32 = 0;
+  let sT: f64 = -1;
+  let sSum: f64 = 0;
+  let sN: f64 = 0;
+  const LOG_STEP = hostLog(1.01);
+  memory.fill(HIST, 0, <usize>BINS << 2);
+  // Each call reports the rank tags it sees from its first line on.
+  tagWordLen = 0;
+
+  const limit = end - REACH;
+  while (s < limit) {
+    const lineEnd = s + REACH;
+    if (b(s) != 91 || b(s + 5) != 45 || b(s + 8) != 45 || b(s + 11) != 32 || b(s + 14) != 58 || b(s + 17) != 58) break;
+    // Rank tags (` TP0`, ` DP1 TP3`) and the `] ` after them: usually the same bytes as the last line's,
+    // compared in one load; otherwise read and checked.
+    const tag0 = s + 20;
+    let tag1: i32;
+    let tagChanged = false;
+    if (b(tag0) == 93 && b(tag0 + 1) == 32) {
+      // no tags (the main process's lines: uvicorn, tokenizer)
+      tag1 = tag0;
+    } else if (tagWordLen > 0 && (load<u64>(IN + <usize>tag0) & tagMask) == tagWord) {
+      tag1 = tag0 + tagWordLen - 2;
+    } else {
+      let p = tag0;
+      let bad = false;
+      while (p < lineEnd && b(p) == 32) {
+        const a = b(p + 1);
+        if (b(p + 2) != 80 || (a != 84 && a != 68 && a != 80 && a != 69)) {
+          bad = true;
+          break;
+        }
+        p += 3;
+        const d0 = p;
+        while (p < lineEnd && b(p) >= 48 && b(p) <= 57) p++;
+        if (p == d0) {
+          bad = true;
+          break;
+        }
+      }
+      if (bad || b(p) != 93 || b(p + 1) != 32) break;
+      tag1 = p;
+      const len = tag1 + 2 - tag0;
+      if (len <= 8) {
+        const mask = len == 8 ? <u64>-1 : (<u64>1 << (<u64>len << 3)) - 1;
+        const word = load<u64>(IN + <usize>tag0) & mask;
+        // An event only for tags other than the last ones reported in this call.
+        tagChanged = word != tagWord || len != tagWordLen;
+        tagWordLen = len;
+        tagMask = mask;
+        tagWord = word;
+      } else {
+        tagChanged = true;
+        tagWordLen = 0;
+      }
+    }
+    const msg = tag1 + 2;
+    let e: i32 = -1;
+    let kind = 0;
+    const c = b(msg);
+    if (c == 68) {
+      e = parseDecode(msg, end);
+    } else if (c == 80) {
+      kind = 1;
+      e = parsePrefill(msg, lineEnd);
+    } else if (c == 73 && isACCESS(msg)) {
+      kind = 2;
+      e = parseAccess(msg + 10, lineEnd);
+    }
+    if (e < 0) break;
+
+    // the stamp: same minute as the cached one (bytes 0..15 compared from the end), or parsed
+    const st = s + 1;
+    if (!(haveStamp && load<u64>(IN + <usize>st) == stampA && load<u64>(IN + <usize>(st + 8)) == stampB) && !parseMinute(st)) break;
+    const s1 = dig(st + 17);
+    const s2 = dig(st + 18);
+    if (s1 < 0 || s1 > 9 || s2 < 0 || s2 > 9) break;
+    // room for what this line may record
+    if ((tagChanged && nTags >= MAX_TAGS) || nSeries >= MAX_SERIES - 1) break;
+    ts = minute + <f64>(s1 * 10 + s2);
+
+    // the line is ours
+    if (lines == 0) {
+      firstTs = ts;
+      res(R_FIRST_START, <f64>s);
+    }
+    lines++;
+    lastStart = s;
+    lastEnd = e;
+    if (tagChanged) {
+      store<i32>(TAGS + (<usize>nTags << 3), tag0 + 1);
+      store<i32>(TAGS + (<usize>nTags << 3) + 4, tag1 - tag0 - 1);
+      nTags++;
+    }
+    if (kind == 2) requests++;
+    else {
+      samples++;
+      lastSample = lines - 1;
+      ruN++;
+      ruLast = RUNNING;
+      if (RUNNING > ruPeak) ruPeak = RUNNING;
+      quLast = QUEUED;
+      if (QUEUED > quPeak) quPeak = QUEUED;
+      kvLast = KV;
+      if (KV > kvPeak) kvPeak = KV;
+      if (kind == 0) {
+        const gen = GEN;
+        genN++;
+        genLast = gen;
+        if (gen <= 0.01) genZeros++;
+        else {
+          let bin = <i32>Math.floor(hostLog(gen / 0.01) / LOG_STEP);
+          if (bin >= BINS) bin = BINS - 1;
+          const hp = HIST + (<usize>bin << 2);
+          store<u32>(hp, load<u32>(hp) + 1);
+        }
+        if (ts != sT) {
+          if (sN > 0) {
+            const sp = SERIES + <usize>nSeries * 24;
+            store<f64>(sp, sT);
+            store<f64>(sp + 8, sSum);
+            store<f64>(sp + 16, sN);
+            nSeries++;
+          }
+          sT = ts;
+          sSum = 0;
+          sN = 0;
+        }
+        sSum += Math.round(gen * 100);
+        sN++;
+        if (gen > genPeak) {
+          genPeak = gen;
+          peakIdx = lines - 1;
+          peakStart = s;
+          peakEnd = e;
+          peakRunning = RUNNING;
+          peakQueued = QUEUED;
+          peakKv = KV;
+          peakTs = ts;
+        }
+      } else if (PROMPT >= 0) {
+        prN++;
+        prLast = PROMPT;
+        if (PROMPT > prPeak) prPeak = PROMPT;
+      }
+    }
+    s = e + 1;
+  }
+  if (sN > 0) {
+    const sp = SERIES + <usize>nSeries * 24;
+    store<f64>(sp, sT);
+    store<f64>(sp + 8, sSum);
+    store<f64>(sp + 16, sN);
+    nSeries++;
+  }
+  res(R_LINES, lines);
+  res(R_SAMPLES, samples);
+  res(R_REQUESTS, requests);
+  res(R_GEN_N, genN);
+  res(R_GEN_LAST, genLast);
+  res(R_GEN_PEAK, genPeak);
+  res(R_GEN_ZEROS, genZeros);
+  res(R_PR_N, prN);
+  res(R_PR_LAST, prLast);
+  res(R_PR_PEAK, prPeak);
+  res(R_RU_N, ruN);
+  res(R_RU_LAST, ruLast);
+  res(R_RU_PEAK, ruPeak);
+  res(R_QU_LAST, quLast);
+  res(R_QU_PEAK, quPeak);
+  res(R_KV_LAST, kvLast);
+  res(R_KV_PEAK, kvPeak);
+  res(R_FIRST_TS, firstTs);
+  res(R_LAST_TS, ts);
+  res(R_YEAR, year);
+  res(R_LAST_START, <f64>lastStart);
+  res(R_LAST_END, <f64>lastEnd);
+  res(R_LAST_SAMPLE, lastSample);
+  res(R_PEAK_IDX, peakIdx);
+  res(R_PEAK_START, <f64>peakStart);
+  res(R_PEAK_END, <f64>peakEnd);
+  res(R_PEAK_GEN, genPeak);
+  res(R_PEAK_RUNNING, peakRunning);
+  res(R_PEAK_QUEUED, peakQueued);
+  res(R_PEAK_KV, peakKv);
+  res(R_PEAK_TS, peakTs);
+  res(R_N_SERIES, <f64>nSeries);
+  res(R_N_TAGS, <f64>nTags);
+  return s;
+}
+
+/** Forgets the cached stamp and tags (a new reader). */
+export function reset(): void {
+  haveStamp = false;
+  tagWordLen = 0;
+}
