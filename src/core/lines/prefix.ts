@@ -192,6 +192,8 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
     const uv = UVICORN.exec(rest);
     if (uv) level = LEVEL_WORD[uv[1]!] ?? null;
   }
+  // SGLang prints no level, continuation lines have none: read it from the message.
+  if (level === null && rest !== '') level = inferLevel(rest);
   return { no, offset, text, msg: rest, ts, rel, level, tags, pid, container, framed };
 }
 
