@@ -2,28 +2,15 @@
 // Compiles assembly/bulk.ts (AssemblyScript) to WebAssembly and embeds it, base64, in
 // src/core/bulk-wasm.ts, so the core loads it without touching the filesystem and a clone needs no
 // compiler. Run after changing assembly/bulk.ts: `npm run build:wasm`.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileBulkWasm } from './lib/wasm.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'firedup-wasm-'));
 const wasm = path.join(out, 'bulk.wasm');
-execFileSync(
-  process.execPath,
-  [
-    path.join(root, 'node_modules', 'assemblyscript', 'bin', 'asc.js'),
-    'assembly/bulk.ts',
-    '-O3',
-    '--runtime',
-    'stub',
-    '--noAssert',
-    '--outFile',
-    wasm,
-  ],
-  { cwd: root, stdio: 'inherit' },
-);
+compileBulkWasm(root, wasm);
 const b64 = fs.readFileSync(wasm).toString('base64');
 fs.rmSync(out, { recursive: true, force: true });
 const lines = b64.match(/.{1,100}/g) ?? [];

@@ -3,13 +3,13 @@
  * `end`, read `report`. Memory is bounded by the number of launches, not the size of the log.
  */
 
-import { BulkReader, emptyRun, type ServingRunData } from './bulk.js';
+import { BulkHook, type ServingRunData } from './bulk.js';
 import { redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
 import { commonSignatures } from './engines/common.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
-import { LaunchBuilder } from './launch.js';
+import { type FailureCandidate, LaunchBuilder } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
 import { type PrefixContext, parseLine } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
@@ -17,7 +17,7 @@ import { type RangeScan, shiftRun } from './range-scan.js';
 import { type AnalysisReport, buildReport } from './report.js';
 import { barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
-import type { EngineId, LogLine, Phase } from './types.js';
+import type { EngineId, FailureClass, LogLine, Phase } from './types.js';
 import { phaseRank } from './types.js';
 
 export interface AnalyzerOptions {
@@ -40,13 +40,35 @@ interface Match {
   m: RegExpExecArray;
 }
 
+/** A failure read from one line (as opposed to a traceback). */
+function lineFailure(
+  line: LogLine,
+  cls: FailureClass,
+  strength: number,
+  ts: number | null,
+  launch: LaunchBuilder,
+): FailureCandidate {
+  return {
+    cls,
+    line: line.no,
+    text: line.text,
+    message: line.msg,
+    exceptionType: null,
+    tags: line.tags,
+    ts,
+    strength,
+    remedies: [],
+    startLine: null,
+    startText: null,
+    phase: launch.phase,
+  };
+}
+
 export class LogAnalyzer {
   private readonly splitter: LineSplitter;
   private readonly ctx: PrefixContext;
   readonly detector: EngineDetector;
   private readonly tracker = new TracebackTracker();
-  private readonly bulkReader: BulkReader | null;
-  private run: ServingRunData | null = null;
   readonly launches: LaunchBuilder[] = [];
   current: LaunchBuilder | null = null;
   lastTs: number | null = null;
@@ -57,12 +79,14 @@ export class LogAnalyzer {
   constructor(opts: AnalyzerOptions = {}) {
     this.ctx = { year: opts.year ?? 2026 };
     this.detector = new EngineDetector(opts.engine);
-    this.bulkReader = opts.bulk === false ? null : new BulkReader();
-    this.splitter = new LineSplitter(
-      this.onRaw,
-      opts.maxLine ?? DEFAULT_MAX_LINE,
-      this.bulkReader ? this.bulkHook : null,
-    );
+    const bulk =
+      opts.bulk === false
+        ? null
+        : new BulkHook(
+            () => this.steady(),
+            (run) => this.applyRun(run),
+          );
+    this.splitter = new LineSplitter(this.onRaw, opts.maxLine ?? DEFAULT_MAX_LINE, bulk);
   }
 
   get bytes(): number {
@@ -138,18 +162,9 @@ export class LogAnalyzer {
     if (this.tracker.opened === line.no && launch.shutdown === null) {
       // A traceback that the file cuts before its exception line still says an exception was hit.
       launch.addFailure({
-        cls: 'python_exception',
-        line: line.no,
-        text: line.text,
-        message: line.msg,
-        exceptionType: null,
-        tags: line.tags,
-        ts,
-        strength: 1.8,
-        remedies: [],
+        ...lineFailure(line, 'python_exception', 1.8, ts, launch),
         startLine: line.no,
         startText: line.text,
-        phase: launch.phase,
       });
     }
     const raise = this.tracker.lastRaise;
@@ -275,39 +290,17 @@ export class LogAnalyzer {
           classifyFailureText(m[1] ?? line.msg) ??
           classifyFailureText(line.msg) ??
           (/\w+(?:Error|Exception):/.test(line.msg) ? 'python_exception' : 'other');
+        const strength = sig.failure || (cls !== 'python_exception' && cls !== 'other') ? 3 : 1.5;
         launch.addFailure({
-          cls,
-          line: line.no,
-          text: line.text,
-          message: line.msg,
+          ...lineFailure(line, cls, strength, ts, launch),
           exceptionType: /^([\w.]+(?:Error|Exception)):/.exec(line.msg)?.[1] ?? null,
-          tags: line.tags,
-          ts,
-          strength: sig.failure || (cls !== 'python_exception' && cls !== 'other') ? 3 : 1.5,
-          remedies: [],
-          startLine: null,
-          startText: null,
-          phase: launch.phase,
         });
         return;
       }
       case 'consequence': {
         if (launch.shutdown !== null) return;
         launch.addConsequence({ line: line.no, text: line.text });
-        launch.addFailure({
-          cls: classifyFailureText(line.msg) ?? 'other',
-          line: line.no,
-          text: line.text,
-          message: line.msg,
-          exceptionType: null,
-          tags: line.tags,
-          ts,
-          strength: 1,
-          remedies: [],
-          startLine: null,
-          startText: null,
-          phase: launch.phase,
-        });
+        launch.addFailure(lineFailure(line, classifyFailureText(line.msg) ?? 'other', 1, ts, launch));
         return;
       }
       case 'shutdown': {
@@ -433,21 +426,4 @@ export class LogAnalyzer {
     this.ctx.year = r.year;
     this.tracker.reset();
   }
-
-  private readonly bulkHook = {
-    lines: 0,
-    newChunk: (): void => this.bulkReader?.newChunk(),
-    read: (buf: Buffer, start: number, end: number, lineNo: number, offset: number): number => {
-      this.bulkHook.lines = 0;
-      if (!this.steady()) return start;
-      const run = (this.run ??= emptyRun());
-      const next = this.bulkReader!.read(buf, start, end, lineNo, offset, run);
-      if (run.lines > 0) {
-        this.bulkHook.lines = run.lines;
-        this.applyRun(run);
-        this.run = null;
-      }
-      return next;
-    },
-  };
 }

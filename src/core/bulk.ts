@@ -225,3 +225,33 @@ export class BulkReader {
     return next;
   }
 }
+
+/**
+ * Offers the splitter's chunks to a BulkReader while `ready()` holds, and hands each run read to `take`:
+ * the glue between LineSplitter and the two users of the bulk reader (LogAnalyzer, RangeScanner).
+ */
+export class BulkHook {
+  lines = 0;
+  private readonly reader = new BulkReader();
+
+  constructor(
+    private readonly ready: () => boolean,
+    private readonly take: (run: ServingRunData) => void,
+  ) {}
+
+  newChunk(): void {
+    this.reader.newChunk();
+  }
+
+  read(buf: Buffer, start: number, end: number, lineNo: number, offset: number): number {
+    this.lines = 0;
+    if (!this.ready()) return start;
+    const run = emptyRun();
+    const next = this.reader.read(buf, start, end, lineNo, offset, run);
+    if (run.lines > 0) {
+      this.lines = run.lines;
+      this.take(run);
+    }
+    return next;
+  }
+}

@@ -4,7 +4,7 @@
  * own lines (`LogAnalyzer.applySegments`), which gives the same report as reading the file straight through
  * while the two parts are read at the same time on two cores.
  */
-import { BulkReader, emptyRun, type ServingRunData } from './bulk.js';
+import { BulkHook, type ServingRunData } from './bulk.js';
 import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
 import type { TimeSeries } from './stats.js';
 
@@ -23,7 +23,6 @@ export interface RangeScan {
 
 export class RangeScanner {
   private readonly splitter: LineSplitter;
-  private readonly reader = new BulkReader();
   private readonly segments: Segment[] = [];
   private kept = 0;
   private stoppedAt: RangeScan['stoppedAt'] = null;
@@ -34,7 +33,13 @@ export class RangeScanner {
     private readonly maxKeptBytes = 8 << 20,
     maxLine = DEFAULT_MAX_LINE,
   ) {
-    this.splitter = new LineSplitter(this.onLine, maxLine, this.hook);
+    const hook = new BulkHook(
+      () => this.stoppedAt === null,
+      // Plain data crosses to the other thread; class instances would arrive without their methods.
+      (run) =>
+        this.segments.push({ kind: 'run', run: { ...run, series: (run.series as TimeSeries).toData() } }),
+    );
+    this.splitter = new LineSplitter(this.onLine, maxLine, hook);
     this.splitter.seek(0, startOffset);
   }
 
@@ -47,23 +52,6 @@ export class RangeScanner {
     if (this.stoppedAt === null) this.splitter.end();
     return { segments: this.segments, lines: this.splitter.lines, stoppedAt: this.stoppedAt };
   }
-
-  private readonly hook = {
-    lines: 0,
-    newChunk: (): void => this.reader.newChunk(),
-    read: (buf: Buffer, start: number, end: number, lineNo: number, offset: number): number => {
-      this.hook.lines = 0;
-      if (this.stoppedAt !== null) return start;
-      const run = emptyRun();
-      const next = this.reader.read(buf, start, end, lineNo, offset, run);
-      if (run.lines > 0) {
-        this.hook.lines = run.lines;
-        // Plain data crosses to the other thread; class instances would arrive without their methods.
-        this.segments.push({ kind: 'run', run: { ...run, series: (run.series as TimeSeries).toData() } });
-      }
-      return next;
-    },
-  };
 
   private onLine = (
     buf: Buffer,

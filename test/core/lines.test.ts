@@ -95,7 +95,10 @@ describe('prefixes', () => {
   it('infers the level where the engine prints none', () => {
     assert.equal(line('[2026-02-19 05:48:17 TP0] Load weight begin. avail mem=138.51 GB').level, 'info');
     assert.equal(line('torch.OutOfMemoryError: CUDA out of memory.').level, 'error');
-    assert.equal(line('[2026-02-19 05:48:17] Scheduler hit an exception: Traceback (most recent call last):').level, 'error');
+    assert.equal(
+      line('[2026-02-19 05:48:17] Scheduler hit an exception: Traceback (most recent call last):').level,
+      'error',
+    );
   });
 
   it('llama.cpp relative stamps and TRT-LLM frames', () => {

@@ -347,6 +347,7 @@ export const sglang: EngineModule = {
   sample(sig, m) {
     switch (sig.id) {
       case 'decode_batch':
+      case 'old_decode':
         return {
           genTps: num(m[3]),
           promptTps: null,
@@ -364,14 +365,6 @@ export const sglang: EngineModule = {
         };
       case 'old_fill_batch':
         return { genTps: null, promptTps: null, running: num(m[1]), queued: null, kvUsage: null };
-      case 'old_decode':
-        return {
-          genTps: num(m[3]),
-          promptTps: null,
-          running: num(m[1]),
-          queued: num(m[4]),
-          kvUsage: num(m[2]),
-        };
       default:
         return null;
     }

@@ -1,0 +1,10 @@
+// How assembly/bulk.ts is compiled: shared by scripts/build-wasm.mjs and the test that checks the
+// embedded module is current.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+export function compileBulkWasm(root, outFile) {
+  const asc = path.join(root, 'node_modules', 'assemblyscript', 'bin', 'asc.js');
+  const args = [asc, 'assembly/bulk.ts', '-O3', '--runtime', 'stub', '--noAssert', '--outFile', outFile];
+  execFileSync(process.execPath, args, { cwd: root, stdio: 'pipe' });
+}
