@@ -150,7 +150,7 @@ export class LogAnalyzer {
     if (ts !== null) this.lastTs = ts;
     const hit = this.match(line.msg);
     const exc = this.tracker.feed(line);
-    this.segment(line, hit, exc !== null && !exc.benign);
+    this.segment(line, hit, (exc !== null && !exc.benign) || this.tracker.opened === line.no);
     const launch = this.current;
     if (launch === null) return;
     if (line.rel !== null && line.ts === null && launch.startTs === null) launch.relativeTime = true;
@@ -177,6 +177,7 @@ export class LogAnalyzer {
           `${raise.type}: ${raise.text.replace(/[)"']+$/, '')}`,
         );
     }
+    if (this.tracker.scopedStart !== null) launch.dropFailure(this.tracker.scopedStart);
     if (this.tracker.pendingPhase) {
       this.framePhase(launch, this.tracker.pendingPhase, line);
       this.tracker.pendingPhase = null;

@@ -84,6 +84,7 @@ export class TracebackTracker {
   feed(line: LogLine): ExceptionEvent | null {
     const msg = line.msg;
     this.opened = -1;
+    this.scopedStart = null;
     if (this.remedyWindow > 0 && this.last) {
       this.remedyWindow--;
       const r = /^\s*\d\.\s+(.+)$/.exec(msg);
@@ -154,13 +155,21 @@ export class TracebackTracker {
         this.servingFrames = false;
       }
       this.sawFrames = true;
-      if (REQUEST_FRAME.test(msg)) this.requestScoped = true;
+      if (REQUEST_FRAME.test(msg) && !this.requestScoped) {
+        // A request handler's traceback: the server was serving, and the request, not the server, failed.
+        this.requestScoped = true;
+        this.pendingPhase = 'serving';
+        this.scopedStart = this.start;
+      }
       this.notePhase(msg);
       return null;
     }
     if (line.framed && !/^(?:ERROR|CRITICAL)/.test(line.msg)) this.reset();
     return null;
   }
+
+  /** Set when frames just showed the open traceback runs through a request handler: its first line. */
+  scopedStart: number | null = null;
 
   /** `raise X(...)` in the innermost frame read so far: names the exception when the file cuts it off. */
   lastRaise: { type: string; text: string } | null = null;

@@ -5,6 +5,15 @@
 import type { Signature } from './types.js';
 
 export const commonSignatures: Signature[] = [
+  // A shell prompt that starts a server: pastes and terminal captures hold several launches this way.
+  {
+    id: 'shell_launch',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: ' ',
+    re: /^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*)?[$#] +(?:\w+=\S+ +)*(?:nohup +)?(?:python3? +-m +(?:sglang\.launch_server|vllm\.entrypoints\.\S+)|sglang +serve|vllm +serve|text-generation-launcher|llama-server|trtllm-serve)\b/,
+  },
   // c10d's own error lines: `[rank3]:[E421 04:13:43.4266 ProcessGroupGloo.cpp:143] ...`
   {
     id: 'c10d_error',
