@@ -52,7 +52,7 @@ const signatures: Signature[] = [
     id: 'init_dist_nccl',
     kind: 'phase',
     phase: 'dist_init',
-    lit: 'NCCL',
+
     re: /NCCL INFO (?:Bootstrap|NET\/|Connected|cudaDriverVersion|NCCL version|Init COMPLETE|comm )|^sglang is using nccl==|NCCL version [\d.]+/,
   },
   // weights
@@ -89,7 +89,7 @@ const signatures: Signature[] = [
     id: 'memory_pool',
     kind: 'phase',
     phase: 'kv_cache',
-    lit: 'emory pool',
+
     re: /^Memory pool end\.|^Use sliding window memory pool|^max_total_tokens=\d+ is larger than the profiled value|^Allocating [\d.]+ GB host memory for hierarchical KV cache/,
   },
   {
@@ -111,7 +111,7 @@ const signatures: Signature[] = [
     id: 'autotune',
     kind: 'phase',
     phase: 'autotune',
-    lit: 'utotune',
+
     re: /^Running FlashInfer autotune|^FlashInfer autotune completed|AutoTuner|\[Autotuner\]/,
   },
   {
@@ -126,7 +126,7 @@ const signatures: Signature[] = [
     id: 'cuda_graph_begin',
     kind: 'phase',
     phase: 'cuda_graph',
-    lit: 'raph',
+
     re: /^Capture (?:cuda|cpu|npu|musa|xpu) graph (?:begin|bs\b)|^Capture (?:target|draft) (?:decode|verify|prefill) \w+ graph begin|^Capture piecewise CUDA graph begin|^Capturing batches \(|^Capturing num tokens|^Compiling num tokens|^Registering \d+ cuda graph addresses/,
   },
   {
@@ -155,7 +155,7 @@ const signatures: Signature[] = [
     id: 'warmup_pd',
     kind: 'phase',
     phase: 'warmup',
-    lit: 'warmup',
+
     re: /^(?:Start of|End of) (?:pd |prefill |decode )?disaggregation (?:mode )?warmup|^Disaggregation warmup requests completed/i,
   },
   {
@@ -275,7 +275,7 @@ const signatures: Signature[] = [
   {
     id: 'sigquit',
     kind: 'consequence',
-    lit: 'sigquit',
+
     re: /^Received sigquit from a child process|^SIGQUIT received\./i,
   },
   {

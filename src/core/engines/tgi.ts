@@ -78,7 +78,7 @@ const signatures: Signature[] = [
   {
     id: 'shutdown',
     kind: 'shutdown',
-    lit: 'e',
+
     re: /signal received, starting graceful shutdown|Terminating webserver|webserver terminated|Shutting down shards|shard terminated/,
   },
 ];

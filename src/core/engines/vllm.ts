@@ -69,7 +69,7 @@ const signatures: Signature[] = [
     id: 'dist_init',
     kind: 'phase',
     phase: 'dist_init',
-    lit: 'e',
+
     re: /^world_size=\d+ rank=\d+ local_rank=\d+|^vLLM is using nccl==|GPU P2P access cache|^rank \d+ in world size \d+ is assigned as|^Custom allreduce is disabled|^Initializing distributed environment|NCCL INFO (?:Bootstrap|NET\/|Init COMPLETE|comm )|^Found nccl from library/,
   },
   // weights
@@ -100,7 +100,7 @@ const signatures: Signature[] = [
     id: 'kv_cache',
     kind: 'phase',
     phase: 'kv_cache',
-    lit: 'e',
+
     re: /^Available KV cache memory|^GPU KV cache size|^Maximum concurrency for|^# (?:cuda|GPU|CPU|npu|xpu) blocks|^Memory profiling takes|^Profiling CUDA graph memory|^Estimated CUDA graph memory|^KV cache (?:memory|size)|^Auto-fit max_model_len|^the current vLLM instance can use|^model weights take|^Setting max_num_seqs|vllm cache_config_info/,
   },
   // CUDA graphs
@@ -123,7 +123,7 @@ const signatures: Signature[] = [
     id: 'api_start',
     kind: 'phase',
     phase: 'warmup',
-    lit: 'e',
+
     re: /^Supported tasks:|^Starting vLLM (?:API )?server|^INFO: +(?:Started server process|Waiting for application startup)/,
   },
   // the route table is printed inside serve_http, right before uvicorn takes the already-bound socket
@@ -250,7 +250,7 @@ const signatures: Signature[] = [
   {
     id: 'shutdown',
     kind: 'shutdown',
-    lit: 'S',
+
     re: /^Shutting down Fas|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
   },
   { id: 'leaked', kind: 'shutdown', lit: 'leaked', re: /resource_tracker: There appear to be \d+ leaked/ },
