@@ -237,7 +237,7 @@ const signatures: Signature[] = [
   {
     id: 'engine_failed',
     kind: 'consequence',
-    lit: 'Engine',
+
     re: /^EngineCore failed to start\.|^EngineCore encountered a fatal error\.|Engine core initialization failed\. See root cause above|^AsyncLLM output_handler failed\.|EngineDeadError|EngineCore encountered an issue|^Engine background task failed|Engine loop is not running|Engine process \(pid \d+\) died|MQEngineDeadError|^Engine loop has died/,
   },
   {
