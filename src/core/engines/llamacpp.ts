@@ -53,7 +53,7 @@ const signatures: Signature[] = [
     id: 'warmup',
     kind: 'phase',
     phase: 'warmup',
-    lit: 'warm',
+
     re: /warming up the model with an empty run|^slot +load_model|new slot, n_ctx/,
   },
   {

@@ -29,7 +29,7 @@ const signatures: Signature[] = [
     id: 'shard_start',
     kind: 'phase',
     phase: 'loading_weights',
-    lit: 'hard',
+
     re: /Starting shard rank=\d+|Waiting for shard to be ready|Server started at unix:\/\/|Shard ready in/,
   },
   {
@@ -65,7 +65,7 @@ const signatures: Signature[] = [
   {
     id: 'shard_failed',
     kind: 'consequence',
-    lit: 'hard',
+
     re: /Shard \d+ (?:failed to start|crashed)|Shard complete standard error output|Shard process was signaled to shutdown with signal \d+|^Error: (?:ShardCannotStart|ShardFailed|ShardDisconnected|WebserverFailed|WebserverCannotStart|DownloadError)|Method Warmup encountered an error|Webserver Crashed/,
   },
   {

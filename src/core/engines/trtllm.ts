@@ -17,7 +17,7 @@ const signatures: Signature[] = [
     id: 'backend',
     kind: 'phase',
     phase: 'args',
-    lit: 'Using LLM with',
+
     re: /^Using LLM with \w+ backend|rank 0 using MpiPoolSession/,
   },
   {
