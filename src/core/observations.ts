@@ -1,0 +1,69 @@
+/**
+ * What the probes saw, as plain data: the live verdict (verdict.ts) takes these and a clock value. The
+ * probes (src/probes/) produce them; nothing here touches a process, a socket or a GPU.
+ */
+
+export interface ProcessObservation {
+  pid: number;
+  alive: boolean;
+  /** Exit code or signal, when firedup started the process itself; null otherwise. */
+  exitCode: number | null;
+  signal: string | null;
+  cmdline: string | null;
+  /** CPU seconds (user + system) of the process and its live descendants. */
+  cpuSeconds: number | null;
+  children: Array<{ pid: number; name: string }>;
+  /** TCP ports the process tree listens on. */
+  listening: number[];
+  /** Seconds since the epoch when observed. */
+  at: number;
+}
+
+export type HttpState = 'refused' | 'timeout' | 'error' | 'http';
+
+export interface HttpObservation {
+  url: string;
+  /** The health endpoint: refused (nothing listens), timeout, another error, or an HTTP status. */
+  health: { state: HttpState; status: number | null; ms: number | null; detail: string | null };
+  /** What the server says about itself, where its endpoints tell (redacted). */
+  version: string | null;
+  model: string | null;
+  serverConfig: Record<string, unknown> | null;
+  at: number;
+}
+
+export interface GpuDevice {
+  index: number;
+  uuid: string;
+  name: string;
+  memUsedMiB: number;
+  memTotalMiB: number;
+  utilPct: number | null;
+  powerW: number | null;
+  powerLimitW: number | null;
+}
+
+export interface GpuApp {
+  pid: number;
+  name: string;
+  gpuUuid: string;
+  usedMiB: number | null;
+}
+
+export interface GpuObservation {
+  gpus: GpuDevice[];
+  apps: GpuApp[];
+  /** Set when nvidia-smi could not be run or read: the GPUs are then unknown, not idle. */
+  error: string | null;
+  at: number;
+}
+
+export interface Observations {
+  process?: ProcessObservation | null;
+  http?: HttpObservation | null;
+  gpu?: GpuObservation | null;
+  /** The previous GPU observation, to tell memory or utilisation moving. */
+  gpuBefore?: GpuObservation | null;
+  /** The previous process observation, to tell CPU time moving. */
+  processBefore?: ProcessObservation | null;
+}
