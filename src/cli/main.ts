@@ -6,14 +6,26 @@ import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
 import { engineFlag, explainNoLaunch, readLog } from './read.js';
+import { replayCommand } from './replay.js';
+import { pidFlag, statusVerdict, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
+import { waitCommand, watchCommand } from './watch.js';
 
 const HELP = `firedup — read an LLM inference server's log and say which launch and phase it is in, and why
 
 Usage:
-  firedup status <log> [--json]     the latest launch: phase, progress, ETA, outcome, failure with evidence,
-                                    config summary, and what changed since the previous launch
+  firedup status <log> [--json] [--url U] [--pid P]
+                                    the latest launch: phase, progress, ETA, outcome, failure with evidence,
+                                    config summary, what changed since the previous launch, and (from the
+                                    file's age, the process and the port) whether it is stalled or dead now
   firedup runs <log> [--json]       every launch in the file
+  firedup watch <log> [--url U] [--pid P] [--json]
+                                    a live view: phase, progress, ETA, GPUs, evidence, and the verdict
+                                    (ready, stalled, crashed, exited, dead) as it happens
+  firedup wait <log> [--timeout 30m]
+                                    block until ready (0), crashed (2), stalled (4), exited/dead (5), timeout (6)
+  firedup replay <log> --speed 20 --out FILE [--serve PORT]
+                                    write a recorded log into FILE at its own timing, scaled
 
   <log> is a file path, or - for standard input.
 
@@ -24,7 +36,8 @@ Options:
   -h, --help          this help
   -v, --version       the version
 
-Exit codes of status: 0 ready or serving, 2 crashed, 3 still starting, 5 shut down, 1 usage error or unreadable input.
+Exit codes of status: 0 ready or serving, 2 crashed, 3 still starting, 4 stalled, 5 shut down or dead,
+1 usage error or unreadable input.
 `;
 
 const COMMON: Record<string, FlagSpec> = {
@@ -79,8 +92,16 @@ async function run(argv: string[]): Promise<number> {
       return status(rest);
     case 'runs':
       return runs(rest);
+    case 'watch':
+      return watchCommand(rest);
+    case 'wait':
+      return waitCommand(rest);
+    case 'replay':
+      return replayCommand(rest);
     default:
-      throw new UsageError(`unknown command '${cmd}' (commands: status, runs; see firedup --help)`);
+      throw new UsageError(
+        `unknown command '${cmd}' (commands: status, runs, watch, wait, replay; see firedup --help)`,
+      );
   }
 }
 
@@ -92,8 +113,14 @@ function oneLog(positionals: string[], cmd: string): string {
   return positionals[0]!;
 }
 
+const STATUS_FLAGS: Record<string, FlagSpec> = {
+  ...COMMON,
+  url: { type: 'string' },
+  pid: { type: 'string' },
+};
+
 async function status(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, COMMON, 'status');
+  const { flags, positionals } = parseArgs(argv, STATUS_FLAGS, 'status');
   if (flags.help) {
     out(HELP);
     return 0;
@@ -109,16 +136,23 @@ async function status(argv: string[]): Promise<number> {
       );
     throw new UsageError(explainNoLaunch(target, res));
   }
+  const live = await statusVerdict(report, res.mtimeMs, { url: urlFlag(flags.url), pid: pidFlag(flags.pid) });
   if (flags.json) {
     const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
     const changes = prev ? diffConfig(prev.config, last.config) : [];
     out(
-      `${JSON.stringify({ ...last, engine: last.engine ?? report.engine, launchCount: report.launches.length, changes })}\n`,
+      `${JSON.stringify({ ...last, engine: last.engine ?? report.engine, launchCount: report.launches.length, changes, live })}\n`,
     );
   } else {
     const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
     out(formatStatus(target === '-' ? '(stdin)' : target, report, st));
+    if (live && ['stalled', 'dead', 'idle'].includes(live.state))
+      out(
+        `  ${st.yellow(`now: ${live.state}`)} — ${live.why}${live.next ? `\n  ${st.cyan('next:')} ${live.next}` : ''}\n`,
+      );
   }
+  if (live?.state === 'stalled') return 4;
+  if (live?.state === 'dead') return 5;
   return STATUS_EXIT[last.outcome];
 }
 

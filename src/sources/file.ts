@@ -139,7 +139,10 @@ export async function analyzeFileParallel(path: string, opts: FileOptions = {}):
   return { report: analyzer.end(), analyzer, size: st.size, mtimeMs: st.mtimeMs };
 }
 
-export async function analyzeStream(stream: NodeJS.ReadableStream, opts: AnalyzerOptions = {}): Promise<ReadResult> {
+export async function analyzeStream(
+  stream: NodeJS.ReadableStream,
+  opts: AnalyzerOptions = {},
+): Promise<ReadResult> {
   const analyzer = new LogAnalyzer({ year: new Date().getUTCFullYear(), ...opts });
   // Pipes deliver 64 KB at a time; the core reads fewer, larger chunks faster, so gather them first.
   const batch = Buffer.allocUnsafe(4 << 20);

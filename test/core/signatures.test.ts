@@ -11,7 +11,8 @@ import { SHARED } from '../helpers.js';
 function examples(): string[] {
   const out: string[] = [];
   for (const f of ['sglang-signatures.json', 'vllm-signatures.json']) {
-    for (const e of JSON.parse(fs.readFileSync(path.join(SHARED, f), 'utf8')) as Array<{ example: string }>) out.push(e.example);
+    for (const e of JSON.parse(fs.readFileSync(path.join(SHARED, f), 'utf8')) as Array<{ example: string }>)
+      out.push(e.example);
   }
   return out;
 }
@@ -24,7 +25,8 @@ describe('engine signatures', () => {
       for (const seg of ex.split(/\r|\n/)) {
         const msg = parseLine(seg, 1, 0, { year: 2026 }).msg;
         for (const sig of sigs) {
-          if (sig.lit !== undefined && sig.re.test(msg)) assert.ok(msg.includes(sig.lit), `${sig.id}: lit '${sig.lit}' hides ${JSON.stringify(msg)}`);
+          if (sig.lit !== undefined && sig.re.test(msg))
+            assert.ok(msg.includes(sig.lit), `${sig.id}: lit '${sig.lit}' hides ${JSON.stringify(msg)}`);
         }
       }
     }

@@ -33,7 +33,7 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'loading_weights',
     lit: 'o',
-    re: /load_model: loading model '|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|^gguf_init_from_file/,
+    re: /load_model: loading model '|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params/,
   },
   {
     id: 'loaded',
@@ -82,14 +82,14 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     lit: 'time =',
-    re: /^(?:print_timing: )?(?:id +\d+ \| task \d+ \| )?\s*(prompt eval|eval|total) time = +([\d.]+) ms \/ +(\d+) (?:tokens|runs)(?: \( +[\d.]+ ms per token, +([\d.]+) tokens per second\))?/,
+    re: /^(?:slot +)?(?:print_timing: )?(?:id +\d+ \| task \d+ \| )?\s*(prompt eval|eval|total) time = +([\d.]+) ms \/ +(\d+) (?:tokens|runs)(?: \( +[\d.]+ ms per token, +([\d.]+) tokens per second\))?/,
   },
   {
     id: 'slot',
     kind: 'serving',
     phase: 'serving',
     lit: 'slot',
-    re: /launch_slot_|slot (?:get_availabl|release|launch_slot_|update_slots)|processing task|prompt processing|stop processing/,
+    re: /launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|processing task|prompt processing|stop processing/,
   },
   {
     id: 'request',

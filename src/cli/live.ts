@@ -1,0 +1,290 @@
+/**
+ * A live session: follows the log, runs the probes on their own schedules, and turns each new report and
+ * observation into a verdict. `watch` renders it; `wait` waits for a final one. One I/O edge around the
+ * pure core: the follower and the probes feed it, `liveVerdict` decides.
+ */
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import { LogAnalyzer } from '../core/analyzer.js';
+import type {
+  GpuObservation,
+  HttpObservation,
+  Observations,
+  ProcessObservation,
+} from '../core/observations.js';
+import type { AnalysisReport, LaunchReport } from '../core/report.js';
+import type { EngineId } from '../core/types.js';
+import { liveVerdict, ProgressClock, type Verdict } from '../core/verdict.js';
+import { probeGpu } from '../probes/gpu.js';
+import { probeHttp } from '../probes/http.js';
+import { findServerPid, probeProcess } from '../probes/process.js';
+import { FileFollower, type FollowEvent } from '../sources/follow.js';
+
+export interface LiveOptions {
+  log: string;
+  url?: string;
+  pid?: number;
+  engine?: EngineId;
+  /** Probe the GPUs with nvidia-smi (default: when it is on PATH). */
+  gpu?: boolean;
+  pollMs?: number;
+  probeMs?: number;
+  gpuMs?: number;
+  /** The clock, seconds since the epoch (tests move it). */
+  clock?: () => number;
+}
+
+/** Events for `--json` (newline-delimited) and the plain view. */
+export type LiveEvent =
+  | { type: 'launch'; launch: number; line: number; time: string | null }
+  | { type: 'phase'; launch: number; phase: string; line: number; time: string | null; text: string }
+  | {
+      type: 'progress';
+      launch: number;
+      phase: string;
+      done: number;
+      total: number;
+      eta: number | null;
+      rate: number | null;
+    }
+  | { type: 'verdict'; verdict: Verdict }
+  | { type: 'source'; kind: FollowEvent['kind']; detail: string };
+
+const DEFAULT_PORTS: Partial<Record<EngineId, number>> = {
+  sglang: 30000,
+  vllm: 8000,
+  llamacpp: 8080,
+  tgi: 80,
+  trtllm: 8000,
+};
+
+export function nvidiaSmiOnPath(): boolean {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir && fs.existsSync(`${dir}/nvidia-smi`)) return true;
+  }
+  return false;
+}
+
+export class LiveSession extends EventEmitter {
+  private analyzer: LogAnalyzer;
+  private readonly follower: FileFollower;
+  private readonly clock: () => number;
+  private readonly progressClock = new ProgressClock();
+  private timers: NodeJS.Timeout[] = [];
+  private logExists = false;
+  private dirty = true;
+  private report: AnalysisReport | null = null;
+  private obs: Observations = {};
+  private pid: number | null;
+  private probing = { process: false, http: false, gpu: false };
+  private lastKey = '';
+  private seenLaunches = 0;
+  private seenPhases = new Map<number, number>();
+  private lastProgress = '';
+  verdict: Verdict | null = null;
+
+  constructor(private readonly opts: LiveOptions) {
+    super();
+    this.clock = opts.clock ?? (() => Date.now() / 1000);
+    this.analyzer = this.newAnalyzer();
+    this.follower = new FileFollower(opts.log, { pollMs: opts.pollMs ?? 100 });
+    this.pid = opts.pid ?? null;
+  }
+
+  private newAnalyzer(): LogAnalyzer {
+    return new LogAnalyzer({
+      engine: this.opts.engine,
+      year: new Date(this.clock() * 1000).getUTCFullYear(),
+    });
+  }
+
+  start(): void {
+    this.follower.start((e) => this.onFollow(e));
+    const probeMs = this.opts.probeMs ?? 1000;
+    const every = (ms: number, fn: () => void) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(this.opts.pollMs ?? 100, () => this.tick());
+    every(probeMs, () => void this.probeProcessAndHttp());
+    const gpu = this.opts.gpu ?? nvidiaSmiOnPath();
+    if (gpu) every(this.opts.gpuMs ?? 2000, () => void this.probeGpus());
+    void this.probeProcessAndHttp();
+    if (gpu) void this.probeGpus();
+  }
+
+  stop(): void {
+    this.follower.stop();
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+  }
+
+  private onFollow(e: FollowEvent): void {
+    switch (e.kind) {
+      case 'data':
+        this.logExists = true;
+        this.analyzer.push(e.chunk);
+        this.dirty = true;
+        break;
+      case 'reset':
+        // A new file at the path (rotated, truncated, recreated): its launches are read afresh.
+        this.analyzer = this.newAnalyzer();
+        this.seenLaunches = 0;
+        this.seenPhases.clear();
+        this.dirty = true;
+        this.emit('event', { type: 'source', kind: e.kind, detail: e.reason } satisfies LiveEvent);
+        break;
+      case 'missing':
+        this.logExists = false;
+        this.dirty = true;
+        this.emit('event', {
+          type: 'source',
+          kind: e.kind,
+          detail: `${this.opts.log} does not exist (yet)`,
+        } satisfies LiveEvent);
+        break;
+      case 'appeared':
+        this.logExists = true;
+        this.emit('event', {
+          type: 'source',
+          kind: e.kind,
+          detail: `${this.opts.log} appeared`,
+        } satisfies LiveEvent);
+        break;
+      case 'error':
+        this.emit('event', { type: 'source', kind: e.kind, detail: e.message } satisfies LiveEvent);
+        break;
+    }
+  }
+
+  private latest(): LaunchReport | null {
+    return this.report?.launches[this.report.launches.length - 1] ?? null;
+  }
+
+  /** Recomputes the report (when new bytes came) and the verdict (always: silence grows with time). */
+  tick(): Verdict {
+    const now = this.clock();
+    if (this.dirty) {
+      this.report = this.analyzer.report();
+      this.dirty = false;
+      this.emitLogEvents();
+    }
+    const progressAt = this.progressClock.observe(this.report, now);
+    const v = liveVerdict({ report: this.report, obs: this.obs, now, progressAt, logExists: this.logExists });
+    this.verdict = v;
+    const key = `${v.state}|${v.phase}|${v.launch}|${v.stalledIn}|${v.failure?.line ?? ''}`;
+    if (key !== this.lastKey) {
+      this.lastKey = key;
+      this.emit('event', { type: 'verdict', verdict: v } satisfies LiveEvent);
+    }
+    this.emit('tick', v, this.report);
+    return v;
+  }
+
+  private emitLogEvents(): void {
+    const r = this.report!;
+    r.launches.forEach((l, i) => {
+      const n = i + 1;
+      if (n > this.seenLaunches) {
+        this.seenLaunches = n;
+        this.emit('event', {
+          type: 'launch',
+          launch: n,
+          line: l.startLine,
+          time: l.startTime,
+        } satisfies LiveEvent);
+      }
+      const seen = this.seenPhases.get(n) ?? 0;
+      for (const p of l.phases.slice(seen)) {
+        this.emit('event', {
+          type: 'phase',
+          launch: n,
+          phase: p.phase,
+          line: p.line,
+          time: p.start,
+          text: p.text,
+        } satisfies LiveEvent);
+      }
+      this.seenPhases.set(n, l.phases.length);
+    });
+    const l = this.latest();
+    const p = l && (l.phase === 'cuda_graph' && l.graphProgress ? l.graphProgress : l.progress);
+    if (l && p) {
+      const key = `${r.launches.length}:${l.phase}:${p.done}/${p.total}`;
+      if (key !== this.lastProgress) {
+        this.lastProgress = key;
+        this.emit('event', {
+          type: 'progress',
+          launch: r.launches.length,
+          phase: l.phase ?? '',
+          done: p.done,
+          total: p.total,
+          eta: p.eta,
+          rate: p.rate,
+        } satisfies LiveEvent);
+      }
+    }
+  }
+
+  /** The URL to probe: --url, or the host and port the parsed config names. */
+  private url(): string | null {
+    if (this.opts.url) return this.opts.url;
+    const l = this.latest();
+    if (!l) return null;
+    const c = l.configSummary;
+    const port = typeof c.port === 'number' ? c.port : l.engine ? DEFAULT_PORTS[l.engine] : undefined;
+    if (!port) return null;
+    const host = typeof c.host === 'string' && c.host !== '0.0.0.0' && c.host !== '::' ? c.host : '127.0.0.1';
+    return `http://${host}:${port}`;
+  }
+
+  private async probeProcessAndHttp(): Promise<void> {
+    const l = this.latest();
+    const engine = l?.engine ?? this.report?.engine ?? null;
+    const url = this.url();
+    if (!this.probing.process) {
+      this.probing.process = true;
+      try {
+        if (this.pid === null && l) {
+          const port = url ? Number(new URL(url).port) || undefined : undefined;
+          this.pid = await findServerPid({ port, engine });
+        }
+        if (this.pid !== null) {
+          const o: ProcessObservation = await probeProcess(this.pid);
+          this.obs = { ...this.obs, processBefore: this.obs.process ?? null, process: o };
+        }
+      } finally {
+        this.probing.process = false;
+      }
+    }
+    if (url && !this.probing.http) {
+      this.probing.http = true;
+      try {
+        const o: HttpObservation = await probeHttp(url, engine);
+        this.obs = { ...this.obs, http: o };
+      } finally {
+        this.probing.http = false;
+      }
+    }
+  }
+
+  private async probeGpus(): Promise<void> {
+    if (this.probing.gpu) return;
+    this.probing.gpu = true;
+    try {
+      const o: GpuObservation = await probeGpu();
+      this.obs = { ...this.obs, gpuBefore: this.obs.gpu ?? null, gpu: o };
+    } finally {
+      this.probing.gpu = false;
+    }
+  }
+
+  get currentReport(): AnalysisReport | null {
+    return this.report;
+  }
+
+  get observations(): Observations {
+    return this.obs;
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * `firedup replay <log> --speed N --out FILE [--serve PORT]`: writes a recorded log into FILE at its original
+ * timing (sped up), and with --serve answers the engine's HTTP endpoints in step, so a watcher (firedup
+ * watch/wait, a readiness script) can be tried on a real launch without GPUs.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { planReplay, type ReplayLaunch, type ReplayStep, replayPhases } from '../core/replay.js';
+import { describeFsError } from '../sources/file.js';
+import { type FlagSpec, parseArgs } from './args.js';
+import { UsageError } from './errors.js';
+
+const HELP = `firedup replay — write a recorded log into a file at its original timing, for trying a watcher on it
+
+Usage:
+  firedup replay <log> --speed 20 --out FILE [--serve PORT] [--max-gap S]
+
+Options:
+  --speed N       play N times faster than the log was written (default 1)
+  --out FILE      append the lines to FILE, like the server's >> (default: standard output)
+  --serve PORT    also answer the engine's HTTP endpoints on 127.0.0.1:PORT in step: refused until the log
+                  shows the HTTP server starting, /health 503 until it shows ready, 200 after
+  --max-gap S     pauses longer than S seconds of log time are shortened to S (default 30)
+`;
+
+const SPEC: Record<string, FlagSpec> = {
+  speed: { type: 'string' },
+  out: { type: 'string' },
+  serve: { type: 'string' },
+  'max-gap': { type: 'string' },
+  help: { type: 'boolean', alias: 'h' },
+};
+
+function numberFlag(
+  name: string,
+  v: unknown,
+  fallback: number,
+  ok: (n: number) => boolean,
+  want: string,
+): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (typeof v !== 'string' || v.trim() === '' || !ok(n))
+    throw new UsageError(`replay: --${name} ${v}: ${want}`);
+  return n;
+}
+
+export async function replayCommand(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, SPEC, 'replay');
+  if (flags.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(
+      'replay: name one recorded log: firedup replay server.log --speed 20 --out live.log',
+    );
+  const src = positionals[0]!;
+  if (src === '-')
+    throw new UsageError('replay: needs a log file, not standard input (its timing is replayed)');
+  const speed = numberFlag(
+    'speed',
+    flags.speed,
+    1,
+    (n) => n > 0 && Number.isFinite(n),
+    'needs a number above 0',
+  );
+  const maxGap = numberFlag('max-gap', flags['max-gap'], 30, (n) => n >= 0, 'needs seconds, 0 or more');
+  const port =
+    flags.serve === undefined
+      ? null
+      : numberFlag(
+          'serve',
+          flags.serve,
+          0,
+          (n) => Number.isInteger(n) && n > 0 && n < 65536,
+          'needs a port, 1-65535',
+        );
+
+  let data: Buffer;
+  try {
+    if (fs.statSync(src).isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    data = fs.readFileSync(src);
+  } catch (err) {
+    throw new UsageError(describeFsError(src, err));
+  }
+  // latin1 maps every byte to one character and back, so the copy is byte-exact even where the log is not
+  // valid UTF-8; the timing reads only ASCII (stamps, bar fields), which latin1 leaves as it is.
+  const steps = planReplay(data.toString('latin1'), { speed, maxGap });
+  const server = port === null ? null : new StepServer(port, replayPhases(data.toString('utf8')));
+  if (server) await server.check();
+
+  const out = typeof flags.out === 'string' ? flags.out : null;
+  let fd: number;
+  try {
+    fd = out === null ? 1 : fs.openSync(out, 'a');
+  } catch (err) {
+    throw new UsageError(
+      `replay: --out ${out}: cannot write (${(err as NodeJS.ErrnoException).code ?? err})`,
+    );
+  }
+  const abort = new AbortController();
+  const onSignal = (sig: NodeJS.Signals): void => abort.abort(sig);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await play(steps, fd, server, abort.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (out !== null) fs.closeSync(fd);
+    await server?.close();
+  }
+  if (abort.signal.aborted) return abort.signal.reason === 'SIGINT' ? 130 : 143;
+  return 0;
+}
+
+async function play(
+  steps: ReplayStep[],
+  fd: number,
+  server: StepServer | null,
+  signal: AbortSignal,
+): Promise<void> {
+  const t0 = performance.now();
+  for (let i = 0; i < steps.length; i++) {
+    const { at, line } = steps[i]!;
+    const wait = t0 + at * 1000 - performance.now();
+    if (wait > 1) await sleep(wait, undefined, { signal }).catch(() => {});
+    if (signal.aborted) return;
+    try {
+      await writeAll(fd, Buffer.from(line, 'latin1'));
+    } catch (err) {
+      // A closed pipe (`| head`) ends the replay; anything else is the output's problem, named once.
+      if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
+      throw new UsageError(`replay: cannot write the output (${(err as NodeJS.ErrnoException).code ?? err})`);
+    }
+    await server?.after(i + 1);
+  }
+}
+
+/** One line, unbuffered, so a follower sees it when its time comes, as it would from the server. */
+async function writeAll(fd: number, buf: Buffer): Promise<void> {
+  for (let off = 0; off < buf.length; ) {
+    try {
+      off += fs.writeSync(fd, buf, off);
+    } catch (err) {
+      // Standard output may be a non-blocking pipe: a full pipe is waited out, not an error.
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      await sleep(5);
+    }
+  }
+}
+
+type State = 'down' | 'starting' | 'ready';
+
+/** The engine's HTTP server as the log describes it, moved along line by line. */
+class StepServer {
+  private server: http.Server | null = null;
+  private state: State = 'down';
+  private launch: ReplayLaunch | null = null;
+  /** What happens after each line: listen, ready, down. */
+  private readonly events = new Map<number, Array<[Exclude<State, 'down'> | 'down', ReplayLaunch]>>();
+
+  constructor(
+    private readonly port: number,
+    launches: ReplayLaunch[],
+  ) {
+    for (const l of launches) {
+      if (l.listen) this.on(l.listen.line, 'starting', l);
+      if (l.ready) this.on(l.ready.line, 'ready', l);
+      if (l.down) this.on(l.down.line, 'down', l);
+    }
+  }
+
+  private on(line: number, what: State, l: ReplayLaunch): void {
+    const list = this.events.get(line) ?? [];
+    list.push([what, l]);
+    this.events.set(line, list);
+  }
+
+  /**
+   * Fails before anything is written if something already answers on the port. It connects rather than
+   * binding a trial listener, which would reset a client that connected during the trial.
+   */
+  async check(): Promise<void> {
+    const taken = await new Promise<boolean>((resolve) => {
+      const sock = net.connect({ host: '127.0.0.1', port: this.port });
+      sock.setTimeout(1000, () => sock.destroy());
+      sock.once('connect', () => {
+        sock.destroy();
+        resolve(true);
+      });
+      // Refused is the answer we hope for; other failures are left for listen() to name.
+      sock.once('close', () => resolve(false));
+      sock.once('error', () => {});
+    });
+    if (taken) throw new UsageError(`replay: --serve ${this.port}: port already in use`);
+  }
+
+  async after(line: number): Promise<void> {
+    for (const [what, l] of this.events.get(line) ?? []) {
+      this.launch = l;
+      if (what === 'down') await this.close();
+      else {
+        if (!this.server) {
+          const s = http.createServer((req, res) => this.answer(req, res));
+          await this.listen(s);
+          this.server = s;
+        }
+        this.state = what;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.state = 'down';
+    const s = this.server;
+    this.server = null;
+    if (!s) return;
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+
+  private listen(s: http.Server): Promise<void> {
+    return new Promise((resolve, reject) => {
+      s.once('error', (err: NodeJS.ErrnoException) =>
+        reject(
+          new UsageError(
+            err.code === 'EADDRINUSE'
+              ? `replay: --serve ${this.port}: port already in use`
+              : `replay: --serve ${this.port}: cannot listen (${err.code ?? err.message})`,
+          ),
+        ),
+      );
+      s.listen(this.port, '127.0.0.1', () => resolve());
+    });
+  }
+
+  private answer(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const [code, body] = this.route((req.url ?? '/').split('?')[0]!);
+    const text = body === undefined ? '' : JSON.stringify(body);
+    res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  /** Status and JSON body (undefined: empty) of a route, as the engine of the current launch answers it. */
+  private route(path: string): [number, unknown] {
+    const l = this.launch!;
+    const ready = this.state === 'ready';
+    // llama-server answers every route with this 503 while it loads the model.
+    if (l.engine === 'llamacpp' && !ready)
+      return [503, { error: { message: 'Loading model', type: 'unavailable_error', code: 503 } }];
+    const model = typeof l.config.served_model_name === 'string' ? l.config.served_model_name : l.model;
+    if (path === '/health')
+      return l.engine === 'llamacpp' ? [200, { status: 'ok' }] : [ready ? 200 : 503, undefined];
+    if (path === '/v1/models')
+      return [
+        200,
+        {
+          object: 'list',
+          data: [{ id: model ?? 'model', object: 'model', created: 0, owned_by: l.engine ?? 'firedup' }],
+        },
+      ];
+    if (l.engine === 'sglang' && (path === '/server_info' || path === '/get_server_info'))
+      return [200, l.config];
+    if (l.engine === 'sglang' && path === '/get_model_info')
+      return [200, { model_path: l.model, is_generation: true }];
+    if (l.engine === 'vllm' && path === '/version') return [200, { version: l.version ?? 'unknown' }];
+    return [404, { error: { message: `${path} is not served by this replay`, code: 404 } }];
+  }
+}

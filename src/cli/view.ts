@@ -1,0 +1,154 @@
+/**
+ * The live terminal view: a block at the bottom of the terminal redrawn in place, with event lines
+ * scrolling above it (the technique of vitest's WindowRenderer): each redraw moves the cursor up over the
+ * old block, clears to the end of the screen and writes the new block in one write, so nothing flickers.
+ */
+import type { GpuObservation } from '../core/observations.js';
+import type { AnalysisReport } from '../core/report.js';
+import type { Verdict } from '../core/verdict.js';
+import { bar, fmtDuration } from './format.js';
+import type { Style } from './style.js';
+
+const HIDE_CURSOR = '\x1b[?25l';
+const SHOW_CURSOR = '\x1b[?25h';
+
+export function stateBadge(v: Verdict, st: Style): string {
+  switch (v.state) {
+    case 'ready':
+    case 'serving':
+      return st.green(`● ${v.state}`);
+    case 'idle':
+      return st.green('○ idle');
+    case 'crashed':
+      return st.red('✖ crashed');
+    case 'dead':
+      return st.red('✖ dead');
+    case 'stalled':
+      return st.yellow(`⚠ stalled in ${v.stalledIn ?? 'startup'}`);
+    case 'exited':
+      return st.dim('■ exited');
+    case 'waiting':
+      return st.dim('… waiting');
+    default:
+      return st.cyan(`◐ ${v.state}`);
+  }
+}
+
+function gpuLines(g: GpuObservation | null | undefined, st: Style, width: number): string[] {
+  if (!g) return [];
+  if (g.error) return [st.dim(`GPU   ${g.error}`)];
+  return g.gpus.map((d) => {
+    const mem = d.memTotalMiB > 0 ? d.memUsedMiB / d.memTotalMiB : 0;
+    const util = (d.utilPct ?? 0) / 100;
+    const w = Math.max(6, Math.min(20, Math.floor((width - 50) / 2)));
+    return `GPU${d.index}  mem ${bar(mem, w)} ${(d.memUsedMiB / 1024).toFixed(1).padStart(5)}/${(d.memTotalMiB / 1024).toFixed(0)} GiB  util ${bar(util, w)} ${String(d.utilPct ?? '?').padStart(3)}%${d.powerW !== null ? `  ${Math.round(d.powerW)} W` : ''}`;
+  });
+}
+
+/** The block for one verdict; also what a plain dump of the final state prints. */
+export function renderBlock(
+  log: string,
+  v: Verdict,
+  report: AnalysisReport | null,
+  gpu: GpuObservation | null | undefined,
+  st: Style,
+  width: number,
+): string[] {
+  const out: string[] = [];
+  const l = report?.launches[report.launches.length - 1];
+  out.push(
+    st.bold(
+      `firedup · ${log} · ${v.engine ?? 'engine?'}${v.launch ? ` · launch ${v.launch} of ${v.launches}` : ''}`,
+    ),
+  );
+  let head = `${stateBadge(v, st)}`;
+  if (v.progress && v.progress.done < v.progress.total && !['crashed', 'dead', 'exited'].includes(v.state)) {
+    const w = Math.max(10, Math.min(30, width - 60));
+    head += `  ${bar(v.progress.ratio, w)} ${v.progress.done}/${v.progress.total} ${Math.round(v.progress.ratio * 100)}%`;
+    if (v.progress.rate) head += `  ${v.progress.rate}/s`;
+    if (v.progress.eta !== null) head += `  ETA ${fmtDuration(v.progress.eta)}`;
+  }
+  if (v.quietFor !== null && !['ready', 'serving', 'crashed', 'exited', 'dead'].includes(v.state)) {
+    head += st.dim(`  quiet ${fmtDuration(v.quietFor)}${v.budget ? ` of ${fmtDuration(v.budget)}` : ''}`);
+  }
+  if (v.throughput !== null && (v.state === 'serving' || v.state === 'idle'))
+    head += `  ${v.throughput} tok/s`;
+  out.push(head);
+  out.push(`  ${v.why}`);
+  if (l?.phases.length) {
+    const ph = l.phases
+      .map(
+        (p, i) =>
+          `${p.phase} ${fmtDuration(p.duration)}${i === l.phases.length - 1 && !['crashed', 'exited'].includes(v.state) ? '…' : ''}`,
+      )
+      .join(' · ');
+    out.push(st.dim(`  ${ph.length > width - 4 ? `…${ph.slice(ph.length - width + 6)}` : ph}`));
+  }
+  for (const g of gpuLines(gpu, st, width)) out.push(`  ${g}`);
+  for (const e of v.evidence.slice(0, 6)) {
+    const t = `${e.source}${e.line ? ` ${e.line}` : ''}: ${e.text}`;
+    out.push(st.dim(`  ${t.length > width - 4 ? `${t.slice(0, width - 5)}…` : t}`));
+  }
+  if (v.next) out.push(`  ${st.cyan('next:')} ${v.next}`);
+  return out;
+}
+
+export class LiveView {
+  private height = 0;
+  private started = false;
+
+  constructor(private readonly out: NodeJS.WriteStream) {}
+
+  private width(): number {
+    return Math.max(40, this.out.columns ?? 100);
+  }
+
+  /** Redraws the block. */
+  draw(lines: string[]): void {
+    const width = this.width();
+    const clipped = lines.map((l) => clip(l, width));
+    this.out.write(`${this.started ? '' : HIDE_CURSOR}${this.erase()}${clipped.join('\n')}\n`);
+    this.started = true;
+    this.height = clipped.length;
+  }
+
+  /** Prints a line above the block (it scrolls away; the block stays at the bottom). */
+  log(line: string, block: string[]): void {
+    const width = this.width();
+    const clipped = block.map((l) => clip(l, width));
+    this.out.write(`${this.erase()}${line}\n${clipped.join('\n')}\n`);
+    this.height = clipped.length;
+  }
+
+  /** Leaves the last block on screen and gives the cursor back. */
+  close(): void {
+    if (this.started) this.out.write(SHOW_CURSOR);
+  }
+
+  private erase(): string {
+    return this.height > 0 ? `\x1b[${this.height}F\x1b[0J` : '';
+  }
+}
+
+/** Cuts a line to the terminal width without breaking an escape sequence. */
+function clip(line: string, width: number): string {
+  let visible = 0;
+  let out = '';
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === '\x1b') {
+      const m = /^\x1b\[[0-9;?]*[A-Za-z]/.exec(line.slice(i));
+      if (m) {
+        out += m[0];
+        i += m[0].length - 1;
+        continue;
+      }
+    }
+    if (visible >= width - 1) {
+      out += '\x1b[0m';
+      break;
+    }
+    out += line[i];
+    visible++;
+  }
+  return out;
+}

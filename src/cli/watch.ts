@@ -1,0 +1,198 @@
+/** `firedup watch` and `firedup wait`: a live session rendered, or waited on. */
+import { spawn } from 'node:child_process';
+import type { Verdict } from '../core/verdict.js';
+import { waitExitCode } from '../core/verdict.js';
+import { type FlagSpec, parseArgs } from './args.js';
+import { UsageError } from './errors.js';
+import { fmtDuration } from './format.js';
+import { type LiveEvent, LiveSession } from './live.js';
+import { engineFlag } from './read.js';
+import { pidFlag, urlFlag } from './status-live.js';
+import { colorWanted, makeStyle, type Style } from './style.js';
+import { LiveView, renderBlock, stateBadge } from './view.js';
+
+const FLAGS: Record<string, FlagSpec> = {
+  url: { type: 'string' },
+  pid: { type: 'string' },
+  engine: { type: 'string' },
+  json: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  'no-gpu': { type: 'boolean' },
+  'on-ready': { type: 'string' },
+  'on-fail': { type: 'string' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', alias: 'h' },
+};
+
+const USAGE = `firedup watch <log> [--url U] [--pid P] [--json] [--on-ready CMD] [--on-fail CMD]
+firedup wait <log> [--timeout 30m] [--url U] [--pid P] [--json] [--on-ready CMD] [--on-fail CMD]
+
+  watch   a live view of the launch: phase, progress and ETA, GPUs, evidence; ends with the final verdict
+  wait    blocks until the server is ready (exit 0), crashed (2), stalled (4), exited or dead (5), or the
+          timeout passed (6): firedup wait server.log && python -m sglang.bench_serving ...
+
+  --url U        the server's HTTP address (default: host and port from the logged config)
+  --pid P        the server's process (default: found from the port or the engine's command line)
+  --json         newline-delimited JSON events: launch, phase, progress, verdict
+  --on-ready CMD run CMD (sh -c) when the server becomes ready; FIREDUP_* variables describe the verdict
+  --on-fail CMD  run CMD when it crashes, stalls or dies
+  --no-gpu       do not run nvidia-smi
+  --timeout T    wait: give up after T (90s, 30m, 2h; default: none)
+`;
+
+export function parseDuration(s: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
+  if (!m) throw new UsageError(`${flag} ${s}: not a duration (use 90s, 30m or 2h)`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return unit === 'ms' ? n / 1000 : unit === 's' ? n : unit === 'm' ? n * 60 : n * 3600;
+}
+
+function hookEnv(v: Verdict, log: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    FIREDUP_LOG: log,
+    FIREDUP_STATE: v.state,
+    FIREDUP_PHASE: v.phase ?? '',
+    FIREDUP_WHY: v.why,
+    FIREDUP_ENGINE: v.engine ?? '',
+    FIREDUP_LAUNCH: String(v.launch ?? ''),
+    FIREDUP_FAILURE_CLASS: v.failure?.class ?? '',
+    FIREDUP_EVIDENCE_LINE: String(v.failure?.line ?? v.evidence.find((e) => e.line)?.line ?? ''),
+    FIREDUP_THROUGHPUT: v.throughput === null ? '' : String(v.throughput),
+  };
+}
+
+function runHook(cmd: string, v: Verdict, log: string): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', cmd], { stdio: ['ignore', 'inherit', 'inherit'], env: hookEnv(v, log) });
+    child.on('error', () => resolve());
+    child.on('exit', () => resolve());
+  });
+}
+
+function plainEvent(e: LiveEvent, st: Style): string | null {
+  const t = new Date().toISOString().slice(11, 19);
+  switch (e.type) {
+    case 'launch':
+      return `${st.dim(t)} launch ${e.launch} starts at line ${e.line}`;
+    case 'phase':
+      return `${st.dim(t)} ${e.phase.padEnd(15)} line ${e.line}${e.time ? ` (${e.time.slice(11, 19)} in the log)` : ''}`;
+    case 'progress':
+      return null;
+    case 'verdict':
+      return `${st.dim(t)} ${stateBadge(e.verdict, st)}: ${e.verdict.why}${e.verdict.next ? `\n${' '.repeat(9)}next: ${e.verdict.next}` : ''}`;
+    case 'source':
+      return `${st.dim(t)} ${e.detail}`;
+  }
+}
+
+interface Run {
+  mode: 'watch' | 'wait';
+  argv: string[];
+}
+
+async function live({ mode, argv }: Run): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, FLAGS, mode);
+  if (flags.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(`${mode}: name one log file: firedup ${mode} server.log`);
+  const log = positionals[0]!;
+  if (log === '-') throw new UsageError(`${mode}: needs a file it can follow, not standard input`);
+  const timeout =
+    mode === 'wait' && typeof flags.timeout === 'string' ? parseDuration(flags.timeout, '--timeout') : null;
+  const session = new LiveSession({
+    log,
+    url: urlFlag(flags.url),
+    pid: pidFlag(flags.pid),
+    engine: engineFlag(flags.engine),
+    gpu: flags['no-gpu'] ? false : undefined,
+  });
+  const json = Boolean(flags.json);
+  const err = process.stderr;
+  const tty = mode === 'watch' && !json && Boolean(process.stdout.isTTY);
+  const st = makeStyle(colorWanted(mode === 'watch' ? process.stdout : err, Boolean(flags['no-color'])));
+  const view = tty ? new LiveView(process.stdout) : null;
+  const width = () => Math.max(60, process.stdout.columns ?? 100);
+  const started = Date.now() / 1000;
+  let readyFired = false;
+  let failFired = false;
+  const hooks: Promise<void>[] = [];
+
+  const block = (v: Verdict) =>
+    renderBlock(log, v, session.currentReport, session.observations.gpu, st, width());
+  session.on('event', (e: LiveEvent) => {
+    if (json) {
+      process.stdout.write(
+        `${JSON.stringify(e.type === 'verdict' ? { type: 'verdict', ...e.verdict } : e)}\n`,
+      );
+      return;
+    }
+    const line = plainEvent(e, st);
+    if (line === null) return;
+    if (view && session.verdict) view.log(line, block(session.verdict));
+    else if (mode === 'watch') process.stdout.write(`${line}\n`);
+    else err.write(`${line}\n`);
+  });
+
+  return await new Promise<number>((resolve) => {
+    let done = false;
+    const finish = async (code: number, v: Verdict) => {
+      if (done) return;
+      done = true;
+      session.stop();
+      await Promise.all(hooks);
+      if (view) {
+        view.draw(block(v));
+        view.close();
+      } else if (!json) {
+        const out = mode === 'watch' ? process.stdout : err;
+        out.write(
+          `${stateBadge(v, st)} after ${fmtDuration(Date.now() / 1000 - started)} of watching: ${v.why}\n`,
+        );
+      }
+      resolve(code);
+    };
+    session.on('tick', (v: Verdict) => {
+      if (view) view.draw(block(v));
+      const ready = v.state === 'ready' || v.state === 'serving' || v.state === 'idle';
+      const failed = v.state === 'crashed' || v.state === 'stalled' || v.state === 'dead';
+      if (ready && !readyFired && typeof flags['on-ready'] === 'string') {
+        readyFired = true;
+        hooks.push(runHook(flags['on-ready'], v, log));
+      }
+      if (failed && !failFired && typeof flags['on-fail'] === 'string') {
+        failFired = true;
+        hooks.push(runHook(flags['on-fail'], v, log));
+      }
+      if (mode === 'wait') {
+        if (ready || failed || v.state === 'exited') void finish(waitExitCode(v), v);
+        else if (timeout !== null && Date.now() / 1000 - started > timeout) {
+          void finish(6, {
+            ...v,
+            why: `still ${v.state} after the ${fmtDuration(timeout)} timeout: ${v.why}`,
+          });
+        }
+      } else if (v.final) void finish(waitExitCode(v), v);
+    });
+    const stop = () => {
+      const v = session.verdict;
+      if (v) void finish(130, v);
+      else resolve(130);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    session.start();
+  });
+}
+
+export function watchCommand(argv: string[]): Promise<number> {
+  return live({ mode: 'watch', argv });
+}
+
+export function waitCommand(argv: string[]): Promise<number> {
+  return live({ mode: 'wait', argv });
+}

@@ -1,0 +1,343 @@
+/**
+ * The live verdict: what the log says, what the process, the HTTP port and the GPUs say, and how long it
+ * has been quiet, folded into one state with its reasons. Pure: a clock value comes in as an argument.
+ *
+ * Silence is measured on the watcher's clock (when bytes arrived), never by comparing the log's own
+ * timestamps with the clock: servers log local time, often in another zone.
+ */
+import { engineModule } from './engines/index.js';
+import type { GpuObservation, Observations } from './observations.js';
+import type { AnalysisReport, FailureReport, LaunchReport } from './report.js';
+import type { EngineId, Outcome, Phase } from './types.js';
+
+export type LiveState =
+  | 'waiting'
+  | 'starting'
+  | 'loading'
+  | 'dist_init'
+  | 'weights_loaded'
+  | 'kv_cache'
+  | 'compile'
+  | 'autotune'
+  | 'cuda_graph'
+  | 'warmup'
+  | 'ready'
+  | 'serving'
+  | 'idle'
+  | 'stalled'
+  | 'crashed'
+  | 'exited'
+  | 'dead';
+
+export interface VerdictEvidence {
+  source: 'log' | 'process' | 'http' | 'gpu' | 'clock';
+  text: string;
+  line?: number;
+}
+
+export interface Verdict {
+  state: LiveState;
+  engine: EngineId | null;
+  phase: Phase | null;
+  outcome: Outcome | null;
+  /** Which launch of the file (1-based) and how many there are. */
+  launch: number | null;
+  launches: number;
+  progress: { done: number; total: number; ratio: number; rate: number | null; eta: number | null } | null;
+  /** Seconds since the launch last showed progress, on the watcher's clock. */
+  quietFor: number | null;
+  /** The silence allowed in this phase before it is called stalled (null when none applies). */
+  budget: number | null;
+  /** For `stalled`: the phase it stalled in. */
+  stalledIn: Phase | null;
+  why: string;
+  evidence: VerdictEvidence[];
+  next: string | null;
+  failure: FailureReport | null;
+  throughput: number | null;
+  /** Whether the state is final: nothing more will happen without a relaunch. */
+  final: boolean;
+}
+
+/** Phases with no progress output of their own, where GPU or CPU activity shows the server is working. */
+const SILENT: ReadonlySet<Phase> = new Set([
+  'args',
+  'dist_init',
+  'weights_loaded',
+  'kv_cache',
+  'compile',
+  'autotune',
+  'cuda_graph',
+  'warmup',
+]);
+
+/** Default silence budgets (seconds) when the engine gives none. */
+const DEFAULT_BUDGET: Partial<Record<Phase, number>> = {
+  args: 180,
+  dist_init: 600,
+  loading_weights: 300,
+  weights_loaded: 60,
+  kv_cache: 600,
+  compile: 1200,
+  autotune: 900,
+  cuda_graph: 900,
+  warmup: 180,
+};
+
+/** No shard for this many expected intervals means the load stopped (but never less than the floor). */
+const TICK_INTERVALS = 8;
+const TICK_FLOOR = 20;
+/** A serving launch with no sample for this long is idle, not stalled: servers are silent when idle. */
+const IDLE_AFTER = 60;
+
+export interface LiveInput {
+  report: AnalysisReport | null;
+  obs: Observations;
+  /** Watcher's clock, seconds since the epoch. */
+  now: number;
+  /** When the launch last showed progress, on the watcher's clock (see ProgressClock). */
+  progressAt: number | null;
+  logExists: boolean;
+}
+
+/**
+ * Remembers when (on the watcher's clock) the latest launch last moved: the report only knows log
+ * times. Feed it every report with the clock value at which it was read.
+ */
+export class ProgressClock {
+  private key = '';
+  at: number | null = null;
+
+  constructor(initial: number | null = null) {
+    this.at = initial;
+  }
+
+  observe(report: AnalysisReport | null, now: number): number | null {
+    const l = report?.launches[report.launches.length - 1];
+    if (!l) return this.at;
+    const key = `${report!.launches.length}:${l.lastProgressLine}:${l.phase}:${l.outcome}:${l.progress?.done ?? ''}:${l.graphProgress?.done ?? ''}`;
+    if (key !== this.key) {
+      this.key = key;
+      this.at = now;
+    }
+    return this.at;
+  }
+}
+
+function gpuLine(g: GpuObservation): string {
+  if (g.error) return `nvidia-smi: ${g.error}`;
+  const used = g.gpus.reduce((s, d) => s + d.memUsedMiB, 0);
+  const util = g.gpus.map((d) => d.utilPct ?? 0);
+  const maxUtil = util.length ? Math.max(...util) : 0;
+  return `${g.gpus.length} GPU(s): ${(used / 1024).toFixed(1)} GiB used, utilisation up to ${maxUtil}%`;
+}
+
+/** GPUs working: utilisation, or memory moving between two observations. Null when unknown. */
+export function gpuBusy(
+  before: GpuObservation | null | undefined,
+  now: GpuObservation | null | undefined,
+): boolean | null {
+  if (!now || now.error || now.gpus.length === 0) return null;
+  if (now.gpus.some((g) => (g.utilPct ?? 0) >= 5)) return true;
+  if (before && !before.error) {
+    for (const g of now.gpus) {
+      const b = before.gpus.find((x) => x.uuid === g.uuid);
+      if (b && Math.abs(b.memUsedMiB - g.memUsedMiB) >= 256) return true;
+    }
+  }
+  return false;
+}
+
+/** GPU memory held by anyone (MiB), or null when unknown. */
+function gpuMemory(g: GpuObservation | null | undefined): number | null {
+  if (!g || g.error || g.gpus.length === 0) return null;
+  return g.gpus.reduce((s, d) => s + d.memUsedMiB, 0);
+}
+
+function loadBudget(l: LaunchReport, budget: number): number {
+  const rate = l.progress?.rate ?? null;
+  if (!rate || rate <= 0) return budget;
+  return Math.min(budget, Math.max(TICK_FLOOR, TICK_INTERVALS / rate));
+}
+
+export function liveVerdict(input: LiveInput): Verdict {
+  const { report, obs, now, progressAt } = input;
+  const l = report?.launches[report.launches.length - 1] ?? null;
+  const engine = l?.engine ?? report?.engine ?? null;
+  const evidence: VerdictEvidence[] = [];
+  const proc = obs.process ?? null;
+  const http = obs.http ?? null;
+  const gpu = obs.gpu ?? null;
+  if (proc) {
+    evidence.push({
+      source: 'process',
+      text: proc.alive
+        ? `pid ${proc.pid} alive${proc.cpuSeconds !== null ? `, ${proc.cpuSeconds.toFixed(1)} s CPU` : ''}${proc.children.length ? `, ${proc.children.length} children` : ''}${proc.listening.length ? `, listening on ${proc.listening.join(', ')}` : ''}`
+        : `pid ${proc.pid} is gone${proc.exitCode !== null ? ` (exit code ${proc.exitCode})` : proc.signal ? ` (${proc.signal})` : ''}`,
+    });
+  }
+  if (http) {
+    const h = http.health;
+    evidence.push({
+      source: 'http',
+      text: `${http.url}: ${h.state === 'http' ? `HTTP ${h.status}` : h.state}${h.detail ? ` (${h.detail})` : ''}`,
+    });
+  }
+  if (gpu) evidence.push({ source: 'gpu', text: gpuLine(gpu) });
+
+  const base: Verdict = {
+    state: 'waiting',
+    engine,
+    phase: l?.phase ?? null,
+    outcome: l?.outcome ?? null,
+    launch: l ? report!.launches.length : null,
+    launches: report?.launches.length ?? 0,
+    progress: null,
+    quietFor: null,
+    budget: null,
+    stalledIn: null,
+    why: '',
+    evidence,
+    next: null,
+    failure: l?.failure ?? null,
+    throughput: l?.throughput?.last ?? null,
+    final: false,
+  };
+  if (!l) {
+    base.why = input.logExists ? 'no launch in the log yet' : 'the log does not exist yet';
+    if (proc && !proc.alive) {
+      return { ...base, state: 'dead', final: true, why: `${base.why}, and the process is gone` };
+    }
+    return base;
+  }
+  const hints = engine ? engineModule(engine).hints : {};
+  const quiet = progressAt !== null ? Math.max(0, now - progressAt) : null;
+  base.quietFor = quiet === null ? null : Math.round(quiet * 10) / 10;
+  const p = l.phase === 'cuda_graph' && l.graphProgress ? l.graphProgress : l.progress;
+  if (p) base.progress = { done: p.done, total: p.total, ratio: p.ratio, rate: p.rate, eta: p.eta };
+  const last = l.phases[l.phases.length - 1];
+  if (last) evidence.unshift({ source: 'log', line: last.line, text: last.text });
+
+  // What the log says outright.
+  if (l.outcome === 'crashed') {
+    const f = l.failure!;
+    evidence.unshift(...f.evidence.map((e) => ({ source: 'log' as const, line: e.line, text: e.text })));
+    return { ...base, state: 'crashed', final: true, why: `${f.class}: ${f.message}`, next: f.hint };
+  }
+  if (l.outcome === 'shutdown') {
+    evidence.unshift({ source: 'log', line: l.shutdown!.line, text: l.shutdown!.text });
+    return {
+      ...base,
+      state: 'exited',
+      final: true,
+      why: 'the server shut down cleanly (shutdown lines in the log)',
+    };
+  }
+
+  // The process is gone without a word in the log.
+  if (proc && !proc.alive) {
+    const mem = gpuMemory(gpu);
+    const released = mem === null ? null : mem < 1024;
+    const why = `the process (pid ${proc.pid}) is gone and the log says nothing about it${released === true ? '; the GPUs hold no memory' : released === false ? `; ${(mem! / 1024).toFixed(1)} GiB still held on the GPUs` : ''}`;
+    return {
+      ...base,
+      state: 'dead',
+      final: true,
+      why,
+      next: 'it was killed from outside (kill -9, the OOM killer, a container stop): `dmesg -T | grep -i -E "killed|oom"` and the supervisor\'s logs',
+    };
+  }
+
+  const phase = l.phase;
+  if (phase === 'ready' || phase === 'serving') {
+    const ready = { ...base, final: false };
+    if (http && http.health.state !== 'http' && http.health.state !== 'timeout' && proc === null) {
+      ready.evidence.push({ source: 'clock', text: 'the log says ready but the port does not answer' });
+    }
+    if (phase === 'serving' && quiet !== null && quiet > IDLE_AFTER) {
+      return {
+        ...ready,
+        state: 'idle',
+        why: `serving, no batch for ${Math.round(quiet)} s (idle: servers print nothing without requests)`,
+      };
+    }
+    return {
+      ...ready,
+      state: phase,
+      why:
+        phase === 'ready'
+          ? 'the server says it is ready'
+          : `serving${l.throughput ? ` at ${l.throughput.last} tok/s` : ''}`,
+    };
+  }
+
+  // Starting up: is it moving?
+  const state: LiveState =
+    phase === null
+      ? 'starting'
+      : phase === 'loading_weights'
+        ? 'loading'
+        : phase === 'args'
+          ? 'starting'
+          : phase;
+  const engineBudget = engine ? engineModule(engine).silentBudget[phase ?? 'args'] : undefined;
+  let budget = engineBudget ?? DEFAULT_BUDGET[phase ?? 'args'] ?? 300;
+  if (phase === 'loading_weights') budget = loadBudget(l, budget);
+  base.budget = Math.round(budget);
+  const silent = phase === null || SILENT.has(phase);
+  const busy = gpuBusy(obs.gpuBefore, gpu);
+  const cpuMoving =
+    proc && obs.processBefore && proc.cpuSeconds !== null && obs.processBefore.cpuSeconds !== null
+      ? proc.cpuSeconds - obs.processBefore.cpuSeconds > 0.05
+      : null;
+  const working = silent && (busy === true || cpuMoving === true);
+  if (quiet !== null && quiet > budget && !working) {
+    const where = phase ?? 'startup';
+    const rate =
+      phase === 'loading_weights' && l.progress?.rate
+        ? ` (shards were arriving at ${l.progress.rate}/s)`
+        : '';
+    const signs: string[] = [];
+    if (busy === false) signs.push('GPUs idle');
+    if (cpuMoving === false) signs.push('CPU time not moving');
+    return {
+      ...base,
+      state: 'stalled',
+      stalledIn: phase,
+      why: `no progress in ${where} for ${Math.round(quiet)} s, over the ${Math.round(budget)} s this phase gets${rate}${signs.length ? `; ${signs.join(', ')}` : ''}`,
+      next:
+        hints[`stalled:${phase ?? 'args'}` as keyof typeof hints] ??
+        (proc ? `py-spy dump --pid ${proc.pid}` : 'py-spy dump --pid <server pid>'),
+    };
+  }
+  const eta = base.progress?.eta;
+  return {
+    ...base,
+    state,
+    why:
+      phase === 'loading_weights' && base.progress
+        ? `loading weights ${base.progress.done}/${base.progress.total}${eta !== null && eta !== undefined ? `, about ${Math.round(eta)} s left` : ''}`
+        : working
+          ? `${phase}: quiet for ${Math.round(quiet ?? 0)} s but working (${busy ? 'GPUs busy' : 'CPU time moving'})`
+          : `${phase ?? 'starting'}${quiet !== null ? `, last progress ${Math.round(quiet)} s ago` : ''}`,
+  };
+}
+
+/** Exit code of `firedup wait` for a final or timed-out verdict. */
+export function waitExitCode(v: Verdict): number {
+  switch (v.state) {
+    case 'ready':
+    case 'serving':
+    case 'idle':
+      return 0;
+    case 'crashed':
+      return 2;
+    case 'stalled':
+      return 4;
+    case 'exited':
+    case 'dead':
+      return 5;
+    default:
+      return 6;
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * A server process seen through Linux /proc: alive, its tree, CPU time, listening ports. A server that
+ * is loading weights or compiling shows CPU time moving long before its log or HTTP port says anything,
+ * and its listening port tells which pid is the server. Entries of other users' processes that cannot
+ * be read are skipped: the probe reports what it can see and never throws for it.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import type { ProcessObservation } from '../core/observations.js';
+
+export interface ProcOptions {
+  /** Defaults to /proc; tests point it at a fake tree. */
+  procRoot?: string;
+}
+
+interface ProcStat {
+  pid: number;
+  comm: string;
+  state: string;
+  ppid: number;
+  /** Clock ticks: the process's own, and its waited-for children's. */
+  utime: number;
+  stime: number;
+  cutime: number;
+  cstime: number;
+  /** Clock ticks after boot: orders processes by age. */
+  starttime: number;
+}
+
+let clockTicks: Promise<number> | null = null;
+
+/** USER_HZ, asked once: 100 on nearly every Linux, but not promised. */
+function clkTck(): Promise<number> {
+  clockTicks ??= new Promise((resolve) => {
+    execFile('getconf', ['CLK_TCK'], { timeout: 1000 }, (err, stdout) => {
+      const n = Number(String(stdout).trim());
+      resolve(!err && Number.isFinite(n) && n > 0 ? n : 100);
+    });
+  });
+  return clockTicks;
+}
+
+async function readText(path: string): Promise<string | null> {
+  try {
+    return await fs.readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** /proc/PID/stat; null when the process is gone or hidden. */
+export function parseStat(text: string): ProcStat | null {
+  // comm may hold spaces and parentheses (`(sglang::sched)`); it ends at the last ')'.
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
+  // Fields from 3 (state); utime is field 14, starttime 22 (proc(5)).
+  const f = (n: number) => Number(rest[n - 3]);
+  const stat: ProcStat = {
+    pid: Number(text.slice(0, open).trim()),
+    comm: text.slice(open + 1, close),
+    state: rest[0] ?? '?',
+    ppid: f(4),
+    utime: f(14),
+    stime: f(15),
+    cutime: f(16),
+    cstime: f(17),
+    starttime: f(22),
+  };
+  return Number.isFinite(stat.pid) && Number.isFinite(stat.ppid) ? stat : null;
+}
+
+const gone = (s: ProcStat) => s.state === 'Z' || s.state === 'X';
+
+async function listPids(procRoot: string): Promise<number[]> {
+  try {
+    return (await fs.readdir(procRoot)).filter((n) => /^\d+$/.test(n)).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function readStat(procRoot: string, pid: number): Promise<ProcStat | null> {
+  const text = await readText(`${procRoot}/${pid}/stat`);
+  return text === null ? null : parseStat(text);
+}
+
+/** Every process's stat that can be read, by pid. */
+async function readAllStats(procRoot: string): Promise<Map<number, ProcStat>> {
+  const pids = await listPids(procRoot);
+  const stats = await Promise.all(pids.map((pid) => readStat(procRoot, pid)));
+  const map = new Map<number, ProcStat>();
+  for (const s of stats) if (s) map.set(s.pid, s);
+  return map;
+}
+
+/** Live descendants of `root`, nearest first. */
+function descendants(root: number, stats: Map<number, ProcStat>): ProcStat[] {
+  const kids = new Map<number, ProcStat[]>();
+  for (const s of stats.values()) {
+    if (gone(s)) continue;
+    const list = kids.get(s.ppid);
+    if (list) list.push(s);
+    else kids.set(s.ppid, [s]);
+  }
+  const out: ProcStat[] = [];
+  const queue = [root];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    for (const k of kids.get(queue.shift()!) ?? []) {
+      if (seen.has(k.pid)) continue;
+      seen.add(k.pid);
+      out.push(k);
+      queue.push(k.pid);
+    }
+  }
+  return out;
+}
+
+async function readCmdline(procRoot: string, pid: number): Promise<string | null> {
+  const raw = await readText(`${procRoot}/${pid}/cmdline`);
+  if (raw === null) return null;
+  const text = raw.replace(/\0+$/, '').split('\0').join(' ');
+  // Kernel threads and zombies have none.
+  return text === '' ? null : text;
+}
+
+/** Socket inodes among a process's open files; empty when they belong to another user. */
+async function socketInodes(procRoot: string, pid: number): Promise<string[]> {
+  let fds: string[];
+  try {
+    fds = await fs.readdir(`${procRoot}/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  const links = await Promise.all(
+    fds.map((fd) => fs.readlink(`${procRoot}/${pid}/fd/${fd}`).catch(() => '')),
+  );
+  const out: string[] = [];
+  for (const l of links) {
+    const m = /^socket:\[(\d+)\]$/.exec(l);
+    if (m) out.push(m[1]!);
+  }
+  return out;
+}
+
+/** Listening TCP sockets (state 0A) of one network namespace's tables: inode → port. */
+export function parseListening(table: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of table.split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+    if (f.length < 10 || f[3] !== '0A') continue;
+    const port = Number.parseInt(f[1]!.split(':')[1] ?? '', 16);
+    if (Number.isFinite(port)) out.set(f[9]!, port);
+  }
+  return out;
+}
+
+/**
+ * Listening sockets as the process at `netPid` sees them: /proc/PID/net is that process's network
+ * namespace, which matters when the server runs in a container with its own. Falls back to ours.
+ */
+async function listeningTable(procRoot: string, netPid: number | null): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const file of ['tcp', 'tcp6']) {
+    const text =
+      (netPid !== null ? await readText(`${procRoot}/${netPid}/net/${file}`) : null) ??
+      (await readText(`${procRoot}/net/${file}`));
+    if (text !== null) for (const [inode, port] of parseListening(text)) out.set(inode, port);
+  }
+  return out;
+}
+
+/** What /proc shows of `pid` and its descendants now. exitCode/signal stay null: we did not start it. */
+export async function probeProcess(pid: number, opts: ProcOptions = {}): Promise<ProcessObservation> {
+  const procRoot = opts.procRoot ?? '/proc';
+  const at = Date.now() / 1000;
+  const none: ProcessObservation = {
+    pid,
+    alive: false,
+    exitCode: null,
+    signal: null,
+    cmdline: null,
+    cpuSeconds: null,
+    children: [],
+    listening: [],
+    at,
+  };
+  const own = await readStat(procRoot, pid);
+  if (!own || gone(own)) return { ...none, cmdline: own ? await readCmdline(procRoot, pid) : null };
+  const stats = await readAllStats(procRoot);
+  stats.set(pid, own);
+  const tree = descendants(pid, stats);
+  const members = [own, ...tree];
+  // cutime/cstime keep the time of children that already exited and were waited for (a compile
+  // worker, a download helper), so the total does not drop when one ends: the live verdict reads a
+  // rise as work, and a drop would hide it.
+  const ticks = members.reduce((sum, s) => sum + s.utime + s.stime + s.cutime + s.cstime, 0);
+  const [hz, cmdline, table, inodes] = await Promise.all([
+    clkTck(),
+    readCmdline(procRoot, pid),
+    listeningTable(procRoot, pid),
+    Promise.all(members.map((s) => socketInodes(procRoot, s.pid))),
+  ]);
+  const ports = new Set<number>();
+  for (const inode of inodes.flat()) {
+    const port = table.get(inode);
+    if (port !== undefined) ports.add(port);
+  }
+  return {
+    ...none,
+    alive: true,
+    cmdline,
+    cpuSeconds: Number.isFinite(ticks) ? ticks / hz : null,
+    children: tree.map((s) => ({ pid: s.pid, name: s.comm })).sort((a, b) => a.pid - b.pid),
+    listening: [...ports].sort((a, b) => a - b),
+    at,
+  };
+}
+
+// How each engine is launched; matched against the whole command line, words joined by spaces.
+const LAUNCH_PATTERNS: Record<string, RegExp[]> = {
+  sglang: [/(?:^|[\s/])sglang\.launch_server(?:\s|$)/, /(?:^|[\s/])sglang\s+serve(?:\s|$)/],
+  vllm: [/(?:^|[\s/])vllm\s+serve(?:\s|$)/, /(?:^|[\s/])vllm\.entrypoints\.openai\.api_server(?:\s|$)/],
+  llamacpp: [/(?:^|[\s/])llama-server(?:\s|$)/],
+  trtllm: [/(?:^|[\s/])trtllm-serve(?:\s|$)/],
+  tgi: [/(?:^|[\s/])text-generation-launcher(?:\s|$)/],
+};
+
+/** True when `cmdline` launches `engine`'s server (any engine's when `engine` is null). */
+export function looksLikeLaunch(cmdline: string, engine: string | null): boolean {
+  const patterns = engine === null ? Object.values(LAUNCH_PATTERNS).flat() : (LAUNCH_PATTERNS[engine] ?? []);
+  return patterns.some((re) => re.test(cmdline));
+}
+
+// Oldest first: a launcher's workers inherit both its listening socket and its command line, and the
+// launcher is the one whose tree holds them all.
+const byAge = (a: ProcStat, b: ProcStat) => a.starttime - b.starttime || a.pid - b.pid;
+
+/**
+ * The server's pid: the oldest process holding a socket that listens on `port`, else the oldest whose
+ * command line launches `engine` (any known engine when it is null or left out). Our own process never
+ * counts.
+ */
+export async function findServerPid(opts: {
+  port?: number;
+  engine?: string | null;
+  procRoot?: string;
+}): Promise<number | null> {
+  const procRoot = opts.procRoot ?? '/proc';
+  const stats = [...(await readAllStats(procRoot)).values()]
+    .filter((s) => !gone(s) && s.pid !== process.pid)
+    .sort(byAge);
+  if (opts.port !== undefined) {
+    const table = await listeningTable(procRoot, null);
+    const wanted = new Set([...table].filter(([, port]) => port === opts.port).map(([inode]) => inode));
+    if (wanted.size > 0) {
+      const held = await Promise.all(stats.map((s) => socketInodes(procRoot, s.pid)));
+      const i = held.findIndex((inodes) => inodes.some((n) => wanted.has(n)));
+      if (i >= 0) return stats[i]!.pid;
+    }
+  }
+  // Before the port opens (weights still loading) the command line is all there is to go on.
+  const cmdlines = await Promise.all(stats.map((s) => readCmdline(procRoot, s.pid)));
+  const i = cmdlines.findIndex((c) => c !== null && looksLikeLaunch(c, opts.engine ?? null));
+  return i >= 0 ? stats[i]!.pid : null;
+}

@@ -1,0 +1,222 @@
+/**
+ * Follows a log file as it grows (`tail -F` semantics) for a live watcher: every byte is delivered once, in
+ * order, and each discontinuity (copytruncate, rotation, delete and recreate) is announced before the bytes
+ * that follow it.
+ *
+ * Correctness comes from polling fstat/stat only: fs.watch misses events on network filesystems and inside
+ * containers, and a poll every 100 ms costs two stat calls, so it is not used even as a hint.
+ */
+import fs from 'node:fs';
+import { describeFsError } from './file.js';
+
+export type FollowEvent =
+  /** `chunk` is a view into a reused buffer: valid only during the callback; copy it to keep it. */
+  | { kind: 'data'; chunk: Buffer; offset: number }
+  | { kind: 'reset'; reason: 'truncated' | 'rotated' | 'recreated' }
+  | { kind: 'missing' }
+  | { kind: 'appeared' }
+  | { kind: 'error'; message: string };
+
+export interface FollowOptions {
+  pollMs?: number;
+  chunkBytes?: number;
+}
+
+/** Bytes kept from just before the read offset: a rewrite of them means the file was truncated and refilled. */
+const TAIL = 64;
+
+/** Node's fs errors carry the failing syscall; an exception without one was thrown by the listener. */
+function isFsError(err: unknown): err is NodeJS.ErrnoException {
+  return typeof (err as NodeJS.ErrnoException)?.syscall === 'string';
+}
+
+export class FileFollower {
+  private readonly pollMs: number;
+  private readonly chunkBytes: number;
+  private buf: Buffer | null = null;
+  private readonly tail = Buffer.alloc(TAIL);
+  private readonly probe = Buffer.alloc(TAIL);
+  private tailLen = 0;
+  private fd: number | null = null;
+  private ident: { dev: number; ino: number } | null = null;
+  private offset = 0;
+  private onEvent: ((e: FollowEvent) => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  /** 'missing' was announced and the path has not been opened since. */
+  private missing = false;
+  /** A file was opened before: a later one is announced with a reset. */
+  private hadFile = false;
+  /** The last error announced, so a persistent one is reported once, not every poll. */
+  private lastError: string | null = null;
+
+  constructor(
+    private readonly path: string,
+    opts: FollowOptions = {},
+  ) {
+    this.pollMs = Math.max(1, opts.pollMs ?? 100);
+    this.chunkBytes = Math.max(TAIL, opts.chunkBytes ?? 4 << 20);
+  }
+
+  /** Device and inode of the file being read, or null while none is open. */
+  get identity(): { dev: number; ino: number } | null {
+    return this.ident ? { ...this.ident } : null;
+  }
+
+  start(onEvent: (e: FollowEvent) => void): void {
+    if (this.onEvent) throw new Error('FileFollower: already started');
+    this.onEvent = onEvent;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.closeFd();
+  }
+
+  private schedule(ms: number): void {
+    // unref: a follower alone must not keep the process alive.
+    this.timer = setTimeout(this.tick, ms);
+    this.timer.unref();
+  }
+
+  private tick = (): void => {
+    this.timer = null;
+    if (this.stopped) return;
+    let more = false;
+    try {
+      more = this.step();
+      // A failure that went away is reported again if it comes back.
+      this.lastError = null;
+    } catch (err) {
+      // Only filesystem failures become events; an exception thrown by the listener is its own bug.
+      if (!isFsError(err)) throw err;
+      this.fail(err);
+    }
+    // A backlog (the existing content of a large file) is read one chunk per turn of the event loop.
+    if (!this.stopped) this.schedule(more ? 0 : this.pollMs);
+  };
+
+  private emit(e: FollowEvent): void {
+    if (!this.stopped) this.onEvent?.(e);
+  }
+
+  private fail(err: NodeJS.ErrnoException): void {
+    const message = describeFsError(this.path, err);
+    if (message === this.lastError) return;
+    this.lastError = message;
+    this.emit({ kind: 'error', message });
+  }
+
+  private noteMissing(): void {
+    if (this.missing) return;
+    this.missing = true;
+    this.emit({ kind: 'missing' });
+  }
+
+  private closeFd(): void {
+    if (this.fd === null) return;
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // Closing a descriptor we own fails only if it is already gone; nothing to recover.
+    }
+    this.fd = null;
+    this.ident = null;
+  }
+
+  /** One poll; true when more bytes are already waiting. */
+  private step(): boolean {
+    if (this.fd === null) return this.openPath('recreated');
+    const cur = fs.fstatSync(this.fd);
+    const atPath = fs.statSync(this.path, { throwIfNoEntry: false });
+    if (atPath && atPath.ino === this.ident!.ino && atPath.dev === this.ident!.dev)
+      return this.readNew(cur.size);
+    // The path no longer names our file: finish the old one first (its writer may have appended since).
+    if (this.readNew(cur.size) || this.stopped) return !this.stopped;
+    if (!atPath) {
+      // Renamed away (still linked): the writer may keep appending until it reopens, so keep reading it.
+      // Deleted: nobody else can see what is written to it any more, so let it go.
+      if (cur.nlink === 0) this.closeFd();
+      this.noteMissing();
+      return false;
+    }
+    const reason = cur.nlink === 0 ? 'recreated' : 'rotated';
+    this.closeFd();
+    return this.openPath(reason);
+  }
+
+  private openPath(reason: 'rotated' | 'recreated'): boolean {
+    if (this.stopped) return false;
+    let fd: number;
+    try {
+      fd = fs.openSync(this.path, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.noteMissing();
+      return false;
+    }
+    // Identity comes from the descriptor, not the path, so a swap between stat and open cannot fool it.
+    const st = fs.fstatSync(fd);
+    if (st.isDirectory()) {
+      fs.closeSync(fd);
+      throw Object.assign(new Error('is a directory'), { code: 'EISDIR', syscall: 'open' });
+    }
+    this.fd = fd;
+    this.ident = { dev: st.dev, ino: st.ino };
+    this.offset = 0;
+    this.tailLen = 0;
+    if (this.missing) {
+      this.missing = false;
+      this.emit({ kind: 'appeared' });
+    }
+    if (this.hadFile) this.emit({ kind: 'reset', reason });
+    this.hadFile = true;
+    return this.stopped ? false : this.readNew(st.size);
+  }
+
+  /** Reads at most one chunk of what the file holds past the offset; true when more is waiting. */
+  private readNew(size: number): boolean {
+    const fd = this.fd!;
+    if (size < this.offset || (size > this.offset && !this.tailIntact(fd))) {
+      this.emit({ kind: 'reset', reason: 'truncated' });
+      this.offset = 0;
+      this.tailLen = 0;
+      if (this.stopped) return false;
+    }
+    if (size <= this.offset) return false;
+    this.buf ??= Buffer.allocUnsafe(this.chunkBytes);
+    const n = fs.readSync(fd, this.buf, 0, this.buf.length, this.offset);
+    if (n === 0) return false;
+    const chunk = this.buf.subarray(0, n);
+    this.keepTail(chunk);
+    const at = this.offset;
+    this.offset += n;
+    this.emit({ kind: 'data', chunk, offset: at });
+    return this.offset < size;
+  }
+
+  /**
+   * A copytruncate followed by more writes than we had read leaves the size above our offset, so size alone
+   * misses it; the bytes just before the offset having changed gives it away.
+   */
+  private tailIntact(fd: number): boolean {
+    if (this.tailLen === 0) return true;
+    const got = fs.readSync(fd, this.probe, 0, this.tailLen, this.offset - this.tailLen);
+    return got === this.tailLen && this.probe.compare(this.tail, 0, this.tailLen, 0, got) === 0;
+  }
+
+  private keepTail(chunk: Buffer): void {
+    if (chunk.length >= TAIL) {
+      chunk.copy(this.tail, 0, chunk.length - TAIL);
+      this.tailLen = TAIL;
+      return;
+    }
+    const keep = Math.min(this.tailLen, TAIL - chunk.length);
+    this.tail.copyWithin(0, this.tailLen - keep, this.tailLen);
+    chunk.copy(this.tail, keep);
+    this.tailLen = keep + chunk.length;
+  }
+}
