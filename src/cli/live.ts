@@ -32,6 +32,10 @@ export interface LiveOptions {
   gpuMs?: number;
   /** The clock, seconds since the epoch (tests move it). */
   clock?: () => number;
+  /** Scales the silence budgets (FIREDUP_BUDGET_SCALE), for replays at high speed. */
+  budgetScale?: number;
+  /** Skip launches that are already over when the session starts (`wait`: the relaunch is coming). */
+  skipEnded?: boolean;
 }
 
 /** Events for `--json` (newline-delimited) and the plain view. */
@@ -82,6 +86,14 @@ export class LiveSession extends EventEmitter {
   private seenPhases = new Map<number, number>();
   private lastProgress = '';
   verdict: Verdict | null = null;
+  /**
+   * Launches already in the file that are over (crashed, shut down, or whose process or port is gone)
+   * when watching starts: a relaunch appended to the same file is what the user is waiting for, so these
+   * are skipped. Undefined until the first probes have answered.
+   */
+  private baseline: number | undefined;
+  private startedAt = 0;
+  private probedOnce = false;
 
   constructor(private readonly opts: LiveOptions) {
     super();
@@ -99,12 +111,12 @@ export class LiveSession extends EventEmitter {
   }
 
   start(): void {
+    this.startedAt = this.clock();
     this.follower.start((e) => this.onFollow(e));
     const probeMs = this.opts.probeMs ?? 1000;
+    // These timers keep the process alive while the session runs; stop() clears them.
     const every = (ms: number, fn: () => void) => {
-      const t = setInterval(fn, ms);
-      t.unref();
-      this.timers.push(t);
+      this.timers.push(setInterval(fn, ms));
     };
     every(this.opts.pollMs ?? 100, () => this.tick());
     every(probeMs, () => void this.probeProcessAndHttp());
@@ -170,8 +182,34 @@ export class LiveSession extends EventEmitter {
       this.dirty = false;
       this.emitLogEvents();
     }
-    const progressAt = this.progressClock.observe(this.report, now);
-    const v = liveVerdict({ report: this.report, obs: this.obs, now, progressAt, logExists: this.logExists });
+    if (
+      this.baseline === undefined &&
+      (!this.opts.skipEnded || this.probedOnce || now - this.startedAt > 3)
+    ) {
+      this.baseline = this.opts.skipEnded ? this.staleLaunches() : 0;
+    }
+    const report = this.current(now);
+    const progressAt = this.progressClock.observe(report, now);
+    let v = liveVerdict({
+      report,
+      obs: this.baseline === undefined ? {} : this.obs,
+      now,
+      progressAt,
+      logExists: this.logExists,
+      budgetScale: this.opts.budgetScale,
+    });
+    if (this.baseline === undefined)
+      v = { ...v, state: 'waiting', why: 'reading the log and probing the server' };
+    else if (this.baseline > 0 && v.launch !== null)
+      v = { ...v, launch: v.launch + this.baseline, launches: v.launches + this.baseline };
+    else if (report && report.launches.length === 0 && this.report && this.report.launches.length > 0) {
+      const old = this.report.launches[this.report.launches.length - 1]!;
+      v = {
+        ...v,
+        state: 'waiting',
+        why: `waiting for a new launch: the last one in the log (line ${old.startLine}) is over (${old.outcome === 'in_progress' || old.outcome === 'serving' || old.outcome === 'ready' ? 'its server is gone' : old.outcome})`,
+      };
+    }
     this.verdict = v;
     const key = `${v.state}|${v.phase}|${v.launch}|${v.stalledIn}|${v.failure?.line ?? ''}`;
     if (key !== this.lastKey) {
@@ -180,6 +218,31 @@ export class LiveSession extends EventEmitter {
     }
     this.emit('tick', v, this.report);
     return v;
+  }
+
+  /** The report without the launches that were over before watching started. */
+  private current(now: number): AnalysisReport | null {
+    void now;
+    if (!this.report || !this.baseline) return this.report;
+    return { ...this.report, launches: this.report.launches.slice(this.baseline) };
+  }
+
+  private staleLaunches(): number {
+    const r = this.report;
+    const l = r?.launches[r.launches.length - 1];
+    if (!r || !l) return 0;
+    if (l.outcome === 'crashed' || l.outcome === 'shutdown') return r.launches.length;
+    const proc = this.obs.process;
+    if (proc && !proc.alive) return r.launches.length;
+    const http = this.obs.http;
+    if (
+      !proc &&
+      http &&
+      http.health.state === 'refused' &&
+      (l.outcome === 'serving' || l.outcome === 'ready')
+    )
+      return r.launches.length;
+    return 0;
   }
 
   private emitLogEvents(): void {
@@ -267,6 +330,8 @@ export class LiveSession extends EventEmitter {
         this.probing.http = false;
       }
     }
+    // The first probes that saw a launch decide which launches were already over.
+    if (l) this.probedOnce = true;
   }
 
   private async probeGpus(): Promise<void> {

@@ -37,7 +37,7 @@ firedup wait <log> [--timeout 30m] [--url U] [--pid P] [--json] [--on-ready CMD]
   --on-ready CMD run CMD (sh -c) when the server becomes ready; FIREDUP_* variables describe the verdict
   --on-fail CMD  run CMD when it crashes, stalls or dies
   --no-gpu       do not run nvidia-smi
-  --timeout T    wait: give up after T (90s, 30m, 2h; default: none)
+  --timeout T    stop after T (90s, 30m, 2h; default: none) with exit code 6
 `;
 
 export function parseDuration(s: string, flag: string): number {
@@ -46,6 +46,15 @@ export function parseDuration(s: string, flag: string): number {
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
   return unit === 'ms' ? n / 1000 : unit === 's' ? n : unit === 'm' ? n * 60 : n * 3600;
+}
+
+/** FIREDUP_BUDGET_SCALE shortens every silence budget: for watching replays sped up with `replay --speed`. */
+function budgetScale(): number | undefined {
+  const v = process.env.FIREDUP_BUDGET_SCALE;
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!(n > 0)) throw new UsageError(`FIREDUP_BUDGET_SCALE=${v}: not a positive number`);
+  return n;
 }
 
 function hookEnv(v: Verdict, log: string): NodeJS.ProcessEnv {
@@ -102,14 +111,15 @@ async function live({ mode, argv }: Run): Promise<number> {
     throw new UsageError(`${mode}: name one log file: firedup ${mode} server.log`);
   const log = positionals[0]!;
   if (log === '-') throw new UsageError(`${mode}: needs a file it can follow, not standard input`);
-  const timeout =
-    mode === 'wait' && typeof flags.timeout === 'string' ? parseDuration(flags.timeout, '--timeout') : null;
+  const timeout = typeof flags.timeout === 'string' ? parseDuration(flags.timeout, '--timeout') : null;
   const session = new LiveSession({
     log,
     url: urlFlag(flags.url),
     pid: pidFlag(flags.pid),
     engine: engineFlag(flags.engine),
     gpu: flags['no-gpu'] ? false : undefined,
+    budgetScale: budgetScale(),
+    skipEnded: mode === 'wait',
   });
   const json = Boolean(flags.json);
   const err = process.stderr;

@@ -98,6 +98,8 @@ export interface LiveInput {
   /** When the launch last showed progress, on the watcher's clock (see ProgressClock). */
   progressAt: number | null;
   logExists: boolean;
+  /** Multiplies every silence budget (a replay at 20× speed can use 0.05). Default 1. */
+  budgetScale?: number;
 }
 
 /**
@@ -283,6 +285,7 @@ export function liveVerdict(input: LiveInput): Verdict {
   const engineBudget = engine ? engineModule(engine).silentBudget[phase ?? 'args'] : undefined;
   let budget = engineBudget ?? DEFAULT_BUDGET[phase ?? 'args'] ?? 300;
   if (phase === 'loading_weights') budget = loadBudget(l, budget);
+  budget *= input.budgetScale ?? 1;
   base.budget = Math.round(budget);
   const silent = phase === null || SILENT.has(phase);
   const busy = gpuBusy(obs.gpuBefore, gpu);
