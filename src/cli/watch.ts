@@ -178,15 +178,11 @@ async function live({ mode, argv }: Run): Promise<number> {
         failFired = true;
         hooks.push(runHook(flags['on-fail'], v, log));
       }
-      if (mode === 'wait') {
-        if (ready || failed || v.state === 'exited') void finish(waitExitCode(v), v);
-        else if (timeout !== null && Date.now() / 1000 - started > timeout) {
-          void finish(6, {
-            ...v,
-            why: `still ${v.state} after the ${fmtDuration(timeout)} timeout: ${v.why}`,
-          });
-        }
-      } else if (v.final) void finish(waitExitCode(v), v);
+      if (mode === 'wait' && (ready || failed || v.state === 'exited')) void finish(waitExitCode(v), v);
+      else if (mode === 'watch' && v.final) void finish(waitExitCode(v), v);
+      else if (timeout !== null && Date.now() / 1000 - started > timeout) {
+        void finish(6, { ...v, why: `still ${v.state} after the ${fmtDuration(timeout)} timeout: ${v.why}` });
+      }
     });
     const stop = () => {
       const v = session.verdict;
