@@ -54,6 +54,9 @@ export type LiveEvent =
   | { type: 'verdict'; verdict: Verdict }
   | { type: 'source'; kind: FollowEvent['kind']; detail: string };
 
+/** A log untouched this long when `wait` starts holds only history. */
+const ENDED_LONG_AGO = 5;
+
 const DEFAULT_PORTS: Partial<Record<EngineId, number>> = {
   sglang: 30000,
   vllm: 8000,
@@ -93,6 +96,10 @@ export class LiveSession extends EventEmitter {
    */
   private baseline: number | undefined;
   private startedAt = 0;
+  /** Size of the log when the session started: only launches that began before it can be skipped. */
+  private initialBytes = 0;
+  /** Seconds the log had not been written when the session started. */
+  private initialIdle = 0;
   private probedOnce = false;
 
   constructor(private readonly opts: LiveOptions) {
@@ -112,6 +119,13 @@ export class LiveSession extends EventEmitter {
 
   start(): void {
     this.startedAt = this.clock();
+    try {
+      const st = fs.statSync(this.opts.log);
+      this.initialBytes = st.size;
+      this.initialIdle = this.startedAt - st.mtimeMs / 1000;
+    } catch {
+      this.initialBytes = 0;
+    }
     this.follower.start((e) => this.onFollow(e));
     const probeMs = this.opts.probeMs ?? 1000;
     // These timers keep the process alive while the session runs; stop() clears them.
@@ -229,19 +243,19 @@ export class LiveSession extends EventEmitter {
 
   private staleLaunches(): number {
     const r = this.report;
-    const l = r?.launches[r.launches.length - 1];
-    if (!r || !l) return 0;
-    if (l.outcome === 'crashed' || l.outcome === 'shutdown') return r.launches.length;
+    if (!r) return 0;
+    const old = r.launches.filter((x) => x.startOffset < this.initialBytes);
+    const l = old[old.length - 1];
+    if (!l) return 0;
+    // A launch that began after we started watching is never stale.
+    if (old.length < r.launches.length) return old.length;
+    // A crash or shutdown written just now is what the user is waiting on, not history.
+    if ((l.outcome === 'crashed' || l.outcome === 'shutdown') && this.initialIdle >= ENDED_LONG_AGO) return old.length;
     const proc = this.obs.process;
-    if (proc && !proc.alive) return r.launches.length;
+    if (proc && !proc.alive) return old.length;
     const http = this.obs.http;
-    if (
-      !proc &&
-      http &&
-      http.health.state === 'refused' &&
-      (l.outcome === 'serving' || l.outcome === 'ready')
-    )
-      return r.launches.length;
+    const up = l.outcome === 'serving' || l.outcome === 'ready';
+    if (!proc && up && http && http.health.state === 'refused') return old.length;
     return 0;
   }
 
