@@ -6,6 +6,7 @@ import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
 import { engineFlag, explainNoLaunch, readLog } from './read.js';
+import { demoCommand } from './demo.js';
 import { replayCommand } from './replay.js';
 import { pidFlag, statusVerdict, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
@@ -26,6 +27,7 @@ Usage:
                                     block until ready (0), crashed (2), stalled (4), exited/dead (5), timeout (6)
   firedup replay <log> --speed 20 --out FILE [--serve PORT]
                                     write a recorded log into FILE at its own timing, scaled
+  firedup demo                      watch a bundled GLM-5 launch replayed live (no GPU needed)
 
   <log> is a file path, or - for standard input.
 
@@ -98,9 +100,11 @@ async function run(argv: string[]): Promise<number> {
       return waitCommand(rest);
     case 'replay':
       return replayCommand(rest);
+    case 'demo':
+      return demoCommand(rest);
     default:
       throw new UsageError(
-        `unknown command '${cmd}' (commands: status, runs, watch, wait, replay; see firedup --help)`,
+        `unknown command '${cmd}' (commands: status, runs, watch, wait, replay, demo; see firedup --help)`,
       );
   }
 }
