@@ -12,7 +12,14 @@ import { UsageError } from './errors.js';
 import { replayCommand } from './replay.js';
 import { watchCommand } from './watch.js';
 
-const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'examples', 'glm5-launch-to-shutdown.log');
+const EXAMPLE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'examples',
+  'glm5-launch-to-shutdown.log',
+);
 
 const FLAGS: Record<string, FlagSpec> = {
   speed: { type: 'string' },
@@ -40,7 +47,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
   }
   const speed = typeof flags.speed === 'string' ? flags.speed : '25';
   if (!(Number(speed) > 0)) throw new UsageError(`demo: --speed ${speed}: needs a number above 0`);
-  if (!fs.existsSync(EXAMPLE)) throw new UsageError(`demo: the bundled log is missing (${EXAMPLE}); reinstall firedup`);
+  if (!fs.existsSync(EXAMPLE))
+    throw new UsageError(`demo: the bundled log is missing (${EXAMPLE}); reinstall firedup`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'firedup-demo-'));
   const log = path.join(dir, 'server.log');
   const port = await freePort();

@@ -133,7 +133,9 @@ export class LiveSession extends EventEmitter {
       this.timers.push(setInterval(fn, ms));
     };
     every(this.opts.pollMs ?? 100, () => this.tick());
-    every(probeMs, () => void this.probeProcessAndHttp());
+    // /proc reads are cheap: the process is checked twice as often as the port, so a kill -9 shows fast.
+    every(probeMs / 2, () => void this.probeProcessAndHttp(false));
+    every(probeMs, () => void this.probeProcessAndHttp(true));
     const gpu = this.opts.gpu ?? nvidiaSmiOnPath();
     if (gpu) every(this.opts.gpuMs ?? 2000, () => void this.probeGpus());
     void this.probeProcessAndHttp();
@@ -250,7 +252,8 @@ export class LiveSession extends EventEmitter {
     // A launch that began after we started watching is never stale.
     if (old.length < r.launches.length) return old.length;
     // A crash or shutdown written just now is what the user is waiting on, not history.
-    if ((l.outcome === 'crashed' || l.outcome === 'shutdown') && this.initialIdle >= ENDED_LONG_AGO) return old.length;
+    if ((l.outcome === 'crashed' || l.outcome === 'shutdown') && this.initialIdle >= ENDED_LONG_AGO)
+      return old.length;
     const proc = this.obs.process;
     if (proc && !proc.alive) return old.length;
     const http = this.obs.http;
@@ -288,7 +291,7 @@ export class LiveSession extends EventEmitter {
     const l = this.latest();
     const p = l && (l.phase === 'cuda_graph' && l.graphProgress ? l.graphProgress : l.progress);
     if (l && p) {
-      const key = `${r.launches.length}:${l.phase}:${p.done}/${p.total}`;
+      const key = `${r.launches.length}:${p.what}:${p.done}/${p.total}`;
       if (key !== this.lastProgress) {
         this.lastProgress = key;
         this.emit('event', {
@@ -316,7 +319,7 @@ export class LiveSession extends EventEmitter {
     return `http://${host}:${port}`;
   }
 
-  private async probeProcessAndHttp(): Promise<void> {
+  private async probeProcessAndHttp(withHttp = true): Promise<void> {
     const l = this.latest();
     const engine = l?.engine ?? this.report?.engine ?? null;
     const url = this.url();
@@ -335,7 +338,7 @@ export class LiveSession extends EventEmitter {
         this.probing.process = false;
       }
     }
-    if (url && !this.probing.http) {
+    if (withHttp && url && !this.probing.http) {
       this.probing.http = true;
       try {
         const o: HttpObservation = await probeHttp(url, engine);

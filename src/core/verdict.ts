@@ -185,7 +185,17 @@ export function liveVerdict(input: LiveInput): Verdict {
       text: `${http.url}: ${h.state === 'http' ? `HTTP ${h.status}` : h.state}${h.detail ? ` (${h.detail})` : ''}`,
     });
   }
-  if (gpu) evidence.push({ source: 'gpu', text: gpuLine(gpu) });
+  if (gpu) {
+    evidence.push({ source: 'gpu', text: gpuLine(gpu) });
+    if (gpu.apps.length) {
+      // Which processes hold GPU memory, and whether they belong to the server being watched.
+      const tree = new Set(proc ? [proc.pid, ...proc.children.map((c) => c.pid)] : []);
+      const held = gpu.apps.map(
+        (a) => `${a.pid}${tree.has(a.pid) ? ' (server)' : ''} ${a.usedMiB ?? '?'} MiB`,
+      );
+      evidence.push({ source: 'gpu', text: `memory held by pid ${held.join(', ')}` });
+    }
+  }
 
   const base: Verdict = {
     state: 'waiting',

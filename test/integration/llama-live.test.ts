@@ -28,7 +28,10 @@ function firedup(args: string[], timeoutMs = 40_000): Promise<Run> {
     const t = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('exit', (code) => {
       clearTimeout(t);
-      const events = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      const events = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
       resolve({ code, events, stderr: err });
     });
   });
@@ -63,7 +66,10 @@ describe('wait and watch on a real llama-server', { timeout: 120_000, skip }, ()
 
     // serve one request, then kill -9: the log says nothing, the process is gone
     await waitFor(() => healthy(port), 10_000, 'health');
-    const res = await fetch(`http://127.0.0.1:${port}/completion`, { method: 'POST', body: JSON.stringify({ prompt: 'hello', n_predict: 4 }) });
+    const res = await fetch(`http://127.0.0.1:${port}/completion`, {
+      method: 'POST',
+      body: JSON.stringify({ prompt: 'hello', n_predict: 4 }),
+    });
     assert.equal(res.status, 200);
     await res.text();
     const pid = s.child.pid!;
@@ -96,12 +102,18 @@ describe('wait and watch on a real llama-server', { timeout: 120_000, skip }, ()
     const clash = firedup(['wait', clashLog, '--json', '--timeout', '30s']);
     servers.push(startLlama({ dir, log: clashLog, port }));
     const c = await clash;
-    assert.equal(c.code, 2, JSON.stringify(c.events.slice(-3)).slice(0, 1500) + fs.readFileSync(clashLog, 'utf8'));
+    assert.equal(
+      c.code,
+      2,
+      JSON.stringify(c.events.slice(-3)).slice(0, 1500) + fs.readFileSync(clashLog, 'utf8'),
+    );
     assert.equal(lastVerdict(c)!.failure.class, 'port_in_use');
 
     const missingLog = path.join(work, 'missing.log');
     const missing = firedup(['wait', missingLog, '--json', '--timeout', '30s']);
-    servers.push(startLlama({ dir, log: missingLog, port: await freePort(), model: path.join(work, 'nope.gguf') }));
+    servers.push(
+      startLlama({ dir, log: missingLog, port: await freePort(), model: path.join(work, 'nope.gguf') }),
+    );
     const m = await missing;
     assert.equal(m.code, 2, m.stderr);
     assert.equal(lastVerdict(m)!.failure.class, 'model_not_found');
