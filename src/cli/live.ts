@@ -19,6 +19,7 @@ import { probeGpu } from '../probes/gpu.js';
 import { probeHttp } from '../probes/http.js';
 import { findServerPid, probeProcess } from '../probes/process.js';
 import { FileFollower, type FollowEvent } from '../sources/follow.js';
+import { type LiveSource, StreamSource } from '../sources/stdin.js';
 
 export interface LiveOptions {
   log: string;
@@ -74,7 +75,7 @@ export function nvidiaSmiOnPath(): boolean {
 
 export class LiveSession extends EventEmitter {
   private analyzer: LogAnalyzer;
-  private readonly follower: FileFollower;
+  private readonly follower: LiveSource;
   private readonly clock: () => number;
   private readonly progressClock = new ProgressClock();
   private timers: NodeJS.Timeout[] = [];
@@ -106,7 +107,10 @@ export class LiveSession extends EventEmitter {
     super();
     this.clock = opts.clock ?? (() => Date.now() / 1000);
     this.analyzer = this.newAnalyzer();
-    this.follower = new FileFollower(opts.log, { pollMs: opts.pollMs ?? 100 });
+    this.follower =
+      opts.log === '-'
+        ? new StreamSource(process.stdin, () => setTimeout(() => this.emit('end'), 2 * (opts.pollMs ?? 100)))
+        : new FileFollower(opts.log, { pollMs: opts.pollMs ?? 100 });
     this.pid = opts.pid ?? null;
   }
 
@@ -120,6 +124,7 @@ export class LiveSession extends EventEmitter {
   start(): void {
     this.startedAt = this.clock();
     try {
+      if (this.opts.log === '-') throw new Error('a pipe has no history');
       const st = fs.statSync(this.opts.log);
       this.initialBytes = st.size;
       this.initialIdle = this.startedAt - st.mtimeMs / 1000;
@@ -347,8 +352,8 @@ export class LiveSession extends EventEmitter {
         this.probing.http = false;
       }
     }
-    // The first probes that saw a launch decide which launches were already over.
-    if (l) this.probedOnce = true;
+    // The first full round of probes that saw a launch decides which launches were already over.
+    if (l && (withHttp || url === null)) this.probedOnce = true;
   }
 
   private async probeGpus(): Promise<void> {

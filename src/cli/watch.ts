@@ -110,7 +110,6 @@ async function live({ mode, argv }: Run): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError(`${mode}: name one log file: firedup ${mode} server.log`);
   const log = positionals[0]!;
-  if (log === '-') throw new UsageError(`${mode}: needs a file it can follow, not standard input`);
   const timeout = typeof flags.timeout === 'string' ? parseDuration(flags.timeout, '--timeout') : null;
   const session = new LiveSession({
     log,
@@ -183,6 +182,11 @@ async function live({ mode, argv }: Run): Promise<number> {
       else if (timeout !== null && Date.now() / 1000 - started > timeout) {
         void finish(6, { ...v, why: `still ${v.state} after the ${fmtDuration(timeout)} timeout: ${v.why}` });
       }
+    });
+    // Standard input ended: the verdict can no longer change.
+    session.once('end', () => {
+      const v = session.tick();
+      void finish(waitExitCode(v), v);
     });
     const stop = () => {
       const v = session.verdict;

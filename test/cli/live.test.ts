@@ -143,13 +143,33 @@ describe('live verdicts on replayed scenarios', () => {
     assert.equal(verdicts(idle).at(-1)!.state, 'stalled');
   });
 
+  it('watch follows standard input: a pipe of a crashing launch', async () => {
+    const child = spawn(process.execPath, [BIN, 'watch', '-', '--json', '--no-gpu'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stdin!.write(fs.readFileSync(path.join(SCENARIOS, 'glm5-trtllm-oom-in-cuda-graph.log')));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    assert.equal(code, 2);
+    const last = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'verdict')
+      .at(-1);
+    assert.equal(last.state, 'crashed');
+    child.stdin!.destroy();
+  });
+
   it('wait gives up with exit 6 at its timeout; watch and wait refuse stdin and bad flags in one line', async () => {
     const log = path.join(dir, 'nothing-yet.log');
     const w = await firedup(['wait', log, '--timeout', '2s', '--no-gpu']).done;
     assert.equal(w.code, 6);
     assert.match(w.stderr, /timeout/);
+    const piped = await firedup(['wait', '-', '--no-gpu'], {}, 10_000).done;
+    assert.equal(piped.code, 6, 'a pipe that ends before the launch is ready: given up');
     for (const args of [
-      ['wait', '-'],
       ['watch', log, '--timeout', 'soon'],
       ['wait', log, '--timeout', 'x'],
       ['watch', log, '--url', 'ftp://x'],
