@@ -134,3 +134,13 @@ describe('live verdict on the seed scenarios', () => {
     assert.equal(c.at, T0);
   });
 });
+
+describe('live verdict while serving', () => {
+  it('a serving launch with no batch for over a minute is idle, not stalled', () => {
+    const log = scenario('glm5-cutlass-bench-then-shutdown.log').split('\n').slice(0, 382).join('\n');
+    assert.equal(verdictAfter(log, 10).state, 'serving');
+    const v = verdictAfter(log, 600, { process: proc(true) });
+    assert.equal(v.state, 'idle');
+    assert.equal(waitExitCode(v), 0);
+  });
+});
