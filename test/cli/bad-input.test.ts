@@ -116,9 +116,17 @@ describe('exit codes and JSON contract of status and runs', () => {
     ['glm5-cutlass-bench-then-shutdown.log', 5, 'shutdown'],
     ['glm5-trtllm-oom-in-cuda-graph.log', 2, 'crashed'],
   ];
+  /** A copy last written an hour ago: how old the log is decides whether a launch in progress is stalled. */
+  const aged = (file: string) => {
+    const copy = path.join(tmpDir(), file);
+    fs.copyFileSync(path.join(SCENARIOS, file), copy);
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(copy, hourAgo, hourAgo);
+    return copy;
+  };
   for (const [file, code, outcome] of cases) {
     it(`${file}: exit ${code}, outcome ${outcome}`, () => {
-      const r = runCli(['status', '--json', path.join(SCENARIOS, file)]);
+      const r = runCli(['status', '--json', aged(file)]);
       assert.equal(r.code, code);
       const l = JSON.parse(r.stdout);
       assert.equal(l.outcome, outcome);
@@ -147,8 +155,16 @@ describe('exit codes and JSON contract of status and runs', () => {
     assert.equal(j.launches[0].startLine, 1);
   });
 
+  it('a launch in progress whose log was written just now is still starting: exit 3', () => {
+    const copy = path.join(tmpDir(), 'fresh.log');
+    fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), copy);
+    const r = runCli(['status', '--json', copy]);
+    assert.equal(r.code, 3);
+    assert.equal(JSON.parse(r.stdout).live.state, 'loading');
+  });
+
   it('human output names the phase, the progress and what changed', () => {
-    const r = runCli(['status', '--no-color', path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log')]);
+    const r = runCli(['status', '--no-color', aged('glm5-relaunch-stuck-at-48pct.log')]);
     assert.equal(r.code, 4);
     assert.match(r.stdout, /now: stalled/);
     assert.match(r.stdout, /loading_weights/);
