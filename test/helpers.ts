@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,4 +45,42 @@ export function runCli(
 
 export function tmpDir(): string {
   return fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'firedup-test-'));
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The `--json` events (lines of stdout that are JSON objects). */
+  events: Array<Record<string, any>>;
+  seconds: number;
+}
+
+/** Runs the CLI asynchronously (for live commands), killing it after `timeoutMs`. */
+export function spawnCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 60_000,
+): { child: ChildProcess; done: Promise<CliRun> } {
+  const started = Date.now();
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const done = new Promise<CliRun>((resolve) => {
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const events = stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, any>);
+      resolve({ code, stdout, stderr, events, seconds: (Date.now() - started) / 1000 });
+    });
+  });
+  return { child, done };
 }

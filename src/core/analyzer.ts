@@ -12,7 +12,7 @@ import { classifyExceptionType, classifyFailureText } from './failure-class.js';
 import { type FailureCandidate, LaunchBuilder } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
 import { type PrefixContext, parseLine } from './lines/prefix.js';
-import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
+import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
 import { type AnalysisReport, buildReport } from './report.js';
 import { barPhase, parseBar } from './tqdm.js';
@@ -127,14 +127,7 @@ export class LogAnalyzer {
     this.ctx.year = y;
   }
 
-  private onRaw = (
-    buf: Buffer,
-    s: number,
-    e: number,
-    no: number,
-    offset: number,
-    truncated: boolean,
-  ): void => {
+  private onRaw: RawLineSink = (buf, s, e, no, offset, truncated) => {
     if (truncated) this.truncatedLines++;
     const text = decodeLine(buf, s, e);
     for (const seg of logicalSegments(text))

@@ -5,7 +5,7 @@
  * while the two parts are read at the same time on two cores.
  */
 import { BulkHook, type ServingRunData } from './bulk.js';
-import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
+import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
 import type { TimeSeries } from './stats.js';
 
 export type Segment =
@@ -53,14 +53,7 @@ export class RangeScanner {
     return { segments: this.segments, lines: this.splitter.lines, stoppedAt: this.stoppedAt };
   }
 
-  private onLine = (
-    buf: Buffer,
-    s: number,
-    e: number,
-    no: number,
-    offset: number,
-    truncated: boolean,
-  ): void => {
+  private onLine: RawLineSink = (buf, s, e, no, offset, truncated) => {
     if (this.stoppedAt !== null) return;
     if (truncated || this.kept + (e - s) > this.maxKeptBytes) {
       this.stoppedAt = { lineNo: no - 1, offset };

@@ -1,30 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
 
-function run(
-  args: string[],
-  timeoutMs: number,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const t = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (status) => {
-      clearTimeout(t);
-      resolve({ status, stdout, stderr });
-    });
-  });
+/** The CLI run to its end: status, output. */
+async function run(args: string[], timeoutMs: number) {
+  const r = await spawnCli(args, {}, timeoutMs).done;
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
-
-import { BIN, SCENARIOS, tmpDir } from '../helpers.js';
 
 describe('demo, and the --on-ready / --on-fail hooks', () => {
   let dir: string;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIN, ROOT, SCENARIOS, tmpDir } from '../helpers.js';
+import { BIN, type CliRun, ROOT, SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
 
 /**
  * The seed situations replayed live (firedup replay into a real file) and watched by the real CLI:
@@ -11,40 +11,8 @@ import { BIN, ROOT, SCENARIOS, tmpDir } from '../helpers.js';
  */
 const FAKE_BIN = path.join(ROOT, 'test', 'fixtures', 'fake-bin');
 
-interface Result {
-  code: number | null;
-  events: Array<Record<string, unknown>>;
-  stderr: string;
-  seconds: number;
-}
-
-function firedup(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-  timeoutMs = 120_000,
-): { child: ChildProcess; done: Promise<Result> } {
-  const started = Date.now();
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const done = new Promise<Result>((resolve) => {
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      const events = out
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      resolve({ code, events, stderr: err, seconds: (Date.now() - started) / 1000 });
-    });
-  });
-  return { child, done };
-}
+type Result = CliRun;
+const firedup = spawnCli;
 
 const verdicts = (r: Result) => r.events.filter((e) => e.type === 'verdict');
 

@@ -3,38 +3,19 @@
  * serving (dead), stopped with SIGTERM (exited), a port clash and a missing model (crashed).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIN, tmpDir } from '../helpers.js';
+import { type CliRun, spawnCli, tmpDir } from '../helpers.js';
 import { ensureLlama, freePort, healthy, type LlamaServer, startLlama, waitFor } from '../llama.js';
 
 const skip = process.env.FIREDUP_NO_LLAMA === '1' ? 'FIREDUP_NO_LLAMA=1' : false;
 
-interface Run {
-  code: number | null;
-  events: Array<Record<string, any>>;
-  stderr: string;
-}
+type Run = CliRun;
 
+/** A live command without the GPU probe (no nvidia-smi here). */
 function firedup(args: string[], timeoutMs = 40_000): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--no-gpu'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const t = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(t);
-      const events = out
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l));
-      resolve({ code, events, stderr: err });
-    });
-  });
+  return spawnCli([...args, '--no-gpu'], {}, timeoutMs).done;
 }
 
 const lastVerdict = (r: Run) => r.events.filter((e) => e.type === 'verdict').at(-1);

@@ -1,0 +1,39 @@
+/**
+ * The one remote script firedup runs, with the user's path passed as a positional parameter (data, never
+ * code). It uses only tools a minimal Linux server has (sh, test, stat or ls, tail, cat) and reports failures
+ * as our own exit codes (REMOTE in session.ts) so they are told apart from ssh's 255 and the shell's 127.
+ */
+import { REMOTE } from './session.js';
+
+const SCRIPT = `set -f
+m=$1 p=$2 from=$3
+[ -e "$p" ] || exit ${REMOTE.missing}
+[ -d "$p" ] && exit ${REMOTE.notFile}
+[ -r "$p" ] || exit ${REMOTE.denied}
+id=$(stat -L -c '%i %s' -- "$p" 2>/dev/null) ||
+  id=$(stat -L -f '%i %z' -- "$p" 2>/dev/null) ||
+  { set -- $(ls -Lind -- "$p" 2>/dev/null) && [ -n "$6" ] && id="$1 $6"; } ||
+  exit ${REMOTE.toolMissing}
+case $m in
+  stat) printf '%s\\n' "$id" ;;
+  stream)
+    command -v tail >/dev/null 2>&1 || exit ${REMOTE.toolMissing}
+    printf '%s\\n' "$id"
+    exec tail -c "+$from" -f -- "$p" ;;
+  cat)
+    command -v cat >/dev/null 2>&1 || exit ${REMOTE.toolMissing}
+    exec cat -- "$p" ;;
+esac`;
+
+export type RemoteMode = 'stat' | 'stream' | 'cat';
+
+/** argv for the remote side; `stream` starts after `offset` bytes and prints the `inode size` line first. */
+export function remoteArgv(mode: RemoteMode, path: string, offset = 0): string[] {
+  return ['sh', '-c', SCRIPT, 'firedup', mode, path, String(offset + 1)];
+}
+
+/** Parses the `inode size` line. */
+export function parseIdent(line: string): { ino: string; size: number } | null {
+  const m = /^(\d+) (\d+)$/.exec(line.trim());
+  return m ? { ino: m[1]!, size: Number(m[2]) } : null;
+}

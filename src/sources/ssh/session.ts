@@ -1,0 +1,207 @@
+/**
+ * One host reached through the system OpenSSH client, so the user's ~/.ssh/config, ProxyJump, agent and
+ * known_hosts all apply. Every command rides one multiplexed master connection (ControlMaster), whose socket
+ * lives in a private 0700 directory so no other local user can borrow the authenticated connection.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { shCommand } from './command.js';
+
+export interface SshHost {
+  user: string | null;
+  host: string;
+  port: number | null;
+}
+
+export interface SshOptions {
+  /** `--ssh-config FILE`, passed as `-F`. */
+  config?: string;
+  /** `--ssh-option KEY=VALUE` (repeatable), each passed as `-o KEY=VALUE`. */
+  options?: readonly string[];
+  /** Seconds the master outlives its last command. */
+  persistSec?: number;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Exit codes of our own remote scripts (chosen away from the shell's 126/127 and ssh's 255). */
+export const REMOTE = { missing: 10, denied: 11, notFile: 12, toolMissing: 13 } as const;
+
+export type SshErrorKind =
+  | 'auth'
+  | 'hostkey'
+  | 'unreachable'
+  | 'dropped'
+  | 'missing'
+  | 'denied'
+  | 'not_file'
+  | 'tool_missing'
+  | 'timeout'
+  | 'other';
+
+export class SshError extends Error {
+  constructor(
+    readonly kind: SshErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+let controlDir: string | null = null;
+
+/** One private directory per process for control sockets; removed at exit. */
+function privateControlDir(): string {
+  if (controlDir) return controlDir;
+  // mkdtemp creates the directory 0700; short prefix because a socket path must fit in ~104 bytes.
+  controlDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fdssh-'));
+  fs.chmodSync(controlDir, 0o700);
+  const dir = controlDir;
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return controlDir;
+}
+
+export class SshSession {
+  readonly label: string;
+  private readonly base: string[];
+
+  constructor(
+    readonly target: SshHost,
+    private readonly opts: SshOptions = {},
+  ) {
+    // A host or user starting with '-' would be read by ssh as an option.
+    if (target.host.startsWith('-') || target.user?.startsWith('-'))
+      throw new Error(`${target.host}: bad host name`);
+    this.label = `${target.user ? `${target.user}@` : ''}${target.host}${target.port ? `:${target.port}` : ''}`;
+    const args: string[] = [];
+    if (opts.config) args.push('-F', opts.config);
+    // ssh keeps the first value it sees for an option: the user's come first so they override our defaults.
+    for (const o of opts.options ?? []) {
+      if (!/^[A-Za-z]+[= ]/.test(o)) throw new Error(`--ssh-option ${o}: expected KEY=VALUE`);
+      args.push('-o', o);
+    }
+    args.push(
+      '-o', 'BatchMode=yes',
+      '-o', 'ControlMaster=auto',
+      '-o', `ControlPath=${path.join(privateControlDir(), '%C')}`,
+      '-o', `ControlPersist=${opts.persistSec ?? 60}`,
+      // A silently dead network is noticed within ~15 s instead of hanging a follower forever.
+      '-o', 'ServerAliveInterval=5',
+      '-o', 'ServerAliveCountMax=3',
+      '-o', 'ConnectTimeout=10',
+    );
+    if (target.port) args.push('-p', String(target.port));
+    if (target.user) args.push('-l', target.user);
+    this.base = args;
+  }
+
+  /** ssh's own arguments up to and including the host; `--` ends options so the host is never one. */
+  private argv(extra: string[] = []): string[] {
+    return [...this.base, ...extra, '--', this.target.host];
+  }
+
+  /** Starts a remote command (a vector, quoted here) with its output streamed. */
+  spawn(remote: readonly string[]): ChildProcess {
+    return spawn('ssh', [...this.argv(), shCommand(remote)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  /** Runs a remote command to completion; a timeout kills the local client and resolves with code null. */
+  run(remote: readonly string[], timeoutMs = 20_000): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      const child = this.spawn(remote);
+      const out: Buffer[] = [];
+      let err = '';
+      child.stdout!.on('data', (b: Buffer) => out.push(b));
+      child.stderr!.on('data', (b: Buffer) => {
+        err += b.toString();
+      });
+      const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+      child.on('error', (e) => {
+        clearTimeout(timer);
+        reject(new SshError('tool_missing', `${this.label}: cannot run the ssh client: ${e.message}`));
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code: signal ? null : code, stdout: Buffer.concat(out), stderr: err });
+      });
+    });
+  }
+
+  /** The one-line error for a failed command on `file`, or null when it succeeded. */
+  classify(res: { code: number | null; stderr: string }, file: string): SshError | null {
+    const where = `${this.label}:${file}`;
+    const why = lastLine(res.stderr);
+    switch (res.code) {
+      case 0:
+        return null;
+      case null:
+        return new SshError('timeout', `${where}: ssh command timed out`);
+      case REMOTE.missing:
+        return new SshError('missing', `${where}: no such file on ${this.target.host}`);
+      case REMOTE.denied:
+        return new SshError('denied', `${where}: permission denied on ${this.target.host}`);
+      case REMOTE.notFile:
+        return new SshError('not_file', `${where}: not a regular file`);
+      case REMOTE.toolMissing:
+      case 127:
+        return new SshError('tool_missing', `${where}: a remote tool is missing (${why || 'sh, tail, stat or cat'})`);
+      case 255:
+        return classifySsh(res.stderr, this.target.host, where);
+      default:
+        return new SshError('other', `${where}: remote command failed with code ${res.code}${why ? `: ${why}` : ''}`);
+    }
+  }
+
+  /** Pid of the master connection, or null when there is none (used to tell whether it is up). */
+  async masterPid(): Promise<number | null> {
+    const res = await this.runSsh(['-O', 'check']);
+    const m = /pid=(\d+)/.exec(res.stderr);
+    return m ? Number(m[1]) : null;
+  }
+
+  /** Closes the master connection (and with it every command still riding it). */
+  async close(): Promise<void> {
+    await this.runSsh(['-O', 'exit']);
+  }
+
+  private runSsh(extra: string[]): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn('ssh', this.argv(extra), { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (b: Buffer) => {
+        err += b.toString();
+      });
+      child.on('error', () => resolve({ code: null, stderr: err }));
+      child.on('close', (code) => resolve({ code, stderr: err }));
+    });
+  }
+}
+
+/** ssh itself failed (exit 255): its stderr says why. */
+export function classifySsh(stderr: string, host: string, where: string): SshError {
+  const s = stderr;
+  if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/i.test(s))
+    return new SshError('hostkey', `${where}: host key of ${host} has CHANGED (possible impersonation); check known_hosts`);
+  if (/Host key verification failed|No .* host key is known/i.test(s))
+    return new SshError('hostkey', `${where}: host key of ${host} is unknown or not trusted; connect once with ssh to accept it`);
+  if (/Permission denied \(|Too many authentication failures|no mutual signature/i.test(s))
+    return new SshError('auth', `${where}: authentication failed for ${host} (key, agent or user?)`);
+  if (/Could not resolve hostname|Name or service not known/i.test(s))
+    return new SshError('unreachable', `${where}: host ${host} not found (DNS or ~/.ssh/config alias)`);
+  if (/Connection refused/i.test(s))
+    return new SshError('unreachable', `${where}: connection to ${host} refused (sshd not running or wrong port)`);
+  if (/timed out|No route to host|Network is unreachable/i.test(s))
+    return new SshError('unreachable', `${where}: host ${host} unreachable`);
+  return new SshError('dropped', `${where}: connection to ${host} dropped${lastLine(s) ? ` (${lastLine(s)})` : ''}`);
+}
+
+function lastLine(s: string): string {
+  const lines = s.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.at(-1) ?? '';
+}
