@@ -23,9 +23,13 @@ export interface TestSshd {
 
 export function ensureSshd(): void {
   if (fs.existsSync(SSHD)) return;
-  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server'], {
-    stdio: 'ignore',
-  });
+  execFileSync(
+    'sh',
+    ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server'],
+    {
+      stdio: 'ignore',
+    },
+  );
 }
 
 function freePort(): Promise<number> {
@@ -40,7 +44,9 @@ function freePort(): Promise<number> {
 }
 
 function keygen(file: string): void {
-  spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'firedup-test', '-f', file], { stdio: 'ignore' });
+  spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'firedup-test', '-f', file], {
+    stdio: 'ignore',
+  });
 }
 
 /** Waits until the port accepts connections (sshd is ready) or the process died. */
@@ -93,7 +99,11 @@ export async function startSshd(): Promise<TestSshd> {
     ].join('\n'),
   );
   const log = path.join(dir, 'sshd.log');
-  const proc = spawn(SSHD, ['-D', '-e', '-f', sshdConfig], { stdio: ['ignore', 'ignore', fs.openSync(log, 'a')] });
+  // Its own process group, so stop() also ends the per-connection children it forked.
+  const proc = spawn(SSHD, ['-D', '-e', '-f', sshdConfig], {
+    stdio: ['ignore', 'ignore', fs.openSync(log, 'a')],
+    detached: true,
+  });
   await waitListening(port, proc, log);
   const config = path.join(dir, 'ssh_config');
   fs.writeFileSync(
@@ -117,7 +127,11 @@ export async function startSshd(): Promise<TestSshd> {
     config,
     wrongKey: path.join(dir, 'wrong_key'),
     stop() {
-      proc.kill('SIGTERM');
+      try {
+        process.kill(-proc.pid!, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
     },
   };
 }

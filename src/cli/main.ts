@@ -6,7 +6,7 @@ import { type FlagSpec, parseArgs } from './args.js';
 import { demoCommand } from './demo.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
-import { engineFlag, explainNoLaunch, readLog } from './read.js';
+import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
 import { replayCommand } from './replay.js';
 import { pidFlag, statusVerdict, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
@@ -29,9 +29,12 @@ Usage:
                                     write a recorded log into FILE at its own timing, scaled
   firedup demo                      watch a bundled GLM-5 launch replayed live (no GPU needed)
 
-  <log> is a file path, or - for standard input.
+  <log> is a file path, or - for standard input; status and runs also read [user@]host:path and
+  ssh://[user@]host[:port]/path through the system ssh (nothing installed on the server).
 
 Options:
+  --ssh-config FILE   ssh client config for remote logs (ssh -F)
+  --ssh-option K=V    an ssh option for remote logs (ssh -o), repeatable
   --json              machine-readable output (see README, "JSON contract")
   --engine NAME       read the log as sglang, vllm, trtllm, tgi or llamacpp instead of detecting it
   --no-color          no colour even on a terminal (NO_COLOR is honoured too)
@@ -47,6 +50,8 @@ const COMMON: Record<string, FlagSpec> = {
   engine: { type: 'string' },
   'no-color': { type: 'boolean' },
   help: { type: 'boolean', alias: 'h' },
+  'ssh-config': { type: 'string' },
+  'ssh-option': { type: 'string', multi: true },
 };
 
 export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {
@@ -130,7 +135,10 @@ async function status(argv: string[]): Promise<number> {
     return 0;
   }
   const target = oneLog(positionals, 'status');
-  const res = await readLog(target, { engine: engineFlag(flags.engine) });
+  // --url and --pid probe this machine; over ssh they would describe the wrong host.
+  if (isRemote(target) && (flags.url !== undefined || flags.pid !== undefined))
+    throw new UsageError('status: --url and --pid are not supported for a remote log yet');
+  const res = await readLog(target, { engine: engineFlag(flags.engine) }, sshFlags(flags));
   const { report } = res;
   const last = report.launches[report.launches.length - 1];
   if (!last) {
@@ -167,7 +175,7 @@ async function runs(argv: string[]): Promise<number> {
     return 0;
   }
   const target = oneLog(positionals, 'runs');
-  const res = await readLog(target, { engine: engineFlag(flags.engine) });
+  const res = await readLog(target, { engine: engineFlag(flags.engine) }, sshFlags(flags));
   const { report } = res;
   if (flags.json) {
     out(

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import type { AnalyzerOptions } from '../core/analyzer.js';
 import { ENGINES, type EngineId } from '../core/types.js';
 import { analyzeFileParallel, analyzeStream, type ReadResult } from '../sources/file.js';
+import { remoteArgv } from '../sources/ssh/remote.js';
+import { type SshOptions, SshSession } from '../sources/ssh/session.js';
+import { parseTarget } from '../sources/target.js';
 import { UsageError } from './errors.js';
 
 export function engineFlag(v: unknown): EngineId | undefined {
@@ -11,9 +14,61 @@ export function engineFlag(v: unknown): EngineId | undefined {
   throw new UsageError(`--engine ${String(v)}: unknown engine (one of ${ENGINES.join(', ')})`);
 }
 
-export async function readLog(target: string, opts: AnalyzerOptions): Promise<ReadResult> {
+/** `--ssh-config` and `--ssh-option` as parsed flags, for SshSession. */
+export function sshFlags(flags: Record<string, unknown>): SshOptions {
+  const opt = flags['ssh-option'];
+  const options = opt === undefined ? [] : Array.isArray(opt) ? opt.map(String) : [String(opt)];
+  const config = typeof flags['ssh-config'] === 'string' ? flags['ssh-config'] : undefined;
+  return { config, options };
+}
+
+/** True when the argument names a file on another machine (`host:path`, `user@host:path`, `ssh://`). */
+export function isRemote(target: string): boolean {
+  return target !== '-' && parseTarget(target).kind === 'ssh';
+}
+
+export async function readLog(target: string, opts: AnalyzerOptions, ssh: SshOptions = {}): Promise<ReadResult> {
   if (target === '-') return analyzeStream(process.stdin, opts);
-  return analyzeFileParallel(target, opts);
+  let t: ReturnType<typeof parseTarget>;
+  try {
+    t = parseTarget(target);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (t.kind === 'local') return analyzeFileParallel(t.path, opts);
+  return readRemote(t, opts, ssh);
+}
+
+/**
+ * Streams the whole remote file through the core with one `cat` (the file is read once, on the server, and
+ * analysed as it arrives). A one-shot command keeps the master only a second after it, not a minute.
+ */
+async function readRemote(
+  t: { user: string | null; host: string; port: number | null; path: string },
+  opts: AnalyzerOptions,
+  ssh: SshOptions,
+): Promise<ReadResult> {
+  let session: SshSession;
+  try {
+    session = new SshSession(t, { persistSec: 1, ...ssh });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const child = session.spawn(remoteArgv('cat', t.path));
+  let stderr = '';
+  child.stderr!.on('data', (b: Buffer) => {
+    stderr += b.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('error', () => resolve(-1));
+    child.on('close', (code, signal) => resolve(signal ? null : code));
+  });
+  const res = await analyzeStream(child.stdout!, opts);
+  const code = await exited;
+  if (code === -1) throw new UsageError(`${session.label}:${t.path}: cannot run the ssh client (is OpenSSH installed?)`);
+  const err = session.classify({ code, stderr }, t.path);
+  if (err) throw new UsageError(err.message);
+  return res;
 }
 
 /** Says why a file gave no launch, when the reason is the file itself. */

@@ -1,7 +1,9 @@
 /** `firedup watch` and `firedup wait`: a live session rendered, or waited on. */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import type { Verdict } from '../core/verdict.js';
 import { waitExitCode } from '../core/verdict.js';
+import { describeFsError } from '../sources/file.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtDuration } from './format.js';
@@ -39,6 +41,24 @@ firedup wait <log> [--timeout 30m] [--url U] [--pid P] [--json] [--on-ready CMD]
   --no-gpu       do not run nvidia-smi
   --timeout T    stop after T (90s, 30m, 2h; default: none) with exit code 6
 `;
+
+/** A missing log is fine (the launch has not begun); a directory or an unreadable file is a mistake. */
+function checkFollowable(log: string): void {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(log);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new UsageError(describeFsError(log, err));
+  }
+  if (st.isDirectory())
+    throw new UsageError(describeFsError(log, Object.assign(new Error('dir'), { code: 'EISDIR' })));
+  try {
+    fs.accessSync(log, fs.constants.R_OK);
+  } catch (err) {
+    throw new UsageError(describeFsError(log, err));
+  }
+}
 
 export function parseDuration(s: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
@@ -111,6 +131,7 @@ async function live({ mode, argv }: Run): Promise<number> {
     throw new UsageError(`${mode}: name one log file: firedup ${mode} server.log`);
   const log = positionals[0]!;
   const timeout = typeof flags.timeout === 'string' ? parseDuration(flags.timeout, '--timeout') : null;
+  if (log !== '-') checkFollowable(log);
   const session = new LiveSession({
     log,
     url: urlFlag(flags.url),

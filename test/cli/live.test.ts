@@ -138,6 +138,8 @@ describe('live verdicts on replayed scenarios', () => {
     const piped = await firedup(['wait', '-', '--no-gpu'], {}, 10_000).done;
     assert.equal(piped.code, 6, 'a pipe that ends before the launch is ready: given up');
     for (const args of [
+      ['watch', dir],
+      ['wait', dir, '--timeout', '5s'],
       ['watch', log, '--timeout', 'soon'],
       ['wait', log, '--timeout', 'x'],
       ['watch', log, '--url', 'ftp://x'],

@@ -9,21 +9,43 @@ import { tmpDir } from '../helpers.js';
 describe('parseTarget', () => {
   it('reads scp-style user@host:/abs', () => {
     assert.deepEqual(parseTarget('root@gpu-box:/root/sglang-server.log'), {
-      kind: 'ssh', user: 'root', host: 'gpu-box', port: null, path: '/root/sglang-server.log',
+      kind: 'ssh',
+      user: 'root',
+      host: 'gpu-box',
+      port: null,
+      path: '/root/sglang-server.log',
     });
   });
   it('reads an alias with a path relative to the remote home', () => {
     assert.deepEqual(parseTarget('gpu-box:logs/server.log'), {
-      kind: 'ssh', user: null, host: 'gpu-box', port: null, path: 'logs/server.log',
+      kind: 'ssh',
+      user: null,
+      host: 'gpu-box',
+      port: null,
+      path: 'logs/server.log',
     });
   });
   it('reads ssh:// URLs with port, and /~/ for the home', () => {
     assert.deepEqual(parseTarget('ssh://user@host:2222/path/to/log'), {
-      kind: 'ssh', user: 'user', host: 'host', port: 2222, path: '/path/to/log',
+      kind: 'ssh',
+      user: 'user',
+      host: 'host',
+      port: 2222,
+      path: '/path/to/log',
     });
-    assert.deepEqual(parseTarget('ssh://h/~/x.log'), { kind: 'ssh', user: null, host: 'h', port: null, path: 'x.log' });
+    assert.deepEqual(parseTarget('ssh://h/~/x.log'), {
+      kind: 'ssh',
+      user: null,
+      host: 'h',
+      port: null,
+      path: 'x.log',
+    });
     assert.deepEqual(parseTarget('ssh://[::1]:22/a%20b.log'), {
-      kind: 'ssh', user: null, host: '::1', port: 22, path: '/a b.log',
+      kind: 'ssh',
+      user: null,
+      host: '::1',
+      port: 22,
+      path: '/a b.log',
     });
     assert.throws(() => parseTarget('ssh://host'), /ssh:\/\//);
     assert.throws(() => parseTarget('ssh://host:99999/x'), /bad port/);

@@ -170,7 +170,9 @@ export class SshFollower {
     const id = parseIdent(line);
     if (!id) {
       this.killStream();
-      this.fail(`${this.session.label}:${this.path}: unexpected remote output ${JSON.stringify(line.slice(0, 80))}`);
+      this.fail(
+        `${this.session.label}:${this.path}: unexpected remote output ${JSON.stringify(line.slice(0, 80))}`,
+      );
       this.reconnectIn(this.backoff);
       return false;
     }

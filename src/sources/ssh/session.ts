@@ -73,7 +73,7 @@ export class SshSession {
 
   constructor(
     readonly target: SshHost,
-    private readonly opts: SshOptions = {},
+    opts: SshOptions = {},
   ) {
     // A host or user starting with '-' would be read by ssh as an option.
     if (target.host.startsWith('-') || target.user?.startsWith('-'))
@@ -87,14 +87,21 @@ export class SshSession {
       args.push('-o', o);
     }
     args.push(
-      '-o', 'BatchMode=yes',
-      '-o', 'ControlMaster=auto',
-      '-o', `ControlPath=${path.join(privateControlDir(), '%C')}`,
-      '-o', `ControlPersist=${opts.persistSec ?? 60}`,
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'ControlMaster=auto',
+      '-o',
+      `ControlPath=${path.join(privateControlDir(), '%C')}`,
+      '-o',
+      `ControlPersist=${opts.persistSec ?? 60}`,
       // A silently dead network is noticed within ~15 s instead of hanging a follower forever.
-      '-o', 'ServerAliveInterval=5',
-      '-o', 'ServerAliveCountMax=3',
-      '-o', 'ConnectTimeout=10',
+      '-o',
+      'ServerAliveInterval=5',
+      '-o',
+      'ServerAliveCountMax=3',
+      '-o',
+      'ConnectTimeout=10',
     );
     if (target.port) args.push('-p', String(target.port));
     if (target.user) args.push('-l', target.user);
@@ -150,11 +157,17 @@ export class SshSession {
         return new SshError('not_file', `${where}: not a regular file`);
       case REMOTE.toolMissing:
       case 127:
-        return new SshError('tool_missing', `${where}: a remote tool is missing (${why || 'sh, tail, stat or cat'})`);
+        return new SshError(
+          'tool_missing',
+          `${where}: a remote tool is missing (${why || 'sh, tail, stat or cat'})`,
+        );
       case 255:
         return classifySsh(res.stderr, this.target.host, where);
       default:
-        return new SshError('other', `${where}: remote command failed with code ${res.code}${why ? `: ${why}` : ''}`);
+        return new SshError(
+          'other',
+          `${where}: remote command failed with code ${res.code}${why ? `: ${why}` : ''}`,
+        );
     }
   }
 
@@ -187,21 +200,36 @@ export class SshSession {
 export function classifySsh(stderr: string, host: string, where: string): SshError {
   const s = stderr;
   if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/i.test(s))
-    return new SshError('hostkey', `${where}: host key of ${host} has CHANGED (possible impersonation); check known_hosts`);
+    return new SshError(
+      'hostkey',
+      `${where}: host key of ${host} has CHANGED (possible impersonation); check known_hosts`,
+    );
   if (/Host key verification failed|No .* host key is known/i.test(s))
-    return new SshError('hostkey', `${where}: host key of ${host} is unknown or not trusted; connect once with ssh to accept it`);
+    return new SshError(
+      'hostkey',
+      `${where}: host key of ${host} is unknown or not trusted; connect once with ssh to accept it`,
+    );
   if (/Permission denied \(|Too many authentication failures|no mutual signature/i.test(s))
     return new SshError('auth', `${where}: authentication failed for ${host} (key, agent or user?)`);
   if (/Could not resolve hostname|Name or service not known/i.test(s))
     return new SshError('unreachable', `${where}: host ${host} not found (DNS or ~/.ssh/config alias)`);
   if (/Connection refused/i.test(s))
-    return new SshError('unreachable', `${where}: connection to ${host} refused (sshd not running or wrong port)`);
+    return new SshError(
+      'unreachable',
+      `${where}: connection to ${host} refused (sshd not running or wrong port)`,
+    );
   if (/timed out|No route to host|Network is unreachable/i.test(s))
     return new SshError('unreachable', `${where}: host ${host} unreachable`);
-  return new SshError('dropped', `${where}: connection to ${host} dropped${lastLine(s) ? ` (${lastLine(s)})` : ''}`);
+  return new SshError(
+    'dropped',
+    `${where}: connection to ${host} dropped${lastLine(s) ? ` (${lastLine(s)})` : ''}`,
+  );
 }
 
 function lastLine(s: string): string {
-  const lines = s.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.at(-1) ?? '';
 }
