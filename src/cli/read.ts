@@ -24,10 +24,19 @@ export function sshFlags(flags: Record<string, unknown>): SshOptions {
 
 /** True when the argument names a file on another machine (`host:path`, `user@host:path`, `ssh://`). */
 export function isRemote(target: string): boolean {
-  return target !== '-' && parseTarget(target).kind === 'ssh';
+  try {
+    return target !== '-' && parseTarget(target).kind === 'ssh';
+  } catch {
+    // A malformed ssh:// is remote too; readLog reports what is wrong with it.
+    return true;
+  }
 }
 
-export async function readLog(target: string, opts: AnalyzerOptions, ssh: SshOptions = {}): Promise<ReadResult> {
+export async function readLog(
+  target: string,
+  opts: AnalyzerOptions,
+  ssh: SshOptions = {},
+): Promise<ReadResult> {
   if (target === '-') return analyzeStream(process.stdin, opts);
   let t: ReturnType<typeof parseTarget>;
   try {
@@ -65,7 +74,8 @@ async function readRemote(
   });
   const res = await analyzeStream(child.stdout!, opts);
   const code = await exited;
-  if (code === -1) throw new UsageError(`${session.label}:${t.path}: cannot run the ssh client (is OpenSSH installed?)`);
+  if (code === -1)
+    throw new UsageError(`${session.label}:${t.path}: cannot run the ssh client (is OpenSSH installed?)`);
   const err = session.classify({ code, stderr }, t.path);
   if (err) throw new UsageError(err.message);
   return res;

@@ -138,6 +138,7 @@ export class LogAnalyzer {
     // Evidence keeps lines verbatim, so a line that may carry a credential is scrubbed before anything keeps it.
     if (SECRETISH.test(text)) text = redactText(text);
     const line = parseLine(text, no, offset, this.ctx);
+    if (this.block !== null) this.continueBlock(line);
     this.detector.observe(line);
     const ts = line.ts ?? line.rel;
     if (ts !== null) this.lastTs = ts;
@@ -201,6 +202,27 @@ export class LogAnalyzer {
     return null;
   }
 
+  /** A configuration printed over several unframed lines, being gathered. */
+  private block: {
+    lines: string[];
+    parse: (text: string) => Record<string, unknown> | null;
+    source: string;
+    line: number;
+  } | null = null;
+
+  private continueBlock(line: LogLine): void {
+    const b = this.block!;
+    const done = line.framed || b.lines.length > 400 || /^\s*\}\s*$/.test(line.msg);
+    if (!line.framed) b.lines.push(line.msg);
+    if (!done) return;
+    this.block = null;
+    const cfg = b.parse(b.lines.join('\n'));
+    if (cfg && this.current) {
+      Object.assign(this.current.config, cfg);
+      this.current.configSources.push({ source: b.source, line: b.line });
+    }
+  }
+
   /** Decides whether this line opens a new launch. */
   private segment(line: LogLine, hit: Match | null, failed: boolean): void {
     const cur = this.current;
@@ -252,7 +274,10 @@ export class LogAnalyzer {
     const ts = line.ts ?? line.rel ?? this.lastTs;
     launch.engine ??= engine.id;
     if (sig.version) launch.version ??= sig.version(m);
-    if (sig.config) {
+    if (sig.config && /Args \{$/.test(line.msg)) {
+      // TGI prints its arguments as a multi-line Debug dump: gather it, parse it at the closing brace.
+      this.block = { lines: [line.msg], parse: sig.config, source: sig.id, line: line.no };
+    } else if (sig.config) {
       const cfg = sig.config(line.msg);
       if (cfg) {
         Object.assign(launch.config, cfg);

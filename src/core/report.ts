@@ -131,7 +131,7 @@ const SUMMARY_KEYS: Record<string, string[]> = {
   ep: ['ep_size', 'expert_parallel_size', 'enable_expert_parallel'],
   nnodes: ['nnodes'],
   dtype: ['dtype'],
-  quantization: ['quantization'],
+  quantization: ['quantization', 'quantize'],
   kv_cache_dtype: ['kv_cache_dtype'],
   mem_fraction_static: ['mem_fraction_static'],
   gpu_memory_utilization: ['gpu_memory_utilization'],

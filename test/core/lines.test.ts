@@ -4,7 +4,7 @@ import { decodeLine, logicalSegments } from '../../src/core/lines/clean.js';
 import { parseLine } from '../../src/core/lines/prefix.js';
 import { LineSplitter } from '../../src/core/lines/splitter.js';
 import { parseBar } from '../../src/core/tqdm.js';
-import { analyzeText } from '../helpers.js';
+import { analyzeText, readShared } from '../helpers.js';
 
 const line = (t: string) => parseLine(t, 1, 0, { year: 2026 });
 
@@ -181,5 +181,18 @@ describe('segmentation and failures on small logs', () => {
     assert.equal(r.engine, 'vllm');
     assert.equal(l.outcome, 'serving');
     assert.equal(l.throughput!.last, 55.5);
+  });
+});
+
+describe('TGI', () => {
+  it('parses the multi-line Args dump into the config, secrets redacted', () => {
+    const r = analyzeText(readShared('logs/tgi-args.log').toString('utf8'));
+    const l = r.launches[0]!;
+    assert.equal(r.engine, 'tgi');
+    assert.equal(l.model, 'meta-llama/Llama-2-13b-chat-hf');
+    assert.equal(l.configSummary.tp, 2);
+    assert.equal(l.configSummary.quantization, 'BitsandbytesNF4');
+    assert.equal(l.config.api_key, '<redacted>');
+    assert.ok(!JSON.stringify(r).includes('hf_abcdefghijklmnopqrstuvwxyz'));
   });
 });

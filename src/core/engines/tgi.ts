@@ -1,4 +1,5 @@
 /** Hugging Face text-generation-inference (`text-generation-launcher`): research/vllm-and-peers.md §3. */
+import { parseTgiArgs } from '../config/engine-config.js';
 import type { LogLine } from '../types.js';
 import type { EngineModule, Signature } from './types.js';
 
@@ -9,7 +10,8 @@ const signatures: Signature[] = [
     strong: true,
     phase: 'args',
     lit: 'Args {',
-    re: /(?:text_generation_launcher: )?Args \{$/,
+    re: /(?:text_generation_launcher: )?Args \{/,
+    config: parseTgiArgs,
   },
   {
     id: 'config',

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { SCENARIOS, spawnCli } from '../helpers.js';
+import { startSshd, type TestSshd } from '../ssh.js';
+
+let sshd: TestSshd;
+const LOG = path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log');
+
+before(async () => {
+  sshd = await startSshd();
+});
+after(() => sshd.stop());
+
+describe('status and runs over ssh', () => {
+  it('runs --json over ssh equals the local read', async () => {
+    const local = await spawnCli(['runs', '--json', LOG]).done;
+    const remote = await spawnCli(['runs', '--json', '--ssh-config', sshd.config, `firedup-test:${LOG}`])
+      .done;
+    assert.equal(remote.code, 0, remote.stderr);
+    assert.deepEqual(remote.events, local.events);
+    assert.equal(remote.events[0]!.launches.length, 2);
+  });
+
+  it('status over ssh:// with --ssh-option passthrough', async () => {
+    const opts = [
+      `IdentityFile=${sshd.dir}/user_key`,
+      `UserKnownHostsFile=${sshd.dir}/known_hosts`,
+      'StrictHostKeyChecking=accept-new',
+    ].flatMap((o) => ['--ssh-option', o]);
+    const r = await spawnCli(['status', '--json', ...opts, `ssh://root@127.0.0.1:${sshd.port}${LOG}`]).done;
+    assert.equal(r.stderr, '');
+    const s = r.events[0]!;
+    assert.equal(s.launchCount, 2);
+    assert.equal(s.outcome, 'in_progress');
+    assert.equal(s.phase, 'loading_weights');
+    assert.equal(r.code, 3);
+  });
+
+  it('a missing remote file is one line naming host and path', async () => {
+    const r = await spawnCli(['status', '--ssh-config', sshd.config, 'firedup-test:/nope/server.log']).done;
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, 'firedup: firedup-test:/nope/server.log: no such file on firedup-test\n');
+  });
+
+  it('--pid on a remote log is refused rather than probing this machine', async () => {
+    const r = await spawnCli(['status', '--pid', '1', 'firedup-test:/x.log']).done;
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /not supported for a remote log/);
+  });
+
+  it('a local file whose name looks like host:path is still read locally', async () => {
+    const dir = fs.mkdtempSync('/tmp/firedup-cli-');
+    fs.copyFileSync(LOG, path.join(dir, 'box:x.log'));
+    const r = await spawnCli(['runs', '--json', path.join(dir, 'box:x.log')]).done;
+    assert.equal(r.code, 0, r.stderr);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
