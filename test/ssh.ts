@@ -18,6 +18,10 @@ export interface TestSshd {
   config: string;
   /** A second user key that authorized_keys does not list. */
   wrongKey: string;
+  /** A key whose sessions see a PATH without `tail` (a server missing a tool). */
+  toolKey: string;
+  /** A key whose commands run as uid/gid 65534 (nobody): root-only files are unreadable to it. */
+  nobodyKey: string;
   stop(): void;
 }
 
@@ -73,7 +77,22 @@ export async function startSshd(): Promise<TestSshd> {
   keygen(path.join(dir, 'host_key'));
   keygen(path.join(dir, 'user_key'));
   keygen(path.join(dir, 'wrong_key'));
-  fs.copyFileSync(path.join(dir, 'user_key.pub'), path.join(dir, 'authorized_keys'));
+  keygen(path.join(dir, 'tool_key'));
+  keygen(path.join(dir, 'nobody_key'));
+  // The remote login shell may reset PATH (root's .bashrc), so the tool key forces a command that sets it
+  // after: sh, stat, cat and ls are there, tail is not.
+  const noTail = path.join(dir, 'bin-notail');
+  fs.mkdirSync(noTail);
+  for (const tool of ['sh', 'stat', 'cat', 'ls']) fs.symlinkSync(`/usr/bin/${tool}`, path.join(noTail, tool));
+  const forced = `command="PATH=${noTail}; export PATH; eval \\"$SSH_ORIGINAL_COMMAND\\""`;
+  // Logging in as a real non-root user would mean adding one to this machine; dropping to nobody does not.
+  const asNobody =
+    'command="exec setpriv --reuid=65534 --regid=65534 --clear-groups /bin/sh -c \\"$SSH_ORIGINAL_COMMAND\\""';
+  const pub = (name: string) => fs.readFileSync(path.join(dir, `${name}.pub`), 'utf8');
+  fs.writeFileSync(
+    path.join(dir, 'authorized_keys'),
+    `${pub('user_key')}${forced} ${pub('tool_key')}${asNobody} ${pub('nobody_key')}`,
+  );
   // sshd needs its privilege-separation directory even when run by hand.
   fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const sshdConfig = path.join(dir, 'sshd_config');
@@ -126,12 +145,15 @@ export async function startSshd(): Promise<TestSshd> {
     port,
     config,
     wrongKey: path.join(dir, 'wrong_key'),
+    toolKey: path.join(dir, 'tool_key'),
+    nobodyKey: path.join(dir, 'nobody_key'),
     stop() {
       try {
         process.kill(-proc.pid!, 'SIGTERM');
       } catch {
         // Already gone.
       }
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -96,6 +96,35 @@ describe('ssh errors, one line naming host and path', () => {
     assert.match(err!.message, /unknown or not trusted/);
   });
 
+  it('remote tool missing (a server without tail)', async () => {
+    const cfg = path.join(sshd.dir, 'ssh_config_tool');
+    fs.writeFileSync(cfg, fs.readFileSync(sshd.config, 'utf8').replace('/user_key', '/tool_key'));
+    const s = new SshSession(ALIAS, { config: cfg, options: NO_MUX });
+    // stat works there; streaming needs tail.
+    assert.equal((await s.run(remoteArgv('stat', '/etc/hostname'))).code, 0);
+    const err = s.classify(await s.run(remoteArgv('stream', '/etc/hostname')), '/etc/hostname');
+    assert.equal(err?.kind, 'tool_missing');
+    assert.match(err!.message, /^firedup-test:\/etc\/hostname: a remote tool is missing/);
+  });
+
+  it('permission denied (a root-only file read as nobody)', async () => {
+    const cfg = path.join(sshd.dir, 'ssh_config_nobody');
+    fs.writeFileSync(cfg, fs.readFileSync(sshd.config, 'utf8').replace('/user_key', '/nobody_key'));
+    const s = new SshSession(ALIAS, { config: cfg, options: NO_MUX });
+    // The directory must be traversable by nobody for the file to exist but be unreadable.
+    const sub = fs.mkdtempSync('/tmp/firedup-denied-');
+    fs.chmodSync(sub, 0o755);
+    const file = path.join(sub, 'secret.log');
+    fs.writeFileSync(file, 'x\n', { mode: 0o600 });
+    try {
+      const err = await errorOf(s, file);
+      assert.equal(err?.kind, 'denied');
+      assert.equal(err?.message, `firedup-test:${file}: permission denied on firedup-test`);
+    } finally {
+      fs.rmSync(sub, { recursive: true, force: true });
+    }
+  });
+
   it('rejects option-like hosts and malformed --ssh-option', () => {
     assert.throws(() => new SshSession({ user: null, host: '-oProxyCommand=x', port: null }), /bad host/);
     assert.throws(() => new SshSession(ALIAS, { options: ['-F/etc/x'] }), /KEY=VALUE/);

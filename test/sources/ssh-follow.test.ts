@@ -162,6 +162,22 @@ describe('SshFollower', () => {
     }
   });
 
+  it('announces a deleted and recreated file', async () => {
+    const file = path.join(dir, 'recreate.log');
+    fs.writeFileSync(file, 'first\n');
+    const r = new Recorder(file);
+    try {
+      await until(() => r.text() === 'first\n', 'first file');
+      fs.unlinkSync(file);
+      await until(() => r.kinds().includes('missing'), 'missing');
+      fs.writeFileSync(file, 'second\n');
+      await until(() => r.text() === 'second\n', 'recreated file');
+      assert.deepEqual(r.kinds(), ['missing', 'appeared', 'reset:recreated']);
+    } finally {
+      r.f.stop();
+    }
+  });
+
   it('waits for a missing file and announces it when it appears', async () => {
     const file = path.join(dir, 'later.log');
     const r = new Recorder(file);

@@ -4,8 +4,10 @@
  * connection every poll spots truncation, rotation and deletion. `offset` counts only bytes we received, so a
  * dropped connection resumes at exactly the next byte: nothing lost, nothing doubled.
  *
- * Known window: GNU tail restarts by itself at byte 0 on truncation, so bytes written after a truncation and
- * before our next poll may be delivered before the 'reset'; everything after the reset is exact.
+ * Known window: GNU tail restarts by itself at byte 0 on truncation (and says so on stderr, which we act on
+ * at once), so bytes written just after a truncation may be delivered before the 'reset'; everything after
+ * the reset is exact. A copytruncate refilled past our offset before a poll is not detected (FileFollower
+ * compares the bytes before the offset; this does not yet).
  */
 import type { ChildProcess } from 'node:child_process';
 import type { FollowEvent } from '../follow.js';
@@ -127,6 +129,8 @@ export class SshFollower {
     let stderr = '';
     child.stderr!.on('data', (b: Buffer) => {
       stderr += b.toString();
+      // GNU tail starts over at byte 0 by itself on truncation and says so: act now rather than at the next poll.
+      if (this.child === child && /file truncated/.test(stderr)) this.restart('truncated');
     });
     child.stdout!.on('data', (b: Buffer) => {
       if (this.child !== child) return;
