@@ -37,6 +37,10 @@ export interface LiveOptions {
   budgetScale?: number;
   /** Skip launches that are already over when the session starts (`wait`: the relaunch is coming). */
   skipEnded?: boolean;
+  /** Where the bytes come from, when not a local file or standard input (an SSH follower). */
+  source?: LiveSource;
+  /** Probe the local process table and port (off for a log on another machine). */
+  localProbes?: boolean;
 }
 
 /** Events for `--json` (newline-delimited) and the plain view. */
@@ -107,8 +111,9 @@ export class LiveSession extends EventEmitter {
     super();
     this.clock = opts.clock ?? (() => Date.now() / 1000);
     this.analyzer = this.newAnalyzer();
-    this.follower =
-      opts.log === '-'
+    this.follower = opts.source
+      ? opts.source
+      : opts.log === '-'
         ? new StreamSource(process.stdin, () => setTimeout(() => this.emit('end'), 2 * (opts.pollMs ?? 100)))
         : new FileFollower(opts.log, { pollMs: opts.pollMs ?? 100 });
     this.pid = opts.pid ?? null;
@@ -124,7 +129,7 @@ export class LiveSession extends EventEmitter {
   start(): void {
     this.startedAt = this.clock();
     try {
-      if (this.opts.log === '-') throw new Error('a pipe has no history');
+      if (this.opts.log === '-' || this.opts.source) throw new Error('no local file: no history to skip');
       const st = fs.statSync(this.opts.log);
       this.initialBytes = st.size;
       this.initialIdle = this.startedAt - st.mtimeMs / 1000;
@@ -139,11 +144,13 @@ export class LiveSession extends EventEmitter {
     };
     every(this.opts.pollMs ?? 100, () => this.tick());
     // /proc reads are cheap: the process is checked twice as often as the port, so a kill -9 shows fast.
-    every(probeMs / 2, () => void this.probeProcessAndHttp(false));
-    every(probeMs, () => void this.probeProcessAndHttp(true));
+    if (this.opts.localProbes !== false) {
+      every(probeMs / 2, () => void this.probeProcessAndHttp(false));
+      every(probeMs, () => void this.probeProcessAndHttp(true));
+    } else this.probedOnce = true;
     const gpu = this.opts.gpu ?? nvidiaSmiOnPath();
     if (gpu) every(this.opts.gpuMs ?? 2000, () => void this.probeGpus());
-    void this.probeProcessAndHttp();
+    if (this.opts.localProbes !== false) void this.probeProcessAndHttp();
     if (gpu) void this.probeGpus();
   }
 

@@ -4,11 +4,14 @@ import fs from 'node:fs';
 import type { Verdict } from '../core/verdict.js';
 import { waitExitCode } from '../core/verdict.js';
 import { describeFsError } from '../sources/file.js';
+import { SshFollower } from '../sources/ssh/follow.js';
+import { type SshOptions, SshSession } from '../sources/ssh/session.js';
+import { parseTarget } from '../sources/target.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtDuration } from './format.js';
 import { type LiveEvent, LiveSession } from './live.js';
-import { engineFlag } from './read.js';
+import { engineFlag, isRemote, sshFlags } from './read.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle, type Style } from './style.js';
 import { LiveView, renderBlock, stateBadge } from './view.js';
@@ -23,6 +26,8 @@ const FLAGS: Record<string, FlagSpec> = {
   'on-ready': { type: 'string' },
   'on-fail': { type: 'string' },
   timeout: { type: 'string' },
+  'ssh-option': { type: 'string', multi: true },
+  'ssh-config': { type: 'string' },
   help: { type: 'boolean', alias: 'h' },
 };
 
@@ -41,6 +46,17 @@ firedup wait <log> [--timeout 30m] [--url U] [--pid P] [--json] [--on-ready CMD]
   --no-gpu       do not run nvidia-smi
   --timeout T    stop after T (90s, 30m, 2h; default: none) with exit code 6
 `;
+
+/** Follows a log on another machine through the system ssh client. */
+function sshSource(target: string, ssh: SshOptions): SshFollower {
+  const t = parseTarget(target);
+  if (t.kind !== 'ssh') throw new UsageError(`${target}: not a remote log`);
+  try {
+    return new SshFollower(new SshSession(t, ssh), t.path, { pollMs: 500 });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
 
 /** A missing log is fine (the launch has not begun); a directory or an unreadable file is a mistake. */
 function checkFollowable(log: string): void {
@@ -131,13 +147,22 @@ async function live({ mode, argv }: Run): Promise<number> {
     throw new UsageError(`${mode}: name one log file: firedup ${mode} server.log`);
   const log = positionals[0]!;
   const timeout = typeof flags.timeout === 'string' ? parseDuration(flags.timeout, '--timeout') : null;
-  if (log !== '-') checkFollowable(log);
+  const remote = isRemote(log);
+  if (log !== '-' && !remote) checkFollowable(log);
+  const source = remote ? sshSource(log, sshFlags(flags)) : undefined;
+  if (remote && (flags.pid !== undefined || flags.url !== undefined)) {
+    throw new UsageError(
+      `${mode}: --pid and --url are checked on this machine; for a remote log they are not supported yet`,
+    );
+  }
   const session = new LiveSession({
+    source,
+    localProbes: !remote,
     log,
     url: urlFlag(flags.url),
     pid: pidFlag(flags.pid),
     engine: engineFlag(flags.engine),
-    gpu: flags['no-gpu'] ? false : undefined,
+    gpu: flags['no-gpu'] || remote ? false : undefined,
     budgetScale: budgetScale(),
     skipEnded: mode === 'wait',
   });
