@@ -41,7 +41,24 @@ export interface LiveOptions {
   source?: LiveSource;
   /** Probe the local process table and port (off for a log on another machine). */
   localProbes?: boolean;
+  /** Probes to use instead of the local ones (a remote host's, through SSH); they run even when localProbes is off. */
+  probes?: LiveProbes;
 }
+
+/** The probes a session runs; the defaults read this machine. */
+export interface LiveProbes {
+  process(pid: number): Promise<ProcessObservation>;
+  findPid(opts: { port?: number; engine: EngineId | null }): Promise<number | null>;
+  http(url: string, engine: EngineId | null): Promise<HttpObservation>;
+  gpu(): Promise<GpuObservation>;
+}
+
+const LOCAL_PROBES: LiveProbes = {
+  process: (pid) => probeProcess(pid),
+  findPid: (opts) => findServerPid(opts),
+  http: (url, engine) => probeHttp(url, engine),
+  gpu: () => probeGpu(),
+};
 
 /** Events for `--json` (newline-delimited) and the plain view. */
 export type LiveEvent =
@@ -144,13 +161,14 @@ export class LiveSession extends EventEmitter {
     };
     every(this.opts.pollMs ?? 100, () => this.tick());
     // /proc reads are cheap: the process is checked twice as often as the port, so a kill -9 shows fast.
-    if (this.opts.localProbes !== false) {
+    const probing = this.opts.localProbes !== false || this.opts.probes !== undefined;
+    if (probing) {
       every(probeMs / 2, () => void this.probeProcessAndHttp(false));
       every(probeMs, () => void this.probeProcessAndHttp(true));
     } else this.probedOnce = true;
     const gpu = this.opts.gpu ?? nvidiaSmiOnPath();
     if (gpu) every(this.opts.gpuMs ?? 2000, () => void this.probeGpus());
-    if (this.opts.localProbes !== false) void this.probeProcessAndHttp();
+    if (probing) void this.probeProcessAndHttp();
     if (gpu) void this.probeGpus();
   }
 
@@ -340,12 +358,15 @@ export class LiveSession extends EventEmitter {
       try {
         if (this.pid === null && l) {
           const port = url ? Number(new URL(url).port) || undefined : undefined;
-          this.pid = await findServerPid({ port, engine });
+          this.pid = await this.probes.findPid({ port, engine });
         }
         if (this.pid !== null) {
-          const o: ProcessObservation = await probeProcess(this.pid);
+          const o: ProcessObservation = await this.probes.process(this.pid);
           this.obs = { ...this.obs, processBefore: this.obs.process ?? null, process: o };
         }
+      } catch {
+        // Only injected (remote) probes throw: a dropped or slow ssh says nothing about the server, so the
+        // last observation stands and the next round tries again.
       } finally {
         this.probing.process = false;
       }
@@ -353,8 +374,10 @@ export class LiveSession extends EventEmitter {
     if (withHttp && url && !this.probing.http) {
       this.probing.http = true;
       try {
-        const o: HttpObservation = await probeHttp(url, engine);
+        const o: HttpObservation = await this.probes.http(url, engine);
         this.obs = { ...this.obs, http: o };
+      } catch {
+        // As above: no forward yet, or ssh failed; keep the last observation.
       } finally {
         this.probing.http = false;
       }
@@ -363,12 +386,18 @@ export class LiveSession extends EventEmitter {
     if (l && (withHttp || url === null)) this.probedOnce = true;
   }
 
+  private get probes(): LiveProbes {
+    return this.opts.probes ?? LOCAL_PROBES;
+  }
+
   private async probeGpus(): Promise<void> {
     if (this.probing.gpu) return;
     this.probing.gpu = true;
     try {
-      const o: GpuObservation = await probeGpu();
+      const o: GpuObservation = await this.probes.gpu();
       this.obs = { ...this.obs, gpuBefore: this.obs.gpu ?? null, gpu: o };
+    } catch {
+      // probeGpu reports its own failures; only a throwing injected probe lands here.
     } finally {
       this.probing.gpu = false;
     }

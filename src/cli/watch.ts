@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { Verdict } from '../core/verdict.js';
 import { waitExitCode } from '../core/verdict.js';
+import { remoteProbes } from '../probes/remote/index.js';
+import { remoteHasNvidiaSmi } from '../probes/remote/remote-gpu.js';
 import { describeFsError } from '../sources/file.js';
 import { SshFollower } from '../sources/ssh/follow.js';
 import { type SshOptions, SshSession } from '../sources/ssh/session.js';
@@ -38,8 +40,10 @@ firedup wait <log> [--timeout 30m] [--url U] [--pid P] [--json] [--on-ready CMD]
   wait    blocks until the server is ready (exit 0), crashed (2), stalled (4), exited or dead (5), or the
           timeout passed (6): firedup wait server.log && python -m sglang.bench_serving ...
 
-  --url U        the server's HTTP address (default: host and port from the logged config)
-  --pid P        the server's process (default: found from the port or the engine's command line)
+  --url U        the server's HTTP address (default: host and port from the logged config); for a
+                 remote log, as that host sees it (probed through an ssh port forward)
+  --pid P        the server's process (default: found from the port or the engine's command line);
+                 for a remote log, a pid on that host (read from its /proc over ssh)
   --json         newline-delimited JSON events: launch, phase, progress, verdict
   --on-ready CMD run CMD (sh -c) when the server becomes ready; FIREDUP_* variables describe the verdict
   --on-fail CMD  run CMD when it crashes, stalls or dies
@@ -48,11 +52,12 @@ firedup wait <log> [--timeout 30m] [--url U] [--pid P] [--json] [--on-ready CMD]
 `;
 
 /** Follows a log on another machine through the system ssh client. */
-function sshSource(target: string, ssh: SshOptions): SshFollower {
+function sshSource(target: string, ssh: SshOptions): { follower: SshFollower; session: SshSession } {
   const t = parseTarget(target);
   if (t.kind !== 'ssh') throw new UsageError(`${target}: not a remote log`);
   try {
-    return new SshFollower(new SshSession(t, ssh), t.path, { pollMs: 500 });
+    const session = new SshSession(t, ssh);
+    return { follower: new SshFollower(session, t.path, { pollMs: 500 }), session };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -149,20 +154,19 @@ async function live({ mode, argv }: Run): Promise<number> {
   const timeout = typeof flags.timeout === 'string' ? parseDuration(flags.timeout, '--timeout') : null;
   const remote = isRemote(log);
   if (log !== '-' && !remote) checkFollowable(log);
-  const source = remote ? sshSource(log, sshFlags(flags)) : undefined;
-  if (remote && (flags.pid !== undefined || flags.url !== undefined)) {
-    throw new UsageError(
-      `${mode}: --pid and --url are checked on this machine; for a remote log they are not supported yet`,
-    );
-  }
+  const ssh = remote ? sshSource(log, sshFlags(flags)) : undefined;
+  // For a remote log every probe runs on that host over the same ssh connection: --pid and --url name the
+  // process and address there. nvidia-smi is asked for there once (this also opens the connection).
+  const remoteGpu = ssh && !flags['no-gpu'] ? await remoteHasNvidiaSmi(ssh.session) : false;
   const session = new LiveSession({
-    source,
+    source: ssh?.follower,
     localProbes: !remote,
+    probes: ssh ? remoteProbes(ssh.session) : undefined,
     log,
     url: urlFlag(flags.url),
     pid: pidFlag(flags.pid),
     engine: engineFlag(flags.engine),
-    gpu: flags['no-gpu'] || remote ? false : undefined,
+    gpu: flags['no-gpu'] ? false : remote ? remoteGpu : undefined,
     budgetScale: budgetScale(),
     skipEnded: mode === 'wait',
   });

@@ -13,7 +13,7 @@ export interface ProcOptions {
   procRoot?: string;
 }
 
-interface ProcStat {
+export interface ProcStat {
   pid: number;
   comm: string;
   state: string;
@@ -74,7 +74,7 @@ export function parseStat(text: string): ProcStat | null {
   return Number.isFinite(stat.pid) && Number.isFinite(stat.ppid) ? stat : null;
 }
 
-const gone = (s: ProcStat) => s.state === 'Z' || s.state === 'X';
+export const gone = (s: ProcStat) => s.state === 'Z' || s.state === 'X';
 
 async function listPids(procRoot: string): Promise<number[]> {
   try {
@@ -99,7 +99,7 @@ async function readAllStats(procRoot: string): Promise<Map<number, ProcStat>> {
 }
 
 /** Live descendants of `root`, nearest first. */
-function descendants(root: number, stats: Map<number, ProcStat>): ProcStat[] {
+export function descendants(root: number, stats: Map<number, ProcStat>): ProcStat[] {
   const kids = new Map<number, ProcStat[]>();
   for (const s of stats.values()) {
     if (gone(s)) continue;
@@ -240,7 +240,7 @@ export function looksLikeLaunch(cmdline: string, engine: string | null): boolean
 
 // Oldest first: a launcher's workers inherit both its listening socket and its command line, and the
 // launcher is the one whose tree holds them all.
-const byAge = (a: ProcStat, b: ProcStat) => a.starttime - b.starttime || a.pid - b.pid;
+export const byAge = (a: ProcStat, b: ProcStat) => a.starttime - b.starttime || a.pid - b.pid;
 
 /**
  * The server's pid: the oldest process holding a socket that listens on `port`, else the oldest whose

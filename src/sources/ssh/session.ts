@@ -178,6 +178,14 @@ export class SshSession {
     return m ? Number(m[1]) : null;
   }
 
+  /**
+   * Asks the running master to forward `spec` (`-L`'s argument); false when there is no master yet or ssh
+   * refused. Riding the master means no new login, and the forward ends with it.
+   */
+  async forward(spec: string): Promise<boolean> {
+    return (await this.runSsh(['-O', 'forward', '-L', spec])).code === 0;
+  }
+
   /** Closes the master connection (and with it every command still riding it). */
   async close(): Promise<void> {
     await this.runSsh(['-O', 'exit']);
