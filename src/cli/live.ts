@@ -76,6 +76,9 @@ export type LiveEvent =
   | { type: 'verdict'; verdict: Verdict }
   | { type: 'source'; kind: FollowEvent['kind']; detail: string };
 
+/** Seconds between two searches for the server's process while none is found. */
+const PID_SEARCH_EVERY = 5;
+
 /** A log untouched this long when `wait` starts holds only history. */
 const ENDED_LONG_AGO = 5;
 
@@ -118,6 +121,7 @@ export class LiveSession extends EventEmitter {
    */
   private baseline: number | undefined;
   private startedAt = 0;
+  private lastPidSearch = Number.NEGATIVE_INFINITY;
   /** Size of the log when the session started: only launches that began before it can be skipped. */
   private initialBytes = 0;
   /** Seconds the log had not been written when the session started. */
@@ -356,7 +360,10 @@ export class LiveSession extends EventEmitter {
     if (!this.probing.process) {
       this.probing.process = true;
       try {
-        if (this.pid === null && l) {
+        // Looking for the server scans the whole process table (remotely: one ssh command with all of it):
+        // at most every few seconds until found.
+        if (this.pid === null && l && this.clock() - this.lastPidSearch >= PID_SEARCH_EVERY) {
+          this.lastPidSearch = this.clock();
           const port = url ? Number(new URL(url).port) || undefined : undefined;
           this.pid = await this.probes.findPid({ port, engine });
         }

@@ -215,6 +215,8 @@ export class SshFollower {
   private async poll(): Promise<void> {
     if (this.polling || !this.child || this.ino === null) return;
     this.polling = true;
+    // The size is compared with what had arrived when stat ran: bytes that arrive while it runs are newer.
+    const before = this.offset;
     try {
       const res = await this.session.run(remoteArgv('stat', this.path), Math.max(5000, this.pollMs * 5));
       if (this.stopped || !this.child || this.ino === null) return;
@@ -232,7 +234,7 @@ export class SshFollower {
         return;
       }
       this.rotateSeen = null;
-      if (id.size < this.offset) this.restart('truncated');
+      if (id.size < before) this.restart('truncated');
     } finally {
       this.polling = false;
     }
