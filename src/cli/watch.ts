@@ -57,7 +57,8 @@ function sshSource(target: string, ssh: SshOptions): { follower: SshFollower; se
   if (t.kind !== 'ssh') throw new UsageError(`${target}: not a remote log`);
   try {
     const session = new SshSession(t, ssh);
-    return { follower: new SshFollower(session, t.path, { pollMs: 500 }), session };
+    // Bytes stream continuously through `tail -f`; the stat poll only detects truncation and rotation.
+    return { follower: new SshFollower(session, t.path, { pollMs: 2000 }), session };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
