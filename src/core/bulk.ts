@@ -233,6 +233,7 @@ export class BulkReader {
 export class BulkHook {
   lines = 0;
   private readonly reader = new BulkReader();
+  private spare: ServingRunData | null = null;
 
   constructor(
     private readonly ready: () => boolean,
@@ -246,9 +247,12 @@ export class BulkHook {
   read(buf: Buffer, start: number, end: number, lineNo: number, offset: number): number {
     this.lines = 0;
     if (!this.ready()) return start;
-    const run = emptyRun();
+    // Offered at every line start; most offers after a general line read nothing, so the empty run is
+    // kept for the next offer instead of allocating one (histogram and series buffers) each time.
+    const run = (this.spare ??= emptyRun());
     const next = this.reader.read(buf, start, end, lineNo, offset, run);
     if (run.lines > 0) {
+      this.spare = null;
       this.lines = run.lines;
       this.take(run);
     }
