@@ -5,11 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { LogAnalyzer } from '../src/core/analyzer.js';
 import type { AnalysisReport } from '../src/core/report.js';
 
+/** The compiled tree the tests run from (dist/, or another --outDir). */
+export const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The repository root (tests run from dist/test/...). */
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ROOT = path.resolve(DIST, '..');
 /** Real logs (../shared's scenarios and corpus), copied into the repo so a fresh clone tests the same data. */
 export const SHARED = path.join(ROOT, 'test', 'fixtures');
-export const BIN = path.join(ROOT, 'bin', 'firedup.js');
+/** The command as built in this tree (the same code as bin/firedup.js runs from dist/). */
+export const BIN = path.join(DIST, 'src', 'cli', 'bin.js');
 export const SCENARIOS = path.join(SHARED, 'scenarios');
 
 export function analyzeBytes(

@@ -1,0 +1,168 @@
+/**
+ * The ledger's contract: what a recorded launch, a benchmark and a target look like, and what the ledger answers.
+ * Other parts (CLI, dashboard, exporter) code against these types only; `ledger.ts` implements them on SQLite.
+ */
+import type { LaunchReport } from '../core/report.js';
+
+/** Where a log lives. `host` is `localhost` for a local file, else the ssh host as the user wrote it (alias or name). */
+export interface LogKey {
+  host: string;
+  /** Absolute path for a local file; the remote path as given for an ssh target. */
+  path: string;
+}
+
+/** What the ledger keeps per log file so the next read starts where the last one stopped. */
+export interface LogState extends LogKey {
+  id: number;
+  /** `dev:ino` of the file when it was read (local), or the remote inode; null when unknown (stdin). */
+  fileId: string | null;
+  /** sha256 (hex) of the first `headLen` bytes: a file replaced or truncated changes it. */
+  headHash: string | null;
+  headLen: number;
+  /** Bytes consumed so far, always at a line boundary. */
+  offset: number;
+  /** Lines consumed so far (the analyzer's line counter at `offset`). */
+  lines: number;
+  /** The analyzer's resumable state at `offset` (opaque bytes from `LogAnalyzer.checkpoint()`), or null. */
+  checkpoint: Uint8Array | null;
+  /** Epoch seconds of the last update. */
+  updatedAt: number;
+}
+
+/** What `firedup launch` knew before the server printed anything. */
+export interface IntendedLaunch {
+  argv: string[];
+  cwd: string;
+  /** Selected variables (CUDA_VISIBLE_DEVICES, NCCL_*, SGLANG_*, VLLM_*, ...), secrets redacted. */
+  env: Record<string, string>;
+  /** The engine package's version, where it could be found. */
+  engineVersion: string | null;
+  /** When the engine is imported from a git checkout: its locally modified files and their sha256. */
+  git: { root: string; head: string | null; modified: Array<{ path: string; sha256: string | null }> } | null;
+  /** Flags asked for on the command line, as config keys (`--tp-size 8` → tp_size: 8). */
+  flags: Record<string, unknown>;
+  /** Intended flags whose observed value (from the log's config dump) differs, or that never showed up. */
+  mismatches: Array<{ key: string; intended: unknown; observed: unknown }>;
+  pid: number | null;
+  startedAt: number;
+}
+
+export interface LaunchRecord {
+  /** 16 hex chars: sha256 of host, path, fileId and startOffset. Users type unique prefixes. */
+  id: string;
+  host: string;
+  path: string;
+  fileId: string | null;
+  startOffset: number;
+  startLine: number;
+  /** Epoch seconds (see LaunchReport.startTs for the zone caveat); null when the log prints no stamps. */
+  startTs: number | null;
+  endTs: number | null;
+  pid: number | null;
+  engine: string | null;
+  version: string | null;
+  model: string | null;
+  port: number | null;
+  outcome: LaunchReport['outcome'];
+  phase: string | null;
+  failureClass: string | null;
+  /** sha256 (16 hex) of the canonical config without volatile keys (seeds, random ports); null without a config. */
+  configHash: string | null;
+  /** Seconds from the launch's first line to ready; null when it never got ready or stamps are missing. */
+  loadSeconds: number | null;
+  peakTokS: number | null;
+  medianTokS: number | null;
+  /** The whole per-launch report (config redacted at ingest, phases, failure, throughput series). */
+  report: LaunchReport;
+  intended: IntendedLaunch | null;
+  /** Epoch seconds, wall clock of the recording process. */
+  firstSeen: number;
+  updatedAt: number;
+}
+
+export interface LatencyStats {
+  mean: number | null;
+  median: number | null;
+  p99: number | null;
+}
+
+/** One benchmark run (`sglang.bench_serving`, `vllm bench serve`), normalised. Times in milliseconds. */
+export interface BenchResult {
+  tool: 'sglang' | 'vllm';
+  backend: string | null;
+  model: string | null;
+  host: string | null;
+  port: number | null;
+  /** Epoch seconds when the run ended (from the result's own date, else the file's mtime); null if unknown. */
+  finishedAt: number | null;
+  durationS: number | null;
+  completed: number | null;
+  maxConcurrency: number | null;
+  requestRate: number | null;
+  requestTputReqS: number | null;
+  outputTokS: number | null;
+  totalTokS: number | null;
+  inputTokS: number | null;
+  ttft: LatencyStats;
+  tpot: LatencyStats;
+  itl: LatencyStats;
+  e2e: LatencyStats;
+  /** sha256 (16 hex) of the source text: importing the same result twice attaches it once. */
+  fingerprint: string;
+  source: string;
+}
+
+export interface BenchRecord extends BenchResult {
+  id: number;
+  launchId: string;
+  importedAt: number;
+}
+
+/** `output_tok_s >= 1000`, global (model null) or for one model. */
+export interface TargetRecord {
+  id: number;
+  model: string | null;
+  metric: string;
+  op: '>=' | '<=' | '>' | '<' | '==';
+  value: number;
+  expr: string;
+}
+
+export interface LaunchFilter {
+  model?: string;
+  host?: string;
+  /** Epoch seconds: launches that started (or, without stamps, were first seen) at or after it. */
+  since?: number;
+  outcome?: string;
+  /** Config fields that must equal the value (compared as text: `true`, `64`, `flashinfer_trtllm`). */
+  where?: Array<{ key: string; value: string }>;
+  path?: string;
+  limit?: number;
+}
+
+/** What identifies "the same kind of launch" for history-aware expectations. */
+export interface HistoryKey {
+  model: string | null;
+  engine: string | null;
+  host: string;
+  configHash: string | null;
+}
+
+export type LedgerErrorCode =
+  | 'corrupt'
+  | 'foreign'
+  | 'too_new'
+  | 'unwritable'
+  | 'not_found'
+  | 'ambiguous'
+  | 'busy';
+
+export class LedgerError extends Error {
+  constructor(
+    readonly code: LedgerErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LedgerError';
+  }
+}
