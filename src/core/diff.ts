@@ -1,7 +1,13 @@
 /** What changed between two launches' configurations. */
 
 /** Fields that change on every launch without anyone asking (random seeds, ports picked at random). */
-const VOLATILE = new Set(['random_seed', 'nccl_port', 'dist_init_port', 'port_base', 'seed_was_random']);
+export const VOLATILE = new Set([
+  'random_seed',
+  'nccl_port',
+  'dist_init_port',
+  'port_base',
+  'seed_was_random',
+]);
 
 export interface ConfigChange {
   key: string;

@@ -99,12 +99,23 @@ describe('remote probes over ssh', () => {
         '--url',
         url,
         '--timeout',
-        '40s',
+        '60s',
       ],
       {},
-      50_000,
+      70_000,
     );
-    await new Promise((r) => setTimeout(r, 5000));
+    // The kill comes once firedup has seen the server serving (logins are slow on a busy machine).
+    let seen = '';
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, 30_000);
+      w.child.stdout!.on('data', (b: Buffer) => {
+        seen += b.toString();
+        if (/"state":"serving"[^\n]*HTTP 200/.test(seen)) {
+          clearTimeout(t);
+          resolve();
+        }
+      });
+    });
     child.kill('SIGKILL');
     const r = await w.done;
     assert.equal(r.code, 5, r.stderr);

@@ -10,6 +10,9 @@ import type { SshSession } from '../../sources/ssh/session.js';
 import { probeHttp } from '../http.js';
 import { parseListening } from '../process.js';
 
+/** How long a reading of the remote TCP tables answers for. */
+const LISTEN_CHECK_MS = 5000;
+
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
 /** A port free on 127.0.0.1 now (ssh binds it right after; a race lost shows as a failed forward). */
@@ -74,6 +77,17 @@ export class RemoteHttp {
 
   /** Whether the remote TCP tables list `port` listening; true when they cannot be read (no claim then). */
   private async listens(port: number): Promise<boolean> {
+    // While a server loads, its port stays closed for minutes: the table is read at most every few seconds.
+    const hit = this.listening.get(port);
+    if (hit && Date.now() - hit.at < LISTEN_CHECK_MS) return hit.listens;
+    const listens = await this.readListens(port);
+    this.listening.set(port, { at: Date.now(), listens });
+    return listens;
+  }
+
+  private readonly listening = new Map<number, { at: number; listens: boolean }>();
+
+  private async readListens(port: number): Promise<boolean> {
     const res = await this.session
       .run(['sh', '-c', 'cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; exit 0'], 3000)
       .catch(() => null);

@@ -9,7 +9,7 @@ import { probeGpu } from '../gpu.js';
 /** An exec for probeGpu; `prefix` goes before the argv (tests: `env PATH=...`). */
 export function sshExec(session: SshSession, prefix: readonly string[] = [], timeoutMs = 2000) {
   return async (argv: string[]): Promise<string> => {
-    const res = await session.run([...prefix, ...argv], timeoutMs);
+    const res = await session.run([...prefix, ...argv], timeoutMs, 'gpu');
     if (res.code !== 0) {
       const err = session.classify(res, argv[0] ?? '');
       // nvidia-smi prints its own failures on stdout.
@@ -24,7 +24,7 @@ export function sshExec(session: SshSession, prefix: readonly string[] = [], tim
 export async function remoteHasNvidiaSmi(session: SshSession, prefix: readonly string[] = []) {
   // No ssh client, no connection yet, or slow: no GPU probe (the follower reports connection errors itself).
   const res = await session
-    .run([...prefix, 'sh', '-c', 'command -v nvidia-smi >/dev/null 2>&1'], 5000)
+    .run([...prefix, 'sh', '-c', 'command -v nvidia-smi >/dev/null 2>&1'], 5000, 'gpu')
     .catch(() => null);
   return res?.code === 0;
 }

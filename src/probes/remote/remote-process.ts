@@ -25,7 +25,7 @@ for f in tcp tcp6; do
   printf '@net\\n'
   { [ -n "$1" ] && cat "$1/net/$f" 2>/dev/null; } || cat "net/$f" 2>/dev/null
 done
-printf '@fd\\n'; ls -l [0-9]*/fd/ 2>/dev/null
+printf '@fd\\n'; ls -l [0-9]*/fd/ 2>/dev/null | grep -e '^[0-9]*/fd' -e 'socket:'
 if [ "$2" = all ]; then
   for d in [0-9]*; do printf '\\n@cmdline %s\\n' "$d"; tr '\\000' '\\001' < "$d/cmdline" 2>/dev/null; done
 elif [ -n "$1" ]; then

@@ -218,7 +218,11 @@ export class SshFollower {
     // The size is compared with what had arrived when stat ran: bytes that arrive while it runs are newer.
     const before = this.offset;
     try {
-      const res = await this.session.run(remoteArgv('stat', this.path), Math.max(5000, this.pollMs * 5));
+      const res = await this.session.run(
+        remoteArgv('stat', this.path),
+        Math.max(5000, this.pollMs * 5),
+        'log',
+      );
       if (this.stopped || !this.child || this.ino === null) return;
       const err = this.session.classify(res, this.path);
       if (err?.kind === 'missing') {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { shCommand } from './command.js';
+import { RemoteShell } from './shell.js';
 
 export interface SshHost {
   user: string | null;
@@ -23,6 +24,12 @@ export interface SshOptions {
   /** Seconds the master outlives its last command. */
   persistSec?: number;
 }
+
+/**
+ * Commands of one lane run one after another in their own remote shell: the log's stat polls never wait
+ * behind a /proc snapshot, and a hung nvidia-smi holds up only the GPU probe.
+ */
+export type ShellLane = 'log' | 'probe' | 'gpu';
 
 export interface RunResult {
   code: number | null;
@@ -102,6 +109,10 @@ export class SshSession {
       'ServerAliveCountMax=3',
       '-o',
       'ConnectTimeout=10',
+      // Log text and /proc listings compress 4-6x: on a WAN link to a GPU box that is most of the traffic. The
+      // cost (zlib on ~30 KB/s of log) is noise; `--ssh-option Compression=no` turns it off.
+      '-o',
+      'Compression=yes',
     );
     if (target.port) args.push('-p', String(target.port));
     if (target.user) args.push('-l', target.user);
@@ -118,27 +129,27 @@ export class SshSession {
     return spawn('ssh', [...this.argv(), shCommand(remote)], { stdio: ['ignore', 'pipe', 'pipe'] });
   }
 
-  /** Runs a remote command to completion; a timeout kills the local client and resolves with code null. */
-  run(remote: readonly string[], timeoutMs = 20_000): Promise<RunResult> {
-    return new Promise((resolve, reject) => {
-      const child = this.spawn(remote);
-      const out: Buffer[] = [];
-      let err = '';
-      child.stdout!.on('data', (b: Buffer) => out.push(b));
-      child.stderr!.on('data', (b: Buffer) => {
-        err += b.toString();
+  /**
+   * Runs a short remote command to completion, through the session's one remote shell (see shell.ts); a
+   * timeout resolves with code null. Streams (tail -f, cat) use `spawn`.
+   */
+  run(remote: readonly string[], timeoutMs = 20_000, lane: ShellLane = 'probe'): Promise<RunResult> {
+    let shell = this.shells.get(lane);
+    if (!shell) {
+      shell = new RemoteShell(() => {
+        const child = spawn('ssh', [...this.argv(), shCommand(['sh'])], { stdio: ['pipe', 'pipe', 'pipe'] });
+        // An idle shell must not keep firedup running: pending commands hold their own timers.
+        child.unref();
+        for (const s of [child.stdin, child.stdout, child.stderr])
+          (s as unknown as { unref?(): void })?.unref?.();
+        return child;
       });
-      const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-      child.on('error', (e) => {
-        clearTimeout(timer);
-        reject(new SshError('tool_missing', `${this.label}: cannot run the ssh client: ${e.message}`));
-      });
-      child.on('close', (code, signal) => {
-        clearTimeout(timer);
-        resolve({ code: signal ? null : code, stdout: Buffer.concat(out), stderr: err });
-      });
-    });
+      this.shells.set(lane, shell);
+    }
+    return shell.run(shCommand(remote), timeoutMs);
   }
+
+  private readonly shells = new Map<ShellLane, RemoteShell>();
 
   /** The one-line error for a failed command on `file`, or null when it succeeded. */
   classify(res: { code: number | null; stderr: string }, file: string): SshError | null {
@@ -188,6 +199,8 @@ export class SshSession {
 
   /** Closes the master connection (and with it every command still riding it). */
   async close(): Promise<void> {
+    for (const sh of this.shells.values()) sh.close();
+    this.shells.clear();
     await this.runSsh(['-O', 'exit']);
   }
 

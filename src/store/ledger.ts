@@ -1,0 +1,506 @@
+/**
+ * The ledger: every launch firedup has read, where each log was left off, benchmarks and targets, in one
+ * SQLite file shared by every firedup process of the user (WAL, so readers never wait for a writer).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
+import {
+  type BenchRow,
+  benchFromRow,
+  type LaunchRow,
+  type LogRow,
+  launchFromRow,
+  launchRow,
+  logFromRow,
+  type TargetRow,
+  targetFromRow,
+} from './record.js';
+import {
+  type BenchRecord,
+  type BenchResult,
+  type HistoryKey,
+  type LaunchFilter,
+  type LaunchRecord,
+  LedgerError,
+  type LogKey,
+  type LogState,
+  type TargetRecord,
+} from './types.js';
+
+const ELSEWHERE = 'pass --ledger PATH (or FIREDUP_LEDGER)';
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const PAYLOAD = Buffer.from([64, 32, 32]);
+/** Newest first: by the log's own start time, else when firedup first saw the launch. */
+const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
+const now = (): number => Date.now() / 1000;
+
+const unwritable = (file: string, why: string): LedgerError =>
+  new LedgerError('unwritable', `cannot write ledger ${file}: ${why}; ${ELSEWHERE}`);
+const corrupt = (file: string): LedgerError =>
+  new LedgerError('corrupt', `ledger ${file} is not a SQLite database; move it aside or ${ELSEWHERE}`);
+const foreign = (file: string, what: string): LedgerError =>
+  new LedgerError('foreign', `ledger ${file} is ${what}, not firedup's; ${ELSEWHERE} to use another file`);
+const tooNew = (file: string, version: number): LedgerError =>
+  new LedgerError(
+    'too_new',
+    `ledger ${file} was written by a newer firedup (schema ${version}, this one knows ${SCHEMA_VERSION}); upgrade firedup, or ${ELSEWHERE}`,
+  );
+
+function osReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  if (code === 'ENOTDIR' || code === 'EEXIST') return 'a file is in the way';
+  if (code === 'ENOSPC') return 'no space left on device';
+  return (e as Error).message;
+}
+
+/** SQLite's and the OS's errors as the one-line LedgerError the CLI prints; anything else is a bug, rethrown. */
+function ledgerError(e: unknown, file: string): unknown {
+  if (e instanceof LedgerError) return e;
+  const code = String((e as { code?: unknown }).code ?? '');
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
+    return new LedgerError(
+      'corrupt',
+      `ledger ${file} is damaged (${(e as Error).message}); move it aside or ${ELSEWHERE}`,
+    );
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+    return new LedgerError('busy', `ledger ${file} stayed locked by another process for 10 s; try again`);
+  if (/^SQLITE_(READONLY|CANTOPEN|IOERR|PERM|FULL)/.test(code)) return unwritable(file, (e as Error).message);
+  if (/^E[A-Z]+$/.test(code)) return unwritable(file, osReason(e));
+  return e;
+}
+
+/** The magic string and the fields every SQLite header has fixed (page size a power of two, payload fractions). */
+function validHeader(head: Buffer): boolean {
+  const page = head.readUInt16BE(16);
+  const pageOk = page === 1 || (page >= 512 && page <= 32768 && (page & (page - 1)) === 0);
+  return (
+    head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC) &&
+    pageOk &&
+    head.subarray(21, 24).equals(PAYLOAD)
+  );
+}
+
+/**
+ * Looks at the file without letting SQLite touch it: a file that turns out not to be ours must keep its
+ * bytes, and SQLite opened read-write would create -wal/-shm beside it or roll back a journal into it.
+ */
+function inspect(file: string): void {
+  const dir = path.dirname(file);
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw unwritable(file, `cannot create ${dir} (${osReason(e)})`);
+  }
+  try {
+    // Launch configs and command lines are the user's business: the file is private from the start.
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw unwritable(file, osReason(e));
+  }
+  if (fs.statSync(file).isDirectory()) throw unwritable(file, 'it is a directory');
+  try {
+    // SQLite needs the directory too, for the -wal and -shm files.
+    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+  } catch (e) {
+    throw unwritable(file, `${dir} is not writable (${osReason(e)})`);
+  }
+  const head = Buffer.alloc(100);
+  let got: number;
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      got = fs.readSync(fd, head, 0, head.length, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.accessSync(file, fs.constants.W_OK);
+  } catch (e) {
+    throw unwritable(file, osReason(e));
+  }
+  if (got === 0) return; // new, or created empty: ours to initialise
+  if (got < head.length || !validHeader(head)) throw corrupt(file);
+  const appId = head.readUInt32BE(68);
+  if (appId === APPLICATION_ID) {
+    // The header can lag the WAL, never lead it: a version too new here is too new.
+    const version = head.readInt32BE(60);
+    if (version > SCHEMA_VERSION) throw tooNew(file, version);
+    return;
+  }
+  if (appId !== 0)
+    throw foreign(file, `a SQLite database of another program (application id 0x${appId.toString(16)})`);
+  // Ours get their application id before switching to WAL (byte 18 = 2), so a WAL file without it is not ours.
+  if (head[18] === 2) throw foreign(file, 'a SQLite database of another program');
+  const names = tablesOf(file);
+  if (names.length)
+    throw foreign(file, `a SQLite database of another program (tables ${names.slice(0, 5).join(', ')})`);
+}
+
+/** The tables of a rollback-journal database, read-only: no side files, no change to the file. */
+function tablesOf(file: string): string[] {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    const rows = db.prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").all() as Array<{
+      name: string;
+    }>;
+    return rows.map((r) => r.name);
+  } catch (e) {
+    throw ledgerError(e, file);
+  } finally {
+    db?.close();
+  }
+}
+
+/** Claims a new or empty file, then brings the schema up to date. */
+function initialise(db: Database.Database, file: string): void {
+  if (db.pragma('application_id', { simple: true }) !== APPLICATION_ID) {
+    // IMMEDIATE: two processes creating the ledger at once must not both decide it is empty.
+    db.transaction(() => {
+      const appId = db.pragma('application_id', { simple: true }) as number;
+      if (appId === APPLICATION_ID) return;
+      const names = db.prepare('SELECT name FROM sqlite_master').all();
+      if (appId !== 0 || names.length) throw foreign(file, 'a SQLite database of another program');
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+    }).immediate();
+  }
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) throw tooNew(file, version);
+  const strangers = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+  )
+    .map((r) => r.name)
+    .filter((n) => !LEDGER_TABLES.has(n) && !n.startsWith('sqlite_'));
+  if (strangers.length)
+    throw foreign(file, `a database with tables firedup does not know (${strangers.join(', ')})`);
+  // After the checks, which must leave a refused file as it was, and after the application id, so that the
+  // id is in the main file's header where `inspect` reads it.
+  db.pragma('journal_mode = WAL');
+  // WAL + NORMAL: a killed process loses nothing committed; a power cut may lose the last transactions only.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+}
+
+/** The SQL that matches a config field against what the user typed (`where` in LaunchFilter). */
+function configMatch(key: string, value: string): { sql: string; params: unknown[] } {
+  const alts = ["(c.type = 'text' AND c.value = ?)", "(c.type IN ('array', 'object') AND c.value = ?)"];
+  const params: unknown[] = [value, value];
+  const low = value.toLowerCase();
+  // Python prints True/None; the parsed config holds JSON true/null.
+  if (low === 'true' || low === 'false') alts.push(`c.type = '${low}'`);
+  if (low === 'null' || low === 'none') alts.push("c.type = 'null'");
+  const n = Number(value);
+  if (value.trim() !== '' && Number.isFinite(n)) {
+    // Numerically, so 0.5 matches .5 and 1e-5 matches 0.00001.
+    alts.push("(c.type IN ('integer', 'real') AND c.value = ?)");
+    params.push(n);
+  }
+  return {
+    sql: `EXISTS (SELECT 1 FROM json_each(launches.config) AS c WHERE c.key = ? AND (${alts.join(' OR ')}))`,
+    params: [key, ...params],
+  };
+}
+
+function when(r: LaunchRecord): string {
+  const ts = r.startTs ?? r.firstSeen;
+  return new Date(ts * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
+export class Ledger {
+  private constructor(
+    private readonly db: Database.Database,
+    readonly path: string,
+  ) {}
+
+  /** Opens (creating it, and its directory, when missing) the ledger at `file`. Throws LedgerError. */
+  static open(file: string): Ledger {
+    const abs = path.resolve(file);
+    let db: Database.Database | undefined;
+    try {
+      inspect(abs);
+      db = new Database(abs, { timeout: 10_000 });
+      initialise(db, abs);
+      return new Ledger(db, abs);
+    } catch (e) {
+      db?.close();
+      throw ledgerError(e, abs);
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw ledgerError(e, this.path);
+    }
+  }
+
+  private launches(sql: string, ...params: unknown[]): LaunchRecord[] {
+    return (this.db.prepare(`SELECT * FROM launches ${sql}`).all(...params) as LaunchRow[]).map(
+      launchFromRow,
+    );
+  }
+
+  // ---- logs
+
+  getLog(key: LogKey): LogState | null {
+    return this.guard(() => {
+      const row = this.db.prepare('SELECT * FROM logs WHERE host = ? AND path = ?').get(key.host, key.path);
+      return row ? logFromRow(row as LogRow) : null;
+    });
+  }
+
+  /** The launches read so far and where reading stopped, together or not at all. */
+  saveProgress(state: Omit<LogState, 'id' | 'updatedAt'>, launches: LaunchRecord[]): void {
+    const cp = state.checkpoint;
+    this.guard(() =>
+      this.db
+        .transaction(() => {
+          this.writeLaunches(launches);
+          this.db
+            .prepare(
+              `INSERT INTO logs (host, path, file_id, head_hash, head_len, offset, lines, checkpoint, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (host, path) DO UPDATE SET file_id = excluded.file_id, head_hash = excluded.head_hash,
+                 head_len = excluded.head_len, offset = excluded.offset, lines = excluded.lines,
+                 checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
+            )
+            .run(
+              state.host,
+              state.path,
+              state.fileId,
+              state.headHash,
+              state.headLen,
+              state.offset,
+              state.lines,
+              cp ? Buffer.from(cp.buffer, cp.byteOffset, cp.byteLength) : null,
+              now(),
+            );
+        })
+        .immediate(),
+    );
+  }
+
+  /** The file was replaced or truncated: read it again from the start. Its launches stay: they happened. */
+  resetLog(key: LogKey): void {
+    this.guard(() =>
+      this.db
+        .prepare(
+          `UPDATE logs SET file_id = NULL, head_hash = NULL, head_len = 0, offset = 0, lines = 0, checkpoint = NULL,
+             updated_at = ? WHERE host = ? AND path = ?`,
+        )
+        .run(now(), key.host, key.path),
+    );
+  }
+
+  // ---- launches
+
+  upsertLaunches(recs: LaunchRecord[]): void {
+    this.guard(() => this.db.transaction(() => this.writeLaunches(recs)).immediate());
+  }
+
+  /** Keeps when the launch was first seen, and what `firedup launch` intended unless this record knows it. */
+  private writeLaunches(recs: LaunchRecord[]): void {
+    if (!recs.length) return;
+    const stmt = this.db.prepare(
+      `INSERT INTO launches (id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine,
+         version, model, port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s,
+         report, config, intended, first_seen, updated_at)
+       VALUES (@id, @host, @path, @file_id, @start_offset, @start_line, @start_ts, @end_ts, @pid, @engine,
+         @version, @model, @port, @outcome, @phase, @failure_class, @config_hash, @load_seconds, @peak_tok_s,
+         @median_tok_s, @report, @config, @intended, @first_seen, @updated_at)
+       ON CONFLICT (id) DO UPDATE SET host = excluded.host, path = excluded.path, file_id = excluded.file_id,
+         start_offset = excluded.start_offset, start_line = excluded.start_line, start_ts = excluded.start_ts,
+         end_ts = excluded.end_ts, pid = excluded.pid, engine = excluded.engine, version = excluded.version,
+         model = excluded.model, port = excluded.port, outcome = excluded.outcome, phase = excluded.phase,
+         failure_class = excluded.failure_class, config_hash = excluded.config_hash,
+         load_seconds = excluded.load_seconds, peak_tok_s = excluded.peak_tok_s,
+         median_tok_s = excluded.median_tok_s, report = excluded.report, config = excluded.config,
+         intended = coalesce(excluded.intended, launches.intended), updated_at = excluded.updated_at`,
+    );
+    for (const r of recs) stmt.run(launchRow(r));
+  }
+
+  getLaunch(id: string): LaunchRecord | null {
+    return this.guard(() => this.launches('WHERE id = ?', id)[0] ?? null);
+  }
+
+  /** A launch the user named: its id, a unique prefix of 4+ hex characters, `last` or `last~N`. */
+  resolve(ref: string): LaunchRecord {
+    return this.guard(() => {
+      const want = ref.trim().toLowerCase();
+      const back = /^last(?:~(\d+))?$/.exec(want);
+      if (back) {
+        const n = Number(back[1] ?? 0);
+        const hit = this.launches(`${NEWEST_FIRST} LIMIT 1 OFFSET ?`, n)[0];
+        if (hit) return hit;
+        const { count } = this.db.prepare('SELECT count(*) AS count FROM launches').get() as {
+          count: number;
+        };
+        throw new LedgerError(
+          'not_found',
+          `no launch ${ref}: the ledger has ${count} launch${count === 1 ? '' : 'es'}; list them with \`firedup runs\``,
+        );
+      }
+      if (!/^[0-9a-f]{4,16}$/.test(want))
+        throw new LedgerError(
+          'not_found',
+          `no launch ${ref}: name one by its id (4 or more of its hex characters), \`last\` or \`last~N\`; list them with \`firedup runs\``,
+        );
+      const hits = this.launches(`WHERE id GLOB ? ${NEWEST_FIRST} LIMIT 6`, `${want}*`);
+      if (hits.length === 1) return hits[0]!;
+      if (!hits.length)
+        throw new LedgerError('not_found', `no launch ${ref} in the ledger; list them with \`firedup runs\``);
+      const shown = hits.slice(0, 5).map((h) => `${h.id} (${h.model ?? 'unknown model'}, ${when(h)})`);
+      throw new LedgerError(
+        'ambiguous',
+        `launch ${ref} is ambiguous: ${shown.join(', ')}${hits.length > 5 ? ', …' : ''}; type more of the id`,
+      );
+    });
+  }
+
+  /** Newest first. */
+  list(filter: LaunchFilter = {}): LaunchRecord[] {
+    const conds: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, ...p: unknown[]) => {
+      conds.push(sql);
+      params.push(...p);
+    };
+    if (filter.model !== undefined) add('instr(lower(model), lower(?)) > 0', filter.model);
+    if (filter.host !== undefined) add('host = ?', filter.host);
+    if (filter.outcome !== undefined) add('outcome = ?', filter.outcome);
+    if (filter.path !== undefined) add('path = ?', filter.path);
+    if (filter.since !== undefined) add('coalesce(start_ts, first_seen) >= ?', filter.since);
+    for (const w of filter.where ?? []) {
+      const m = configMatch(w.key, w.value);
+      add(m.sql, ...m.params);
+    }
+    const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
+    const limit = filter.limit !== undefined && filter.limit >= 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
+    return this.guard(() => this.launches(`${where} ${NEWEST_FIRST}${limit}`, ...params));
+  }
+
+  /** Earlier launches of the same kind, newest first; without a config hash, any config of that model. */
+  history(key: HistoryKey, beforeTs?: number, limit = 20): LaunchRecord[] {
+    const conds = ['model IS ?', 'engine IS ?', 'host = ?'];
+    const params: unknown[] = [key.model, key.engine, key.host];
+    if (key.configHash !== null) {
+      conds.push('config_hash = ?');
+      params.push(key.configHash);
+    }
+    if (beforeTs !== undefined) {
+      conds.push('coalesce(start_ts, first_seen) < ?');
+      params.push(beforeTs);
+    }
+    return this.guard(() =>
+      this.launches(`WHERE ${conds.join(' AND ')} ${NEWEST_FIRST} LIMIT ?`, ...params, Math.max(0, limit)),
+    );
+  }
+
+  // ---- benchmarks
+
+  /** Attaches a result to a launch; the same result (fingerprint) imported again is not added twice. */
+  addBench(launchId: string, r: BenchResult): { record: BenchRecord; added: boolean } {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          if (!this.db.prepare('SELECT 1 FROM launches WHERE id = ?').get(launchId))
+            throw new LedgerError(
+              'not_found',
+              `no launch ${launchId} to attach the benchmark to; list them with \`firedup runs\``,
+            );
+          const info = this.db
+            .prepare(
+              `INSERT OR IGNORE INTO benches (launch_id, fingerprint, finished_at, imported_at, result)
+               VALUES (?, ?, ?, ?, ?)`,
+            )
+            .run(launchId, r.fingerprint, r.finishedAt, now(), JSON.stringify(r));
+          const row = this.db
+            .prepare('SELECT * FROM benches WHERE launch_id = ? AND fingerprint = ?')
+            .get(launchId, r.fingerprint) as BenchRow;
+          return { record: benchFromRow(row), added: info.changes === 1 };
+        })
+        .immediate(),
+    );
+  }
+
+  benches(launchId: string): BenchRecord[] {
+    return this.guard(() =>
+      (
+        this.db
+          .prepare(
+            'SELECT * FROM benches WHERE launch_id = ? ORDER BY coalesce(finished_at, imported_at), id',
+          )
+          .all(launchId) as BenchRow[]
+      ).map(benchFromRow),
+    );
+  }
+
+  /**
+   * The launch that was up on `host` (and `port`, when both sides know it) at `ts`: started by then, and
+   * ended after it or never seen ending; the latest start wins. A launch on the same port that started
+   * later (by `ts`) replaced it, unless that one failed for the port being taken.
+   */
+  servingAt(host: string, port: number | null, ts: number): LaunchRecord | null {
+    return this.guard(
+      () =>
+        this.launches(
+          `WHERE host = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready'))
+             AND (? IS NULL OR port IS NULL OR port = ?)
+             AND NOT EXISTS (SELECT 1 FROM launches AS later WHERE later.host = launches.host
+               AND later.port = launches.port AND later.start_ts > launches.start_ts AND later.start_ts <= ?
+               AND later.failure_class IS NOT 'port_in_use')
+           ORDER BY start_ts DESC, id DESC LIMIT 1`,
+          host,
+          ts,
+          ts,
+          port,
+          port,
+          ts,
+        )[0] ?? null,
+    );
+  }
+
+  // ---- targets
+
+  /** The target, new or as it was already recorded for that model and expression. */
+  addTarget(t: Omit<TargetRecord, 'id'>): TargetRecord {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          this.db
+            .prepare('INSERT OR IGNORE INTO targets (model, metric, op, value, expr) VALUES (?, ?, ?, ?, ?)')
+            .run(t.model, t.metric, t.op, t.value, t.expr);
+          const row = this.db
+            .prepare("SELECT * FROM targets WHERE coalesce(model, '') = coalesce(?, '') AND expr = ?")
+            .get(t.model, t.expr) as TargetRow;
+          return targetFromRow(row);
+        })
+        .immediate(),
+    );
+  }
+
+  /** All targets when `model` is undefined; else the global ones and that model's. */
+  targets(model?: string | null): TargetRecord[] {
+    return this.guard(() => {
+      const rows =
+        model === undefined
+          ? this.db.prepare('SELECT * FROM targets ORDER BY id').all()
+          : this.db.prepare('SELECT * FROM targets WHERE model IS NULL OR model = ? ORDER BY id').all(model);
+      return (rows as TargetRow[]).map(targetFromRow);
+    });
+  }
+
+  removeTarget(id: number): boolean {
+    return this.guard(() => this.db.prepare('DELETE FROM targets WHERE id = ?').run(id).changes > 0);
+  }
+}

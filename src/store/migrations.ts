@@ -1,0 +1,99 @@
+/**
+ * The ledger's schema, as numbered steps. `PRAGMA user_version` says how many have been applied; a step is
+ * never edited once released, a change is a new step. `PRAGMA application_id` marks the file as firedup's,
+ * so a ledger path pointing at somebody else's SQLite database is refused instead of written into.
+ */
+import type Database from 'better-sqlite3';
+
+/** 'FDUP' in ASCII. */
+export const APPLICATION_ID = 0x46445550;
+
+/** Tables the ledger creates: anything else in a file means it is not (only) ours. */
+export const LEDGER_TABLES = new Set(['logs', 'launches', 'benches', 'targets']);
+
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE logs (
+    id INTEGER PRIMARY KEY,
+    host TEXT NOT NULL,
+    path TEXT NOT NULL,
+    file_id TEXT,
+    head_hash TEXT,
+    head_len INTEGER NOT NULL DEFAULT 0,
+    offset INTEGER NOT NULL DEFAULT 0,
+    lines INTEGER NOT NULL DEFAULT 0,
+    checkpoint BLOB,
+    updated_at REAL NOT NULL,
+    UNIQUE (host, path)
+  );
+  CREATE TABLE launches (
+    id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    path TEXT NOT NULL,
+    file_id TEXT,
+    start_offset INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    start_ts REAL,
+    end_ts REAL,
+    pid INTEGER,
+    engine TEXT,
+    version TEXT,
+    model TEXT,
+    port INTEGER,
+    outcome TEXT NOT NULL,
+    phase TEXT,
+    failure_class TEXT,
+    config_hash TEXT,
+    load_seconds REAL,
+    peak_tok_s REAL,
+    median_tok_s REAL,
+    -- The report without its config, which has a column of its own for json_each in filters.
+    report TEXT NOT NULL,
+    config TEXT NOT NULL,
+    intended TEXT,
+    first_seen REAL NOT NULL,
+    updated_at REAL NOT NULL
+  );
+  CREATE INDEX launches_by_time ON launches (coalesce(start_ts, first_seen), id);
+  CREATE INDEX launches_by_host ON launches (host, start_ts);
+  CREATE INDEX launches_by_model ON launches (model);
+  CREATE INDEX launches_by_outcome ON launches (outcome);
+  CREATE INDEX launches_by_config ON launches (config_hash);
+  CREATE INDEX launches_by_path ON launches (path);
+  CREATE TABLE benches (
+    id INTEGER PRIMARY KEY,
+    launch_id TEXT NOT NULL REFERENCES launches (id) ON DELETE CASCADE,
+    fingerprint TEXT NOT NULL,
+    finished_at REAL,
+    imported_at REAL NOT NULL,
+    result TEXT NOT NULL,
+    UNIQUE (launch_id, fingerprint)
+  );
+  CREATE TABLE targets (
+    id INTEGER PRIMARY KEY,
+    model TEXT,
+    metric TEXT NOT NULL,
+    op TEXT NOT NULL,
+    value REAL NOT NULL,
+    expr TEXT NOT NULL
+  );
+  -- A global target has no model; NULLs are distinct in a plain UNIQUE, so index the coalesced value.
+  CREATE UNIQUE INDEX targets_by_model_expr ON targets (coalesce(model, ''), expr);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Applies the missing steps, each in its own IMMEDIATE transaction that re-reads the version first: two
+ * processes opening a fresh ledger at once each see the other's steps and skip them.
+ */
+export function migrate(db: Database.Database): void {
+  for (let step = 0; step < MIGRATIONS.length; step++) {
+    db.transaction(() => {
+      if ((db.pragma('user_version', { simple: true }) as number) > step) return;
+      db.exec(MIGRATIONS[step]!);
+      db.pragma(`user_version = ${step + 1}`);
+    }).immediate();
+  }
+}

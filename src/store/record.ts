@@ -1,0 +1,247 @@
+/** Building what the ledger keeps: a launch record from a report (identity, config hash, indexed numbers), and rows back into records. */
+import { createHash } from 'node:crypto';
+import { VOLATILE } from '../core/diff.js';
+import type { LaunchReport } from '../core/report.js';
+import type {
+  BenchRecord,
+  BenchResult,
+  IntendedLaunch,
+  LaunchRecord,
+  LogState,
+  TargetRecord,
+} from './types.js';
+
+const sha16 = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/**
+ * A launch is where it starts in which file: the same bytes read again (by `runs`, `watch`, a resumed
+ * follow) give the same id, and a relaunch appended to the file gets a new one.
+ */
+export function launchId(host: string, path: string, fileId: string | null, startOffset: number): string {
+  return sha16([host, path, fileId ?? '', String(startOffset)].join('\0'));
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) out[k] = canonical((value as Record<string, unknown>)[k]);
+    return out;
+  }
+  return value;
+}
+
+/** Equal for two launches asked for with the same flags, whatever the key order or the random seed. */
+export function configHash(config: Record<string, unknown>): string | null {
+  const kept: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(config)) if (!VOLATILE.has(k) && v !== undefined) kept[k] = v;
+  if (Object.keys(kept).length === 0) return null;
+  return sha16(JSON.stringify(canonical(kept)));
+}
+
+function portOf(value: unknown): number | null {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 && n < 65536 ? n : null;
+}
+
+/**
+ * Seconds from the launch's first line to ready. A log that begins mid-launch has no first line to count
+ * from, and a wrong load time would mislead every comparison with the launch's history.
+ */
+function loadSeconds(rep: LaunchReport): number | null {
+  if (!rep.startSeen) return null;
+  const mark = rep.phases.find((p) => p.phase === 'ready') ?? rep.phases.find((p) => p.phase === 'serving');
+  if (mark && mark.at !== null) return mark.at;
+  if (rep.ready?.time && rep.startTs !== null) {
+    const ready = Date.parse(rep.ready.time) / 1000;
+    if (Number.isFinite(ready) && ready >= rep.startTs) return Math.round((ready - rep.startTs) * 100) / 100;
+  }
+  return null;
+}
+
+export interface RecordContext {
+  host: string;
+  path: string;
+  fileId: string | null;
+  pid?: number | null;
+  /** Epoch seconds, the recording process's clock. */
+  now: number;
+  intended?: IntendedLaunch | null;
+}
+
+export function recordFromReport(rep: LaunchReport, ctx: RecordContext): LaunchRecord {
+  return {
+    id: launchId(ctx.host, ctx.path, ctx.fileId, rep.startOffset),
+    host: ctx.host,
+    path: ctx.path,
+    fileId: ctx.fileId,
+    startOffset: rep.startOffset,
+    startLine: rep.startLine,
+    startTs: rep.startTs,
+    endTs: rep.endTs,
+    pid: ctx.pid ?? rep.pids[0] ?? null,
+    engine: rep.engine,
+    version: rep.version,
+    model: rep.model,
+    port: portOf(rep.configSummary.port),
+    outcome: rep.outcome,
+    phase: rep.phase,
+    failureClass: rep.failure?.class ?? null,
+    configHash: configHash(rep.config),
+    loadSeconds: loadSeconds(rep),
+    peakTokS: rep.throughput?.peak ?? null,
+    medianTokS: rep.throughput?.median ?? null,
+    report: rep,
+    intended: ctx.intended ?? null,
+    firstSeen: ctx.now,
+    updatedAt: ctx.now,
+  };
+}
+
+/** A `launches` row as SQLite returns it. */
+export interface LaunchRow {
+  id: string;
+  host: string;
+  path: string;
+  file_id: string | null;
+  start_offset: number;
+  start_line: number;
+  start_ts: number | null;
+  end_ts: number | null;
+  pid: number | null;
+  engine: string | null;
+  version: string | null;
+  model: string | null;
+  port: number | null;
+  outcome: string;
+  phase: string | null;
+  failure_class: string | null;
+  config_hash: string | null;
+  load_seconds: number | null;
+  peak_tok_s: number | null;
+  median_tok_s: number | null;
+  report: string;
+  config: string;
+  intended: string | null;
+  first_seen: number;
+  updated_at: number;
+}
+
+export function launchRow(r: LaunchRecord): LaunchRow {
+  // The config gets a column of its own so filters read it without parsing the whole report.
+  const { config, ...rest } = r.report;
+  return {
+    id: r.id,
+    host: r.host,
+    path: r.path,
+    file_id: r.fileId,
+    start_offset: r.startOffset,
+    start_line: r.startLine,
+    start_ts: r.startTs,
+    end_ts: r.endTs,
+    pid: r.pid,
+    engine: r.engine,
+    version: r.version,
+    model: r.model,
+    port: r.port,
+    outcome: r.outcome,
+    phase: r.phase,
+    failure_class: r.failureClass,
+    config_hash: r.configHash,
+    load_seconds: r.loadSeconds,
+    peak_tok_s: r.peakTokS,
+    median_tok_s: r.medianTokS,
+    report: JSON.stringify(rest),
+    config: JSON.stringify(config ?? {}),
+    intended: r.intended ? JSON.stringify(r.intended) : null,
+    first_seen: r.firstSeen,
+    updated_at: r.updatedAt,
+  };
+}
+
+export function launchFromRow(row: LaunchRow): LaunchRecord {
+  return {
+    id: row.id,
+    host: row.host,
+    path: row.path,
+    fileId: row.file_id,
+    startOffset: row.start_offset,
+    startLine: row.start_line,
+    startTs: row.start_ts,
+    endTs: row.end_ts,
+    pid: row.pid,
+    engine: row.engine,
+    version: row.version,
+    model: row.model,
+    port: row.port,
+    outcome: row.outcome as LaunchRecord['outcome'],
+    phase: row.phase,
+    failureClass: row.failure_class,
+    configHash: row.config_hash,
+    loadSeconds: row.load_seconds,
+    peakTokS: row.peak_tok_s,
+    medianTokS: row.median_tok_s,
+    report: { ...JSON.parse(row.report), config: JSON.parse(row.config) },
+    intended: row.intended === null ? null : JSON.parse(row.intended),
+    firstSeen: row.first_seen,
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface LogRow {
+  id: number;
+  host: string;
+  path: string;
+  file_id: string | null;
+  head_hash: string | null;
+  head_len: number;
+  offset: number;
+  lines: number;
+  checkpoint: Buffer | null;
+  updated_at: number;
+}
+
+export function logFromRow(row: LogRow): LogState {
+  return {
+    id: row.id,
+    host: row.host,
+    path: row.path,
+    fileId: row.file_id,
+    headHash: row.head_hash,
+    headLen: row.head_len,
+    offset: row.offset,
+    lines: row.lines,
+    // A plain Uint8Array, as the analyzer handed it over (SQLite gives a Buffer).
+    checkpoint: row.checkpoint === null ? null : new Uint8Array(row.checkpoint),
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface BenchRow {
+  id: number;
+  launch_id: string;
+  imported_at: number;
+  result: string;
+}
+
+export function benchFromRow(row: BenchRow): BenchRecord {
+  return {
+    ...(JSON.parse(row.result) as BenchResult),
+    id: row.id,
+    launchId: row.launch_id,
+    importedAt: row.imported_at,
+  };
+}
+
+export interface TargetRow {
+  id: number;
+  model: string | null;
+  metric: string;
+  op: string;
+  value: number;
+  expr: string;
+}
+
+export function targetFromRow(row: TargetRow): TargetRecord {
+  return { ...row, op: row.op as TargetRecord['op'] };
+}

@@ -1,0 +1,393 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { Ledger } from '../../src/store/ledger.js';
+import { APPLICATION_ID, LEDGER_TABLES, SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { type LaunchRecord, LedgerError } from '../../src/store/types.js';
+import { tmpDir } from '../helpers.js';
+import { benchResult, HOST, scenarioRecords } from './fixtures.js';
+
+const recs = scenarioRecords();
+const rec = (key: string): LaunchRecord => recs.get(key)!;
+const CUTLASS = 'glm5-cutlass-bench-then-shutdown.log#1';
+const RELAUNCH1 = 'glm5-relaunch-stuck-at-48pct.log#1';
+const RELAUNCH2 = 'glm5-relaunch-stuck-at-48pct.log#2';
+const SILENT = 'glm5-silent-after-load-weight-end.log#1';
+const OOM = 'glm5-trtllm-oom-in-cuda-graph.log#1';
+/** Newest first by the logs' own start times. */
+const NEWEST_FIRST = [OOM, SILENT, CUTLASS, RELAUNCH2, RELAUNCH1];
+
+const ids = (rs: LaunchRecord[]) => rs.map((r) => r.id);
+const idsOf = (...keys: string[]) => keys.map((k) => rec(k).id);
+const json = <T>(x: T): T => JSON.parse(JSON.stringify(x));
+
+function code(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof LedgerError, `expected a LedgerError, got ${e}`);
+    return e.code;
+  }
+  assert.fail('expected a LedgerError');
+}
+
+function message(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  assert.fail('expected an error');
+}
+
+describe('ledger: creation and migrations', () => {
+  it('creates the directory (0700) and the file, at the latest schema, marked as firedup', () => {
+    const file = path.join(tmpDir(), 'a', 'b', 'ledger.db');
+    Ledger.open(file).close();
+    assert.equal(fs.statSync(path.dirname(file)).mode & 0o777, 0o700);
+    assert.equal(fs.statSync(file).mode & 0o077, 0, 'not readable by others');
+    const db = new Database(file, { readonly: true });
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.equal(db.pragma('application_id', { simple: true }), APPLICATION_ID);
+    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as any[]).map(
+      (r) => r.name,
+    );
+    db.close();
+    assert.deepEqual(new Set(tables), LEDGER_TABLES);
+  });
+
+  it('initialises an empty (0-byte) file', () => {
+    const file = path.join(tmpDir(), 'ledger.db');
+    fs.writeFileSync(file, '');
+    const l = Ledger.open(file);
+    l.upsertLaunches([rec(CUTLASS)]);
+    l.close();
+    assert.ok(fs.statSync(file).size > 0);
+  });
+
+  it('reopening keeps everything and migrates nothing twice', () => {
+    const file = path.join(tmpDir(), 'ledger.db');
+    const l = Ledger.open(file);
+    l.upsertLaunches([...recs.values()]);
+    l.addTarget({ model: null, metric: 'output_tok_s', op: '>=', value: 1000, expr: 'output_tok_s >= 1000' });
+    l.close();
+    const again = Ledger.open(file);
+    assert.equal(again.list().length, recs.size);
+    assert.equal(again.targets().length, 1);
+    again.close();
+  });
+});
+
+describe('ledger: logs', () => {
+  const file = path.join(tmpDir(), 'ledger.db');
+  let l: Ledger;
+  before(() => (l = Ledger.open(file)));
+  after(() => l.close());
+  const key = { host: HOST, path: rec(RELAUNCH1).path };
+
+  it('saves progress with its launches and reads it back', () => {
+    assert.equal(l.getLog(key), null);
+    const checkpoint = new Uint8Array([1, 2, 3, 250]);
+    const state = {
+      ...key,
+      fileId: '2049:1234',
+      headHash: 'ab'.repeat(32),
+      headLen: 4096,
+      offset: 35777,
+      lines: 321,
+    };
+    l.saveProgress({ ...state, checkpoint }, [rec(RELAUNCH1)]);
+    const got = l.getLog(key)!;
+    assert.deepEqual({ ...got, id: 0, updatedAt: 0 }, { ...state, checkpoint, id: 0, updatedAt: 0 });
+    assert.ok(got.checkpoint instanceof Uint8Array);
+    assert.deepEqual(ids(l.list({ path: key.path })), idsOf(RELAUNCH1));
+
+    l.saveProgress({ ...state, offset: 42826, lines: 390, checkpoint: null }, [
+      rec(RELAUNCH1),
+      rec(RELAUNCH2),
+    ]);
+    assert.equal(l.getLog(key)!.offset, 42826);
+    assert.equal(l.getLog(key)!.checkpoint, null);
+    assert.deepEqual(ids(l.list({ path: key.path })), idsOf(RELAUNCH2, RELAUNCH1));
+  });
+
+  it('resetLog forgets where reading stopped but keeps the launches', () => {
+    l.resetLog(key);
+    const got = l.getLog(key)!;
+    assert.deepEqual(
+      [got.offset, got.lines, got.checkpoint, got.fileId, got.headHash],
+      [0, 0, null, null, null],
+    );
+    assert.equal(l.list({ path: key.path }).length, 2);
+  });
+});
+
+describe('ledger: launches', () => {
+  const file = path.join(tmpDir(), 'ledger.db');
+  let l: Ledger;
+  before(() => {
+    l = Ledger.open(file);
+    l.upsertLaunches([...recs.values()]);
+  });
+  after(() => l.close());
+
+  it('keeps the whole report, throughput series included', () => {
+    const r = rec(CUTLASS);
+    const got = l.getLaunch(r.id)!;
+    assert.deepEqual(got, json(r));
+    assert.equal(got.report.throughput!.series.length, r.report.throughput!.series.length);
+    assert.equal(l.getLaunch('0000000000000000'), null);
+  });
+
+  it('upserting the same launch again gives one row, first seen kept, the rest updated', () => {
+    const r = rec(SILENT);
+    const intended = {
+      argv: ['python', '-m', 'sglang.launch_server'],
+      cwd: '/root',
+      env: { CUDA_VISIBLE_DEVICES: '0,1,2,3,4,5,6,7' },
+      engineVersion: '0.5.8',
+      git: null,
+      flags: { tp_size: 8 },
+      mismatches: [],
+      pid: 4242,
+      startedAt: 1_771_577_990,
+    };
+    // Recorded (in `before`) when first seen; seen again later, with what `firedup launch` intended.
+    l.upsertLaunches([{ ...r, intended, firstSeen: r.firstSeen + 100, updatedAt: r.firstSeen + 100 }]);
+    l.upsertLaunches([
+      { ...r, outcome: 'crashed', failureClass: 'killed', firstSeen: 1, updatedAt: r.firstSeen + 200 },
+    ]);
+    const got = l.getLaunch(r.id)!;
+    assert.equal(l.list({ path: r.path }).length, 1);
+    assert.deepEqual(
+      [got.firstSeen, got.updatedAt, got.outcome, got.failureClass],
+      [r.firstSeen, r.firstSeen + 200, 'crashed', 'killed'],
+    );
+    assert.deepEqual(got.intended, intended, 'a record without an intent keeps the known one');
+    const other = { ...intended, pid: 5151 };
+    l.upsertLaunches([{ ...r, intended: other, updatedAt: 300 }]);
+    assert.equal(l.getLaunch(r.id)!.intended!.pid, 5151);
+    l.upsertLaunches([r]);
+  });
+
+  it('lists newest first, by the log start time', () => {
+    assert.deepEqual(ids(l.list()), idsOf(...NEWEST_FIRST));
+    assert.deepEqual(ids(l.list({ limit: 2 })), idsOf(OOM, SILENT));
+  });
+
+  it('filters on config fields, compared as text', () => {
+    const where = (...kv: string[]) =>
+      ids(l.list({ where: kv.map((s) => ({ key: s.split('=')[0]!, value: s.split('=')[1]! })) }));
+    assert.deepEqual(where('moe_runner_backend=flashinfer_trtllm'), idsOf(OOM));
+    assert.deepEqual(where('disable_cuda_graph=true'), idsOf(CUTLASS, RELAUNCH2));
+    assert.deepEqual(where('disable_cuda_graph=True'), idsOf(CUTLASS, RELAUNCH2), 'as Python prints it');
+    assert.deepEqual(where('tp_size=8'), idsOf(...NEWEST_FIRST));
+    assert.deepEqual(where('tp_size=4'), []);
+    assert.deepEqual(where('mem_fraction_static=0.88'), idsOf(...NEWEST_FIRST));
+    assert.deepEqual(where('max_running_requests=1024'), idsOf(CUTLASS));
+    assert.deepEqual(where('cuda_graph_max_bs=None'), idsOf(CUTLASS, RELAUNCH2));
+    assert.deepEqual(
+      where('moe_runner_backend=flashinfer_cutlass', 'disable_cuda_graph=false'),
+      idsOf(SILENT, RELAUNCH1),
+    );
+    assert.deepEqual(where('no_such_flag=1'), []);
+  });
+
+  it('filters on model, host, outcome, since and path', () => {
+    assert.equal(l.list({ model: 'glm-5' }).length, recs.size, 'case-insensitive substring');
+    assert.deepEqual(l.list({ model: 'llama' }), []);
+    assert.equal(l.list({ host: HOST }).length, recs.size);
+    assert.deepEqual(l.list({ host: 'gpu' }), [], 'host is exact');
+    assert.deepEqual(ids(l.list({ outcome: 'crashed' })), idsOf(OOM));
+    assert.deepEqual(ids(l.list({ outcome: 'in_progress' })), idsOf(SILENT, RELAUNCH2));
+    assert.deepEqual(ids(l.list({ since: rec(CUTLASS).startTs! })), idsOf(OOM, SILENT, CUTLASS));
+    assert.deepEqual(ids(l.list({ path: rec(RELAUNCH1).path })), idsOf(RELAUNCH2, RELAUNCH1));
+    assert.deepEqual(ids(l.list({ model: 'GLM', outcome: 'in_progress', limit: 1 })), idsOf(SILENT));
+  });
+
+  it('history: earlier launches of the same model, engine, host and config', () => {
+    const r = rec(RELAUNCH1);
+    // The silent launch was asked for with the same flags as launch 1 of the relaunch log.
+    assert.equal(rec(SILENT).configHash, r.configHash);
+    // The same launch repeated a month later, into another file.
+    const later: LaunchRecord = {
+      ...r,
+      id: 'feed000000000001',
+      path: '/logs/again.log',
+      startTs: r.startTs! + 30 * 86400,
+    };
+    l.upsertLaunches([later]);
+    const key = { model: r.model, engine: r.engine, host: HOST, configHash: r.configHash };
+    assert.deepEqual(ids(l.history(key, later.startTs!)), idsOf(SILENT, RELAUNCH1));
+    assert.deepEqual(ids(l.history(key)), [later.id, ...idsOf(SILENT, RELAUNCH1)]);
+    assert.deepEqual(ids(l.history(key, later.startTs!, 1)), idsOf(SILENT));
+    assert.deepEqual(ids(l.history(key, r.startTs!)), [], 'strictly before');
+    assert.deepEqual(ids(l.history({ ...key, host: 'gpu-b' }, later.startTs!)), []);
+    // Without a config hash, any config of that model on that host.
+    assert.deepEqual(ids(l.history({ ...key, configHash: null }, later.startTs!)), idsOf(...NEWEST_FIRST));
+    assert.deepEqual(ids(l.history({ ...key, configHash: null }, later.startTs!, 2)), idsOf(OOM, SILENT));
+    assert.equal(l.list({ path: '/logs/again.log' }).length, 1);
+  });
+});
+
+describe('ledger: resolving what the user typed', () => {
+  const file = path.join(tmpDir(), 'ledger.db');
+  let l: Ledger;
+  const twin = (id: string, startTs: number): LaunchRecord => ({ ...rec(CUTLASS), id, startTs });
+  before(() => {
+    l = Ledger.open(file);
+    l.upsertLaunches([...recs.values()]);
+    l.upsertLaunches([twin('abcd000000000001', 1_700_000_001), twin('abcd000000000002', 1_700_000_002)]);
+  });
+  after(() => l.close());
+
+  it('a full id, or a unique prefix of 4 or more hex characters', () => {
+    const r = rec(OOM);
+    assert.equal(l.resolve(r.id).id, r.id);
+    assert.equal(l.resolve(r.id.toUpperCase()).id, r.id);
+    const unique = [4, 5, 6, 7, 8]
+      .map((n) => r.id.slice(0, n))
+      .find((p) => [...recs.values()].filter((x) => x.id.startsWith(p)).length === 1)!;
+    assert.equal(l.resolve(unique).id, r.id);
+    assert.equal(l.resolve('abcd000000000002').id, 'abcd000000000002');
+  });
+
+  it('an ambiguous prefix lists the candidates with model and start', () => {
+    assert.equal(
+      code(() => l.resolve('abcd')),
+      'ambiguous',
+    );
+    const msg = message(() => l.resolve('abcd0000'));
+    assert.match(msg, /abcd000000000001 \(lukealonso\/GLM-5-NVFP4, 2023-11-14T22:13:21Z\)/);
+    assert.match(msg, /abcd000000000002/);
+    assert.doesNotMatch(msg, /\n/);
+  });
+
+  it('last and last~N, newest first', () => {
+    assert.equal(l.resolve('last').id, rec(OOM).id);
+    assert.equal(l.resolve('last~0').id, rec(OOM).id);
+    assert.equal(l.resolve('last~1').id, rec(SILENT).id);
+    assert.equal(l.resolve('last~6').id, 'abcd000000000001');
+  });
+
+  it('not found says how to list launches', () => {
+    for (const ref of ['last~99', 'ffffffff', 'abc', 'xyz12345', 'last~x', '']) {
+      assert.equal(
+        code(() => l.resolve(ref)),
+        'not_found',
+        ref,
+      );
+      assert.match(
+        message(() => l.resolve(ref)),
+        /firedup runs/,
+      );
+    }
+  });
+});
+
+describe('ledger: benchmarks', () => {
+  const file = path.join(tmpDir(), 'ledger.db');
+  let l: Ledger;
+  before(() => {
+    l = Ledger.open(file);
+    l.upsertLaunches([...recs.values()]);
+  });
+  after(() => l.close());
+
+  it('attaches a result once per fingerprint', () => {
+    const id = rec(RELAUNCH1).id;
+    const first = l.addBench(id, benchResult('f1'));
+    assert.equal(first.added, true);
+    assert.deepEqual(
+      { ...first.record, id: 0, importedAt: 0 },
+      { ...benchResult('f1'), id: 0, launchId: id, importedAt: 0 },
+    );
+    const again = l.addBench(id, benchResult('f1'));
+    assert.deepEqual(again, { record: first.record, added: false });
+    assert.equal(l.addBench(id, benchResult('f2', 1_771_474_400)).added, true);
+    assert.deepEqual(
+      l.benches(id).map((b) => b.fingerprint),
+      ['f1', 'f2'],
+    );
+    assert.equal(l.addBench(rec(OOM).id, benchResult('f1')).added, true, 'the same result on another launch');
+    assert.deepEqual(l.benches(rec(SILENT).id), []);
+    assert.equal(
+      code(() => l.addBench('0000000000000000', benchResult('f3'))),
+      'not_found',
+    );
+  });
+
+  it('servingAt: the launch up on that host and port at that time', () => {
+    const r1 = rec(RELAUNCH1);
+    const r2 = rec(RELAUNCH2);
+    const cut = rec(CUTLASS);
+    assert.equal(r1.port, 8000);
+    assert.equal(l.servingAt(HOST, 8000, r1.startTs! + 100)?.id, r1.id);
+    assert.equal(l.servingAt(HOST, null, r1.startTs! + 100)?.id, r1.id, 'any port');
+    // Launch 1 served until the log stopped: still up after its last line...
+    assert.equal(l.servingAt(HOST, 8000, r1.endTs! + 600)?.id, r1.id);
+    // ...until the relaunch on its port replaced it; the relaunch was loading, then fell silent.
+    assert.equal(l.servingAt(HOST, 8000, r2.startTs! + 5)?.id, r2.id);
+    assert.equal(l.servingAt(HOST, 8000, r2.endTs! + 60), null);
+    // A clean shutdown ends it.
+    assert.equal(l.servingAt(HOST, 8000, cut.startTs! + 200)?.id, cut.id);
+    assert.equal(l.servingAt(HOST, 8000, cut.endTs! + 1), null);
+    assert.equal(l.servingAt(HOST, 9000, r1.startTs! + 100), null, 'another port');
+    assert.equal(l.servingAt('gpu-b', 8000, r1.startTs! + 100), null, 'another host');
+    assert.equal(l.servingAt(HOST, 8000, r1.startTs! - 1), null, 'before any launch');
+  });
+
+  it('servingAt: a relaunch that found the port taken did not replace the server', () => {
+    const r1 = rec(RELAUNCH1);
+    const clash: LaunchRecord = {
+      ...rec(OOM),
+      id: 'beef000000000001',
+      startTs: r1.endTs! + 100,
+      endTs: r1.endTs! + 110,
+      failureClass: 'port_in_use',
+    };
+    l.upsertLaunches([clash]);
+    assert.equal(l.servingAt(HOST, 8000, r1.endTs! + 200)?.id, r1.id);
+  });
+});
+
+describe('ledger: targets', () => {
+  const file = path.join(tmpDir(), 'ledger.db');
+  let l: Ledger;
+  before(() => (l = Ledger.open(file)));
+  after(() => l.close());
+  const global = {
+    model: null,
+    metric: 'output_tok_s',
+    op: '>=' as const,
+    value: 1000,
+    expr: 'output_tok_s >= 1000',
+  };
+  const glm = { ...global, model: 'lukealonso/GLM-5-NVFP4', value: 900, expr: 'output_tok_s >= 900' };
+
+  it('adding twice returns the existing one', () => {
+    const a = l.addTarget(global);
+    assert.deepEqual(a, { ...global, id: a.id });
+    assert.deepEqual(l.addTarget(global), a);
+    const b = l.addTarget(glm);
+    assert.notEqual(b.id, a.id);
+    assert.deepEqual(l.addTarget(glm), b);
+    // The same expression for a model is a target of its own.
+    const c = l.addTarget({ ...global, model: 'other/model' });
+    assert.equal(l.targets().length, 3);
+    assert.deepEqual(l.targets('lukealonso/GLM-5-NVFP4'), [a, b]);
+    assert.deepEqual(l.targets('nobody/else'), [a]);
+    assert.deepEqual(l.targets(null), [a]);
+    assert.deepEqual(l.targets('other/model'), [a, c]);
+  });
+
+  it('removes by id', () => {
+    const [a] = l.targets(null);
+    assert.equal(l.removeTarget(a!.id), true);
+    assert.equal(l.removeTarget(a!.id), false);
+    assert.deepEqual(l.targets(null), []);
+  });
+});
