@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LogAnalyzer } from '../src/core/analyzer.js';
@@ -14,6 +15,18 @@ export const SHARED = path.join(ROOT, 'test', 'fixtures');
 /** The command as built in this tree (the same code as bin/firedup.js runs from dist/). */
 export const BIN = path.join(DIST, 'src', 'cli', 'bin.js');
 export const SCENARIOS = path.join(SHARED, 'scenarios');
+
+/**
+ * Every command records into a ledger: tests (and the commands they spawn, through the environment) use a
+ * throwaway one per test file, never the machine's ~/.local/share/firedup/ledger.db.
+ */
+export const TEST_LEDGER = path.join(os.tmpdir(), `firedup-test-ledger-${process.pid}.db`);
+if (process.env.FIREDUP_LEDGER === undefined) {
+  process.env.FIREDUP_LEDGER = TEST_LEDGER;
+  process.on('exit', () => {
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${TEST_LEDGER}${suffix}`, { force: true });
+  });
+}
 
 export function analyzeBytes(
   data: Uint8Array,

@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import { LogAnalyzer } from '../core/analyzer.js';
+import type { Expectations } from '../core/expectations.js';
 import type {
   GpuObservation,
   HttpObservation,
@@ -37,6 +38,13 @@ export interface LiveOptions {
   budgetScale?: number;
   /** Skip launches that are already over when the session starts (`wait`: the relaunch is coming). */
   skipEnded?: boolean;
+  /**
+   * How many leading launches are earlier runs, skipped (`firedup launch` appends a new server to a log and
+   * knows where the log ended): no guessing from probes.
+   */
+  earlier?: (launches: LaunchReport[]) => number;
+  /** What earlier launches like this one took (the ledger's history), for budgets and "usually takes". */
+  expect?: (launch: LaunchReport) => Expectations | null;
   /** Where the bytes come from, when not a local file or standard input (an SSH follower). */
   source?: LiveSource;
   /** Probe the local process table and port (off for a log on another machine). */
@@ -78,6 +86,8 @@ export type LiveEvent =
 
 /** Seconds between two searches for the server's process while none is found. */
 const PID_SEARCH_EVERY = 5;
+/** The longest gap between two searches for a server that is not found. */
+const PID_SEARCH_MAX = 60;
 
 /** A log untouched this long when `wait` starts holds only history. */
 const ENDED_LONG_AGO = 5;
@@ -122,6 +132,8 @@ export class LiveSession extends EventEmitter {
   private baseline: number | undefined;
   private startedAt = 0;
   private lastPidSearch = Number.NEGATIVE_INFINITY;
+  private pidSearches = 0;
+  private searchLaunches = 0;
   /** Size of the log when the session started: only launches that began before it can be skipped. */
   private initialBytes = 0;
   /** Seconds the log had not been written when the session started. */
@@ -232,7 +244,9 @@ export class LiveSession extends EventEmitter {
       this.dirty = false;
       this.emitLogEvents();
     }
-    if (
+    const earlier = this.opts.earlier;
+    if (earlier) this.baseline = earlier(this.report?.launches ?? []);
+    else if (
       this.baseline === undefined &&
       (!this.opts.skipEnded || this.probedOnce || now - this.startedAt > 3)
     ) {
@@ -247,6 +261,7 @@ export class LiveSession extends EventEmitter {
       progressAt,
       logExists: this.logExists,
       budgetScale: this.opts.budgetScale,
+      expect: this.expectFor(report),
     });
     if (this.baseline === undefined)
       v = { ...v, state: 'waiting', why: 'reading the log and probing the server' };
@@ -257,7 +272,9 @@ export class LiveSession extends EventEmitter {
       v = {
         ...v,
         state: 'waiting',
-        why: `waiting for a new launch: the last one in the log (line ${old.startLine}) is over (${old.outcome === 'in_progress' || old.outcome === 'serving' || old.outcome === 'ready' ? 'its server is gone' : old.outcome})`,
+        why: earlier
+          ? 'waiting for the server to write its first line'
+          : `waiting for a new launch: the last one in the log (line ${old.startLine}) is over (${old.outcome === 'in_progress' || old.outcome === 'serving' || old.outcome === 'ready' ? 'its server is gone' : old.outcome})`,
       };
     }
     this.verdict = v;
@@ -361,9 +378,16 @@ export class LiveSession extends EventEmitter {
       this.probing.process = true;
       try {
         // Looking for the server scans the whole process table (remotely: one ssh command with all of it):
-        // at most every few seconds until found.
-        if (this.pid === null && l && this.clock() - this.lastPidSearch >= PID_SEARCH_EVERY) {
+        // every few seconds at first, then less and less often while nothing is found (the server may run
+        // elsewhere); a new launch in the log starts the search over.
+        if (this.searchLaunches !== this.report?.launches.length) {
+          this.searchLaunches = this.report?.launches.length ?? 0;
+          this.pidSearches = 0;
+        }
+        const every = Math.min(PID_SEARCH_MAX, PID_SEARCH_EVERY * 2 ** Math.max(0, this.pidSearches - 3));
+        if (this.pid === null && l && this.clock() - this.lastPidSearch >= every) {
           this.lastPidSearch = this.clock();
+          this.pidSearches++;
           const port = url ? Number(new URL(url).port) || undefined : undefined;
           this.pid = await this.probes.findPid({ port, engine });
         }
@@ -410,8 +434,29 @@ export class LiveSession extends EventEmitter {
     }
   }
 
+  private expectFor(report: AnalysisReport | null): Expectations | null {
+    const l = report?.launches.at(-1);
+    if (!l || !this.opts.expect) return null;
+    // The config (hence the history) is known once the launch has printed it; ask again only when it may
+    // have changed, not on every tick.
+    const key = `${l.startOffset}:${l.configSources.length}:${Object.keys(l.config).length}`;
+    if (this.expectKey !== key) {
+      this.expectKey = key;
+      this.expectation = this.opts.expect(l);
+    }
+    return this.expectation;
+  }
+
+  private expectKey = '';
+  private expectation: Expectations | null = null;
+
   get currentReport(): AnalysisReport | null {
     return this.report;
+  }
+
+  /** Whether the log exists and bytes came from it (false while it is missing). */
+  get logAvailable(): boolean {
+    return this.logExists;
   }
 
   get observations(): Observations {

@@ -6,6 +6,10 @@ import { analyzeFileParallel, analyzeStream, type ReadResult } from '../sources/
 import { remoteArgv } from '../sources/ssh/remote.js';
 import { type SshOptions, SshSession } from '../sources/ssh/session.js';
 import { parseTarget } from '../sources/target.js';
+import { ingestLocal } from '../store/ingest.js';
+import { ingestRemote } from '../store/ingest-remote.js';
+import type { Ledger } from '../store/ledger.js';
+import { LedgerError } from '../store/types.js';
 import { UsageError } from './errors.js';
 
 export function engineFlag(v: unknown): EngineId | undefined {
@@ -32,10 +36,16 @@ export function isRemote(target: string): boolean {
   }
 }
 
+/**
+ * Reads a log, recording its launches when a ledger is given. A local file continues from where the ledger
+ * left it (a 2 GB log that grew by 1 MB reads about 1 MB); a remote one is read whole and its launches
+ * recorded under the ssh host's name.
+ */
 export async function readLog(
   target: string,
   opts: AnalyzerOptions,
   ssh: SshOptions = {},
+  ledger: Ledger | null = null,
 ): Promise<ReadResult> {
   if (target === '-') return analyzeStream(process.stdin, opts);
   let t: ReturnType<typeof parseTarget>;
@@ -44,8 +54,21 @@ export async function readLog(
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  if (t.kind === 'local') return analyzeFileParallel(t.path, opts);
-  return readRemote(t, opts, ssh);
+  if (t.kind === 'local')
+    return ledger ? ingestLocal(ledger, t.path, opts) : analyzeFileParallel(t.path, opts);
+  if (!ledger) return readRemote(t, opts, ssh);
+  let session: SshSession;
+  try {
+    session = new SshSession(t, { persistSec: 1, ...ssh });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  try {
+    return await ingestRemote(ledger, session, { host: t.host, path: t.path }, opts);
+  } catch (err) {
+    if (err instanceof LedgerError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 /**

@@ -12,8 +12,9 @@ import { parseTarget } from '../sources/target.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtDuration } from './format.js';
-import { type LiveEvent, LiveSession } from './live.js';
+import { type LiveEvent, type LiveOptions, LiveSession } from './live.js';
 import { engineFlag, isRemote, sshFlags } from './read.js';
+import { LiveRecording, logIdentity, RECORD_FLAGS, recordingLedger } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle, type Style } from './style.js';
 import { LiveView, renderBlock, stateBadge } from './view.js';
@@ -31,6 +32,7 @@ const FLAGS: Record<string, FlagSpec> = {
   'ssh-option': { type: 'string', multi: true },
   'ssh-config': { type: 'string' },
   help: { type: 'boolean', alias: 'h' },
+  ...RECORD_FLAGS,
 };
 
 const USAGE = `firedup watch <log> [--url U] [--pid P] [--json] [--on-ready CMD] [--on-fail CMD]
@@ -49,6 +51,9 @@ firedup wait <log> [--timeout 30m] [--url U] [--pid P] [--json] [--on-ready CMD]
   --on-fail CMD  run CMD when it crashes, stalls or dies
   --no-gpu       do not run nvidia-smi
   --timeout T    stop after T (90s, 30m, 2h; default: none) with exit code 6
+  --ledger PATH  record the launches in this ledger (default: FIREDUP_LEDGER, else
+                 ~/.local/share/firedup/ledger.db); earlier launches like this one set the budgets
+  --no-ledger    record nothing
 `;
 
 /** Follows a log on another machine through the system ssh client. */
@@ -64,8 +69,23 @@ function sshSource(target: string, ssh: SshOptions): { follower: SshFollower; se
   }
 }
 
+/**
+ * What a live session on a remote log needs: the SSH follower, and probes that all run on that host over
+ * the same connection (`--pid` and `--url` name the process and address there). nvidia-smi is asked for
+ * there once (this also opens the connection). Shared by `watch`/`wait` and `serve`.
+ */
+export async function remoteLive(
+  log: string,
+  ssh: SshOptions,
+  noGpu: boolean,
+): Promise<{ opts: Pick<LiveOptions, 'source' | 'localProbes' | 'probes' | 'gpu'>; session: SshSession }> {
+  const { follower, session } = sshSource(log, ssh);
+  const gpu = noGpu ? false : await remoteHasNvidiaSmi(session);
+  return { opts: { source: follower, localProbes: false, probes: remoteProbes(session), gpu }, session };
+}
+
 /** A missing log is fine (the launch has not begun); a directory or an unreadable file is a mistake. */
-function checkFollowable(log: string): void {
+export function checkFollowable(log: string): void {
   let st: fs.Stats;
   try {
     st = fs.statSync(log);
@@ -91,7 +111,7 @@ export function parseDuration(s: string, flag: string): number {
 }
 
 /** FIREDUP_BUDGET_SCALE shortens every silence budget: for watching replays sped up with `replay --speed`. */
-function budgetScale(): number | undefined {
+export function budgetScale(): number | undefined {
   const v = process.env.FIREDUP_BUDGET_SCALE;
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
@@ -155,19 +175,18 @@ async function live({ mode, argv }: Run): Promise<number> {
   const timeout = typeof flags.timeout === 'string' ? parseDuration(flags.timeout, '--timeout') : null;
   const remote = isRemote(log);
   if (log !== '-' && !remote) checkFollowable(log);
-  const ssh = remote ? sshSource(log, sshFlags(flags)) : undefined;
-  // For a remote log every probe runs on that host over the same ssh connection: --pid and --url name the
-  // process and address there. nvidia-smi is asked for there once (this also opens the connection).
-  const remoteGpu = ssh && !flags['no-gpu'] ? await remoteHasNvidiaSmi(ssh.session) : false;
+  const ssh = remote ? await remoteLive(log, sshFlags(flags), Boolean(flags['no-gpu'])) : undefined;
+  const where = logIdentity(log);
+  const ledger = where ? recordingLedger(flags) : null;
+  const rec = ledger && where ? new LiveRecording(ledger, where) : null;
   const session = new LiveSession({
-    source: ssh?.follower,
-    localProbes: !remote,
-    probes: ssh ? remoteProbes(ssh.session) : undefined,
+    expect: rec?.expect,
+    ...ssh?.opts,
     log,
     url: urlFlag(flags.url),
     pid: pidFlag(flags.pid),
     engine: engineFlag(flags.engine),
-    gpu: flags['no-gpu'] ? false : remote ? remoteGpu : undefined,
+    gpu: flags['no-gpu'] ? false : ssh?.opts.gpu,
     budgetScale: budgetScale(),
     skipEnded: mode === 'wait',
   });
@@ -204,6 +223,8 @@ async function live({ mode, argv }: Run): Promise<number> {
       if (done) return;
       done = true;
       session.stop();
+      rec?.observe(session.currentReport, session.observations.process?.pid ?? null);
+      rec?.close();
       await Promise.all(hooks);
       if (view) {
         view.draw(block(v));
@@ -217,6 +238,7 @@ async function live({ mode, argv }: Run): Promise<number> {
       resolve(code);
     };
     session.on('tick', (v: Verdict) => {
+      rec?.observe(session.currentReport, session.observations.process?.pid ?? null);
       if (view) view.draw(block(v));
       const ready = v.state === 'ready' || v.state === 'serving' || v.state === 'idle';
       const failed = v.state === 'crashed' || v.state === 'stalled' || v.state === 'dead';

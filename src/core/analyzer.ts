@@ -4,6 +4,7 @@
  */
 
 import { BulkHook, type ServingRunData } from './bulk.js';
+import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import { redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
 import { commonSignatures } from './engines/common.js';
@@ -75,8 +76,11 @@ export class LogAnalyzer {
   private barBase = new Map<string, number>();
   private ended = false;
   truncatedLines = 0;
+  /** Kept for `checkpoint`, which records the options its state depends on. */
+  private readonly options: AnalyzerOptions;
 
   constructor(opts: AnalyzerOptions = {}) {
+    this.options = opts;
     this.ctx = { year: opts.year ?? 2026 };
     this.detector = new EngineDetector(opts.engine);
     const bulk =
@@ -108,6 +112,23 @@ export class LogAnalyzer {
       this.ended = true;
     }
     return this.report();
+  }
+
+  /**
+   * The whole state as bytes, to continue later with `LogAnalyzer.restore` as if the bytes pushed so far
+   * had been pushed into the restored analyzer. Only at a line boundary: push up to a newline first.
+   */
+  checkpoint(): Uint8Array {
+    if (this.ended) throw new Error('LogAnalyzer.checkpoint: after end');
+    if (this.splitter.midLine) throw new Error('LogAnalyzer.checkpoint: inside a line (push to a newline)');
+    return encodeCheckpoint(this, this.options);
+  }
+
+  /** An analyzer that continues from a checkpoint; throws a CheckpointError when it cannot (read afresh). */
+  static restore(data: Uint8Array, opts: AnalyzerOptions = {}): LogAnalyzer {
+    const a = new LogAnalyzer(opts);
+    decodeCheckpoint(data, a, opts);
+    return a;
   }
 
   /** The report so far; callable at any time (the live watcher reads it between chunks). */

@@ -6,6 +6,7 @@
  * timestamps with the clock: servers log local time, often in another zone.
  */
 import { engineModule } from './engines/index.js';
+import { type Expectations, shortDuration, typicalBudget } from './expectations.js';
 import type { GpuObservation, Observations } from './observations.js';
 import type { AnalysisReport, FailureReport, LaunchReport } from './report.js';
 import type { EngineId, Outcome, Phase } from './types.js';
@@ -57,6 +58,10 @@ export interface Verdict {
   throughput: number | null;
   /** Whether the state is final: nothing more will happen without a relaunch. */
   final: boolean;
+  /** How long the current phase usually takes here, from earlier launches in the ledger. */
+  typical: { phase: Phase; median: number; n: number; basis: string } | null;
+  /** Seconds until ready, from how long earlier launches like this one took to get ready. */
+  readyEta: number | null;
 }
 
 /** Phases with no progress output of their own, where GPU or CPU activity shows the server is working. */
@@ -100,6 +105,8 @@ export interface LiveInput {
   logExists: boolean;
   /** Multiplies every silence budget (a replay at 20× speed can use 0.05). Default 1. */
   budgetScale?: number;
+  /** What earlier launches like this one took (from the ledger); null or absent: the default budgets. */
+  expect?: Expectations | null;
 }
 
 /**
@@ -155,6 +162,8 @@ function gpuMemory(g: GpuObservation | null | undefined): number | null {
   if (!g || g.error || g.gpus.length === 0) return null;
   return g.gpus.reduce((s, d) => s + d.memUsedMiB, 0);
 }
+
+const phaseName = (p: Phase): string => (p === 'loading_weights' ? 'loading' : p.replaceAll('_', ' '));
 
 function loadBudget(l: LaunchReport, budget: number): number {
   const rate = l.progress?.rate ?? null;
@@ -214,6 +223,8 @@ export function liveVerdict(input: LiveInput): Verdict {
     failure: l?.failure ?? null,
     throughput: l?.throughput?.last ?? null,
     final: false,
+    typical: null,
+    readyEta: null,
   };
   if (!l) {
     base.why = input.logExists ? 'no launch in the log yet' : 'the log does not exist yet';
@@ -294,10 +305,22 @@ export function liveVerdict(input: LiveInput): Verdict {
           : phase;
   const engineBudget = engine ? engineModule(engine).silentBudget[phase ?? 'args'] : undefined;
   let budget = engineBudget ?? DEFAULT_BUDGET[phase ?? 'args'] ?? 300;
+  const silent = phase === null || SILENT.has(phase);
+  const usual = phase ? input.expect?.phases[phase] : undefined;
+  if (usual && phase) {
+    base.typical = { phase, median: usual.median, n: usual.n, basis: input.expect!.basis };
+    // In a silent phase the silence is the phase's length so far, which history knows; a loading bar's
+    // silence is the gap between shards, which the bar's own rate knows better.
+    if (silent) budget = typicalBudget(usual);
+  }
+  const toReady = input.expect?.toReady;
+  if (toReady && l.duration !== null)
+    base.readyEta = Math.max(0, Math.round(toReady.median - l.duration - (quiet ?? 0)));
   if (phase === 'loading_weights') budget = loadBudget(l, budget);
   budget *= input.budgetScale ?? 1;
   base.budget = Math.round(budget);
-  const silent = phase === null || SILENT.has(phase);
+  const usually =
+    usual && phase ? ` (${phaseName(phase)} usually takes ${shortDuration(usual.median)} here)` : '';
   const busy = gpuBusy(obs.gpuBefore, gpu);
   const cpuMoving =
     proc && obs.processBefore && proc.cpuSeconds !== null && obs.processBefore.cpuSeconds !== null
@@ -317,7 +340,7 @@ export function liveVerdict(input: LiveInput): Verdict {
       ...base,
       state: 'stalled',
       stalledIn: phase,
-      why: `no progress in ${where} for ${Math.round(quiet)} s, over the ${Math.round(budget)} s this phase gets${rate}${signs.length ? `; ${signs.join(', ')}` : ''}`,
+      why: `no progress in ${where} for ${Math.round(quiet)} s, over the ${Math.round(budget)} s this phase gets${usually}${rate}${signs.length ? `; ${signs.join(', ')}` : ''}`,
       next:
         hints[`stalled:${phase ?? 'args'}` as keyof typeof hints] ??
         (proc ? `py-spy dump --pid ${proc.pid}` : 'py-spy dump --pid <server pid>'),
@@ -328,11 +351,15 @@ export function liveVerdict(input: LiveInput): Verdict {
     ...base,
     state,
     why:
-      phase === 'loading_weights' && base.progress
+      (phase === 'loading_weights' && base.progress
         ? `loading weights ${base.progress.done}/${base.progress.total}${eta !== null && eta !== undefined ? `, about ${Math.round(eta)} s left` : ''}`
         : working
           ? `${phase}: quiet for ${Math.round(quiet ?? 0)} s but working (${busy ? 'GPUs busy' : 'CPU time moving'})`
-          : `${phase ?? 'starting'}${quiet !== null ? `, last progress ${Math.round(quiet)} s ago` : ''}`,
+          : `${phase ?? 'starting'}${quiet !== null ? `, last progress ${Math.round(quiet)} s ago` : ''}`) +
+      usually +
+      (base.readyEta !== null && toReady
+        ? `; ready in about ${shortDuration(base.readyEta)} going by ${toReady.n} earlier launch${toReady.n > 1 ? 'es' : ''}`
+        : ''),
   };
 }
 

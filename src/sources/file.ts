@@ -78,13 +78,35 @@ function pushRange(
   }
 }
 
-/** The first line start at or after the middle of the file, or -1 if none is near. */
-function middleLineStart(fd: number, size: number): number {
+/** The first line start at or after the middle of bytes [start, end) of the file, or -1 if none is near. */
+export function middleLineStart(fd: number, end: number, start = 0): number {
   const probe = Buffer.allocUnsafe(1 << 20);
-  const from = Math.floor(size / 2);
-  const n = fs.readSync(fd, probe, 0, probe.length, from);
+  const from = start + Math.floor((end - start) / 2);
+  const n = fs.readSync(fd, probe, 0, Math.min(probe.length, end - from), from);
   const i = probe.subarray(0, n).indexOf(10);
-  return i < 0 || from + i + 1 >= size ? -1 : from + i + 1;
+  return i < 0 || from + i + 1 >= end ? -1 : from + i + 1;
+}
+
+/**
+ * Reads bytes [start, end) of the file on a worker thread (start at a line start). The scan is null when
+ * the worker failed (the file vanished under it): that costs speed, not the answer, the caller reads the
+ * range itself. `stop` ends the worker.
+ */
+export function scanInWorker(
+  path: string,
+  start: number,
+  end: number,
+  maxLine: number,
+): { scan: Promise<RangeScan | null>; stop: () => void } {
+  const worker = new Worker(new URL('./scan-worker.js', import.meta.url), {
+    workerData: { path, start, end, maxLine },
+  });
+  const scan = new Promise<RangeScan | null>((resolve) => {
+    worker.once('message', (m: RangeScan) => resolve(m));
+    worker.once('error', () => resolve(null));
+    worker.once('exit', () => resolve(null));
+  });
+  return { scan, stop: () => void worker.terminate() };
 }
 
 export function analyzeFile(path: string, opts: FileOptions = {}): ReadResult {
@@ -115,18 +137,10 @@ export async function analyzeFileParallel(path: string, opts: FileOptions = {}):
   const year = opts.year ?? new Date(st.mtimeMs).getUTCFullYear();
   const analyzer = new LogAnalyzer({ ...opts, year });
   const buf = Buffer.allocUnsafe(CHUNK);
-  const worker = new Worker(new URL('./scan-worker.js', import.meta.url), {
-    workerData: { path, start: mid, end: st.size, maxLine: opts.maxLine ?? DEFAULT_MAX_LINE },
-  });
-  const scanned = new Promise<RangeScan | null>((resolve) => {
-    worker.once('message', (m: RangeScan) => resolve(m));
-    // A worker that fails (the file vanished under it) costs speed, not the answer: read that half here.
-    worker.once('error', () => resolve(null));
-    worker.once('exit', () => resolve(null));
-  });
+  const worker = scanInWorker(path, mid, st.size, opts.maxLine ?? DEFAULT_MAX_LINE);
   try {
     pushRange(path, fd, analyzer, 0, mid, buf);
-    const scan = await scanned;
+    const scan = await worker.scan;
     const rest = scan ? analyzer.applySegments(scan) : { lineNo: analyzer.lineCount, offset: mid };
     if (rest) {
       analyzer.seek(rest.lineNo, rest.offset);
@@ -134,7 +148,7 @@ export async function analyzeFileParallel(path: string, opts: FileOptions = {}):
     }
   } finally {
     fs.closeSync(fd);
-    void worker.terminate();
+    worker.stop();
   }
   return { report: analyzer.end(), analyzer, size: st.size, mtimeMs: st.mtimeMs };
 }

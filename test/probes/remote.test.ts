@@ -58,6 +58,19 @@ describe('remote probes over ssh', () => {
     assert.equal(await findRemoteServerPid(session, { port: httpPort }, 10_000), process.pid);
   });
 
+  it('process: found by its command line when no port tells (one grep over every /proc/PID/cmdline)', async () => {
+    // A shell whose command line reads like a server launch (its positional parameters); it only sleeps.
+    const child = spawn('sh', ['-c', 'sleep 30; :', 'python3', '-m', 'sglang.launch_server', '--port', '1'], {
+      stdio: 'ignore',
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(await findRemoteServerPid(session, { engine: 'sglang' }, 10_000), child.pid);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('http: probed through a forward of the master, reported under the remote URL', async () => {
     const url = `http://127.0.0.1:${httpPort}`;
     const o = await new RemoteHttp(session).probe(url, null);

@@ -56,6 +56,11 @@ export class LineSplitter {
     return this.lineNo;
   }
 
+  /** Holds the start of a line whose newline has not come yet. */
+  get midLine(): boolean {
+    return this.pending;
+  }
+
   push(chunk: Uint8Array): void {
     const buf = Buffer.isBuffer(chunk)
       ? chunk

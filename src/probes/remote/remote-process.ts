@@ -16,7 +16,8 @@ import {
   parseStat,
 } from '../process.js';
 
-// $1: the pid to probe, or '' to find the server. $2: 'all' prints every command line (finding by engine).
+// $1: the pid to probe, or '' to find the server. $2: 'all' prints every command line (finding by engine),
+// all from one grep (`PID/cmdline:ARGS` lines) rather than one process per pid: a GPU box runs thousands.
 // NUL separators in cmdline become \001 so the output stays line-based.
 const SCRIPT = `cd /proc 2>/dev/null || exit 0
 printf '@hz\\n'; getconf CLK_TCK 2>/dev/null
@@ -27,7 +28,7 @@ for f in tcp tcp6; do
 done
 printf '@fd\\n'; ls -l [0-9]*/fd/ 2>/dev/null | grep -e '^[0-9]*/fd' -e 'socket:'
 if [ "$2" = all ]; then
-  for d in [0-9]*; do printf '\\n@cmdline %s\\n' "$d"; tr '\\000' '\\001' < "$d/cmdline" 2>/dev/null; done
+  printf '\\n@cmdlines\\n'; grep -a -H '' [0-9]*/cmdline 2>/dev/null | tr '\\000' '\\001'
 elif [ -n "$1" ]; then
   printf '\\n@cmdline %s\\n' "$1"; tr '\\000' '\\001' < "$1/cmdline" 2>/dev/null
 fi
@@ -61,7 +62,7 @@ export function parseSnapshot(text: string): Snapshot {
     net = '';
   };
   for (const line of text.split('\n')) {
-    const head = /^@(hz|stat|net|fd|cmdline|end)(?: (\d+))?$/.exec(line);
+    const head = /^@(hz|stat|net|fd|cmdlines|cmdline|end)(?: (\d+))?$/.exec(line);
     if (head) {
       if (section === 'net') flushNet();
       section = head[1]!;
@@ -78,6 +79,16 @@ export function parseSnapshot(text: string): Snapshot {
       if (dir) fdPid = Number(dir[1]);
       const sock = / -> socket:\[(\d+)\]$/.exec(line);
       if (sock && fdPid !== null) snap.sockets.set(fdPid, [...(snap.sockets.get(fdPid) ?? []), sock[1]!]);
+    } else if (section === 'cmdlines') {
+      const m = /^(\d+)\/cmdline:(.*)$/.exec(line);
+      if (m)
+        snap.cmdlines.set(
+          Number(m[1]),
+          m[2]!
+            .replace(/\x01+$/, '')
+            .split('\x01')
+            .join(' ') || null,
+        );
     } else if (section === 'cmdline' && cmdPid !== null && !snap.cmdlines.has(cmdPid)) {
       const c = line
         .replace(/\x01+$/, '')
@@ -105,7 +116,7 @@ async function snapshot(session: SshSession, pid: number | null, all: boolean, t
 export async function probeRemoteProcess(
   session: SshSession,
   pid: number,
-  timeoutMs = 3000,
+  timeoutMs = 10_000,
 ): Promise<ProcessObservation> {
   if (!Number.isSafeInteger(pid) || pid <= 0) throw new Error(`bad pid ${pid}`);
   const snap = await snapshot(session, pid, false, timeoutMs);
@@ -146,7 +157,7 @@ export async function probeRemoteProcess(
 export async function findRemoteServerPid(
   session: SshSession,
   opts: { port?: number; engine?: string | null },
-  timeoutMs = 3000,
+  timeoutMs = 10_000,
 ): Promise<number | null> {
   const snap = await snapshot(session, null, true, timeoutMs);
   const stats = [...snap.stats.values()].filter((s) => !gone(s)).sort(byAge);

@@ -23,13 +23,34 @@ case $m in
   cat)
     command -v cat >/dev/null 2>&1 || exit ${REMOTE.toolMissing}
     exec cat -- "$p" ;;
+  range)
+    command -v tail >/dev/null 2>&1 || exit ${REMOTE.toolMissing}
+    exec tail -c "+$from" -- "$p" ;;
+  head)
+    printf '%s\\n' "$id"
+    for n in $4 $5; do head -c "$n" -- "$p" | cksum || exit ${REMOTE.toolMissing}; done ;;
 esac`;
 
-export type RemoteMode = 'stat' | 'stream' | 'cat';
+/**
+ * `stat`: the `inode size` line. `stream`: that line, then the bytes after `offset`, followed. `cat`: the
+ * whole file. `range`: the bytes after `offset` up to the end. `head`: the `inode size` line, then the POSIX
+ * `cksum` (CRC and length) of the first N bytes for each N given (how a resumed read knows the file is
+ * the one it read before).
+ */
+export type RemoteMode = 'stat' | 'stream' | 'cat' | 'range' | 'head';
 
 /** argv for the remote side; `stream` starts after `offset` bytes and prints the `inode size` line first. */
-export function remoteArgv(mode: RemoteMode, path: string, offset = 0): string[] {
-  return ['sh', '-c', SCRIPT, 'firedup', mode, path, String(offset + 1)];
+export function remoteArgv(mode: RemoteMode, path: string, offset = 0, heads: number[] = []): string[] {
+  return ['sh', '-c', SCRIPT, 'firedup', mode, path, String(offset + 1), ...heads.map(String)];
+}
+
+/** Parses the `head` mode's output: the file's identity and one `crc:length` per length asked for. */
+export function parseHeads(text: string): { ino: string; size: number; heads: string[] } | null {
+  const [first, ...rest] = text.trim().split('\n');
+  const id = parseIdent(first ?? '');
+  if (!id) return null;
+  const heads = rest.map((l) => /^(\d+) (\d+)$/.exec(l.trim())).filter((m) => m !== null);
+  return { ...id, heads: heads.map((m) => `cksum:${m[1]}:${m[2]}`) };
 }
 
 /** Parses the `inode size` line. */

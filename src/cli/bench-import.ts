@@ -1,0 +1,195 @@
+/**
+ * `firedup bench import FILE`: reads benchmark results (core/bench), fingerprints each run (here, to keep the
+ * core free of hashing), and attaches each to the launch that was serving when it ran.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { BenchParseError, type ParsedBench, parseBenchOutput } from '../core/bench/index.js';
+import type { Ledger } from '../store/ledger.js';
+import { type BenchRecord, type BenchResult, type LaunchRecord, LedgerError } from '../store/types.js';
+import { type FlagSpec, parseArgs } from './args.js';
+import { UsageError } from './errors.js';
+import { fmtNum, fmtTs, shortId } from './format-ledger.js';
+import { LEDGER_FLAGS, LEDGER_HELP, withLedger } from './ledger-commands.js';
+import { colorWanted, makeStyle } from './style.js';
+import { type Row, renderTable } from './table.js';
+
+const FLAGS: Record<string, FlagSpec> = {
+  ...LEDGER_FLAGS,
+  launch: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+};
+
+/** Names that mean "this machine": a bench run against them ran against a server here. */
+const LOCAL = new Set(['localhost', '127.0.0.1', '0.0.0.0', '::1', '::', '[::1]']);
+
+export function fingerprinted(p: ParsedBench): BenchResult {
+  const { runText, ...rest } = p;
+  return { ...rest, fingerprint: createHash('sha256').update(runText).digest('hex').slice(0, 16) };
+}
+
+/** An epoch instant as the logs' wall time written as UTC (LaunchReport.startTs), this machine's zone. */
+function wallOf(epochS: number): number {
+  return epochS - new Date(epochS * 1000).getTimezoneOffset() * 60;
+}
+
+interface Placed {
+  result: BenchResult;
+  /** The moment the launch must have been serving: the run's middle when its duration is known. */
+  at: number | null;
+  fromFileTime: boolean;
+  host: string;
+  port: number | null;
+}
+
+function place(
+  r: BenchResult,
+  mtimeWall: number,
+  flags: Record<string, unknown>,
+  port: number | null,
+): Placed {
+  const fromFileTime = r.finishedAt === null;
+  const result = fromFileTime ? { ...r, finishedAt: mtimeWall } : r;
+  const end = result.finishedAt!;
+  const at = result.durationS !== null && !fromFileTime ? end - result.durationS / 2 : end;
+  const host =
+    typeof flags.host === 'string'
+      ? flags.host
+      : r.host && !LOCAL.has(r.host.toLowerCase())
+        ? r.host
+        : 'localhost';
+  return { result, at, fromFileTime, host, port: port ?? r.port };
+}
+
+function portFlag(v: unknown): number | null {
+  if (v === undefined) return null;
+  const n = Number(v);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < 1 || n > 65535)
+    throw new UsageError(`bench import: --port ${String(v)}: expected a TCP port (1-65535)`);
+  return n;
+}
+
+export async function benchCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h') {
+    process.stdout.write(LEDGER_HELP);
+    return 0;
+  }
+  if (sub !== 'import')
+    throw new UsageError(
+      `bench: ${sub === undefined ? 'expected' : `unknown subcommand '${sub}';`} import: firedup bench import results.jsonl [--launch ID]`,
+    );
+  const { flags, positionals } = parseArgs(rest, FLAGS, 'bench import');
+  if (flags.help) {
+    process.stdout.write(LEDGER_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(
+      'bench import: name one result file: firedup bench import results.jsonl [--launch ID]',
+    );
+  const file = positionals[0]!;
+  const port = portFlag(flags.port);
+  let text: string;
+  let mtimeMs: number;
+  try {
+    const st = fs.statSync(file);
+    if (st.isDirectory())
+      throw new UsageError(`bench import: ${file} is a directory; name a result file in it`);
+    text = fs.readFileSync(file, 'utf8');
+    mtimeMs = st.mtimeMs;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `bench import: ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+    );
+  }
+  let parsed: ParsedBench[];
+  try {
+    parsed = parseBenchOutput(text, file);
+  } catch (e) {
+    if (e instanceof BenchParseError) throw new UsageError(`bench import: ${e.message}`);
+    throw e;
+  }
+  const placed = parsed.map((p) => place(fingerprinted(p), wallOf(mtimeMs / 1000), flags, port));
+  return withLedger(flags, (ledger) => attach(ledger, file, placed, flags));
+}
+
+function attach(ledger: Ledger, file: string, placed: Placed[], flags: Record<string, unknown>): number {
+  let forced: LaunchRecord | null = null;
+  try {
+    if (typeof flags.launch === 'string') forced = ledger.resolve(flags.launch);
+  } catch (e) {
+    if (e instanceof LedgerError) throw new UsageError(`bench import: --launch: ${e.message}`);
+    throw e;
+  }
+  const done: Array<{ p: Placed; launch: LaunchRecord; record: BenchRecord; added: boolean }> = [];
+  const unmatched: Placed[] = [];
+  for (const p of placed) {
+    const launch = forced ?? (p.at === null ? null : ledger.servingAt(p.host, p.port, p.at));
+    if (!launch) {
+      unmatched.push(p);
+      continue;
+    }
+    const { record, added } = ledger.addBench(launch.id, p.result);
+    done.push({ p, launch, record, added });
+  }
+  if (flags.json) {
+    process.stdout.write(
+      `${JSON.stringify({
+        file,
+        attached: done.map((d) => ({ launch: d.launch.id, added: d.added, bench: d.record })),
+        unmatched: unmatched.map((u) => ({
+          source: u.result.source,
+          finishedAt: u.result.finishedAt,
+          host: u.host,
+          port: u.port,
+        })),
+      })}\n`,
+    );
+  } else if (done.length) {
+    const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
+    const added = done.filter((d) => d.added).length;
+    const again = done.length - added;
+    process.stdout.write(
+      `${file}: attached ${added} run${added === 1 ? '' : 's'}${again ? `; ${again} already attached before` : ''}\n`,
+    );
+    const rows: Row[] = done.map((d) => [
+      `#${d.record.id}`,
+      d.p.result.source,
+      d.p.result.tool,
+      `c=${d.p.result.maxConcurrency ?? '∞'}`,
+      `${fmtNum(d.p.result.outputTokS)} tok/s`,
+      '→',
+      { text: shortId(d.launch.id), paint: st.bold },
+      `${d.launch.model ?? '?'} on ${d.launch.host}${d.launch.port ? `:${d.launch.port}` : ''}, started ${fmtTs(d.launch.startTs)}`,
+      { text: d.added ? '' : '(already attached)', paint: st.dim },
+    ]);
+    process.stdout.write(
+      `${renderTable(null, rows, { right: [false, false, false, false, true], st }).join('\n')}\n`,
+    );
+    if (done.some((d) => d.p.fromFileTime) && !forced)
+      process.stdout.write(
+        st.dim("  runs without a date of their own were placed at the file's modification time\n"),
+      );
+  }
+  if (unmatched.length) throw new UsageError(unmatchedMessage(file, unmatched, placed.length), 1);
+  return 0;
+}
+
+function unmatchedMessage(file: string, un: Placed[], total: number): string {
+  const where = [...new Set(un.map((u) => `${u.host}${u.port ? `:${u.port}` : ''}`))].join(', ');
+  const times = un.map((u) => u.at).filter((t): t is number => t !== null);
+  const when = times.length
+    ? ` at ${fmtTs(Math.min(...times), true)}${times.length > 1 && Math.max(...times) !== Math.min(...times) ? ` – ${fmtTs(Math.max(...times), true)}` : ''}${un.some((u) => u.fromFileTime) ? " (the file's modification time)" : ''}`
+    : '';
+  const which =
+    un.length === total
+      ? total === 1
+        ? 'its run matches'
+        : `its ${total} runs match`
+      : `${un.length} of its ${total} runs (${un.map((u) => u.result.source).join(', ')}) match`;
+  return `bench import: ${file}: ${which} no launch serving on ${where}${when}; attach with --launch ID (firedup runs lists launches), or give --host/--port`;
+}

@@ -1,0 +1,411 @@
+/**
+ * The commands that read and write the ledger: `runs` without a log (the recorded history), `show`, `diff`
+ * and `target`. `bench import` is in bench-import.ts. Every LedgerError becomes a one-line UsageError.
+ */
+import fs from 'node:fs';
+import { bestBench } from '../core/bench/select.js';
+import { diffLaunches } from '../core/launch-diff.js';
+import { evaluateTargets, parseTarget, TargetParseError } from '../core/targets.js';
+import { parseTarget as parseLogTarget } from '../sources/target.js';
+import { Ledger } from '../store/ledger.js';
+import { defaultLedgerPath } from '../store/paths.js';
+import { recordFromReport } from '../store/record.js';
+import { type LaunchFilter, type LaunchRecord, LedgerError } from '../store/types.js';
+import { type FlagSpec, parseArgs } from './args.js';
+import { UsageError } from './errors.js';
+import { fmtValue } from './format.js';
+import { formatDiff } from './format-diff.js';
+import { formatLedgerRuns, formatShow, formatTargets, type ListedLaunch } from './format-ledger.js';
+import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
+import { parseSince } from './since.js';
+import { colorWanted, makeStyle, type Style } from './style.js';
+
+export const LEDGER_FLAGS: Record<string, FlagSpec> = {
+  ledger: { type: 'string' },
+  json: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', alias: 'h' },
+};
+
+export const LEDGER_HELP = `Ledger (every launch firedup has read; --ledger PATH, else FIREDUP_LEDGER, else ~/.local/share/firedup/ledger.db):
+  firedup runs [--model M] [--host H] [--since 2h|3d|2026-11-30] [--outcome crashed] [--where key=value]...
+               [--limit N] [--json]
+                                    recorded launches, newest first: load time, tok/s, best bench, the flags
+                                    that vary between them, targets met
+  firedup show <id> [--json]        one launch in full: phases, failure with evidence, benches, targets
+  firedup diff <a> <b> [--json]     two launches side by side, only what differs, grouped; ids (a unique
+                                    prefix, last, last~N) or two logs (their latest launches), or one log
+                                    (its last two launches)
+  firedup bench import <file> [--launch ID] [--host H] [--port P]
+                                    attach sglang.bench_serving / vllm bench serve results (text, JSONL,
+                                    --save-result JSON) to the launch that was serving while each ran
+  firedup target add "output_tok_s >= 1000" [--model M] · target list · target rm <id>
+`;
+
+function out(s: string): void {
+  process.stdout.write(s);
+}
+
+function style(flags: Record<string, unknown>): Style {
+  return makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
+}
+
+export function ledgerPath(flags: Record<string, unknown>): string {
+  const p = flags.ledger;
+  if (typeof p === 'string') {
+    if (p.trim() === '') throw new UsageError('--ledger needs a path');
+    return p;
+  }
+  return defaultLedgerPath();
+}
+
+/** Runs `fn` with the ledger open, closing it after; its errors become one-line usage errors. */
+export async function withLedger<T>(
+  flags: Record<string, unknown>,
+  fn: (l: Ledger) => T | Promise<T>,
+): Promise<T> {
+  let ledger: Ledger | undefined;
+  try {
+    ledger = Ledger.open(ledgerPath(flags));
+    return await fn(ledger);
+  } catch (e) {
+    if (e instanceof LedgerError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    ledger?.close();
+  }
+}
+
+/** A read-only command on a ledger that does not exist yet answers "nothing recorded" without creating one. */
+function missingLedger(flags: Record<string, unknown>): string | null {
+  const p = ledgerPath(flags);
+  return fs.existsSync(p) ? null : p;
+}
+
+function help(): number {
+  out(LEDGER_HELP);
+  return 0;
+}
+
+// ---- runs (no log)
+
+const RUNS_FLAGS: Record<string, FlagSpec> = {
+  ...LEDGER_FLAGS,
+  model: { type: 'string' },
+  host: { type: 'string' },
+  since: { type: 'string' },
+  outcome: { type: 'string' },
+  where: { type: 'string', multi: true },
+  limit: { type: 'string' },
+  // Accepted so `runs --engine X` without a log gets a clear answer, not "unknown option".
+  engine: { type: 'string' },
+  'ssh-config': { type: 'string' },
+  'ssh-option': { type: 'string', multi: true },
+};
+
+/** True when `runs` was given no log: it lists the ledger instead of reading a file. */
+export function isLedgerRuns(argv: string[]): boolean {
+  try {
+    return parseArgs(argv, RUNS_FLAGS, 'runs').positionals.length === 0;
+  } catch {
+    return false;
+  }
+}
+
+const OUTCOMES = ['in_progress', 'ready', 'serving', 'crashed', 'shutdown'];
+const DEFAULT_LIMIT = 50;
+
+function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: number } {
+  const f: LaunchFilter & { limit: number } = { limit: DEFAULT_LIMIT };
+  if (typeof flags.model === 'string') f.model = flags.model;
+  if (typeof flags.host === 'string') f.host = flags.host;
+  if (typeof flags.since === 'string') f.since = parseSince(flags.since, Date.now() / 1000);
+  if (typeof flags.outcome === 'string') {
+    if (!OUTCOMES.includes(flags.outcome))
+      throw new UsageError(
+        `runs: --outcome ${flags.outcome}: not an outcome (one of ${OUTCOMES.join(', ')})`,
+      );
+    f.outcome = flags.outcome;
+  }
+  if (flags.where !== undefined)
+    f.where = (flags.where as string[]).map((w) => {
+      const eq = w.indexOf('=');
+      if (eq <= 0)
+        throw new UsageError(
+          `runs: --where ${w}: expected key=value with a config key, e.g. --where moe_runner_backend=flashinfer_trtllm`,
+        );
+      return { key: w.slice(0, eq).trim(), value: w.slice(eq + 1).trim() };
+    });
+  if (typeof flags.limit === 'string') {
+    const n = Number(flags.limit);
+    if (!/^\d+$/.test(flags.limit) || n < 1)
+      throw new UsageError(`runs: --limit ${flags.limit}: expected a count, e.g. --limit 20`);
+    f.limit = n;
+  }
+  return f;
+}
+
+/**
+ * Why a `--where` matched nothing, from the launches the other filters keep: the values that key had, or
+ * that no config has the key (with the keys that contain the word, to catch `tp` for `tp_size`).
+ */
+function explainWhere(ledger: Ledger, filter: LaunchFilter): string {
+  const { where = [], limit: _limit, ...rest } = filter;
+  const pool = ledger.list(rest);
+  const parts: string[] = [];
+  for (const w of where) {
+    const counts = new Map<string, number>();
+    let has = 0;
+    for (const r of pool) {
+      const cfg = r.report.config ?? {};
+      if (!(w.key in cfg)) continue;
+      has++;
+      const v = fmtValue(cfg[w.key]);
+      counts.set(v, (counts.get(v) ?? 0) + 1);
+    }
+    if (has === 0) {
+      const similar = new Set<string>();
+      for (const r of pool)
+        for (const k of Object.keys(r.report.config ?? {}))
+          if (k.includes(w.key) || w.key.includes(k)) similar.add(k);
+      const hint = similar.size ? `; similar keys: ${[...similar].sort().slice(0, 6).join(', ')}` : '';
+      parts.push(`no recorded config has a key ${w.key}${hint}`);
+    } else {
+      const seen = [...counts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([v, n]) => `${v} (${n} launch${n === 1 ? '' : 'es'})`)
+        .join(', ');
+      parts.push(`${w.key} was ${seen}`);
+    }
+  }
+  const of = `${pool.length} launch${pool.length === 1 ? '' : 'es'}${Object.keys(rest).length ? ' matching the other filters' : ''}`;
+  return `no launch has ${where.map((w) => `${w.key}=${w.value}`).join(' and ')}: among ${of}, ${parts.join('; ')}`;
+}
+
+export async function ledgerRunsCommand(argv: string[]): Promise<number> {
+  const { flags } = parseArgs(argv, RUNS_FLAGS, 'runs');
+  if (flags.help) return help();
+  if (flags.engine !== undefined || flags['ssh-config'] !== undefined || flags['ssh-option'] !== undefined)
+    throw new UsageError(
+      'runs: --engine and --ssh-* apply to a log; name one (firedup runs server.log), or drop them to list the ledger',
+    );
+  const filter = runsFilter(flags);
+  const missing = missingLedger(flags);
+  if (missing) {
+    if (flags.json) out(`${JSON.stringify({ ledger: missing, launches: [] })}\n`);
+    else
+      out(
+        `no launches recorded yet: ledger ${missing} does not exist (reading a log records its launches)\n`,
+      );
+    return 0;
+  }
+  return withLedger(flags, (ledger) => {
+    const recs = ledger.list({ ...filter, limit: filter.limit + 1 });
+    const more = recs.length > filter.limit;
+    const list: ListedLaunch[] = recs.slice(0, filter.limit).map((rec) => {
+      const benches = ledger.benches(rec.id);
+      return {
+        rec,
+        bench: bestBench(benches),
+        targets: evaluateTargets(ledger.targets(rec.model), rec, benches),
+      };
+    });
+    const why = list.length === 0 && filter.where?.length ? explainWhere(ledger, filter) : null;
+    if (flags.json) {
+      out(
+        `${JSON.stringify({
+          ledger: ledger.path,
+          launches: list.map(({ rec, bench, targets }) => ({ ...summary(rec), bench, targets })),
+          more,
+          ...(why ? { note: why } : {}),
+        })}\n`,
+      );
+      return 0;
+    }
+    if (list.length === 0) {
+      const filtered = Object.keys(filter).length > 1;
+      out(
+        `${why ?? (filtered ? `no recorded launch matches these filters (ledger ${ledger.path})` : `no launches recorded yet in ledger ${ledger.path}`)}\n`,
+      );
+      return 0;
+    }
+    out(formatLedgerRuns(list, style(flags), { ledger: ledger.path, more, limit: filter.limit }));
+    return 0;
+  });
+}
+
+/** A launch without its report (phases, series, config): what a list needs. `show --json` gives the rest. */
+function summary(rec: LaunchRecord): Omit<LaunchRecord, 'report'> & { config: Record<string, unknown> } {
+  const { report, ...rest } = rec;
+  return { ...rest, config: report.config ?? {} };
+}
+
+// ---- show
+
+export async function showCommand(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, LEDGER_FLAGS, 'show');
+  if (flags.help) return help();
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `show: name one launch: firedup show <id> (a unique prefix, last or last~N; firedup runs lists them)`,
+    );
+  const ref = positionals[0]!;
+  const missing = missingLedger(flags);
+  if (missing)
+    throw new UsageError(`show ${ref}: no launches recorded yet (ledger ${missing} does not exist)`);
+  return withLedger(flags, (ledger) => {
+    const rec = ledger.resolve(ref);
+    const benches = ledger.benches(rec.id);
+    const targets = evaluateTargets(ledger.targets(rec.model), rec, benches);
+    if (flags.json) out(`${JSON.stringify({ ...rec, benches, targets })}\n`);
+    else out(formatShow({ rec, benches, targets }, style(flags)));
+    return 0;
+  });
+}
+
+// ---- diff
+
+const DIFF_FLAGS: Record<string, FlagSpec> = {
+  ...LEDGER_FLAGS,
+  engine: { type: 'string' },
+  'ssh-config': { type: 'string' },
+  'ssh-option': { type: 'string', multi: true },
+};
+
+const isLog = (arg: string): boolean => arg !== '-' && (isRemote(arg) || fs.existsSync(arg));
+
+/** A log's launches as records (not stored): `diff` of two files needs no ledger. */
+async function logRecords(arg: string, flags: Record<string, unknown>): Promise<LaunchRecord[]> {
+  const res = await readLog(arg, { engine: engineFlag(flags.engine) }, sshFlags(flags));
+  if (!res.report.launches.length) throw new UsageError(`diff: ${explainNoLaunch(arg, res)}`);
+  const t = parseLogTarget(arg);
+  const host = t.kind === 'ssh' ? t.host : 'localhost';
+  const now = Date.now() / 1000;
+  return res.report.launches.map((l) =>
+    recordFromReport(
+      { ...l, engine: l.engine ?? res.report.engine },
+      { host, path: t.path, fileId: null, now },
+    ),
+  );
+}
+
+export async function diffCommand(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, DIFF_FLAGS, 'diff');
+  if (flags.help) return help();
+  const logs = positionals.map(isLog);
+  let a: LaunchRecord;
+  let b: LaunchRecord;
+  if (positionals.length === 1 && logs[0]) {
+    const recs = await logRecords(positionals[0]!, flags);
+    if (recs.length < 2)
+      throw new UsageError(
+        `diff: ${positionals[0]} holds one launch; give two logs or two launch ids to compare`,
+      );
+    [a, b] = [recs[recs.length - 2]!, recs[recs.length - 1]!];
+  } else if (positionals.length !== 2) {
+    throw new UsageError(
+      'diff: name two launches (ids, unique prefixes, last, last~1) or two logs: firedup diff last~1 last',
+    );
+  } else if (logs[0] && logs[1]) {
+    a = (await logRecords(positionals[0]!, flags)).pop()!;
+    b = (await logRecords(positionals[1]!, flags)).pop()!;
+  } else if (logs[0] || logs[1]) {
+    const [file, other] = logs[0] ? positionals : [positionals[1]!, positionals[0]!];
+    throw new UsageError(
+      `diff: ${file} is a log but ${other} is not; give two logs, or two launch ids (firedup runs lists them)`,
+    );
+  } else {
+    const missing = missingLedger(flags);
+    if (missing)
+      throw new UsageError(
+        `diff: ${positionals.join(' ')} are not log files, and no launches are recorded (ledger ${missing} does not exist)`,
+      );
+    return withLedger(flags, (ledger) => {
+      const ra = ledger.resolve(positionals[0]!);
+      const rb = ledger.resolve(positionals[1]!);
+      if (ra.id === rb.id)
+        throw new UsageError(
+          `diff: ${positionals[0]} and ${positionals[1]} are the same launch ${ra.id.slice(0, 8)}; compare it with another (e.g. last~1)`,
+        );
+      printDiff(diffLaunches(ra, rb, ledger.benches(ra.id), ledger.benches(rb.id)), flags);
+      return 0;
+    });
+  }
+  printDiff(diffLaunches(a, b), flags);
+  return 0;
+}
+
+function printDiff(d: ReturnType<typeof diffLaunches>, flags: Record<string, unknown>): void {
+  // The config changes are in the diff; each side's whole config would only repeat them.
+  const side = (r: LaunchRecord) => {
+    const { config: _config, ...rest } = summary(r);
+    return rest;
+  };
+  if (flags.json) out(`${JSON.stringify({ ...d, a: side(d.a), b: side(d.b) })}\n`);
+  else out(formatDiff(d, style(flags)));
+}
+
+// ---- target
+
+const TARGET_FLAGS: Record<string, FlagSpec> = { ...LEDGER_FLAGS, model: { type: 'string' } };
+
+export async function targetCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { flags, positionals } = parseArgs(rest, TARGET_FLAGS, `target ${sub ?? ''}`.trim());
+  if (flags.help || sub === '--help' || sub === '-h') return help();
+  const model = typeof flags.model === 'string' ? flags.model : null;
+  switch (sub) {
+    case 'add': {
+      if (positionals.length !== 1)
+        throw new UsageError(
+          'target add: give one expression in quotes: firedup target add "output_tok_s >= 1000"',
+        );
+      let t: ReturnType<typeof parseTarget>;
+      try {
+        t = parseTarget(positionals[0]!);
+      } catch (e) {
+        if (e instanceof TargetParseError) throw new UsageError(`target add: ${e.message}`);
+        throw e;
+      }
+      return withLedger(flags, (ledger) => {
+        const before = new Set(ledger.targets().map((x) => x.id));
+        const rec = ledger.addTarget({ model, ...t });
+        const again = before.has(rec.id) ? ', already set' : '';
+        if (flags.json) out(`${JSON.stringify(rec)}\n`);
+        else out(`target #${rec.id}: ${rec.expr} (${rec.model ?? 'all models'}${again})\n`);
+        return 0;
+      });
+    }
+    case 'list': {
+      if (positionals.length)
+        throw new UsageError(`target list: takes no arguments (got ${positionals.join(' ')})`);
+      if (missingLedger(flags)) {
+        out(flags.json ? '[]\n' : formatTargets([], style(flags)));
+        return 0;
+      }
+      return withLedger(flags, (ledger) => {
+        const ts = model === null ? ledger.targets() : ledger.targets(model);
+        out(flags.json ? `${JSON.stringify(ts)}\n` : formatTargets(ts, style(flags)));
+        return 0;
+      });
+    }
+    case 'rm': {
+      const id = positionals[0];
+      if (positionals.length !== 1 || !/^#?\d+$/.test(id!))
+        throw new UsageError(
+          'target rm: give the target number: firedup target rm 3 (firedup target list shows them)',
+        );
+      const n = Number(id!.replace('#', ''));
+      return withLedger(flags, (ledger) => {
+        if (!ledger.removeTarget(n))
+          throw new UsageError(`target rm ${id}: no target #${n} (firedup target list shows them)`);
+        out(`removed target #${n}\n`);
+        return 0;
+      });
+    }
+    default:
+      throw new UsageError(
+        `target: ${sub === undefined ? 'expected' : `unknown subcommand '${sub}';`} add, list or rm (firedup target add "output_tok_s >= 1000")`,
+      );
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Every command that reads a log records what it learned in the ledger (`--ledger PATH`, FIREDUP_LEDGER,
+ * else the XDG data dir; `--no-ledger` to skip). This is the CLI's one place that decides where and whether.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Expectations } from '../core/expectations.js';
+import type { AnalysisReport, LaunchReport } from '../core/report.js';
+import { parseTarget } from '../sources/target.js';
+import { expectationsFor } from '../store/history.js';
+import { Ledger } from '../store/ledger.js';
+import { defaultLedgerPath } from '../store/paths.js';
+import { LaunchRecorder } from '../store/recorder.js';
+import { LedgerError } from '../store/types.js';
+import type { FlagSpec } from './args.js';
+import { UsageError } from './errors.js';
+
+export const RECORD_FLAGS: Record<string, FlagSpec> = {
+  ledger: { type: 'string' },
+  'no-ledger': { type: 'boolean' },
+};
+
+/** The ledger to record into, or null with `--no-ledger` (or FIREDUP_LEDGER=off). */
+export function recordingLedger(flags: Record<string, unknown>): Ledger | null {
+  if (flags['no-ledger'] || process.env.FIREDUP_LEDGER === 'off') return null;
+  const given = flags.ledger;
+  if (given !== undefined && (typeof given !== 'string' || given.trim() === ''))
+    throw new UsageError('--ledger needs a path: --ledger ~/firedup.db');
+  const file = typeof given === 'string' ? given : defaultLedgerPath();
+  try {
+    return Ledger.open(file);
+  } catch (err) {
+    if (!(err instanceof LedgerError)) throw err;
+    // A ledger that cannot be created (read-only home) must not stop anyone reading a log: say so, go on.
+    if (err.code === 'unwritable') {
+      process.stderr.write(`firedup: not recording: ${err.message}\n`);
+      return null;
+    }
+    throw new UsageError(err.message);
+  }
+}
+
+/** Runs a one-shot read with the recording ledger open (none for standard input), closing it after. */
+export async function withRecording<T>(
+  flags: Record<string, unknown>,
+  fn: (ledger: Ledger | null) => Promise<T>,
+): Promise<T> {
+  const ledger = recordingLedger(flags);
+  try {
+    return await fn(ledger);
+  } finally {
+    ledger?.close();
+  }
+}
+
+/** Where a log is, as the ledger names it: `localhost` and the real path, or the ssh host and its path. */
+export function logIdentity(log: string): { host: string; path: string; local: boolean } | null {
+  if (log === '-') return null;
+  const t = parseTarget(log);
+  if (t.kind === 'ssh') return { host: t.host, path: t.path, local: false };
+  let real = path.resolve(t.path);
+  try {
+    real = fs.realpathSync(real);
+  } catch {
+    // Not there yet (watch waits for it): the absolute path as given.
+  }
+  return { host: 'localhost', path: real, local: true };
+}
+
+function localFileId(file: string): string | null {
+  try {
+    const st = fs.statSync(file);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Recording for a live session (`watch`, `wait`, `launch`, `serve`): writes launches, answers history. */
+export class LiveRecording {
+  private recorder: LaunchRecorder | null = null;
+  private fileId: string | null = null;
+  private checkedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly where: { host: string; path: string; local: boolean },
+  ) {}
+
+  private current(now: number): LaunchRecorder {
+    // A rotated or recreated file is another file: its launches get ids of their own.
+    if (this.where.local && now - this.checkedAt >= 1) {
+      this.checkedAt = now;
+      const id = localFileId(this.where.path);
+      if (id !== this.fileId || !this.recorder) {
+        this.fileId = id;
+        this.recorder = new LaunchRecorder(this.ledger, { ...this.where, fileId: id });
+      }
+    }
+    this.recorder ??= new LaunchRecorder(this.ledger, { ...this.where, fileId: null });
+    return this.recorder;
+  }
+
+  observe(report: AnalysisReport | null, pid: number | null, now = Date.now() / 1000): void {
+    if (!report || report.launches.length === 0) return;
+    try {
+      this.current(now).observe(report, now, pid);
+    } catch (err) {
+      // The ledger is a record of the watch, not its purpose: a busy or broken ledger never stops it.
+      if (!(err instanceof LedgerError)) throw err;
+    }
+  }
+
+  expect = (l: LaunchReport): Expectations | null => {
+    try {
+      return expectationsFor(this.ledger, this.current(Date.now() / 1000).record(l, Date.now() / 1000));
+    } catch (err) {
+      if (err instanceof LedgerError) return null;
+      throw err;
+    }
+  };
+
+  close(): void {
+    this.ledger.close();
+  }
+}

@@ -1,0 +1,115 @@
+/** `firedup status <log>` and `firedup runs <log>`: one read of a log (recorded in the ledger), reported. */
+import { diffConfig } from '../core/diff.js';
+import type { LaunchReport } from '../core/report.js';
+import { type FlagSpec, parseArgs } from './args.js';
+import { UsageError } from './errors.js';
+import { formatRuns, formatStatus } from './format.js';
+import { helpText } from './help.js';
+import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
+import { RECORD_FLAGS, withRecording } from './recording.js';
+import { pidFlag, statusVerdict, urlFlag } from './status-live.js';
+import { colorWanted, makeStyle } from './style.js';
+
+export const COMMON: Record<string, FlagSpec> = {
+  json: { type: 'boolean' },
+  engine: { type: 'string' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', alias: 'h' },
+  'ssh-config': { type: 'string' },
+  'ssh-option': { type: 'string', multi: true },
+  ...RECORD_FLAGS,
+};
+
+export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {
+  ready: 0,
+  serving: 0,
+  crashed: 2,
+  in_progress: 3,
+  shutdown: 5,
+};
+
+function out(s: string): void {
+  process.stdout.write(s);
+}
+
+function oneLog(positionals: string[], cmd: string): string {
+  if (positionals.length === 0)
+    throw new UsageError(`${cmd}: name a log file (or - for stdin): firedup ${cmd} server.log`);
+  if (positionals.length > 1)
+    throw new UsageError(`${cmd}: one log at a time (got ${positionals.length}: ${positionals.join(' ')})`);
+  return positionals[0]!;
+}
+
+const STATUS_FLAGS: Record<string, FlagSpec> = {
+  ...COMMON,
+  url: { type: 'string' },
+  pid: { type: 'string' },
+};
+
+export async function status(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, STATUS_FLAGS, 'status');
+  if (flags.help) {
+    out(await helpText());
+    return 0;
+  }
+  const target = oneLog(positionals, 'status');
+  // --url and --pid probe this machine; over ssh they would describe the wrong host.
+  if (isRemote(target) && (flags.url !== undefined || flags.pid !== undefined))
+    throw new UsageError('status: --url and --pid are not supported for a remote log yet');
+  const res = await withRecording(flags, (ledger) =>
+    readLog(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger),
+  );
+  const { report } = res;
+  const last = report.launches[report.launches.length - 1];
+  if (!last) {
+    if (flags.json)
+      out(
+        `${JSON.stringify({ engine: report.engine, outcome: 'unknown', phase: null, failure: null, progress: null, launches: 0 })}\n`,
+      );
+    throw new UsageError(explainNoLaunch(target, res));
+  }
+  const live = await statusVerdict(report, res.mtimeMs, { url: urlFlag(flags.url), pid: pidFlag(flags.pid) });
+  if (flags.json) {
+    const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
+    const changes = prev ? diffConfig(prev.config, last.config) : [];
+    out(
+      `${JSON.stringify({ ...last, engine: last.engine ?? report.engine, launchCount: report.launches.length, changes, live })}\n`,
+    );
+  } else {
+    const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
+    out(formatStatus(target === '-' ? '(stdin)' : target, report, st));
+    if (live && ['stalled', 'dead', 'idle'].includes(live.state))
+      out(
+        `  ${st.yellow(`now: ${live.state}`)} — ${live.why}${live.next ? `\n  ${st.cyan('next:')} ${live.next}` : ''}\n`,
+      );
+  }
+  if (live?.state === 'stalled') return 4;
+  if (live?.state === 'dead') return 5;
+  return STATUS_EXIT[last.outcome];
+}
+
+export async function runs(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, COMMON, 'runs');
+  if (flags.help) {
+    out(await helpText());
+    return 0;
+  }
+  const target = oneLog(positionals, 'runs');
+  const res = await withRecording(flags, (ledger) =>
+    readLog(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger),
+  );
+  const { report } = res;
+  if (flags.json) {
+    out(
+      `${JSON.stringify({ engine: report.engine, lines: report.lines, bytes: report.bytes, launches: report.launches })}\n`,
+    );
+    return 0;
+  }
+  if (report.launches.length === 0) {
+    process.stderr.write(`firedup: ${explainNoLaunch(target, res)}\n`);
+    return 0;
+  }
+  const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
+  out(formatRuns(target === '-' ? '(stdin)' : target, report, st));
+  return 0;
+}

@@ -1,0 +1,171 @@
+/**
+ * A LogAnalyzer's resumable state as bytes (`LogAnalyzer.checkpoint` / `LogAnalyzer.restore`), so that the
+ * next read of a growing log starts where the last one stopped instead of at byte 0.
+ *
+ * Everything mutable is saved, through StateCodec: the launches and all they hold, the current launch,
+ * detector scores, the traceback being read, a config block being gathered, bar bases, counters. The bulk
+ * reader keeps nothing between lines (each run it reads is applied at once), and a checkpoint is only taken
+ * at a line boundary, so the splitter's partial-line buffer is empty. Plain JSON bytes: the store may
+ * compress them; the core stays free of node modules.
+ *
+ * A checkpoint names its format version and a fingerprint of the saved classes' fields: one written by
+ * another version of firedup fails to restore with a CheckpointError, and the caller reads the log afresh.
+ */
+import type { AnalyzerOptions, LogAnalyzer } from './analyzer.js';
+import { EngineDetector } from './detect.js';
+import { commonSignatures } from './engines/common.js';
+import { ENGINE_MODULES } from './engines/index.js';
+import { LaunchBuilder } from './launch.js';
+import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
+import { type ClassSpec, type IntoSpec, type Json, StateCodec } from './state-codec.js';
+import { SeriesSummary, TimeSeries } from './stats.js';
+import { TracebackTracker } from './traceback.js';
+
+/** Bump when the meaning of saved state changes in a way the field fingerprint cannot see. */
+export const CHECKPOINT_VERSION = 1;
+const MAGIC = 'firedup-checkpoint';
+
+export type CheckpointErrorCode = 'corrupt' | 'version' | 'options';
+
+/** A checkpoint that cannot be restored: the caller reads the log from the start instead. */
+export class CheckpointError extends Error {
+  constructor(
+    readonly code: CheckpointErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CheckpointError';
+  }
+}
+
+/**
+ * The analyzer's own fields. `ended` must be false (checked), `onRaw` is its bound line sink and `options`
+ * what the constructor was given (restore is given them again, and checks they match).
+ */
+export const ANALYZER_SPEC: IntoSpec = {
+  kind: 'into',
+  name: 'LogAnalyzer',
+  // Not registered with the codec: the analyzer is only ever the root, encoded and decoded by position.
+  proto: Object.prototype,
+  state: [
+    'splitter',
+    'ctx',
+    'detector',
+    'tracker',
+    'launches',
+    'current',
+    'lastTs',
+    'barBase',
+    'truncatedLines',
+    'block',
+  ],
+  rebuilt: ['onRaw', 'ended', 'options'],
+};
+
+/** At a line boundary the carry buffer is empty; the sink, limit and bulk hook come from the options. */
+export const SPLITTER_SPEC: IntoSpec = {
+  kind: 'into',
+  name: 'LineSplitter',
+  proto: LineSplitter.prototype,
+  state: ['lineNo', 'lineStart', 'consumed'],
+  rebuilt: ['carry', 'carryLen', 'carryTruncated', 'pending', 'sink', 'maxLine', 'bulk'],
+};
+
+/** Classes saved whole (every own field), with a fresh instance of each for the field fingerprint. */
+export const CREATED: ReadonlyArray<{ spec: ClassSpec; fresh: () => object }> = [
+  {
+    spec: { kind: 'create', name: 'LaunchBuilder', proto: LaunchBuilder.prototype },
+    fresh: () => new LaunchBuilder(0, 1, 0, false),
+  },
+  {
+    spec: { kind: 'create', name: 'SeriesSummary', proto: SeriesSummary.prototype },
+    fresh: () => new SeriesSummary(true),
+  },
+  {
+    spec: { kind: 'create', name: 'TimeSeries', proto: TimeSeries.prototype },
+    fresh: () => new TimeSeries(),
+  },
+  {
+    spec: { kind: 'create', name: 'EngineDetector', proto: EngineDetector.prototype },
+    fresh: () => new EngineDetector(),
+  },
+  {
+    spec: { kind: 'create', name: 'TracebackTracker', proto: TracebackTracker.prototype },
+    fresh: () => new TracebackTracker(),
+  },
+];
+
+/** Engine modules and the parsers a config block being gathered points at are saved by name. */
+function constants(): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const e of ENGINE_MODULES) {
+    out.push([`engine:${e.id}`, e]);
+    for (const s of e.signatures) {
+      if (s.config) out.push([`${e.id}:${s.id}:config`, s.config]);
+      if (s.version) out.push([`${e.id}:${s.id}:version`, s.version]);
+    }
+  }
+  for (const s of commonSignatures) {
+    if (s.config) out.push([`common:${s.id}:config`, s.config]);
+    if (s.version) out.push([`common:${s.id}:version`, s.version]);
+  }
+  return out;
+}
+
+let shared: { codec: StateCodec; schema: string } | null = null;
+
+/** FNV-1a, 32 bits, as hex: enough to tell two field lists apart. */
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+function setup(): { codec: StateCodec; schema: string } {
+  if (shared) return shared;
+  const codec = new StateCodec([SPLITTER_SPEC, ...CREATED.map((c) => c.spec)], constants());
+  const parts = [ANALYZER_SPEC, SPLITTER_SPEC].map((s) => `${s.name}:${s.state.join(',')}`);
+  for (const c of CREATED) parts.push(`${c.spec.name}:${Object.keys(c.fresh()).join(',')}`);
+  shared = { codec, schema: fnv(parts.join(';')) };
+  return shared;
+}
+
+/** The options a checkpoint depends on: restoring under others would not continue the same read. */
+function optionKey(opts: AnalyzerOptions): Json {
+  return { engine: opts.engine ?? null, maxLine: opts.maxLine ?? DEFAULT_MAX_LINE, year: opts.year ?? 2026 };
+}
+
+/** Called by LogAnalyzer.checkpoint, which has checked the analyzer is at a line boundary and not ended. */
+export function encodeCheckpoint(a: LogAnalyzer, opts: AnalyzerOptions): Uint8Array {
+  const { codec, schema } = setup();
+  const doc = {
+    magic: MAGIC,
+    v: CHECKPOINT_VERSION,
+    schema,
+    opts: optionKey(opts),
+    state: codec.encodeInto(a, ANALYZER_SPEC),
+  };
+  return Buffer.from(JSON.stringify(doc), 'utf8');
+}
+
+/** Called by LogAnalyzer.restore with an analyzer freshly built from `opts`. */
+export function decodeCheckpoint(data: Uint8Array, into: LogAnalyzer, opts: AnalyzerOptions): void {
+  const { codec, schema } = setup();
+  let doc: Record<string, Json>;
+  try {
+    doc = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
+  } catch {
+    throw new CheckpointError('corrupt', 'checkpoint: not a checkpoint (unreadable)');
+  }
+  if (doc === null || typeof doc !== 'object' || doc.magic !== MAGIC)
+    throw new CheckpointError('corrupt', 'checkpoint: not a checkpoint');
+  if (doc.v !== CHECKPOINT_VERSION || doc.schema !== schema)
+    throw new CheckpointError('version', `checkpoint: written by another version (v${doc.v}, ${doc.schema})`);
+  if (JSON.stringify(doc.opts) !== JSON.stringify(optionKey(opts)))
+    throw new CheckpointError('options', 'checkpoint: taken with other options (engine, line limit, year)');
+  try {
+    codec.decodeInto(doc.state!, into, ANALYZER_SPEC);
+  } catch (err) {
+    throw new CheckpointError('corrupt', `checkpoint: ${(err as Error).message}`);
+  }
+}

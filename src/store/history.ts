@@ -1,0 +1,33 @@
+/** History-aware expectations: the ledger's earlier launches like this one, folded into medians. */
+import { type Expectations, expectationsFrom } from '../core/expectations.js';
+import type { HistoryKey, LaunchRecord } from './types.js';
+
+export interface HistorySource {
+  history(key: HistoryKey, beforeTs?: number, limit?: number): LaunchRecord[];
+}
+
+/**
+ * Earlier launches of the same model and engine on the same host with the same config (hash): only
+ * launches that got ready or crashed after loading count, so one stuck launch does not make stalls look
+ * normal. Null without any: the default budgets apply.
+ */
+export function expectationsFor(ledger: HistorySource, launch: LaunchRecord): Expectations | null {
+  if (launch.configHash === null || launch.model === null) return null;
+  const key: HistoryKey = {
+    model: launch.model,
+    engine: launch.engine,
+    host: launch.host,
+    configHash: launch.configHash,
+  };
+  const before = launch.startTs ?? launch.firstSeen;
+  const past = ledger
+    .history(key, before, 20)
+    .filter((r) => r.id !== launch.id && (r.loadSeconds !== null || r.outcome === 'crashed'));
+  if (past.length === 0) return null;
+  const model = launch.model.split('/').filter(Boolean).at(-1) ?? launch.model;
+  const basis = `${past.length} earlier launch${past.length > 1 ? 'es' : ''} of ${model} on ${launch.host} with this config`;
+  return expectationsFrom(
+    past.map((r) => ({ phases: r.report.phases, loadSeconds: r.loadSeconds })),
+    basis,
+  );
+}

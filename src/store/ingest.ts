@@ -1,0 +1,257 @@
+/**
+ * Reads a local log through the ledger, incrementally: the ledger keeps, per file, the byte offset of the
+ * last line boundary read and the analyzer's checkpoint there, so `firedup status` on a 2 GB log that grew
+ * by 1 MB reads about 1 MB. A file that was replaced (another inode) or rewritten (its first bytes hash
+ * differently) is read from the start.
+ *
+ * The report is always the one a full read gives: the checkpoint continues the read exactly, and the last
+ * line, when the file does not end with a newline yet, is read each time (after the checkpoint is taken).
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { UsageError } from '../cli/errors.js';
+import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
+import { CheckpointError } from '../core/checkpoint.js';
+import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
+import type { AnalysisReport } from '../core/report.js';
+import { describeFsError, middleLineStart, PARALLEL_MIN_BYTES, scanInWorker } from '../sources/file.js';
+import { recordFromReport } from './record.js';
+import type { LaunchRecord, LogKey, LogState } from './types.js';
+
+/** What ingest needs of the ledger (the Ledger class, or a stand-in in tests). */
+export interface LedgerLike {
+  getLog(key: LogKey): LogState | null;
+  saveProgress(state: Omit<LogState, 'id' | 'updatedAt'>, launches: LaunchRecord[]): void;
+  resetLog(key: LogKey): void;
+}
+
+export interface IngestOptions extends AnalyzerOptions {
+  /** Host name in the ledger's keys (default `localhost`). */
+  host?: string;
+  /** Epoch seconds stamped on the records (default: now). */
+  now?: number;
+  /** Bytes read between two saves of progress, so a killed read resumes from the last one (default 256 MB). */
+  saveEvery?: number;
+  /** Read with a second thread when at least this many bytes are new (default 64 MB; Infinity: never). */
+  parallelMinBytes?: number;
+}
+
+export interface IngestResult {
+  /** Every launch of the file: the same report as a full read. */
+  report: AnalysisReport;
+  analyzer: LogAnalyzer;
+  /** One per launch of the report, as saved. */
+  records: LaunchRecord[];
+  /** Bytes read from the file this time (new bytes, the head hashed, the search for the last newline). */
+  bytesRead: number;
+  /** Offset the read continued from (0: from the start). */
+  resumedFrom: number;
+  /** The ledger knew the file, but as another file (replaced, truncated, rewritten) or with a stale checkpoint. */
+  reset: boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+export const HEAD_LEN = 64 * 1024;
+export const SAVE_EVERY = 256 << 20;
+const CHUNK = 8 << 20;
+
+/** The open file and what has been read of it. */
+class LogFile {
+  bytesRead = 0;
+  private readonly buf = Buffer.allocUnsafe(CHUNK);
+
+  constructor(
+    readonly path: string,
+    readonly fd: number,
+  ) {}
+
+  read(into: Buffer, pos: number, len: number): number {
+    try {
+      const n = fs.readSync(this.fd, into, 0, len, pos);
+      this.bytesRead += n;
+      return n;
+    } catch (err) {
+      throw new UsageError(describeFsError(this.path, err));
+    }
+  }
+
+  headHash(len: number): string {
+    const h = createHash('sha256');
+    for (let pos = 0; pos < len; ) {
+      const n = this.read(this.buf, pos, Math.min(this.buf.length, len - pos));
+      if (n === 0) break;
+      h.update(this.buf.subarray(0, n));
+      pos += n;
+    }
+    return h.digest('hex');
+  }
+
+  /** Just past the last newline in [from, to), or `from` when there is none. */
+  lastLineEnd(from: number, to: number): number {
+    // Most logs end with a newline or a short partial line: look at a little first, then more.
+    for (let end = to, len = 4096; end > from; len = Math.min(len * 4, this.buf.length)) {
+      const start = Math.max(from, end - len);
+      const n = this.read(this.buf, start, end - start);
+      const i = this.buf.subarray(0, n).lastIndexOf(10);
+      if (i >= 0) return start + i + 1;
+      end = start;
+    }
+    return from;
+  }
+
+  /**
+   * Pushes [from, to) into the analyzer, calling `due` at line boundaries once `every` bytes have passed
+   * since `since`. Returns where it stopped: short of `to` when the file shrank under the read.
+   */
+  push(
+    a: LogAnalyzer,
+    from: number,
+    to: number,
+    save: { every: number; since: number; due: () => void },
+  ): number {
+    let pos = from;
+    while (pos < to) {
+      // Reads end near where the next save is due, so saves come every `every` bytes even when that is small.
+      const len = Math.min(this.buf.length, to - pos, Math.max(1 << 16, save.since + save.every - pos));
+      const n = this.read(this.buf, pos, len);
+      if (n === 0) break;
+      const chunk = this.buf.subarray(0, n);
+      const nl = pos + n < to && pos + n - save.since >= save.every ? chunk.lastIndexOf(10) : -1;
+      if (nl >= 0) {
+        a.push(chunk.subarray(0, nl + 1));
+        save.due();
+        save.since = pos + nl + 1;
+        a.push(chunk.subarray(nl + 1));
+      } else a.push(chunk);
+      pos += n;
+    }
+    return pos;
+  }
+}
+
+function open(path: string): { real: string; fd: number; st: fs.Stats } {
+  try {
+    const real = fs.realpathSync(path);
+    const st = fs.statSync(real);
+    if (st.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    return { real, fd: fs.openSync(real, 'r'), st };
+  } catch (err) {
+    throw new UsageError(describeFsError(path, err));
+  }
+}
+
+/** The analyzer continuing where the ledger left this file, or null when it must be read from the start. */
+function resume(
+  prev: LogState,
+  file: LogFile,
+  fileId: string,
+  size: number,
+  opts: AnalyzerOptions,
+): LogAnalyzer | null {
+  if (prev.fileId !== fileId || prev.checkpoint === null || prev.headHash === null) return null;
+  if (prev.offset > size || prev.headLen > size) return null;
+  if (file.headHash(prev.headLen) !== prev.headHash) return null;
+  let a: LogAnalyzer;
+  try {
+    a = LogAnalyzer.restore(prev.checkpoint, opts);
+  } catch (err) {
+    if (err instanceof CheckpointError) return null;
+    throw err;
+  }
+  return a.bytes === prev.offset && a.lineCount === prev.lines ? a : null;
+}
+
+/**
+ * Reads `path` from where the ledger left it (or from the start), saves the new offset, checkpoint and
+ * launches in one `saveProgress` (and every `saveEvery` bytes of a long read), and returns the full report.
+ * Without a ledger it is a plain read.
+ */
+export async function ingestLocal(
+  ledger: LedgerLike | null,
+  path: string,
+  opts: IngestOptions = {},
+): Promise<IngestResult> {
+  const { real, fd, st } = open(path);
+  const file = new LogFile(real, fd);
+  try {
+    const key: LogKey = { host: opts.host ?? 'localhost', path: real };
+    const fileId = `${st.dev}:${st.ino}`;
+    const size = st.size;
+    const now = opts.now ?? Date.now() / 1000;
+    const aopts: AnalyzerOptions = {
+      engine: opts.engine,
+      year: opts.year ?? new Date(st.mtimeMs).getUTCFullYear(),
+      maxLine: opts.maxLine,
+      bulk: opts.bulk,
+    };
+
+    const prev = ledger?.getLog(key) ?? null;
+    let a = prev ? resume(prev, file, fileId, size, aopts) : null;
+    const reset = prev !== null && a === null && (prev.fileId !== null || prev.offset > 0);
+    if (reset) ledger!.resetLog(key);
+    a ??= new LogAnalyzer(aopts);
+    const resumedFrom = a.bytes;
+
+    const headLen = Math.min(size, HEAD_LEN);
+    let headHash: string | null = prev && resumedFrom > 0 && prev.headLen === headLen ? prev.headHash : null;
+    const records = (rep: AnalysisReport): LaunchRecord[] =>
+      rep.launches.map((l) => recordFromReport(l, { host: key.host, path: real, fileId, now }));
+    const save = (offset: number, lines: number, checkpoint: Uint8Array, recs: LaunchRecord[]): void => {
+      headHash ??= file.headHash(headLen);
+      ledger!.saveProgress({ ...key, fileId, headHash, headLen, offset, lines, checkpoint }, recs);
+    };
+    const saver = {
+      every: ledger ? (opts.saveEvery ?? SAVE_EVERY) : Number.POSITIVE_INFINITY,
+      since: resumedFrom,
+      due: () => save(a!.bytes, a!.lineCount, a!.checkpoint(), records(a!.report())),
+    };
+
+    // Everything up to the last newline goes in before the checkpoint; the unterminated rest after it.
+    const boundary = file.lastLineEnd(resumedFrom, size);
+    let reached = resumedFrom;
+    const min = opts.parallelMinBytes ?? PARALLEL_MIN_BYTES;
+    const mid =
+      boundary - resumedFrom >= min && opts.bulk !== false ? middleLineStart(fd, boundary, resumedFrom) : -1;
+    if (mid > 0) {
+      // As analyzeFileParallel: the second half on another thread, joined to this thread's first half.
+      const worker = scanInWorker(real, mid, boundary, opts.maxLine ?? DEFAULT_MAX_LINE);
+      try {
+        reached = file.push(a, resumedFrom, mid, saver);
+        const scan = reached === mid ? await worker.scan : null;
+        file.bytesRead += boundary - mid;
+        if (reached === mid) {
+          const rest = scan ? a.applySegments(scan) : { lineNo: a.lineCount, offset: mid };
+          reached = boundary;
+          if (rest) {
+            a.seek(rest.lineNo, rest.offset);
+            reached = file.push(a, rest.offset, boundary, saver);
+          }
+        }
+      } finally {
+        worker.stop();
+      }
+    } else reached = file.push(a, resumedFrom, boundary, saver);
+
+    // A file that shrank while being read is not checkpointed: the next read sees it changed.
+    const done = reached === boundary;
+    const lines = a.lineCount;
+    const checkpoint = ledger && done ? a.checkpoint() : null;
+    if (done) file.push(a, boundary, size, saver);
+    const report = a.end();
+    const recs = records(report);
+    if (checkpoint) save(boundary, lines, checkpoint, recs);
+    return {
+      report,
+      analyzer: a,
+      records: recs,
+      bytesRead: file.bytesRead,
+      resumedFrom,
+      reset,
+      size,
+      mtimeMs: st.mtimeMs,
+    };
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The JSON the dashboard's API sends (see the contract in README, "Dashboard and Prometheus"). The pages
+ * (web/app.js) read exactly these shapes; fields may be added, never renamed.
+ */
+import type { LaunchReport } from '../core/report.js';
+import type { Verdict } from '../core/verdict.js';
+import type { BenchRecord, LaunchRecord, TargetRecord } from '../store/types.js';
+
+/** A target evaluated against one launch: pass is null when the launch has no value for the metric. */
+export interface TargetResult {
+  expr: string;
+  actual: number | null;
+  pass: boolean | null;
+  /** Where the value came from: `log`, or the bench run (`bench #3 (sglang, concurrency 64)`). */
+  from: string | null;
+}
+
+/** The numbers of the latest benchmark run attached to a launch (milliseconds, tokens per second). */
+export interface BenchSummary {
+  outputTokS: number | null;
+  totalTokS: number | null;
+  ttftMedianMs: number | null;
+  ttftP99Ms: number | null;
+  tpotMedianMs: number | null;
+  itlMedianMs: number | null;
+}
+
+/** A launch for the table: the record without its (large) report, plus what a row shows. */
+export type LaunchSummary = Omit<LaunchRecord, 'report'> & {
+  phases: Array<{ phase: string; at: number | null; duration: number | null }>;
+  keyFlags: Record<string, unknown>;
+  bench: BenchSummary | null;
+  targets: TargetResult[];
+  failure: { class: string; message: string } | null;
+};
+
+export interface LaunchesResponse {
+  launches: LaunchSummary[];
+  targets: TargetRecord[];
+}
+
+export interface LaunchDetailResponse {
+  launch: LaunchRecord;
+  benches: BenchRecord[];
+  targets: TargetResult[];
+}
+
+export interface CompareResponse {
+  launches: LaunchRecord[];
+  /** Config fields whose values differ among the launches, sorted by key; one value per launch (null: unset). */
+  changes: Array<{ key: string; values: unknown[] }>;
+  /** Group name → the changed keys in it, for display. */
+  groups: Record<string, string[]>;
+}
+
+export interface GpuSummary {
+  index: number;
+  memUsedBytes: number;
+  memTotalBytes: number;
+  /** Utilisation 0–1, null when nvidia-smi did not say. */
+  util: number | null;
+}
+
+/** One watched target as the live page shows it. */
+export interface LiveTarget {
+  name: string;
+  /** The log as given (`/var/log/sglang.log`, `root@gpu-box:/root/server.log`). */
+  target: string;
+  verdict: Verdict | null;
+  /** The latest launch in the log. */
+  launch: LaunchReport | null;
+  gpus: GpuSummary[] | null;
+  /** Epoch seconds of the last verdict. */
+  updatedAt: number;
+}
+
+export interface LiveResponse {
+  targets: LiveTarget[];
+}

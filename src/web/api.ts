@@ -1,0 +1,183 @@
+/**
+ * The JSON API over the ledger and the watched targets. Each handler takes the parsed query and returns
+ * the body; a bad parameter or an unknown launch throws HttpError, which the server sends as
+ * `{ "error": "one line" }`. Every record passes through scrub() on its way out.
+ */
+import { evaluateTargets } from '../core/targets.js';
+import type { Outcome } from '../core/types.js';
+import type { Ledger } from '../store/ledger.js';
+import {
+  type BenchRecord,
+  type LaunchFilter,
+  type LaunchRecord,
+  LedgerError,
+  type TargetRecord,
+} from '../store/types.js';
+import type {
+  BenchSummary,
+  CompareResponse,
+  LaunchDetailResponse,
+  LaunchesResponse,
+  LaunchSummary,
+  LiveResponse,
+  LiveTarget,
+  TargetResult,
+} from './api-types.js';
+import { compareConfigs } from './compare.js';
+import { scrub, scrubRecord } from './scrub.js';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const OUTCOMES: readonly Outcome[] = ['in_progress', 'ready', 'serving', 'crashed', 'shutdown'];
+const DEFAULT_LIMIT = 1000;
+const MAX_LIMIT = 100_000;
+
+function latestBench(benches: readonly BenchRecord[]): BenchSummary | null {
+  const b = benches.reduce<BenchRecord | null>(
+    (best, x) =>
+      best === null || (x.finishedAt ?? x.importedAt) >= (best.finishedAt ?? best.importedAt) ? x : best,
+    null,
+  );
+  if (!b) return null;
+  return {
+    outputTokS: b.outputTokS,
+    totalTokS: b.totalTokS,
+    ttftMedianMs: b.ttft.median,
+    ttftP99Ms: b.ttft.p99,
+    tpotMedianMs: b.tpot.median,
+    itlMedianMs: b.itl.median,
+  };
+}
+
+function ledgerHttpError(e: unknown): never {
+  if (e instanceof LedgerError) {
+    if (e.code === 'not_found') throw new HttpError(404, e.message);
+    if (e.code === 'ambiguous') throw new HttpError(400, e.message);
+    throw new HttpError(503, e.message);
+  }
+  throw e;
+}
+
+export class Api {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly live: () => LiveTarget[],
+  ) {}
+
+  private targetsFor(
+    all: readonly TargetRecord[],
+    launch: LaunchRecord,
+    benches: BenchRecord[],
+  ): TargetResult[] {
+    return evaluateTargets([...all], launch, benches).map((r) => ({
+      expr: r.target.expr,
+      actual: r.actual,
+      pass: r.pass,
+      from: r.from,
+    }));
+  }
+
+  /** A launch as the table row shows it; `targets` is every target in the ledger (one query per request). */
+  summary(r: LaunchRecord, targets: readonly TargetRecord[] = this.ledger.targets()): LaunchSummary {
+    const { report, ...rest } = r;
+    const benches = this.ledger.benches(r.id);
+    return scrubRecord({
+      ...rest,
+      phases: (report?.phases ?? []).map((p) => ({ phase: p.phase, at: p.at, duration: p.duration })),
+      keyFlags: report?.configSummary ?? {},
+      bench: latestBench(benches),
+      targets: this.targetsFor(targets, r, benches),
+      failure: report?.failure ? { class: report.failure.class, message: report.failure.message } : null,
+    });
+  }
+
+  launches(q: URLSearchParams): LaunchesResponse {
+    const filter: LaunchFilter = {};
+    const text = (name: 'model' | 'host') => {
+      const v = q.get(name);
+      if (v !== null && v !== '') filter[name] = v;
+    };
+    text('model');
+    text('host');
+    const outcome = q.get('outcome');
+    if (outcome !== null && outcome !== '') {
+      if (!(OUTCOMES as readonly string[]).includes(outcome))
+        throw new HttpError(400, `outcome=${outcome}: one of ${OUTCOMES.join(', ')}`);
+      filter.outcome = outcome;
+    }
+    const since = q.get('since');
+    if (since !== null && since !== '') {
+      const n = Number(since);
+      if (!/^\d+(\.\d+)?$/.test(since.trim()) || !Number.isFinite(n))
+        throw new HttpError(400, `since=${since}: epoch seconds expected`);
+      filter.since = n;
+    }
+    const where = q.getAll('where').filter((w) => w !== '');
+    if (where.length) {
+      filter.where = where.map((w) => {
+        const eq = w.indexOf('=');
+        if (eq <= 0) throw new HttpError(400, `where=${w}: key=value expected (e.g. where=tp_size=8)`);
+        return { key: w.slice(0, eq), value: w.slice(eq + 1) };
+      });
+    }
+    const limit = q.get('limit');
+    filter.limit = DEFAULT_LIMIT;
+    if (limit !== null && limit !== '') {
+      const n = Number(limit);
+      if (!/^\d+$/.test(limit) || n < 1 || n > MAX_LIMIT)
+        throw new HttpError(400, `limit=${limit}: a whole number from 1 to ${MAX_LIMIT} expected`);
+      filter.limit = n;
+    }
+    const targets = this.ledger.targets();
+    let recs: LaunchRecord[];
+    try {
+      recs = this.ledger.list(filter);
+    } catch (e) {
+      ledgerHttpError(e);
+    }
+    return { launches: recs.map((r) => this.summary(r, targets)), targets };
+  }
+
+  private resolve(ref: string): LaunchRecord {
+    try {
+      return this.ledger.resolve(ref);
+    } catch (e) {
+      ledgerHttpError(e);
+    }
+  }
+
+  launch(ref: string): LaunchDetailResponse {
+    const r = this.resolve(ref);
+    const benches = this.ledger.benches(r.id);
+    return {
+      launch: scrubRecord(r),
+      benches: scrub(benches),
+      targets: this.targetsFor(this.ledger.targets(), r, benches),
+    };
+  }
+
+  compare(q: URLSearchParams): CompareResponse {
+    const ids = (q.get('ids') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (ids.length < 2 || ids.length > 4)
+      throw new HttpError(
+        400,
+        `ids=${q.get('ids') ?? ''}: name 2 to 4 launches, comma-separated (ids=a1b2,c3d4)`,
+      );
+    const launches = ids.map((id) => scrubRecord(this.resolve(id)));
+    return { launches, ...compareConfigs(launches) };
+  }
+
+  liveTargets(): LiveResponse {
+    return { targets: scrub(this.live()) };
+  }
+}

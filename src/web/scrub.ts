@@ -1,0 +1,51 @@
+/**
+ * The last line of defence before JSON leaves the server. Records are redacted when they are made, but a
+ * ledger written by an older or other tool, or an IntendedLaunch captured from a shell environment, may
+ * still hold a credential: every value under a secret-looking key, every token-shaped string and every
+ * value following a secret flag in an argv is masked here too.
+ */
+import { isSecretKey, REDACTED, redactConfig } from '../core/config/redact.js';
+import type { IntendedLaunch, LaunchRecord } from '../store/types.js';
+
+/** `['--api-key', 'x']` and `['--api-key=x']` both lose `x`. */
+export function scrubArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const m = /^--?([A-Za-z][\w-]*)(=.*)?$/.exec(a);
+    if (m && isSecretKey(m[1]!)) {
+      if (m[2] !== undefined) out.push(`${a.slice(0, a.indexOf('=') + 1)}${REDACTED}`);
+      else {
+        out.push(a);
+        if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) {
+          out.push(REDACTED);
+          i++;
+        }
+      }
+      continue;
+    }
+    out.push(redactConfig(a));
+  }
+  return out;
+}
+
+function scrubIntended(x: IntendedLaunch | null): IntendedLaunch | null {
+  if (!x) return x;
+  // Environment values are kept only as far as they cannot be a credential: any secret-looking name is
+  // masked whatever its value (redactConfig leaves `HF_TOKEN=True`, an env var never means "use cached").
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(x.env ?? {}))
+    env[k] = isSecretKey(k) && v !== '' ? REDACTED : redactConfig(v);
+  return { ...redactConfig(x), argv: scrubArgv(x.argv ?? []), env };
+}
+
+export function scrubRecord<T extends Partial<LaunchRecord>>(r: T): T {
+  const out = redactConfig(r);
+  if ('intended' in r) (out as Partial<LaunchRecord>).intended = scrubIntended(r.intended ?? null);
+  return out;
+}
+
+/** Any other payload (live targets): secret keys and token-shaped strings masked. */
+export function scrub<T>(v: T): T {
+  return redactConfig(v);
+}
