@@ -46,12 +46,12 @@ function readKb(pid, field) {
  * Under GNU time a child killed by signal N shows as code 128+N rather than as `signal`.
  *
  * @param {string[]} argv
- * @param {{measureRss?: boolean, method?: 'auto'|'time'|'poll', cwd?: string}} [opts]
+ * @param {{measureRss?: boolean, method?: 'auto'|'time'|'poll', cwd?: string, env?: NodeJS.ProcessEnv}} [opts]
  *   method forces a way of measuring RSS, for testing the fallback.
  * @returns {Promise<{wallMs: number, peakRssKb: number|null, stdout: string, stderr: string,
  *   code: number|null, signal: string|null, rssMethod: 'time'|'poll'|null}>}
  */
-export async function timeCommand(argv, { measureRss = false, method = 'auto', cwd } = {}) {
+export async function timeCommand(argv, { measureRss = false, method = 'auto', cwd, env } = {}) {
   let rssMethod = null;
   if (measureRss) rssMethod = method === 'auto' ? (hasGnuTime() ? 'time' : 'poll') : method;
 
@@ -64,7 +64,7 @@ export async function timeCommand(argv, { measureRss = false, method = 'auto', c
   }
 
   const t0 = performance.now();
-  const child = spawn(cmd[0], cmd.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd[0], cmd.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const out = [];
   const err = [];
   child.stdout.on('data', (b) => out.push(b));

@@ -54,7 +54,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const port = await freePort();
   try {
     const replay = replayCommand([EXAMPLE, '--speed', speed, '--out', log, '--serve', String(port)]);
-    const watchArgs = [log, '--url', `http://127.0.0.1:${port}`, '--timeout', '10m'];
+    // A replay is not a launch of the user's: it stays out of their ledger.
+    const watchArgs = [log, '--url', `http://127.0.0.1:${port}`, '--timeout', '10m', '--no-ledger'];
     if (flags.json) watchArgs.push('--json');
     if (flags['no-color']) watchArgs.push('--no-color');
     const [code] = await Promise.all([watchCommand(watchArgs), replay]);

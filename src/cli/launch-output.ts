@@ -5,35 +5,7 @@ import type { Verdict } from '../core/verdict.js';
 import type { EngineInstall } from '../probes/engine-install.js';
 import type { LiveEvent } from './live.js';
 import type { Style } from './style.js';
-import { stateBadge } from './view.js';
-
-const clock = (): string => new Date().toISOString().slice(11, 19);
-
-export function stamp(text: string, st: Style): string {
-  return `${st.dim(clock())} ${text}`;
-}
-
-/** A live event as one line, or null for those the block shows instead (progress). */
-export function eventLine(e: LiveEvent, st: Style): string | null {
-  switch (e.type) {
-    case 'launch':
-      return stamp(`launch ${e.launch} of the log starts at line ${e.line}`, st);
-    case 'phase':
-      return stamp(
-        `${e.phase.padEnd(15)} line ${e.line}${e.time ? ` (${e.time.slice(11, 19)} in the log)` : ''}`,
-        st,
-      );
-    case 'progress':
-      return null;
-    case 'verdict':
-      return stamp(
-        `${stateBadge(e.verdict, st)}: ${e.verdict.why}${e.verdict.next ? `\n${' '.repeat(9)}next: ${e.verdict.next}` : ''}`,
-        st,
-      );
-    case 'source':
-      return stamp(e.detail, st);
-  }
-}
+import { stamp, stateBadge } from './view.js';
 
 const show = (v: unknown): string => (v === null || v === undefined ? 'None' : JSON.stringify(v));
 

@@ -17,7 +17,7 @@ import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { FlagWatch } from './launch-check.js';
 import { IntendedLaunchWriter, type ServerExit } from './launch-ledger.js';
-import { checkSummary, eventLine, exitLine, installLine, mismatchLine, stamp } from './launch-output.js';
+import { checkSummary, exitLine, installLine, mismatchLine } from './launch-output.js';
 import {
   checkCommand,
   countNewlines,
@@ -31,7 +31,8 @@ import { type LiveEvent, LiveSession } from './live.js';
 import { engineFlag } from './read.js';
 import { urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
-import { LiveView, renderBlock } from './view.js';
+import { eventLine, LiveView, renderBlock, stamp } from './view.js';
+import { budgetScale } from './watch.js';
 
 const FLAGS: Record<string, FlagSpec> = {
   log: { type: 'string' },
@@ -61,15 +62,6 @@ export const LAUNCH_USAGE = `firedup launch [--log FILE] [--ledger PATH] [--url 
   Ctrl-C or SIGTERM is passed on to the server's process group and firedup waits for it to exit; a second
   one kills the group (SIGKILL). If firedup itself dies, the server keeps running and logging, as with nohup.
 `;
-
-/** FIREDUP_BUDGET_SCALE shortens silence budgets, as for `watch`. */
-function budgetScale(): number | undefined {
-  const v = process.env.FIREDUP_BUDGET_SCALE;
-  if (v === undefined || v === '') return undefined;
-  const n = Number(v);
-  if (!(n > 0)) throw new UsageError(`FIREDUP_BUDGET_SCALE=${v}: not a positive number`);
-  return n;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -56,7 +56,6 @@ export async function readLog(
   }
   if (t.kind === 'local')
     return ledger ? ingestLocal(ledger, t.path, opts) : analyzeFileParallel(t.path, opts);
-  if (!ledger) return readRemote(t, opts, ssh);
   let session: SshSession;
   try {
     session = new SshSession(t, { persistSec: 1, ...ssh });
@@ -69,39 +68,6 @@ export async function readLog(
     if (err instanceof LedgerError) throw new UsageError(err.message);
     throw err;
   }
-}
-
-/**
- * Streams the whole remote file through the core with one `cat` (the file is read once, on the server, and
- * analysed as it arrives). A one-shot command keeps the master only a second after it, not a minute.
- */
-async function readRemote(
-  t: { user: string | null; host: string; port: number | null; path: string },
-  opts: AnalyzerOptions,
-  ssh: SshOptions,
-): Promise<ReadResult> {
-  let session: SshSession;
-  try {
-    session = new SshSession(t, { persistSec: 1, ...ssh });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const child = session.spawn(remoteArgv('cat', t.path));
-  let stderr = '';
-  child.stderr!.on('data', (b: Buffer) => {
-    stderr += b.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => {
-    child.on('error', () => resolve(-1));
-    child.on('close', (code, signal) => resolve(signal ? null : code));
-  });
-  const res = await analyzeStream(child.stdout!, opts);
-  const code = await exited;
-  if (code === -1)
-    throw new UsageError(`${session.label}:${t.path}: cannot run the ssh client (is OpenSSH installed?)`);
-  const err = session.classify({ code, stderr }, t.path);
-  if (err) throw new UsageError(err.message);
-  return res;
 }
 
 /** Says why a file gave no launch, when the reason is the file itself. */

@@ -7,6 +7,7 @@ import type { GpuObservation } from '../core/observations.js';
 import type { AnalysisReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
 import { bar, fmtDuration } from './format.js';
+import type { LiveEvent } from './live.js';
 import type { Style } from './style.js';
 
 const HIDE_CURSOR = '\x1b[?25l';
@@ -151,4 +152,32 @@ function clip(line: string, width: number): string {
     visible++;
   }
   return out;
+}
+
+const clock = (): string => new Date().toISOString().slice(11, 19);
+
+export function stamp(text: string, st: Style): string {
+  return `${st.dim(clock())} ${text}`;
+}
+
+/** A live event as one line, or null for those the block shows instead (progress). */
+export function eventLine(e: LiveEvent, st: Style): string | null {
+  switch (e.type) {
+    case 'launch':
+      return stamp(`launch ${e.launch} starts at line ${e.line}`, st);
+    case 'phase':
+      return stamp(
+        `${e.phase.padEnd(15)} line ${e.line}${e.time ? ` (${e.time.slice(11, 19)} in the log)` : ''}`,
+        st,
+      );
+    case 'progress':
+      return null;
+    case 'verdict':
+      return stamp(
+        `${stateBadge(e.verdict, st)}: ${e.verdict.why}${e.verdict.next ? `\n${' '.repeat(9)}next: ${e.verdict.next}` : ''}`,
+        st,
+      );
+    case 'source':
+      return stamp(e.detail, st);
+  }
 }

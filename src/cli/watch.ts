@@ -17,7 +17,7 @@ import { engineFlag, isRemote, sshFlags } from './read.js';
 import { LiveRecording, logIdentity, RECORD_FLAGS, recordingLedger } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle, type Style } from './style.js';
-import { LiveView, renderBlock, stateBadge } from './view.js';
+import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
 
 const FLAGS: Record<string, FlagSpec> = {
   url: { type: 'string' },
@@ -142,22 +142,6 @@ function runHook(cmd: string, v: Verdict, log: string): Promise<void> {
   });
 }
 
-function plainEvent(e: LiveEvent, st: Style): string | null {
-  const t = new Date().toISOString().slice(11, 19);
-  switch (e.type) {
-    case 'launch':
-      return `${st.dim(t)} launch ${e.launch} starts at line ${e.line}`;
-    case 'phase':
-      return `${st.dim(t)} ${e.phase.padEnd(15)} line ${e.line}${e.time ? ` (${e.time.slice(11, 19)} in the log)` : ''}`;
-    case 'progress':
-      return null;
-    case 'verdict':
-      return `${st.dim(t)} ${stateBadge(e.verdict, st)}: ${e.verdict.why}${e.verdict.next ? `\n${' '.repeat(9)}next: ${e.verdict.next}` : ''}`;
-    case 'source':
-      return `${st.dim(t)} ${e.detail}`;
-  }
-}
-
 interface Run {
   mode: 'watch' | 'wait';
   argv: string[];
@@ -210,7 +194,7 @@ async function live({ mode, argv }: Run): Promise<number> {
       );
       return;
     }
-    const line = plainEvent(e, st);
+    const line = eventLine(e, st);
     if (line === null) return;
     if (view && session.verdict) view.log(line, block(session.verdict));
     else if (mode === 'watch') process.stdout.write(`${line}\n`);

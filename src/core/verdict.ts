@@ -11,24 +11,27 @@ import type { GpuObservation, Observations } from './observations.js';
 import type { AnalysisReport, FailureReport, LaunchReport } from './report.js';
 import type { EngineId, Outcome, Phase } from './types.js';
 
-export type LiveState =
-  | 'waiting'
-  | 'starting'
-  | 'loading'
-  | 'dist_init'
-  | 'weights_loaded'
-  | 'kv_cache'
-  | 'compile'
-  | 'autotune'
-  | 'cuda_graph'
-  | 'warmup'
-  | 'ready'
-  | 'serving'
-  | 'idle'
-  | 'stalled'
-  | 'crashed'
-  | 'exited'
-  | 'dead';
+/** Every state a live verdict can be in (the exporter lists them all, 0 for all but the current one). */
+export const LIVE_STATES = [
+  'waiting',
+  'starting',
+  'loading',
+  'dist_init',
+  'weights_loaded',
+  'kv_cache',
+  'compile',
+  'autotune',
+  'cuda_graph',
+  'warmup',
+  'ready',
+  'serving',
+  'idle',
+  'stalled',
+  'crashed',
+  'exited',
+  'dead',
+] as const;
+export type LiveState = (typeof LIVE_STATES)[number];
 
 export interface VerdictEvidence {
   source: 'log' | 'process' | 'http' | 'gpu' | 'clock';

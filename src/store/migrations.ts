@@ -80,6 +80,22 @@ export const MIGRATIONS: readonly string[] = [
   -- A global target has no model; NULLs are distinct in a plain UNIQUE, so index the coalesced value.
   CREATE UNIQUE INDEX targets_by_model_expr ON targets (coalesce(model, ''), expr);
   `,
+  // 2: what a list row shows of the report (phases without their lines, the key flags, the failure's class
+  // and message), so listing launches parses none of the reports. Written with every upsert (launchRow);
+  // here filled in for the launches already recorded. `->` keeps numbers as they were written.
+  `
+  ALTER TABLE launches ADD COLUMN summary TEXT;
+  UPDATE launches SET summary = json_object(
+    'phases', coalesce(
+      (SELECT json_group_array(json_object('phase', p.value -> '$.phase', 'at', p.value -> '$.at',
+          'duration', p.value -> '$.duration'))
+        FROM json_each(launches.report, '$.phases') AS p),
+      json_array()),
+    'configSummary', coalesce(report -> '$.configSummary', json_object()),
+    'failure', CASE WHEN json_type(report, '$.failure') = 'object'
+      THEN json_object('class', report -> '$.failure.class', 'message', report -> '$.failure.message') END
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -6,6 +6,7 @@ import type {
   BenchRecord,
   BenchResult,
   IntendedLaunch,
+  LaunchListItem,
   LaunchRecord,
   LogState,
   TargetRecord,
@@ -125,6 +126,19 @@ export interface LaunchRow {
   intended: string | null;
   first_seen: number;
   updated_at: number;
+  /** JSON of ListSummary (migration 2); null only in a row no firedup wrote since. */
+  summary: string | null;
+}
+
+/** What a list row shows of the report; kept in the `summary` column. */
+type ListSummary = Pick<LaunchListItem, 'phases' | 'configSummary' | 'failure'>;
+
+function listSummary(rep: LaunchReport): ListSummary {
+  return {
+    phases: (rep.phases ?? []).map((p) => ({ phase: p.phase, at: p.at ?? null, duration: p.duration ?? null })),
+    configSummary: rep.configSummary ?? {},
+    failure: rep.failure ? { class: rep.failure.class, message: rep.failure.message } : null,
+  };
 }
 
 export function launchRow(r: LaunchRecord): LaunchRow {
@@ -156,10 +170,12 @@ export function launchRow(r: LaunchRecord): LaunchRow {
     intended: r.intended ? JSON.stringify(r.intended) : null,
     first_seen: r.firstSeen,
     updated_at: r.updatedAt,
+    summary: JSON.stringify(listSummary(r.report)),
   };
 }
 
-export function launchFromRow(row: LaunchRow): LaunchRecord {
+/** The record's columns, without the report (a list row: see Ledger.listItems). */
+function lightFromRow(row: Omit<LaunchRow, 'report' | 'config' | 'summary'>): Omit<LaunchRecord, 'report'> {
   return {
     id: row.id,
     host: row.host,
@@ -181,11 +197,33 @@ export function launchFromRow(row: LaunchRow): LaunchRecord {
     loadSeconds: row.load_seconds,
     peakTokS: row.peak_tok_s,
     medianTokS: row.median_tok_s,
-    report: { ...JSON.parse(row.report), config: JSON.parse(row.config) },
     intended: row.intended === null ? null : JSON.parse(row.intended),
     firstSeen: row.first_seen,
     updatedAt: row.updated_at,
   };
+}
+
+/** The columns a list reads: every one but the report and the config. */
+export type LaunchListRow = Omit<LaunchRow, 'report' | 'config'>;
+
+export function listItemFromRow(row: LaunchListRow): LaunchListItem {
+  const s: Partial<ListSummary> = row.summary === null ? {} : JSON.parse(row.summary);
+  return {
+    ...lightFromRow(row),
+    phases: s.phases ?? [],
+    configSummary: s.configSummary ?? {},
+    failure: s.failure ?? null,
+  };
+}
+
+/** The list row of a record at hand (a launch just recorded), as the ledger would list it. */
+export function listItemOf(r: LaunchRecord): LaunchListItem {
+  const { report, ...rest } = r;
+  return { ...rest, ...listSummary(report) };
+}
+
+export function launchFromRow(row: LaunchRow): LaunchRecord {
+  return { ...lightFromRow(row), report: { ...JSON.parse(row.report), config: JSON.parse(row.config) } };
 }
 
 export interface LogRow {

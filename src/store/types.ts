@@ -80,6 +80,14 @@ export interface LaunchRecord {
   updatedAt: number;
 }
 
+/** A launch as lists show it: the record without its report, plus the few parts of the report a row shows. */
+export type LaunchListItem = Omit<LaunchRecord, 'report'> & {
+  phases: Array<{ phase: string; at: number | null; duration: number | null }>;
+  /** The report's configSummary (the key flags). */
+  configSummary: Record<string, unknown>;
+  failure: { class: string; message: string } | null;
+};
+
 export interface LatencyStats {
   mean: number | null;
   median: number | null;

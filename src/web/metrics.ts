@@ -8,7 +8,7 @@
 import { engineModule } from '../core/engines/index.js';
 import type { LaunchReport } from '../core/report.js';
 import { type EngineId, PHASES, type Phase } from '../core/types.js';
-import type { LiveState, Verdict } from '../core/verdict.js';
+import { LIVE_STATES, type LiveState, type Verdict } from '../core/verdict.js';
 import type { GpuSummary } from './api-types.js';
 
 export interface MetricsTarget {
@@ -22,25 +22,7 @@ export interface MetricsTarget {
   gpus: GpuSummary[] | null;
 }
 
-export const LIVE_STATES: readonly LiveState[] = [
-  'waiting',
-  'starting',
-  'loading',
-  'dist_init',
-  'weights_loaded',
-  'kv_cache',
-  'compile',
-  'autotune',
-  'cuda_graph',
-  'warmup',
-  'ready',
-  'serving',
-  'idle',
-  'stalled',
-  'crashed',
-  'exited',
-  'dead',
-];
+export { LIVE_STATES };
 
 type Labels = Record<string, string>;
 interface Sample {
