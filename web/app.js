@@ -814,14 +814,9 @@ function lineChart(container, opts, data) {
 const utcDate = (ts) =>
   typeof uPlot !== 'undefined' ? uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') : new Date(ts * 1000);
 
-function throughputChart(container, series) {
-  const n = series.length;
-  const xs = new Float64Array(n);
-  const ys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    xs[i] = series[i][0];
-    ys[i] = series[i][1];
-  }
+/** `cols`: the API's series columns, `{ ts: [...], tokS: [...] }`, plotted as they come (no copy). */
+function throughputChart(container, cols) {
+  const n = cols.ts.length;
   return lineChart(
     container,
     {
@@ -842,7 +837,7 @@ function throughputChart(container, series) {
       ],
       axes: [{ values: (_u, splits) => splits.map(fmtClock) }, { label: 'tok/s', size: 60 }],
     },
-    [xs, ys],
+    [cols.ts, cols.tokS],
   );
 }
 
@@ -861,7 +856,8 @@ async function detailView(id, seq) {
   root.append(section('Phases', timeline(rep)));
   root.append(section('Weight loading', loadProgress(rep)));
   const thr = h('div', { class: 'chart' });
-  root.append(section('Throughput', throughputBlock(rep, thr)));
+  const series = data.series ?? null;
+  root.append(section('Throughput', throughputBlock(rep, series, thr)));
   if (rep.failure) root.append(section('Failure', failureBlock(rep.failure)));
   root.append(section('Benchmarks and targets', benchBlock(data.benches ?? [], data.targets ?? [])));
   root.append(section('Configuration', configBlock(rep.config ?? {}, rec.intended)));
@@ -869,10 +865,9 @@ async function detailView(id, seq) {
   if (notes) root.append(section('Warnings', notes));
   root.afterMount = () => {
     performance.mark('firedup:detail-rendered');
-    const series = rep.throughput?.series ?? [];
     uplotReady.then(() => {
       if (seq !== routeSeq) return;
-      if (series.length) throughputChart(thr, series);
+      if (series?.ts?.length) throughputChart(thr, series);
       performance.mark('firedup:chart-rendered');
     });
   };
@@ -1215,9 +1210,9 @@ function progressBar(ratio, label) {
   );
 }
 
-function throughputBlock(rep, chartEl) {
+function throughputBlock(rep, series, chartEl) {
   const t = rep.throughput;
-  if (!t?.series?.length)
+  if (!t || !series?.ts?.length)
     return h('p', { class: 'muted' }, 'No generation throughput in the log (never served).');
   const sv = rep.serving;
   return h(
@@ -1229,7 +1224,7 @@ function throughputBlock(rep, chartEl) {
       kv('peak', `${fmtNum(t.peak, 2)} tok/s`),
       kv('median', `${fmtNum(t.median, 2)} tok/s`),
       kv('last', `${fmtNum(t.last, 2)} tok/s`),
-      kv('samples', `${fmtNum(t.samples)} (${fmtNum(t.series.length)} plotted)`),
+      kv('samples', `${fmtNum(t.samples)} (${fmtNum(series.ts.length)} plotted)`),
       t.peakLine ? kv('peak at', `line ${t.peakLine}`) : null,
       sv ? kv('running · queued peak', `${fmtNum(sv.running.peak)} · ${fmtNum(sv.queued.peak)}`) : null,
       sv?.kvUsage?.peak !== null && sv?.kvUsage?.peak !== undefined
@@ -1489,7 +1484,7 @@ async function compareView(arg, seq) {
     section('Configuration differences', configDiff(launches, data.changes ?? [], data.groups ?? {})),
   );
   const chart = h('div', { class: 'chart' });
-  const overlay = overlaySeries(launches);
+  const overlay = overlaySeries(launches, data.series ?? []);
   root.append(
     section(
       'Throughput since ready',
@@ -1548,23 +1543,24 @@ function readyTs(l) {
   return null;
 }
 
-function overlaySeries(launches) {
+/** `series`: the API's columns per launch (`{ ts, tokS }` or null), in the order of `launches`. */
+function overlaySeries(launches, series) {
   const per = [];
   let any = false;
   let fallback = false;
-  for (const l of launches) {
-    const series = l.report?.throughput?.series ?? [];
-    if (!series.length) {
+  for (const [i, l] of launches.entries()) {
+    const cols = series[i];
+    if (!cols?.ts?.length) {
       per.push([[], []]);
       continue;
     }
     any = true;
     let t0 = readyTs(l);
     if (t0 === null) {
-      t0 = series[0][0];
+      t0 = cols.ts[0];
       fallback = true;
     }
-    per.push([series.map((p) => p[0] - t0), series.map((p) => p[1])]);
+    per.push([cols.ts.map((t) => t - t0), cols.tokS]);
   }
   if (!any) return null;
   return { per, note: fallback ? ' (A launch without a ready time is aligned on its first sample.)' : '' };

@@ -41,6 +41,21 @@ export interface ProgressState extends ProgressReading {
 
 const MAX_CONSEQUENCES = 8;
 
+/** Points kept per load curve: past this, every other one is dropped (a curve of thousands of updates). */
+const MAX_CURVE = 512;
+
+function addCurvePoint(curve: Array<[number, number]>, ts: number, done: number): void {
+  const last = curve[curve.length - 1];
+  // `\r` refreshes repeat the same count: only a change of count adds a point.
+  if (last && last[1] === done) return;
+  curve.push([ts, done]);
+  if (curve.length > MAX_CURVE) {
+    const kept = curve.filter((_, i) => i % 2 === 0 || i === curve.length - 1);
+    curve.length = 0;
+    curve.push(...kept);
+  }
+}
+
 export class LaunchBuilder {
   readonly startLine: number;
   readonly startOffset: number;
@@ -63,6 +78,9 @@ export class LaunchBuilder {
   private readonly marked = new Set<Phase>();
   progress: ProgressState | null = null;
   graphProgress: ProgressState | null = null;
+  /** The load curve: `[ts, done]` of each bar update of the current bar (bounded, see addCurvePoint). */
+  progressCurve: Array<[number, number]> = [];
+  graphCurve: Array<[number, number]> = [];
   ready: (Evidence & { ts: number | null }) | null = null;
   shutdown: (Evidence & { ts: number | null }) | null = null;
   readonly gen = new SeriesSummary(true);
@@ -149,7 +167,15 @@ export class LaunchBuilder {
   }
 
   setProgress(p: ProgressState): void {
-    if (p.phase === 'cuda_graph') this.graphProgress = p;
+    const graph = p.phase === 'cuda_graph';
+    const prev = graph ? this.graphProgress : this.progress;
+    // Another bar (other items, another total) starts its own curve.
+    if (prev && (prev.desc !== p.desc || prev.total !== p.total)) {
+      if (graph) this.graphCurve = [];
+      else this.progressCurve = [];
+    }
+    if (p.ts !== null) addCurvePoint(graph ? this.graphCurve : this.progressCurve, p.ts, p.done);
+    if (graph) this.graphProgress = p;
     else this.progress = p;
     this.moved(p.line, p.ts);
   }

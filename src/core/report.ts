@@ -42,6 +42,8 @@ export interface ProgressReport {
   eta: number | null;
   line: number;
   time: string | null;
+  /** The load curve, `[[ts, done], ...]` (ts as in `startTs`), one point per change of count, at most 512. */
+  series: Array<[number, number]>;
 }
 
 export interface ThroughputReport {
@@ -208,7 +210,7 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
       evidence,
     };
   }
-  const prog = (p: LaunchBuilder['progress']): ProgressReport | null =>
+  const prog = (p: LaunchBuilder['progress'], curve: Array<[number, number]>): ProgressReport | null =>
     p && {
       done: p.done,
       total: p.total,
@@ -218,6 +220,7 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
       eta: p.remaining,
       line: p.line,
       time: iso(p.ts, rel),
+      series: curve.map(([t, d]) => [t, d]),
     };
   const gen = l.gen;
   const throughput: ThroughputReport | null =
@@ -252,8 +255,8 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
     // A launch that failed before its log showed any phase failed while starting up.
     phase: l.phase ?? (l.candidates.length ? 'args' : null),
     failure,
-    progress: prog(l.progress),
-    graphProgress: prog(l.graphProgress),
+    progress: prog(l.progress, l.progressCurve),
+    graphProgress: prog(l.graphProgress, l.graphCurve),
     startLine: l.startLine,
     endLine: l.endLine,
     startOffset: l.startOffset,

@@ -7,20 +7,23 @@ import { bestBench, singleStreamBench } from './bench/select.js';
 
 type Op = TargetRecord['op'];
 
+/** What targets read of a launch: a whole record, or a list row of one. */
+export type TargetSubject = Pick<LaunchRecord, 'model' | 'peakTokS' | 'medianTokS' | 'loadSeconds'>;
+
 interface MetricDef {
   unit: string;
   what: string;
-  value(launch: LaunchRecord, benches: BenchRecord[]): { actual: number | null; from: string | null };
+  value(launch: TargetSubject, benches: BenchRecord[]): { actual: number | null; from: string | null };
 }
 
 const fromBest =
   (get: (b: BenchRecord) => number | null) =>
-  (_l: LaunchRecord, benches: BenchRecord[]): { actual: number | null; from: string | null } => {
+  (_l: TargetSubject, benches: BenchRecord[]): { actual: number | null; from: string | null } => {
     const b = bestBench(benches);
     return b ? { actual: get(b), from: benchLabel(b) } : { actual: null, from: null };
   };
 
-const fromLog = (get: (l: LaunchRecord) => number | null) => (l: LaunchRecord) => ({
+const fromLog = (get: (l: TargetSubject) => number | null) => (l: TargetSubject) => ({
   actual: get(l),
   from: 'log',
 });
@@ -140,8 +143,8 @@ export interface TargetResult {
 
 /** Targets for another model than the launch's do not apply to it and are left out. */
 export function evaluateTargets(
-  targets: TargetRecord[],
-  launch: LaunchRecord,
+  targets: readonly TargetRecord[],
+  launch: TargetSubject,
   benches: BenchRecord[],
 ): TargetResult[] {
   const out: TargetResult[] = [];

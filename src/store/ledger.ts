@@ -9,10 +9,12 @@ import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrat
 import {
   type BenchRow,
   benchFromRow,
+  type LaunchListRow,
   type LaunchRow,
   type LogRow,
   launchFromRow,
   launchRow,
+  listItemFromRow,
   logFromRow,
   type TargetRow,
   targetFromRow,
@@ -22,6 +24,7 @@ import {
   type BenchResult,
   type HistoryKey,
   type LaunchFilter,
+  type LaunchListItem,
   type LaunchRecord,
   LedgerError,
   type LogKey,
@@ -34,6 +37,10 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const PAYLOAD = Buffer.from([64, 32, 32]);
 /** Newest first: by the log's own start time, else when firedup first saw the launch. */
 const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
+/** What listItems() reads: every column but the report and the config. */
+const LIST_COLUMNS = `id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine, version, model,
+  port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s, intended, first_seen,
+  updated_at, summary`;
 const now = (): number => Date.now() / 1000;
 
 const unwritable = (file: string, why: string): LedgerError =>
@@ -205,6 +212,28 @@ function configMatch(key: string, value: string): { sql: string; params: unknown
   };
 }
 
+/** WHERE, order (newest first) and LIMIT of list() and listItems(). */
+function filterSql(filter: LaunchFilter): { sql: string; params: unknown[] } {
+  const conds: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...p: unknown[]) => {
+    conds.push(sql);
+    params.push(...p);
+  };
+  if (filter.model !== undefined) add('instr(lower(model), lower(?)) > 0', filter.model);
+  if (filter.host !== undefined) add('host = ?', filter.host);
+  if (filter.outcome !== undefined) add('outcome = ?', filter.outcome);
+  if (filter.path !== undefined) add('path = ?', filter.path);
+  if (filter.since !== undefined) add('coalesce(start_ts, first_seen) >= ?', filter.since);
+  for (const w of filter.where ?? []) {
+    const m = configMatch(w.key, w.value);
+    add(m.sql, ...m.params);
+  }
+  const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
+  const limit = filter.limit !== undefined && filter.limit >= 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
+  return { sql: `${where} ${NEWEST_FIRST}${limit}`, params };
+}
+
 function when(r: LaunchRecord): string {
   const ts = r.startTs ?? r.firstSeen;
   return new Date(ts * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
@@ -313,10 +342,10 @@ export class Ledger {
     const stmt = this.db.prepare(
       `INSERT INTO launches (id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine,
          version, model, port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s,
-         report, config, intended, first_seen, updated_at)
+         report, config, intended, first_seen, updated_at, summary)
        VALUES (@id, @host, @path, @file_id, @start_offset, @start_line, @start_ts, @end_ts, @pid, @engine,
          @version, @model, @port, @outcome, @phase, @failure_class, @config_hash, @load_seconds, @peak_tok_s,
-         @median_tok_s, @report, @config, @intended, @first_seen, @updated_at)
+         @median_tok_s, @report, @config, @intended, @first_seen, @updated_at, @summary)
        ON CONFLICT (id) DO UPDATE SET host = excluded.host, path = excluded.path, file_id = excluded.file_id,
          start_offset = excluded.start_offset, start_line = excluded.start_line, start_ts = excluded.start_ts,
          end_ts = excluded.end_ts, pid = excluded.pid, engine = excluded.engine, version = excluded.version,
@@ -324,7 +353,8 @@ export class Ledger {
          failure_class = excluded.failure_class, config_hash = excluded.config_hash,
          load_seconds = excluded.load_seconds, peak_tok_s = excluded.peak_tok_s,
          median_tok_s = excluded.median_tok_s, report = excluded.report, config = excluded.config,
-         intended = coalesce(excluded.intended, launches.intended), updated_at = excluded.updated_at`,
+         intended = coalesce(excluded.intended, launches.intended), updated_at = excluded.updated_at,
+         summary = excluded.summary`,
     );
     for (const r of recs) stmt.run(launchRow(r));
   }
@@ -369,24 +399,21 @@ export class Ledger {
 
   /** Newest first. */
   list(filter: LaunchFilter = {}): LaunchRecord[] {
-    const conds: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, ...p: unknown[]) => {
-      conds.push(sql);
-      params.push(...p);
-    };
-    if (filter.model !== undefined) add('instr(lower(model), lower(?)) > 0', filter.model);
-    if (filter.host !== undefined) add('host = ?', filter.host);
-    if (filter.outcome !== undefined) add('outcome = ?', filter.outcome);
-    if (filter.path !== undefined) add('path = ?', filter.path);
-    if (filter.since !== undefined) add('coalesce(start_ts, first_seen) >= ?', filter.since);
-    for (const w of filter.where ?? []) {
-      const m = configMatch(w.key, w.value);
-      add(m.sql, ...m.params);
-    }
-    const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
-    const limit = filter.limit !== undefined && filter.limit >= 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
-    return this.guard(() => this.launches(`${where} ${NEWEST_FIRST}${limit}`, ...params));
+    const { sql, params } = filterSql(filter);
+    return this.guard(() => this.launches(sql, ...params));
+  }
+
+  /**
+   * As list(), without the reports: each launch's columns plus the phases (no log lines), key flags and
+   * failure class and message a list row shows, read from the summary column. No report is parsed.
+   */
+  listItems(filter: LaunchFilter = {}): LaunchListItem[] {
+    const { sql, params } = filterSql(filter);
+    return this.guard(() =>
+      (this.db.prepare(`SELECT ${LIST_COLUMNS} FROM launches ${sql}`).all(...params) as LaunchListRow[]).map(
+        listItemFromRow,
+      ),
+    );
   }
 
   /** Earlier launches of the same kind, newest first; without a config hash, any config of that model. */
@@ -443,6 +470,27 @@ export class Ledger {
           .all(launchId) as BenchRow[]
       ).map(benchFromRow),
     );
+  }
+
+  /** benches() of each launch named, in one query: launch id → its runs, in the same order (absent: none). */
+  benchesOf(launchIds: readonly string[]): Map<string, BenchRecord[]> {
+    return this.guard(() => {
+      const out = new Map<string, BenchRecord[]>();
+      if (!launchIds.length) return out;
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM benches WHERE launch_id IN (SELECT value FROM json_each(?))
+           ORDER BY coalesce(finished_at, imported_at), id`,
+        )
+        .all(JSON.stringify(launchIds)) as BenchRow[];
+      for (const row of rows) {
+        const b = benchFromRow(row);
+        const list = out.get(b.launchId);
+        if (list) list.push(b);
+        else out.set(b.launchId, [b]);
+      }
+      return out;
+    });
   }
 
   /**

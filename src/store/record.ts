@@ -126,7 +126,7 @@ export interface LaunchRow {
   intended: string | null;
   first_seen: number;
   updated_at: number;
-  /** JSON of ListSummary (migration 2); null only in a row no firedup wrote since. */
+  /** JSON of what a list row shows of the report (migration 2 filled it in for older rows). */
   summary: string | null;
 }
 

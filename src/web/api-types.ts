@@ -2,7 +2,7 @@
  * The JSON the dashboard's API sends (see the contract in README, "Dashboard and Prometheus"). The pages
  * (web/app.js) read exactly these shapes; fields may be added, never renamed.
  */
-import type { LaunchReport } from '../core/report.js';
+import type { LaunchReport, ThroughputReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../store/types.js';
 
@@ -39,14 +39,33 @@ export interface LaunchesResponse {
   targets: TargetRecord[];
 }
 
+/**
+ * A throughput series as two columns: `ts[i]` (epoch seconds, the log's clock) and `tokS[i]` (generation
+ * tok/s) are point i. A series can hold 100,000 points: two flat arrays parse and plot much faster than
+ * one `[ts, tok/s]` pair per point.
+ */
+export interface SeriesColumns {
+  ts: Array<number | null>;
+  tokS: Array<number | null>;
+}
+
+/** A launch record as the API sends it: the report's throughput without its series (sent as SeriesColumns). */
+export type ApiLaunch = Omit<LaunchRecord, 'report'> & {
+  report: Omit<LaunchReport, 'throughput'> & { throughput: Omit<ThroughputReport, 'series'> | null };
+};
+
 export interface LaunchDetailResponse {
-  launch: LaunchRecord;
+  launch: ApiLaunch;
+  /** The launch's throughput series; null when it has none (never served). */
+  series: SeriesColumns | null;
   benches: BenchRecord[];
   targets: TargetResult[];
 }
 
 export interface CompareResponse {
-  launches: LaunchRecord[];
+  launches: ApiLaunch[];
+  /** Each launch's throughput series, in the order of `launches`. */
+  series: Array<SeriesColumns | null>;
   /** Config fields whose values differ among the launches, sorted by key; one value per launch (null: unset). */
   changes: Array<{ key: string; values: unknown[] }>;
   /** Group name → the changed keys in it, for display. */

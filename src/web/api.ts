@@ -6,14 +6,17 @@
 import { evaluateTargets } from '../core/targets.js';
 import type { Outcome } from '../core/types.js';
 import type { Ledger } from '../store/ledger.js';
+import { listItemOf } from '../store/record.js';
 import {
   type BenchRecord,
   type LaunchFilter,
+  type LaunchListItem,
   type LaunchRecord,
   LedgerError,
   type TargetRecord,
 } from '../store/types.js';
 import type {
+  ApiLaunch,
   BenchSummary,
   CompareResponse,
   LaunchDetailResponse,
@@ -21,6 +24,7 @@ import type {
   LaunchSummary,
   LiveResponse,
   LiveTarget,
+  SeriesColumns,
   TargetResult,
 } from './api-types.js';
 import { compareConfigs } from './compare.js';
@@ -56,6 +60,28 @@ function latestBench(benches: readonly BenchRecord[]): BenchSummary | null {
   };
 }
 
+/**
+ * The record without its throughput series, and the series as two columns: a long series (100,000 points)
+ * is two flat arrays of numbers, cheap to send, parse and plot, instead of one small array per point. Only
+ * numbers pass (anything else is null), so the series needs no scrubbing.
+ */
+function splitSeries(r: LaunchRecord): { launch: ApiLaunch; series: SeriesColumns | null } {
+  const thr = r.report?.throughput;
+  if (!thr) return { launch: r as ApiLaunch, series: null };
+  const { series: points, ...rest } = thr;
+  const n = Array.isArray(points) ? points.length : 0;
+  const ts = new Array<number | null>(n);
+  const tokS = new Array<number | null>(n);
+  for (let i = 0; i < n; i++) {
+    const p = points[i];
+    const t = Array.isArray(p) ? p[0] : null;
+    const v = Array.isArray(p) ? p[1] : null;
+    ts[i] = typeof t === 'number' ? t : null;
+    tokS[i] = typeof v === 'number' ? v : null;
+  }
+  return { launch: { ...r, report: { ...r.report, throughput: rest } }, series: { ts, tokS } };
+}
+
 function ledgerHttpError(e: unknown): never {
   if (e instanceof LedgerError) {
     if (e.code === 'not_found') throw new HttpError(404, e.message);
@@ -73,10 +99,10 @@ export class Api {
 
   private targetsFor(
     all: readonly TargetRecord[],
-    launch: LaunchRecord,
+    launch: LaunchListItem | LaunchRecord,
     benches: BenchRecord[],
   ): TargetResult[] {
-    return evaluateTargets([...all], launch, benches).map((r) => ({
+    return evaluateTargets(all, launch, benches).map((r) => ({
       expr: r.target.expr,
       actual: r.actual,
       pass: r.pass,
@@ -84,17 +110,19 @@ export class Api {
     }));
   }
 
-  /** A launch as the table row shows it; `targets` is every target in the ledger (one query per request). */
-  summary(r: LaunchRecord, targets: readonly TargetRecord[] = this.ledger.targets()): LaunchSummary {
-    const { report, ...rest } = r;
-    const benches = this.ledger.benches(r.id);
+  /** A launch just recorded, as the table row shows it (the `launch` event). */
+  summary(r: LaunchRecord): LaunchSummary {
+    return this.rowOf(listItemOf(r), this.ledger.targets(), this.ledger.benches(r.id));
+  }
+
+  /** `targets`: every target in the ledger; `benches`: the launch's runs. */
+  private rowOf(item: LaunchListItem, targets: readonly TargetRecord[], benches: BenchRecord[]): LaunchSummary {
+    const { configSummary, ...rest } = item;
     return scrubRecord({
       ...rest,
-      phases: (report?.phases ?? []).map((p) => ({ phase: p.phase, at: p.at, duration: p.duration })),
-      keyFlags: report?.configSummary ?? {},
+      keyFlags: configSummary,
       bench: latestBench(benches),
-      targets: this.targetsFor(targets, r, benches),
-      failure: report?.failure ? { class: report.failure.class, message: report.failure.message } : null,
+      targets: this.targetsFor(targets, item, benches),
     });
   }
 
@@ -135,14 +163,22 @@ export class Api {
         throw new HttpError(400, `limit=${limit}: a whole number from 1 to ${MAX_LIMIT} expected`);
       filter.limit = n;
     }
-    const targets = this.ledger.targets();
-    let recs: LaunchRecord[];
+    // Three queries whatever the count: the list rows (no report parsed), their benches, the targets.
+    let items: LaunchListItem[];
+    let benches: Map<string, BenchRecord[]>;
+    let targets: TargetRecord[];
     try {
-      recs = this.ledger.list(filter);
+      items = this.ledger.listItems(filter);
+      benches = this.ledger.benchesOf(items.map((i) => i.id));
+      targets = this.ledger.targets();
     } catch (e) {
       ledgerHttpError(e);
     }
-    return { launches: recs.map((r) => this.summary(r, targets)), targets };
+    const none: BenchRecord[] = [];
+    return {
+      launches: items.map((i) => this.rowOf(i, targets, benches.get(i.id) ?? none)),
+      targets,
+    };
   }
 
   private resolve(ref: string): LaunchRecord {
@@ -156,8 +192,10 @@ export class Api {
   launch(ref: string): LaunchDetailResponse {
     const r = this.resolve(ref);
     const benches = this.ledger.benches(r.id);
+    const { launch, series } = splitSeries(r);
     return {
-      launch: scrubRecord(r),
+      launch: scrubRecord(launch),
+      series,
       benches: scrub(benches),
       targets: this.targetsFor(this.ledger.targets(), r, benches),
     };
@@ -173,8 +211,9 @@ export class Api {
         400,
         `ids=${q.get('ids') ?? ''}: name 2 to 4 launches, comma-separated (ids=a1b2,c3d4)`,
       );
-    const launches = ids.map((id) => scrubRecord(this.resolve(id)));
-    return { launches, ...compareConfigs(launches) };
+    const split = ids.map((id) => splitSeries(this.resolve(id)));
+    const launches = split.map((x) => scrubRecord(x.launch));
+    return { launches, series: split.map((x) => x.series), ...compareConfigs(launches) };
   }
 
   liveTargets(): LiveResponse {

@@ -39,7 +39,7 @@ function scrubIntended(x: IntendedLaunch | null): IntendedLaunch | null {
   return { ...redactConfig(x), argv: scrubArgv(x.argv ?? []), env };
 }
 
-export function scrubRecord<T extends Partial<LaunchRecord>>(r: T): T {
+export function scrubRecord<T extends Pick<Partial<LaunchRecord>, 'intended'>>(r: T): T {
   const out = redactConfig(r);
   if ('intended' in r) (out as Partial<LaunchRecord>).intended = scrubIntended(r.intended ?? null);
   return out;

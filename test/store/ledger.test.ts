@@ -4,7 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { Ledger } from '../../src/store/ledger.js';
-import { APPLICATION_ID, LEDGER_TABLES, SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { APPLICATION_ID, LEDGER_TABLES, MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { launchRow, listItemOf } from '../../src/store/record.js';
 import { type LaunchRecord, LedgerError } from '../../src/store/types.js';
 import { tmpDir } from '../helpers.js';
 import { benchResult, HOST, scenarioRecords } from './fixtures.js';
@@ -79,7 +80,38 @@ describe('ledger: creation and migrations', () => {
     assert.equal(again.targets().length, 1);
     again.close();
   });
+
+  it('a ledger of schema 1 gets the list summary of every launch it holds (migration 2)', () => {
+    const file = path.join(tmpDir(), 'ledger.db');
+    const db = new Database(file);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma('journal_mode = WAL');
+    db.exec(MIGRATIONS[0]!);
+    db.pragma('user_version = 1');
+    // The rows as firedup of schema 1 wrote them: no summary column.
+    const rows = [...recs.values()].map((r) => {
+      const { summary, ...row } = launchRow(r);
+      return row;
+    });
+    const cols = Object.keys(rows[0]!);
+    const insert = db.prepare(
+      `INSERT INTO launches (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
+    );
+    for (const row of rows) insert.run(row);
+    db.close();
+    const l = Ledger.open(file);
+    try {
+      const items = l.listItems();
+      assert.equal(items.length, recs.size);
+      assert.deepEqual(items, l.list().map(listItemOf));
+      assert.deepEqual(items, json(ids(l.list()).map((id) => listItemOf(recs.get(keyOf(id))!))));
+    } finally {
+      l.close();
+    }
+  });
 });
+
+const keyOf = (id: string): string => [...recs].find(([, r]) => r.id === id)![0];
 
 describe('ledger: logs', () => {
   const file = path.join(tmpDir(), 'ledger.db');
@@ -171,6 +203,21 @@ describe('ledger: launches', () => {
     l.upsertLaunches([{ ...r, intended: other, updatedAt: 300 }]);
     assert.equal(l.getLaunch(r.id)!.intended!.pid, 5151);
     l.upsertLaunches([r]);
+  });
+
+  it('listItems: what list() gives, without the reports: the phases, key flags and failure a row shows', () => {
+    for (const filter of [{}, { limit: 2 }, { outcome: 'crashed' }, { where: [{ key: 'tp_size', value: '8' }] }])
+      assert.deepEqual(l.listItems(filter), l.list(filter).map(listItemOf), JSON.stringify(filter));
+    const oom = l.listItems({ outcome: 'crashed' })[0]!;
+    const r = rec(OOM);
+    assert.equal('report' in oom, false);
+    assert.deepEqual(
+      oom.phases,
+      r.report.phases.map((p) => ({ phase: p.phase, at: p.at, duration: p.duration })),
+    );
+    assert.deepEqual(oom.configSummary, json(r.report.configSummary));
+    assert.deepEqual(oom.failure, { class: 'oom', message: r.report.failure!.message });
+    assert.equal(l.listItems({ outcome: 'serving' })[0]?.failure ?? null, null);
   });
 
   it('lists newest first, by the log start time', () => {
@@ -314,6 +361,12 @@ describe('ledger: benchmarks', () => {
     );
     assert.equal(l.addBench(rec(OOM).id, benchResult('f1')).added, true, 'the same result on another launch');
     assert.deepEqual(l.benches(rec(SILENT).id), []);
+    // Several launches' at once, each as benches() gives them.
+    const some = [id, rec(OOM).id, rec(SILENT).id];
+    const of = l.benchesOf(some);
+    assert.deepEqual([...of.keys()].sort(), [id, rec(OOM).id].sort());
+    for (const x of some) assert.deepEqual(of.get(x) ?? [], l.benches(x));
+    assert.equal(l.benchesOf([]).size, 0);
     assert.equal(
       code(() => l.addBench('0000000000000000', benchResult('f3'))),
       'not_found',

@@ -193,6 +193,20 @@ describe('firedup serve', () => {
     const crashed = body.launches.find((l: any) => l.outcome === 'crashed');
     assert.equal(crashed.failure.class, 'oom');
     assert.equal(typeof crashed.failure.message, 'string');
+    // What a row shows of the report is the report's own (read from the ledger's summary column).
+    for (const rec of all.filter((r) => r.id !== secret.id)) {
+      const row = body.launches.find((l: any) => l.id === rec.id);
+      const rep = rec.report;
+      assert.deepEqual(
+        row.phases,
+        rep.phases.map((p) => ({ phase: p.phase, at: p.at, duration: p.duration })),
+      );
+      assert.deepEqual(row.keyFlags, rep.configSummary);
+      assert.deepEqual(
+        row.failure,
+        rep.failure ? { class: rep.failure.class, message: rep.failure.message } : null,
+      );
+    }
   });
 
   it('/api/launches filters: outcome, model, where, since, host, limit; bad values are 400 with one line', async () => {
@@ -242,11 +256,17 @@ describe('firedup serve', () => {
       body.launch.report.phases.every((p: any) => typeof p.line === 'number' && typeof p.text === 'string'),
     );
     assert.deepEqual(body.benches, []);
+    assert.equal(one.report.throughput, null);
+    assert.equal(body.series, null, 'never served: no series');
     const serving = all.find((l) => l.report.throughput !== null)!;
     const full = (await request(s.base, `/api/launches/${serving.id.slice(0, 8)}`)).json();
     assert.equal(full.launch.id, serving.id);
-    assert.ok(full.launch.report.throughput.series.length > 3);
-    assert.equal(full.launch.report.throughput.series[0].length, 2);
+    // The series comes as two columns beside the record, not as one pair per point inside it.
+    const points = serving.report.throughput!.series;
+    assert.ok(points.length > 3);
+    assert.equal(full.launch.report.throughput.series, undefined);
+    assert.equal(full.launch.report.throughput.peak, serving.report.throughput!.peak);
+    assert.deepEqual(full.series, { ts: points.map((p) => p[0]), tokS: points.map((p) => p[1]) });
     const withBench = all.find((l) => l.outcome === 'shutdown' && l.host === 'localhost')!;
     const b = (await request(s.base, `/api/launches/${withBench.id}`)).json();
     assert.deepEqual(
@@ -271,6 +291,12 @@ describe('firedup serve', () => {
       body.launches.map((l: any) => l.id),
       [shutdown.id, crashed.id, secret.id],
     );
+    // One series (columns) per launch, in the same order; the records carry none.
+    assert.equal(body.series.length, 3);
+    assert.deepEqual(body.series[0].ts, shutdown.report.throughput!.series.map((p) => p[0]));
+    assert.deepEqual(body.series[0].tokS, shutdown.report.throughput!.series.map((p) => p[1]));
+    assert.equal(body.series[1], null);
+    assert.ok(body.launches.every((l: any) => l.report.throughput?.series === undefined));
     const keys = body.changes.map((c: any) => c.key);
     assert.deepEqual(
       keys,

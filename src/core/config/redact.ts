@@ -30,9 +30,22 @@ function words(key: string): string[] {
     .filter((w) => w !== '');
 }
 
+// The same few hundred names (config keys, flags) are asked about again and again: remember the answers.
+const secretKeys = new Map<string, boolean>();
+const SECRET_KEYS_MAX = 4096;
+
 /** True for names whose value is a credential (`api_key`, `HF_TOKEN`, `--api-key`, `apiKey`). */
 export function isSecretKey(key: string): boolean {
-  const w = words(key);
+  let secret = secretKeys.get(key);
+  if (secret === undefined) {
+    secret = secretWords(words(key));
+    if (secretKeys.size >= SECRET_KEYS_MAX) secretKeys.clear();
+    secretKeys.set(key, secret);
+  }
+  return secret;
+}
+
+function secretWords(w: string[]): boolean {
   const last = w[w.length - 1];
   if (last === undefined) return false;
   if (w.length > 1 && REFERENCE_SUFFIXES.has(last)) return false;
@@ -66,8 +79,10 @@ function copy(v: unknown, depth: number): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     const val = isSecretKey(k) && !isUnset(x) ? REDACTED : copy(x, depth + 1);
-    // defineProperty so a `__proto__` key stays a plain field.
-    Object.defineProperty(out, k, { value: val, enumerable: true, writable: true, configurable: true });
+    // defineProperty so a `__proto__` key stays a plain field (for the others, plain assignment is the same).
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: val, enumerable: true, writable: true, configurable: true });
+    else out[k] = val;
   }
   return out;
 }
@@ -133,8 +148,12 @@ function redactKeyed(text: string, re: RegExp): string {
   return out + text.slice(last);
 }
 
+// Each pattern above needs one of these: a text with none (most values: names, numbers, paths) has nothing to mask.
+const MAYBE_SECRET = /--|[=:]|Bearer|hf_|sk-|gh[pousr]_|github_pat_|AKIA/;
+
 /** Masks secret values inside a raw log line that is kept verbatim as evidence. */
 export function redactText(text: string): string {
+  if (!MAYBE_SECRET.test(text)) return text;
   let out = redactKeyed(redactKeyed(text, CLI_RE), KEYED_RE);
   out = out.replace(BEARER_RE, `$1${REDACTED}`);
   for (const re of TOKEN_SHAPES) out = out.replace(re, REDACTED);
