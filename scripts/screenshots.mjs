@@ -84,7 +84,7 @@ async function main() {
     const serving = find('cutlass');
     await page.goto(`${served.base}/#/launch/${serving.id}`);
     await page.locator(`.detail .kv .v:text-is("${serving.id}")`).waitFor();
-    await page.locator('.detail .uplot canvas').waitFor();
+    await page.locator('.detail .uplot canvas').last().waitFor();
     await page.evaluate(() => {
       const h = [...document.querySelectorAll('h2')].find((x) => x.textContent === 'Weight loading');
       window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 60);

@@ -379,6 +379,8 @@ const table = {
   selected: new Set(),
   els: null,
   rendered: false,
+  /** Bumped by every renderTable: rows still being appended for an earlier one are dropped. */
+  renderSeq: 0,
 };
 
 const COLUMNS = [
@@ -638,9 +640,43 @@ function templateRow() {
   return rowTemplate.cloneNode(true);
 }
 
+/**
+ * A launch's row: its `tr`, built when the row is first shown (sorting or filtering 1,000 launches builds
+ * none), and its text for the free-text filter, built on the first such filter.
+ */
 function rowFor(l) {
   let row = table.rows.get(l.id);
   if (row) return row;
+  row = {
+    _tr: null,
+    _text: null,
+    get tr() {
+      this._tr ??= rowElement(l);
+      return this._tr;
+    },
+    get text() {
+      this._text ??= [
+        l.id,
+        l.host,
+        l.path,
+        l.model,
+        l.engine,
+        l.outcome,
+        l.phase,
+        l.failure?.class,
+        flagText(l),
+        allFlags(l.keyFlags ?? {}),
+      ]
+        .join(' ')
+        .toLowerCase();
+      return this._text;
+    },
+  };
+  table.rows.set(l.id, row);
+  return row;
+}
+
+function rowElement(l) {
   const f = l.failure;
   const tr = templateRow();
   tr.dataset.id = l.id;
@@ -683,36 +719,45 @@ function rowFor(l) {
       .map((x) => `${x.expr}: ${x.actual ?? '?'} ${x.pass === true ? '✓' : x.pass === false ? '✗' : '–'}`)
       .join('\n') || 'no target';
   t.textContent = st === true ? '✓' : st === false ? '✗' : '–';
-  row = {
-    tr,
-    _text: null,
-    // Built on the first free-text filter, not for every row of the first render.
-    get text() {
-      this._text ??= [
-        l.id,
-        l.host,
-        l.path,
-        l.model,
-        l.engine,
-        l.outcome,
-        l.phase,
-        f?.class,
-        flagText(l),
-        allFlags(kf),
-      ]
-        .join(' ')
-        .toLowerCase();
-      return this._text;
-    },
-  };
-  table.rows.set(l.id, row);
-  return row;
+  return tr;
 }
 
 function allFlags(kf) {
   return Object.entries(kf)
     .map(([k, v]) => `${k}=${fmtVal(v)}`)
     .join(' ');
+}
+
+/**
+ * Rows to build before the table shows (a few screens); the others are built in a task of their own, so
+ * 1,000 launches show their first rows without waiting for the last (and the browser lays out 100 rows
+ * first, not 1,000). Rows built before (a sort, a filter, an update) cost nothing and are never deferred.
+ */
+const FIRST_ROWS = 100;
+
+/** Appends the rows of `list` from `from` on to `frag` until `budget` rows had to be built; returns where it stopped. */
+function appendSome(frag, list, from, budget) {
+  let i = from;
+  for (; i < list.length && (budget > 0 || list[i].row._tr); i++) {
+    if (!list[i].row._tr) budget--;
+    frag.append(list[i].row.tr);
+  }
+  return i;
+}
+
+/** The rows of `list` from `from` on, in the next task; dropped when the table is rendered again by then. */
+function appendRows(list, from, seq) {
+  if (from >= list.length) {
+    performance.mark('firedup:table-complete');
+    return;
+  }
+  setTimeout(() => {
+    if (seq !== table.renderSeq) return;
+    const frag = document.createDocumentFragment();
+    appendSome(frag, list, from, Number.POSITIVE_INFINITY);
+    table.els.tbody.append(frag);
+    performance.mark('firedup:table-complete');
+  }, 0);
 }
 
 function renderTable() {
@@ -734,8 +779,9 @@ function renderTable() {
     if (b.v === null || b.v === undefined) return -1;
     return (a.v < b.v ? -1 : a.v > b.v ? 1 : 0) * sort.dir;
   });
+  const seq = ++table.renderSeq;
   const frag = document.createDocumentFragment();
-  for (const x of list) frag.append(x.row.tr);
+  const shown = appendSome(frag, list, 0, FIRST_ROWS);
   if (!list.length) {
     frag.append(
       h(
@@ -752,6 +798,7 @@ function renderTable() {
     );
   }
   els.tbody.replaceChildren(frag);
+  appendRows(list, shown, seq);
   els.count.textContent =
     list.length === table.launches.length
       ? plural(list.length, 'launch', 'launches')
@@ -841,6 +888,34 @@ function throughputChart(container, cols) {
   );
 }
 
+/** The weight-loading curve: items done over the log's time, from the report's `progress.series`. */
+function loadCurveChart(container, p) {
+  const ts = p.series.map((x) => x[0]);
+  const done = p.series.map((x) => x[1]);
+  return lineChart(
+    container,
+    {
+      height: 200,
+      tzDate: utcDate,
+      scales: { x: { time: true }, y: { range: [0, p.total] } },
+      legend: { live: true },
+      series: [
+        { label: 'time (log clock, UTC as written)', value: (_u, v) => (v === null ? '–' : fmtTs(v)) },
+        {
+          label: `${p.what} done (of ${p.total})`,
+          stroke: '#0d9488',
+          fill: 'rgba(13,148,136,0.08)',
+          width: 1.5,
+          points: { show: ts.length < 200 },
+          value: (_u, v) => (v === null ? '–' : `${v}/${p.total}`),
+        },
+      ],
+      axes: [{ values: (_u, splits) => splits.map(fmtClock) }, { label: 'done', size: 50 }],
+    },
+    [ts, done],
+  );
+}
+
 // ---------------------------------------------------------------- detail
 
 async function detailView(id, seq) {
@@ -854,7 +929,8 @@ async function detailView(id, seq) {
   const root = h('section', { class: 'detail' });
   root.append(detailHeader(rec, rep));
   root.append(section('Phases', timeline(rep)));
-  root.append(section('Weight loading', loadProgress(rep)));
+  const curve = h('div', { class: 'chart' });
+  root.append(section('Weight loading', loadProgress(rep, curve)));
   const thr = h('div', { class: 'chart' });
   const series = data.series ?? null;
   root.append(section('Throughput', throughputBlock(rep, series, thr)));
@@ -867,6 +943,7 @@ async function detailView(id, seq) {
     performance.mark('firedup:detail-rendered');
     uplotReady.then(() => {
       if (seq !== routeSeq) return;
+      if (rep.progress?.series?.length > 1) loadCurveChart(curve, rep.progress);
       if (series?.ts?.length) throughputChart(thr, series);
       performance.mark('firedup:chart-rendered');
     });
@@ -1137,9 +1214,11 @@ function ticks(end, n) {
  * Weight-loading progress. A report keeps the last progress point only (not the bar's history), so
  * there is no curve to draw: the bar shows where it got to, and the phase bars show where the time went.
  */
-function loadProgress(rep) {
+function loadProgress(rep, curve) {
   const wrap = h('div', { class: 'load' });
   const p = rep.progress;
+  const hasCurve = (p?.series?.length ?? 0) > 1;
+  if (hasCurve) wrap.append(curve);
   if (p) {
     wrap.append(
       progressBar(p.ratio, `${p.what}: ${p.done}/${p.total}`),
@@ -1186,7 +1265,7 @@ function loadProgress(rep) {
       h(
         'p',
         { class: 'note' },
-        `Only the last progress point is in the report, so no load curve: where the ${fmtDur(total)} ${readyAt >= 0 ? 'to ready' : 'so far'} went, by phase:`,
+        `${hasCurve ? '' : 'No load curve in this launch’s log (no timed progress bar). '}Where the ${fmtDur(total)} ${readyAt >= 0 ? 'to ready' : 'so far'} went, by phase:`,
       ),
       strip,
     );

@@ -122,8 +122,11 @@ export function bigLedger(mods, file, count = 1000, points = 100_000) {
   const big = recs.find((r) => r.report.throughput !== null);
   const t0 = big.report.startTs ?? 1_771_000_000;
   const series = new Array(points);
-  for (let i = 0; i < points; i++)
-    series[i] = [t0 + 120 + i * 0.5, 900 + 300 * Math.sin(i / 2000) + ((i * 7919) % 97)];
+  // Engines print throughput with two decimals (`gen throughput (token/s): 1791.20`): so do these points.
+  for (let i = 0; i < points; i++) {
+    const tokS = 900 + 300 * Math.sin(i / 2000) + ((i * 7919) % 97);
+    series[i] = [t0 + 120 + i * 0.5, Math.round(tokS * 100) / 100];
+  }
   big.report.throughput = { ...big.report.throughput, series, samples: points };
   try {
     ledger.upsertLaunches(recs);

@@ -3,7 +3,6 @@ import type { IntendedCheck, Mismatch } from '../core/intended-check.js';
 import type { EngineId } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import type { EngineInstall } from '../probes/engine-install.js';
-import type { LiveEvent } from './live.js';
 import type { Style } from './style.js';
 import { stamp, stateBadge } from './view.js';
 

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import type { AnalyzerOptions } from '../core/analyzer.js';
 import { ENGINES, type EngineId } from '../core/types.js';
 import { analyzeFileParallel, analyzeStream, type ReadResult } from '../sources/file.js';
-import { remoteArgv } from '../sources/ssh/remote.js';
 import { type SshOptions, SshSession } from '../sources/ssh/session.js';
 import { parseTarget } from '../sources/target.js';
 import { ingestLocal } from '../store/ingest.js';

@@ -16,7 +16,7 @@ import { type LiveEvent, type LiveOptions, LiveSession } from './live.js';
 import { engineFlag, isRemote, sshFlags } from './read.js';
 import { LiveRecording, logIdentity, RECORD_FLAGS, recordingLedger } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
-import { colorWanted, makeStyle, type Style } from './style.js';
+import { colorWanted, makeStyle } from './style.js';
 import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
 
 const FLAGS: Record<string, FlagSpec> = {

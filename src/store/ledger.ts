@@ -234,7 +234,7 @@ function filterSql(filter: LaunchFilter): { sql: string; params: unknown[] } {
   return { sql: `${where} ${NEWEST_FIRST}${limit}`, params };
 }
 
-function when(r: LaunchRecord): string {
+function when(r: Pick<LaunchRecord, 'startTs' | 'firstSeen'>): string {
   const ts = r.startTs ?? r.firstSeen;
   return new Date(ts * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
 }
@@ -385,9 +385,20 @@ export class Ledger {
           'not_found',
           `no launch ${ref}: name one by its id (4 or more of its hex characters), \`last\` or \`last~N\`; list them with \`firedup runs\``,
         );
-      const hits = this.launches(`WHERE id GLOB ? ${NEWEST_FIRST} LIMIT 6`, `${want}*`);
-      if (hits.length === 1) return hits[0]!;
-      if (!hits.length)
+      // The candidates' ids first, then the one record: sorting whole rows would copy every report (a
+      // 100,000-point series is megabytes) through SQLite's sorter.
+      const hits = (
+        this.db
+          .prepare(
+            `SELECT id, model, start_ts, first_seen FROM launches WHERE id GLOB ? ${NEWEST_FIRST} LIMIT 6`,
+          )
+          .all(`${want}*`) as Array<Pick<LaunchRow, 'id' | 'model' | 'start_ts' | 'first_seen'>>
+      ).map((h) => ({ id: h.id, model: h.model, startTs: h.start_ts, firstSeen: h.first_seen }));
+      if (hits.length === 1) {
+        const one = this.launches('WHERE id = ?', hits[0]!.id)[0];
+        if (one) return one;
+      }
+      if (hits.length <= 1)
         throw new LedgerError('not_found', `no launch ${ref} in the ledger; list them with \`firedup runs\``);
       const shown = hits.slice(0, 5).map((h) => `${h.id} (${h.model ?? 'unknown model'}, ${when(h)})`);
       throw new LedgerError(

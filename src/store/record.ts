@@ -135,7 +135,11 @@ type ListSummary = Pick<LaunchListItem, 'phases' | 'configSummary' | 'failure'>;
 
 function listSummary(rep: LaunchReport): ListSummary {
   return {
-    phases: (rep.phases ?? []).map((p) => ({ phase: p.phase, at: p.at ?? null, duration: p.duration ?? null })),
+    phases: (rep.phases ?? []).map((p) => ({
+      phase: p.phase,
+      at: p.at ?? null,
+      duration: p.duration ?? null,
+    })),
     configSummary: rep.configSummary ?? {},
     failure: rep.failure ? { class: rep.failure.class, message: rep.failure.message } : null,
   };

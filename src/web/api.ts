@@ -116,7 +116,11 @@ export class Api {
   }
 
   /** `targets`: every target in the ledger; `benches`: the launch's runs. */
-  private rowOf(item: LaunchListItem, targets: readonly TargetRecord[], benches: BenchRecord[]): LaunchSummary {
+  private rowOf(
+    item: LaunchListItem,
+    targets: readonly TargetRecord[],
+    benches: BenchRecord[],
+  ): LaunchSummary {
     const { configSummary, ...rest } = item;
     return scrubRecord({
       ...rest,

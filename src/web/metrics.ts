@@ -8,7 +8,7 @@
 import { engineModule } from '../core/engines/index.js';
 import type { LaunchReport } from '../core/report.js';
 import { type EngineId, PHASES, type Phase } from '../core/types.js';
-import { LIVE_STATES, type LiveState, type Verdict } from '../core/verdict.js';
+import { LIVE_STATES, type Verdict } from '../core/verdict.js';
 import type { GpuSummary } from './api-types.js';
 
 export interface MetricsTarget {

@@ -206,7 +206,12 @@ describe('ledger: launches', () => {
   });
 
   it('listItems: what list() gives, without the reports: the phases, key flags and failure a row shows', () => {
-    for (const filter of [{}, { limit: 2 }, { outcome: 'crashed' }, { where: [{ key: 'tp_size', value: '8' }] }])
+    for (const filter of [
+      {},
+      { limit: 2 },
+      { outcome: 'crashed' },
+      { where: [{ key: 'tp_size', value: '8' }] },
+    ])
       assert.deepEqual(l.listItems(filter), l.list(filter).map(listItemOf), JSON.stringify(filter));
     const oom = l.listItems({ outcome: 'crashed' })[0]!;
     const r = rec(OOM);

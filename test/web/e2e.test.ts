@@ -195,10 +195,13 @@ describe('dashboard pages (headless Chromium, firedup serve)', () => {
     await page.close();
   });
 
-  it('the detail of a serving launch plots its throughput', async () => {
+  it('the detail of a serving launch plots its load curve and its throughput', async () => {
     const rec = byPath('cutlass');
     const page = await open(`${served.base}/#/launch/${rec.id}`);
     await page.locator('.uplot canvas').first().waitFor();
+    // Two charts: shards done over time while loading (83 of them), then generation tok/s.
+    await page.locator('.uplot').nth(1).waitFor();
+    assert.match(await shown(page.locator('.load')), /Loading safetensors checkpoint shards done \(of 83\)/);
     const marks = await page.evaluate("performance.getEntriesByName('firedup:chart-rendered').length");
     assert.ok((marks as number) >= 1);
     assert.match(await shown(page.locator('.detail')), /peak\s+1,993\.\d+ tok\/s/);
@@ -304,6 +307,46 @@ describe('dashboard pages (headless Chromium, firedup serve)', () => {
     } finally {
       await ctx.close();
       await guarded.stop();
+    }
+  });
+
+  it('a table of 250 launches: the first rows at once, all of them in the next task, every one sorted', async () => {
+    // Copies of the scenario launches, an hour apart: more than the table builds before it shows.
+    const many: LaunchRecord[] = Array.from({ length: 250 }, (_, i) => {
+      const r = structuredClone(recs[i % recs.length]!);
+      r.id = (0xa000000000000000n + BigInt(i)).toString(16);
+      r.startTs = 1_771_000_000 + i * 3600;
+      return r;
+    });
+    const file = path.join(dir, 'many.db');
+    const ledger = Ledger.open(file);
+    try {
+      ledger.upsertLaunches(many);
+    } finally {
+      ledger.close();
+    }
+    const big = await serve(['--ledger', file]);
+    try {
+      const page = await open(`${big.base}/#/`);
+      await page.waitForFunction(() => performance.getEntriesByName('firedup:table-complete').length > 0);
+      const [first, all] = (await page.evaluate(
+        "['firedup:table-rendered', 'firedup:table-complete'].map((m) => performance.getEntriesByName(m)[0].startTime)",
+      )) as number[];
+      assert.ok(first! <= all!);
+      const rows = page.locator('tbody tr[data-id]');
+      const newest = [...many].sort((a, b) => b.startTs! - a.startTs!).map((r) => r.id);
+      assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))), newest);
+      assert.match(await shown(page.locator('.count')), /250 launches/);
+      // A sort reorders every row, those built in the second task too.
+      await page.locator('thead th button', { hasText: 'start' }).click();
+      await until('oldest first', async () => (await rows.first().getAttribute('data-id')) === newest.at(-1));
+      assert.deepEqual(
+        await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))),
+        [...newest].reverse(),
+      );
+      await page.close();
+    } finally {
+      await big.stop();
     }
   });
 });

@@ -293,8 +293,14 @@ describe('firedup serve', () => {
     );
     // One series (columns) per launch, in the same order; the records carry none.
     assert.equal(body.series.length, 3);
-    assert.deepEqual(body.series[0].ts, shutdown.report.throughput!.series.map((p) => p[0]));
-    assert.deepEqual(body.series[0].tokS, shutdown.report.throughput!.series.map((p) => p[1]));
+    assert.deepEqual(
+      body.series[0].ts,
+      shutdown.report.throughput!.series.map((p) => p[0]),
+    );
+    assert.deepEqual(
+      body.series[0].tokS,
+      shutdown.report.throughput!.series.map((p) => p[1]),
+    );
     assert.equal(body.series[1], null);
     assert.ok(body.launches.every((l: any) => l.report.throughput?.series === undefined));
     const keys = body.changes.map((c: any) => c.key);

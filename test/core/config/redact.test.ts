@@ -164,6 +164,8 @@ describe('redactText', () => {
     ['    api_key: Some("abc"),', `    api_key: Some("${REDACTED}"),`],
     ['https://user:pa55@example.com/x', `https://user:${REDACTED}@example.com/x`],
     [`push ghp_${'A'.repeat(36)}`, `push ${REDACTED}`],
+    [`clone with github_pat_${'b'.repeat(40)} now`, `clone with ${REDACTED} now`],
+    [`aws AKIA${'Q'.repeat(16)} key`, `aws ${REDACTED} key`],
     ["api_key='unterminated", `api_key='${REDACTED}`],
   ];
   for (const [input, want] of cases) {
