@@ -282,6 +282,7 @@ export class LogAnalyzer {
 
   private open(line: LogLine, hasStart: boolean): void {
     const l = new LaunchBuilder(this.launches.length, line.no, line.offset, hasStart);
+    l.startText = line.text.slice(0, 256);
     if (this.current !== null) {
       this.barBase.clear();
       this.tracker.reset();

@@ -102,6 +102,8 @@ export class LaunchBuilder {
   ranks = new Set<string>();
   pids = new Set<number>();
   hasStart: boolean;
+  /** The launch's first line (cut at 256 characters): with its offset, what tells this launch from another. */
+  startText = '';
 
   constructor(
     readonly index: number,

@@ -1,5 +1,6 @@
 /** The JSON shapes firedup prints (`runs --json`, `status --json`); see README "JSON contract". */
 import type { LogAnalyzer } from './analyzer.js';
+import { redactText } from './config/redact.js';
 import { engineModule } from './engines/index.js';
 import type { LaunchBuilder } from './launch.js';
 import type { EngineId, Evidence, FailureClass, Outcome, Phase } from './types.js';
@@ -69,6 +70,8 @@ export interface LaunchReport {
   graphProgress: ProgressReport | null;
   startLine: number;
   endLine: number;
+  /** The launch's first line (at most 256 characters, secrets redacted). */
+  startText: string;
   startOffset: number;
   endOffset: number;
   /** False when the file begins mid-launch, so its start is not in the log. */
@@ -259,6 +262,7 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
     graphProgress: prog(l.graphProgress, l.graphCurve),
     startLine: l.startLine,
     endLine: l.endLine,
+    startText: redactText(l.startText),
     startOffset: l.startOffset,
     endOffset: l.endOffset,
     startSeen: l.hasStart,

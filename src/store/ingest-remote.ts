@@ -73,9 +73,11 @@ export async function ingestRemote(
   // launch alike; the inode only decides whether this read may resume.
   const save = (report = analyzer.report(), checkpoint = analyzer.checkpoint()): void => {
     if (!ledger) return;
-    const records = report.launches.map((l) =>
-      recordFromReport(l, { host: key.host, path: key.path, fileId: null, now }),
-    );
+    // A launch starting in the unterminated tail waits for its first line to be whole (it is part of its id).
+    const cut = boundary ?? analyzer.bytes;
+    const records = report.launches
+      .filter((l) => l.startOffset < cut)
+      .map((l) => recordFromReport(l, { host: key.host, path: key.path, fileId: null, now }));
     ledger.saveProgress(
       {
         ...key,

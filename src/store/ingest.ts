@@ -239,7 +239,9 @@ export async function ingestLocal(
     const checkpoint = ledger && done ? a.checkpoint() : null;
     if (done) file.push(a, boundary, size, saver);
     const report = a.end();
-    const recs = records(report);
+    // A launch whose first line is the unterminated tail is not recorded yet: its first line, part of its
+    // identity, is not whole. The next read records it.
+    const recs = records(report).filter((r) => r.startOffset < boundary);
     if (checkpoint) save(boundary, lines, checkpoint, recs);
     return {
       report,

@@ -18,8 +18,16 @@ const sha16 = (text: string): string => createHash('sha256').update(text).digest
  * A launch is where it starts in which file: the same bytes read again (by `runs`, `watch`, a resumed
  * follow) give the same id, and a relaunch appended to the file gets a new one.
  */
-export function launchId(host: string, path: string, fileId: string | null, startOffset: number): string {
-  return sha16([host, path, fileId ?? '', String(startOffset)].join('\0'));
+export function launchId(
+  host: string,
+  path: string,
+  fileId: string | null,
+  startOffset: number,
+  startText = '',
+): string {
+  // The first line's text tells a relaunch written over a truncated file (same inode, same offset 0) from
+  // the launch that was there before, whose record must not be overwritten.
+  return sha16([host, path, fileId ?? '', String(startOffset), startText].join('\0'));
 }
 
 function canonical(value: unknown): unknown {
@@ -72,7 +80,7 @@ export interface RecordContext {
 
 export function recordFromReport(rep: LaunchReport, ctx: RecordContext): LaunchRecord {
   return {
-    id: launchId(ctx.host, ctx.path, ctx.fileId, rep.startOffset),
+    id: launchId(ctx.host, ctx.path, ctx.fileId, rep.startOffset, rep.startText),
     host: ctx.host,
     path: ctx.path,
     fileId: ctx.fileId,

@@ -52,6 +52,20 @@ describe('every command records what it read in the ledger', () => {
     assert.match(list.stdout, /GLM-5-NVFP4/);
   });
 
+  it('a log truncated in place and relaunched keeps the earlier launch on record', () => {
+    const db = path.join(dir, 'truncated.db');
+    const log = path.join(dir, 'truncated.log');
+    fs.copyFileSync(CUTLASS, log);
+    runCli(['status', '--ledger', db, log]);
+    // `> server.log` then a relaunch: same inode, a new launch at offset 0.
+    fs.truncateSync(log, 0);
+    fs.appendFileSync(log, fs.readFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log')));
+    runCli(['status', '--ledger', db, log]);
+    const list = JSON.parse(runCli(['runs', '--json', '--ledger', db]).stdout);
+    const outcomes = list.launches.map((l: { outcome: string }) => l.outcome).sort();
+    assert.deepEqual(outcomes, ['in_progress', 'serving', 'shutdown']);
+  });
+
   it('--no-ledger and FIREDUP_LEDGER=off record nothing', () => {
     const other = path.join(dir, 'none.db');
     runCli(['runs', '--no-ledger', CUTLASS]);

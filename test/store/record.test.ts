@@ -17,6 +17,8 @@ describe('launchId', () => {
       launchId('gpu-a', '/logs/s.log', '2049:78', 0),
       launchId('gpu-a', '/logs/s.log', null, 0),
       launchId('gpu-a', '/logs/s.log', '2049:77', 35777),
+      // The same place in the file, another first line: a relaunch written over a truncated log.
+      launchId('gpu-a', '/logs/s.log', '2049:77', 0, '[2026-02-20 09:00:00] server_args=ServerArgs('),
       // The parts are separated: moving a character from one to the next is another launch.
       launchId('gpu-a/', 'logs/s.log', '2049:77', 0),
     ];
@@ -57,8 +59,15 @@ describe('recordFromReport', () => {
     const r = recs.get('glm5-cutlass-bench-then-shutdown.log#1')!;
     assert.equal(
       r.id,
-      launchId(HOST, path.join(SCENARIOS, 'glm5-cutlass-bench-then-shutdown.log'), '2049:1234', 0),
+      launchId(
+        HOST,
+        path.join(SCENARIOS, 'glm5-cutlass-bench-then-shutdown.log'),
+        '2049:1234',
+        0,
+        r.report.startText,
+      ),
     );
+    assert.match(r.report.startText, /^\[2026-02-19 13:02:11\] WARNING server_args\.py/);
     assert.deepEqual(
       [r.engine, r.model, r.port, r.outcome, r.phase, r.failureClass, r.startLine, r.startOffset],
       ['sglang', 'lukealonso/GLM-5-NVFP4', 8000, 'shutdown', 'serving', null, 1, 0],
