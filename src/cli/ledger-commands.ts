@@ -202,8 +202,11 @@ export async function ledgerRunsCommand(argv: string[]): Promise<number> {
   return withLedger(flags, (ledger) => {
     const recs = ledger.list({ ...filter, limit: filter.limit + 1 });
     const more = recs.length > filter.limit;
-    const list: ListedLaunch[] = recs.slice(0, filter.limit).map((rec) => {
-      const benches = ledger.benches(rec.id);
+    const shown = recs.slice(0, filter.limit);
+    // One query for every listed launch's benches, not one per launch.
+    const benchesOf = ledger.benchesOf(shown.map((r) => r.id));
+    const list: ListedLaunch[] = shown.map((rec) => {
+      const benches = benchesOf.get(rec.id) ?? [];
       return {
         rec,
         bench: bestBench(benches),
