@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { bigLedger, CHROMIUM, loadDist, startServe } from './lib/dashboard-fixtures.mjs';
+import { bigLedger, chromiumOptions, loadDist, startServe } from './lib/dashboard-fixtures.mjs';
 
 const GOAL_MS = 1000;
 const log = (msg) => process.stderr.write(`bench:dashboard: ${msg}\n`);
@@ -95,6 +95,7 @@ async function fetchParse(browser, base, apiPath) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  const CHROMIUM = await chromiumOptions();
   if (!fs.existsSync(CHROMIUM.executablePath))
     throw new Error(
       `${CHROMIUM.executablePath} is missing: apt-get install chromium (the tests install it too)`,

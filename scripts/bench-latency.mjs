@@ -25,16 +25,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { useThrowawayLedger } from './lib/measure.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
-// The firedup under test records into a throwaway ledger, never the user's.
-if (process.env.FIREDUP_LEDGER === undefined) {
-  const ledger = path.join(os.tmpdir(), `firedup-bench-${process.pid}.db`);
-  process.env.FIREDUP_LEDGER = ledger;
-  process.on('exit', () => {
-    for (const sfx of ['', '-wal', '-shm']) fs.rmSync(`${ledger}${sfx}`, { force: true });
-  });
-}
+useThrowawayLedger();
 
 const REPO = path.resolve(path.dirname(SELF), '..');
 const BIN = path.join(REPO, 'bin/firedup.js');

@@ -38,15 +38,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GENERATOR_VERSION, generateServingLog } from './gen-serving-log.mjs';
+import { useThrowawayLedger } from './lib/measure.mjs';
 
-// The firedup under test records into a throwaway ledger, never the user's.
-if (process.env.FIREDUP_LEDGER === undefined) {
-  const ledger = path.join(os.tmpdir(), `firedup-bench-${process.pid}.db`);
-  process.env.FIREDUP_LEDGER = ledger;
-  process.on('exit', () => {
-    for (const sfx of ['', '-wal', '-shm']) fs.rmSync(`${ledger}${sfx}`, { force: true });
-  });
-}
+useThrowawayLedger();
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SEED = 1;

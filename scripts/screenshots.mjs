@@ -20,7 +20,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import {
   BIN,
-  CHROMIUM,
+  chromiumOptions,
   loadDist,
   REPO,
   SCENARIOS,
@@ -43,6 +43,7 @@ function replay(log, speed, out) {
 }
 
 async function main() {
+  const CHROMIUM = await chromiumOptions();
   if (!fs.existsSync(CHROMIUM.executablePath))
     throw new Error(
       `${CHROMIUM.executablePath} is missing: apt-get install chromium (the tests install it too)`,

@@ -14,20 +14,13 @@ export const BIN = path.join(DIST, 'src', 'cli', 'bin.js');
 export const SCENARIOS = path.join(REPO, 'test', 'fixtures', 'scenarios');
 const BENCH = path.join(REPO, 'test', 'fixtures', 'bench');
 
-/** Chromium as the tests start it: Debian's package, never a downloaded browser. */
-export const CHROMIUM = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
+/** Chromium exactly as the tests start it (test/browser.ts): Debian's package, never a downloaded browser. */
+export async function chromiumOptions() {
+  const browser = path.join(DIST, 'test', 'browser.js');
+  if (!fs.existsSync(browser)) throw new Error(`${browser} is missing: run \`npm run build\` first`);
+  const { CHROMIUM, CHROMIUM_ARGS } = await import(browser);
+  return { executablePath: CHROMIUM, args: CHROMIUM_ARGS };
+}
 
 export async function loadDist() {
   if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first`);

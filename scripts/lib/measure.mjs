@@ -1,7 +1,9 @@
-// Wall time and peak RSS of a child process, for scripts/bench-core.mjs.
+// Wall time and peak RSS of a child process, for scripts/bench-core.mjs; a throwaway ledger for the benches.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 const GNU_TIME = '/usr/bin/time';
 const MARKER = '@@firedup-bench maxrss kB: ';
@@ -113,4 +115,14 @@ export async function timeCommand(argv, { measureRss = false, method = 'auto', c
     signal,
     rssMethod,
   };
+}
+
+/** The firedup a bench runs records into a throwaway ledger (removed at exit), never the user's. */
+export function useThrowawayLedger() {
+  if (process.env.FIREDUP_LEDGER !== undefined) return;
+  const ledger = path.join(os.tmpdir(), `firedup-bench-${process.pid}.db`);
+  process.env.FIREDUP_LEDGER = ledger;
+  process.on('exit', () => {
+    for (const sfx of ['', '-wal', '-shm']) fs.rmSync(`${ledger}${sfx}`, { force: true });
+  });
 }

@@ -11,7 +11,7 @@ import { expectationsFor } from '../store/history.js';
 import { Ledger } from '../store/ledger.js';
 import { defaultLedgerPath } from '../store/paths.js';
 import { LaunchRecorder } from '../store/recorder.js';
-import { LedgerError } from '../store/types.js';
+import { type LaunchRecord, LedgerError } from '../store/types.js';
 import type { FlagSpec } from './args.js';
 import { UsageError } from './errors.js';
 
@@ -76,7 +76,7 @@ function localFileId(file: string): string | null {
   }
 }
 
-/** Recording for a live session (`watch`, `wait`, `launch`, `serve`): writes launches, answers history. */
+/** Recording for a live session (`watch`, `wait`, `serve`): writes launches, answers history. */
 export class LiveRecording {
   private recorder: LaunchRecorder | null = null;
   private fileId: string | null = null;
@@ -85,6 +85,8 @@ export class LiveRecording {
   constructor(
     private readonly ledger: Ledger,
     private readonly where: { host: string; path: string; local: boolean },
+    /** A busy or broken ledger never stops the watching: its errors come here (default: dropped). */
+    private readonly onError: (err: LedgerError) => void = () => {},
   ) {}
 
   private current(now: number): LaunchRecorder {
@@ -101,26 +103,29 @@ export class LiveRecording {
     return this.recorder;
   }
 
-  observe(report: AnalysisReport | null, pid: number | null, now = Date.now() / 1000): void {
-    if (!report || report.launches.length === 0) return;
+  /** Writes the launches that changed (see LaunchRecorder); returns those written. */
+  observe(
+    report: AnalysisReport | null,
+    pid: number | null,
+    { now = Date.now() / 1000, force = false }: { now?: number; force?: boolean } = {},
+  ): LaunchRecord[] {
+    if (!report || report.launches.length === 0) return [];
     try {
-      this.current(now).observe(report, now, pid);
+      return this.current(now).observe(report, now, pid, force);
     } catch (err) {
-      // The ledger is a record of the watch, not its purpose: a busy or broken ledger never stops it.
       if (!(err instanceof LedgerError)) throw err;
+      this.onError(err);
+      return [];
     }
   }
 
   expect = (l: LaunchReport): Expectations | null => {
+    const now = Date.now() / 1000;
     try {
-      return expectationsFor(this.ledger, this.current(Date.now() / 1000).record(l, Date.now() / 1000));
+      return expectationsFor(this.ledger, this.current(now).record(l, now));
     } catch (err) {
       if (err instanceof LedgerError) return null;
       throw err;
     }
   };
-
-  close(): void {
-    this.ledger.close();
-  }
 }

@@ -207,8 +207,8 @@ async function live({ mode, argv }: Run): Promise<number> {
       if (done) return;
       done = true;
       session.stop();
-      rec?.observe(session.currentReport, session.observations.process?.pid ?? null);
-      rec?.close();
+      rec?.observe(session.currentReport, session.observations.process?.pid ?? null, { force: true });
+      ledger?.close();
       await Promise.all(hooks);
       if (view) {
         view.draw(block(v));

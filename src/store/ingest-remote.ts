@@ -36,18 +36,15 @@ export async function ingestRemote(
   now = Date.now() / 1000,
 ): Promise<RemoteIngestResult> {
   const prev = ledger?.getLog(key) ?? null;
+  // Which file this is only matters to a ledger (resume, or save for next time): without one, no round trip.
   const lens = prev && prev.headLen > 0 && prev.checkpoint ? [prev.headLen, HEAD_LEN] : [HEAD_LEN];
-  const probe = await session.run(remoteArgv('head', key.path, 0, lens), 30_000, 'log');
-  const failed = session.classify(probe, key.path);
-  if (failed) throw new UsageError(failed.message);
-  const file = parseHeads(probe.stdout.toString('utf8'));
-  if (!file || file.heads.length !== lens.length)
-    throw new UsageError(`${session.label}:${key.path}: unexpected answer from the remote stat/cksum`);
-  const headNow = file.heads.at(-1)!;
-  const headLen = Number(headNow.split(':')[2]);
+  const file = ledger ? await identify(session, key.path, lens) : null;
+  const headNow = file?.heads.at(-1) ?? null;
+  const headLen = headNow === null ? 0 : Number(headNow.split(':')[2]);
 
   let a: LogAnalyzer | null = null;
   if (
+    file &&
     prev?.checkpoint &&
     prev.fileId === file.ino &&
     file.size >= prev.offset &&
@@ -72,7 +69,7 @@ export async function ingestRemote(
   // Launch identity leaves the remote inode out, as `watch` on the same target does, so both name a
   // launch alike; the inode only decides whether this read may resume.
   const save = (report = analyzer.report(), checkpoint = analyzer.checkpoint()): void => {
-    if (!ledger) return;
+    if (!ledger || !file) return;
     // A launch starting in the unterminated tail waits for its first line to be whole (it is part of its id).
     const cut = boundary ?? analyzer.bytes;
     const records = report.launches
@@ -144,4 +141,15 @@ export async function ingestRemote(
   const report = analyzer.end();
   if (checkpoint) save(report, checkpoint);
   return { report, analyzer, size: resumedFrom + bytesRead, mtimeMs: null, bytesRead, resumedFrom, reset };
+}
+
+/** The remote file's inode and size, and the cksum of its first N bytes for each N in `lens`. */
+async function identify(session: SshSession, path: string, lens: number[]) {
+  const probe = await session.run(remoteArgv('head', path, 0, lens), 30_000, 'log');
+  const failed = session.classify(probe, path);
+  if (failed) throw new UsageError(failed.message);
+  const file = parseHeads(probe.stdout.toString('utf8'));
+  if (!file || file.heads.length !== lens.length)
+    throw new UsageError(`${session.label}:${path}: unexpected answer from the remote stat/cksum`);
+  return file;
 }

@@ -21,13 +21,17 @@ export class LaunchRecorder {
     private readonly where: Pick<RecordContext, 'host' | 'path' | 'fileId'>,
   ) {}
 
-  /** Writes what changed; returns the records written (empty when nothing did). */
-  observe(report: AnalysisReport, now: number, pid: number | null = null): LaunchRecord[] {
+  /**
+   * Writes what changed; returns the records written (empty when nothing did). `force` writes a launch that
+   * only grew without waiting for the refresh interval (the last look before stopping).
+   */
+  observe(report: AnalysisReport, now: number, pid: number | null = null, force = false): LaunchRecord[] {
     const out: LaunchRecord[] = [];
     for (const l of report.launches) {
       const key = signature(l);
       const prev = this.seen.get(l.startOffset);
-      if (prev && prev.key === key && (prev.lines === l.endLine || now - prev.at < REFRESH_S)) continue;
+      if (prev && prev.key === key && (prev.lines === l.endLine || (!force && now - prev.at < REFRESH_S)))
+        continue;
       this.seen.set(l.startOffset, { key, at: now, lines: l.endLine });
       out.push(this.record(l, now, l === report.launches.at(-1) ? pid : null));
     }

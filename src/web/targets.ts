@@ -6,18 +6,14 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import { type LiveEvent, LiveSession } from '../cli/live.js';
-import { logIdentity } from '../cli/recording.js';
+import { LiveRecording, logIdentity } from '../cli/recording.js';
 import { remoteLive } from '../cli/watch.js';
-import type { Expectations } from '../core/expectations.js';
 import type { GpuObservation } from '../core/observations.js';
 import type { LaunchReport } from '../core/report.js';
 import type { EngineId } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import type { SshOptions, SshSession } from '../sources/ssh/session.js';
-import { expectationsFor } from '../store/history.js';
 import type { Ledger } from '../store/ledger.js';
-import { recordFromReport } from '../store/record.js';
-import { type LaunchRecord, LedgerError } from '../store/types.js';
 import type { GpuSummary, LiveTarget } from './api-types.js';
 import type { MetricsTarget } from './metrics.js';
 
@@ -42,8 +38,6 @@ export interface WatchOptions {
   clock?: () => number;
 }
 
-/** At most this often a changing launch is written to the ledger, unless its verdict or phase changes. */
-const RECORD_EVERY_S = 1;
 /** At most this often a `live` event per target (the last change always goes out). */
 const LIVE_EVERY_MS = 500;
 
@@ -66,9 +60,8 @@ export class WatchedTarget extends EventEmitter {
   private readonly path: string;
   private readonly remote: boolean;
   private readonly clock: () => number;
-  /** Per launch (by start offset): what was last written to the ledger. */
-  private recorded = new Map<number, string>();
-  private lastRecordAt = Number.NEGATIVE_INFINITY;
+  /** Writes this target's launches into the ledger and answers its history (as `watch` does). */
+  private readonly rec: LiveRecording | null;
   private lastVerdictKey = '';
   private lastLiveKey = '';
   private lastLiveAt = 0;
@@ -88,23 +81,12 @@ export class WatchedTarget extends EventEmitter {
     this.remote = !where.local;
     this.host = where.host;
     this.path = where.path;
+    this.rec = opts.ledger
+      ? new LiveRecording(opts.ledger, where, (e) =>
+          this.emit('warning', `${spec.name}: ledger: ${e.message}`),
+        )
+      : null;
   }
-
-  /** What earlier launches like this one took (the ledger's history): budgets and "usually takes", as `watch`. */
-  private expect = (l: LaunchReport): Expectations | null => {
-    const ledger = this.opts.ledger;
-    if (!ledger) return null;
-    try {
-      const now = this.clock();
-      return expectationsFor(
-        ledger,
-        recordFromReport(l, { host: this.host, path: this.path, fileId: this.fileId(), now }),
-      );
-    } catch (e) {
-      if (e instanceof LedgerError) return null;
-      throw e;
-    }
-  };
 
   async start(): Promise<void> {
     const remote = this.remote
@@ -123,7 +105,7 @@ export class WatchedTarget extends EventEmitter {
       engine: this.spec.engine,
       gpu: this.opts.gpu === false ? false : remote?.opts.gpu,
       budgetScale: this.opts.budgetScale,
-      expect: this.expect,
+      expect: this.rec?.expect,
       pollMs: this.opts.pollMs,
       clock: this.opts.clock,
     });
@@ -213,53 +195,14 @@ export class WatchedTarget extends EventEmitter {
     }, wait);
   }
 
-  /** The file's identity as the ledger keys launches: `dev:ino` locally, unknown over SSH. */
-  private fileId(): string | null {
-    if (this.remote) return null;
-    try {
-      const st = fs.statSync(this.path);
-      return `${st.dev}:${st.ino}`;
-    } catch {
-      return null;
-    }
-  }
-
-  /** Writes the launches that changed since they were last written: now, or once a second. */
-  private record(now: boolean): void {
-    const ledger = this.opts.ledger;
-    const report = this.session?.currentReport;
-    if (!ledger || !report) return;
-    const t = this.clock();
-    if (!now && t - this.lastRecordAt < RECORD_EVERY_S) return;
+  /**
+   * Writes the launches that changed (phase, outcome, failure at once; more lines at most every few seconds),
+   * `force`: whatever grew, now; each one written goes out as a `launch` event.
+   */
+  private record(force: boolean): void {
+    const report = this.session?.currentReport ?? null;
     const pid = this.session?.observations.process?.pid ?? null;
-    const fileId = this.fileId();
-    const changed: LaunchRecord[] = [];
-    const n = report.launches.length;
-    report.launches.forEach((l, i) => {
-      const sig = `${fileId}|${l.endLine}|${l.outcome}|${l.phase}|${l.failure?.line ?? ''}`;
-      if (this.recorded.get(l.startOffset) === sig) return;
-      this.recorded.set(l.startOffset, sig);
-      // Only the latest launch is the live process: earlier ones in the file had their own.
-      changed.push(
-        recordFromReport(l, {
-          host: this.host,
-          path: this.path,
-          fileId,
-          pid: i === n - 1 ? pid : null,
-          now: t,
-        }),
-      );
-    });
-    this.lastRecordAt = t;
-    if (!changed.length) return;
-    try {
-      ledger.upsertLaunches(changed);
-    } catch (e) {
-      // A busy or vanished ledger must not stop the watching; the next change tries again.
-      for (const r of changed) this.recorded.delete(r.startOffset);
-      this.emit('warning', `${this.spec.name}: ledger: ${(e as Error).message}`);
-      return;
-    }
-    for (const r of changed) this.emit('launch', r);
+    for (const r of this.rec?.observe(report, pid, { now: this.clock(), force }) ?? [])
+      this.emit('launch', r);
   }
 }
