@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { AnalyzerOptions } from '../core/analyzer.js';
 import { ENGINES, type EngineId } from '../core/types.js';
-import { analyzeFileParallel, analyzeStream, type ReadResult } from '../sources/file.js';
+import { analyzeStream, type ReadResult } from '../sources/file.js';
 import { type SshOptions, SshSession } from '../sources/ssh/session.js';
 import { parseTarget } from '../sources/target.js';
 import { ingestLocal } from '../store/ingest.js';
@@ -53,8 +53,7 @@ export async function readLog(
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  if (t.kind === 'local')
-    return ledger ? ingestLocal(ledger, t.path, opts) : analyzeFileParallel(t.path, opts);
+  if (t.kind === 'local') return ingestLocal(ledger, t.path, opts);
   let session: SshSession;
   try {
     session = new SshSession(t, { persistSec: 1, ...ssh });

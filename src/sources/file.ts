@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { UsageError } from '../cli/errors.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
-import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
 import type { RangeScan } from '../core/range-scan.js';
 import type { AnalysisReport } from '../core/report.js';
 
@@ -118,37 +117,6 @@ export function analyzeFile(path: string, opts: FileOptions = {}): ReadResult {
     pushRange(path, fd, analyzer, 0, st.size, buf);
   } finally {
     fs.closeSync(fd);
-  }
-  return { report: analyzer.end(), analyzer, size: st.size, mtimeMs: st.mtimeMs };
-}
-
-/**
- * Like analyzeFile, but a large file's second half is read by a worker thread while this thread reads
- * the first; the halves are joined with `applySegments`, so the report is the same as a straight read.
- */
-export async function analyzeFileParallel(path: string, opts: FileOptions = {}): Promise<ReadResult> {
-  const min = opts.parallelMinBytes ?? PARALLEL_MIN_BYTES;
-  const { fd, st } = openLog(path);
-  const mid = st.size >= min && opts.bulk !== false ? middleLineStart(fd, st.size) : -1;
-  if (mid < 0) {
-    fs.closeSync(fd);
-    return analyzeFile(path, opts);
-  }
-  const year = opts.year ?? new Date(st.mtimeMs).getUTCFullYear();
-  const analyzer = new LogAnalyzer({ ...opts, year });
-  const buf = Buffer.allocUnsafe(CHUNK);
-  const worker = scanInWorker(path, mid, st.size, opts.maxLine ?? DEFAULT_MAX_LINE);
-  try {
-    pushRange(path, fd, analyzer, 0, mid, buf);
-    const scan = await worker.scan;
-    const rest = scan ? analyzer.applySegments(scan) : { lineNo: analyzer.lineCount, offset: mid };
-    if (rest) {
-      analyzer.seek(rest.lineNo, rest.offset);
-      pushRange(path, fd, analyzer, rest.offset, st.size, buf);
-    }
-  } finally {
-    fs.closeSync(fd);
-    worker.stop();
   }
   return { report: analyzer.end(), analyzer, size: st.size, mtimeMs: st.mtimeMs };
 }

@@ -214,7 +214,7 @@ export async function ingestLocal(
     const mid =
       boundary - resumedFrom >= min && opts.bulk !== false ? middleLineStart(fd, boundary, resumedFrom) : -1;
     if (mid > 0) {
-      // As analyzeFileParallel: the second half on another thread, joined to this thread's first half.
+      // The second half on another thread, joined to this thread's first half (same report as a straight read).
       const worker = scanInWorker(real, mid, boundary, opts.maxLine ?? DEFAULT_MAX_LINE);
       try {
         reached = file.push(a, resumedFrom, mid, saver);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { analyzeFile, analyzeFileParallel } from '../../src/sources/file.js';
+import { analyzeFile } from '../../src/sources/file.js';
+import { ingestLocal } from '../../src/store/ingest.js';
 import { SCENARIOS, tmpDir } from '../helpers.js';
 
 /** Reading the second half on a worker thread must give the report a single straight read gives. */
@@ -15,7 +16,7 @@ describe('parallel read of a large log', () => {
 
   async function same(file: string) {
     const straight = analyzeFile(file, { bulk: false, year: 2026 }).report;
-    const parallel = (await analyzeFileParallel(file, { parallelMinBytes: 1, year: 2026 })).report;
+    const parallel = (await ingestLocal(null, file, { parallelMinBytes: 1, year: 2026 })).report;
     assert.deepEqual(parallel, straight);
     return parallel;
   }
