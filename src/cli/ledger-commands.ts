@@ -8,7 +8,6 @@ import { diffLaunches } from '../core/launch-diff.js';
 import { evaluateTargets, parseTarget, TargetParseError } from '../core/targets.js';
 import { parseTarget as parseLogTarget } from '../sources/target.js';
 import { Ledger } from '../store/ledger.js';
-import { defaultLedgerPath } from '../store/paths.js';
 import { recordFromReport } from '../store/record.js';
 import { type LaunchFilter, type LaunchRecord, LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
@@ -17,6 +16,7 @@ import { fmtValue } from './format.js';
 import { formatDiff } from './format-diff.js';
 import { formatLedgerRuns, formatShow, formatTargets, type ListedLaunch } from './format-ledger.js';
 import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
+import { ledgerFile } from './recording.js';
 import { parseSince } from './since.js';
 import { colorWanted, makeStyle, type Style } from './style.js';
 
@@ -51,12 +51,7 @@ function style(flags: Record<string, unknown>): Style {
 }
 
 export function ledgerPath(flags: Record<string, unknown>): string {
-  const p = flags.ledger;
-  if (typeof p === 'string') {
-    if (p.trim() === '') throw new UsageError('--ledger needs a path');
-    return p;
-  }
-  return defaultLedgerPath();
+  return ledgerFile(flags);
 }
 
 /** Runs `fn` with the ledger open, closing it after; its errors become one-line usage errors. */

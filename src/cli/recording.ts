@@ -20,13 +20,25 @@ export const RECORD_FLAGS: Record<string, FlagSpec> = {
   'no-ledger': { type: 'boolean' },
 };
 
-/** The ledger to record into, or null with `--no-ledger` (or FIREDUP_LEDGER=off). */
-export function recordingLedger(flags: Record<string, unknown>): Ledger | null {
-  if (flags['no-ledger'] || process.env.FIREDUP_LEDGER === 'off') return null;
+/**
+ * The ledger file: `--ledger PATH`, else one a config file names, else FIREDUP_LEDGER, else the XDG data dir.
+ * Every command that opens the ledger asks here.
+ */
+export function ledgerFile(flags: Record<string, unknown>, configured?: string): string {
   const given = flags.ledger;
   if (given !== undefined && (typeof given !== 'string' || given.trim() === ''))
     throw new UsageError('--ledger needs a path: --ledger ~/firedup.db');
-  const file = typeof given === 'string' ? given : defaultLedgerPath();
+  if (typeof given === 'string') return path.resolve(given);
+  if (configured) return path.resolve(configured);
+  if (process.env.FIREDUP_LEDGER === 'off')
+    throw new UsageError('FIREDUP_LEDGER=off: there is no ledger to use; name one with --ledger PATH');
+  return defaultLedgerPath();
+}
+
+/** The ledger to record into, or null with `--no-ledger` (or FIREDUP_LEDGER=off). */
+export function recordingLedger(flags: Record<string, unknown>): Ledger | null {
+  if (flags['no-ledger'] || (flags.ledger === undefined && process.env.FIREDUP_LEDGER === 'off')) return null;
+  const file = ledgerFile(flags);
   try {
     return Ledger.open(file);
   } catch (err) {

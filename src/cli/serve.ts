@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseTarget } from '../sources/target.js';
 import { Ledger } from '../store/ledger.js';
-import { defaultLedgerPath } from '../store/paths.js';
 import { LedgerError } from '../store/types.js';
 import { generateToken, isLoopbackHost, TOKEN_RE } from '../web/auth.js';
 import { loadServeConfig, type ServeConfig } from '../web/config-file.js';
@@ -15,6 +14,7 @@ import { type TargetSpec, WatchedTarget } from '../web/targets.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { engineFlag, isRemote, sshFlags } from './read.js';
+import { ledgerFile } from './recording.js';
 import { budgetScale, checkFollowable } from './watch.js';
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -165,9 +165,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
 
   let ledger: Ledger;
   try {
-    ledger = Ledger.open(
-      typeof flags.ledger === 'string' ? flags.ledger : (cfg?.ledger ?? defaultLedgerPath()),
-    );
+    ledger = Ledger.open(ledgerFile(flags, cfg?.ledger));
   } catch (e) {
     if (e instanceof LedgerError) throw new UsageError(e.message);
     throw e;
