@@ -19,7 +19,7 @@ import { type AnalysisReport, buildReport } from './report.js';
 import { barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
 import type { EngineId, FailureClass, LogLine, Phase } from './types.js';
-import { phaseRank } from './types.js';
+import { phaseRank, phaseRankIn } from './types.js';
 
 export interface AnalyzerOptions {
   /** Skip detection: read the log as this engine's. */
@@ -202,6 +202,9 @@ export class LogAnalyzer {
       const scoped =
         exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
       if (exc.benign || scoped) launch.dropFailure(exc.startLine);
+      if (exc.benign && exc.type === 'KeyboardInterrupt' && launch.candidates.length === 0)
+        // Ctrl-C (SIGINT) in the server's main process: the launch was stopped, not crashed.
+        launch.shutdown ??= { line: exc.line, text: exc.text, ts: exc.ts ?? this.lastTs };
       else if (launch.shutdown === null) launch.addFailure(launch.fromException(exc, launch.phase));
     }
   }
@@ -272,6 +275,7 @@ export class LogAnalyzer {
     // A restart whose header was not captured: early startup lines after the server was up or gone.
     if (
       hit?.sig.kind === 'phase' &&
+      !hit.sig.weak &&
       hit.sig.phase &&
       phaseRank(hit.sig.phase) <= phaseRank('loading_weights')
     ) {
@@ -350,10 +354,17 @@ export class LogAnalyzer {
           launch.addConsequence({ line: line.no, text: line.text });
           return;
         }
+        if (sig.id === 'leaked' && launch.shutdown === null && !launch.up()) {
+          // The processes are gone before the server was up and nothing said why: killed from outside.
+          launch.addConsequence({ line: line.no, text: line.text });
+          launch.addFailure(lineFailure(line, 'killed', 1, ts, launch));
+          return;
+        }
         launch.shutdown ??= { line: line.no, text: line.text, ts };
         return;
       }
       case 'degraded':
+        if (sig.recovers) launch.recover();
         if (launch.degraded.length < 20) launch.degraded.push({ line: line.no, text: line.text });
         return;
       case 'stall_hint':
@@ -370,7 +381,7 @@ export class LogAnalyzer {
       if (launch.phase === null) launch.mark('serving', line.no, line.ts ?? this.lastTs, line.text);
       return;
     }
-    if (launch.phase === null || phaseRank(phase) > phaseRank(launch.phase))
+    if (launch.phase === null || phaseRankIn(launch.engine, phase) > phaseRankIn(launch.engine, launch.phase))
       launch.mark(phase, line.no, line.ts ?? this.lastTs, line.text);
   }
 

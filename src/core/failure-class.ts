@@ -16,7 +16,7 @@ const RULES: Array<[FailureClass, RegExp]> = [
   ],
   [
     'cuda_error',
-    /CUDA error|cudaError\w*|CUDA kernel errors|illegal memory access|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|cuDNN error|no kernel image is available|Memory access fault|HIP error|hipError|AcceleratorError|CUDA driver|Triton Error \[CUDA\]|misaligned address|unspecified launch failure/i,
+    /CUDA error|cudaError\w*|CUDA kernel errors|illegal memory access|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|cuDNN error|no kernel image is available|Memory access fault|HIP error|hipError|AcceleratorError|CUDA driver|Triton Error \[CUDA\]|misaligned address|unspecified launch failure|CUDA kernel failed|HSA_STATUS_ERROR_\w+|NPU function error|ACL_ERROR_\w+|\bcutlass\w*\b.*\bError Internal\b/i,
   ],
   [
     'port_in_use',
@@ -41,8 +41,20 @@ const RULES: Array<[FailureClass, RegExp]> = [
   ],
 ];
 
+/**
+ * Causes named only as possibilities ("… (e.g., OOM) or a slow node", "this may be caused by …") are not
+ * what happened: they are cut before classifying.
+ */
+const HEDGES =
+  /\((?:e\.g\.|i\.e\.|such as|for example|for instance)[^)]*\)|\b(?:this |it )?(?:may|might|could|can) (?:be|have been) (?:caused|due|because|related) (?:by|to)\b.*|\b(?:possibly|potentially|likely) (?:due to|caused by)\b.*/gi;
+
+export function withoutHedges(text: string): string {
+  return text.replace(HEDGES, ' ');
+}
+
 export function classifyFailureText(text: string): FailureClass | null {
-  for (const [cls, re] of RULES) if (re.test(text)) return cls;
+  const plain = withoutHedges(text);
+  for (const [cls, re] of RULES) if (re.test(plain)) return cls;
   return null;
 }
 

@@ -7,7 +7,7 @@ import type { ProgressReading, ServingSample } from './engines/types.js';
 import { SeriesSummary, TimeSeries } from './stats.js';
 import type { ExceptionEvent } from './traceback.js';
 import type { EngineId, Evidence, FailureClass, Outcome, Phase } from './types.js';
-import { phaseRank } from './types.js';
+import { phaseRank, phaseRankIn } from './types.js';
 
 export interface FailureCandidate {
   cls: FailureClass;
@@ -142,7 +142,7 @@ export class LaunchBuilder {
       this.marked.add(phase);
       this.marks.push({ phase, ts, line, text: typeof text === 'string' ? text : text() });
     }
-    if (this.phase === null || phaseRank(phase) > phaseRank(this.phase)) {
+    if (this.phase === null || phaseRankIn(this.engine, phase) > phaseRankIn(this.engine, this.phase)) {
       this.phase = phase;
       this.moved(line, ts);
     } else if (phase === this.phase) {
@@ -266,6 +266,11 @@ export class LaunchBuilder {
     let best: FailureCandidate | null = null;
     for (const c of this.candidates) if (best === null || c.strength > best.strength) best = c;
     return best;
+  }
+
+  /** Whether the server got as far as ready. */
+  up(): boolean {
+    return this.phase !== null && phaseRank(this.phase) >= phaseRank('ready');
   }
 
   outcome(): Outcome {

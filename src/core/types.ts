@@ -34,6 +34,20 @@ export function phaseRank(p: Phase): number {
 export const ENGINES = ['sglang', 'vllm', 'trtllm', 'tgi', 'llamacpp'] as const;
 export type EngineId = (typeof ENGINES)[number];
 
+/**
+ * Where an engine's startup order differs from the general one. vLLM V1 compiles (torch.compile, inside
+ * `profile_run` of `Worker.determine_available_memory`) before it sizes the KV cache (`Available KV cache
+ * memory`, v1/worker/gpu_worker.py), then captures graphs: kv_cache comes after compile there.
+ */
+const ENGINE_RANK: Partial<Record<EngineId, Partial<Record<Phase, number>>>> = {
+  vllm: { compile: 3.5, autotune: 3.5 },
+};
+
+/** The rank of a phase in the startup order of `engine` (the general order when unknown). */
+export function phaseRankIn(engine: EngineId | null, p: Phase): number {
+  return (engine !== null ? ENGINE_RANK[engine]?.[p] : undefined) ?? RANK[p];
+}
+
 export const FAILURE_CLASSES = [
   'oom',
   'nccl',

@@ -36,7 +36,7 @@ describe('labeled corpus of real log fragments', () => {
       if (good) ok[field] = (ok[field] ?? 0) + 1;
       else misses.push(`${id}: ${field} got ${JSON.stringify(got)} want ${JSON.stringify(want)}`);
     };
-    for (const dir of ['sglang', 'vllm', 'extra']) {
+    for (const dir of ['sglang', 'vllm', 'extra', 'recent', 'full']) {
       const d = path.join(SHARED, 'corpus', dir);
       for (const row of fs.readFileSync(path.join(d, 'labels.jsonl'), 'utf8').split('\n').filter(Boolean)) {
         const lab = JSON.parse(row) as Label;

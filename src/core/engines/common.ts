@@ -18,8 +18,8 @@ export const commonSignatures: Signature[] = [
   {
     id: 'c10d_error',
     kind: 'failure',
-    lit: '.cpp:',
-    re: /^(?:\[rank\d+\]:)?\[E\d{3,4}(?: [\d:.]+)?(?: \d+)? \w+\.cpp:\d+\] (.*)$/,
+    lit: '[E',
+    re: /^(?:\[rank\d+\]:)?\[E\d{3,4}(?: [\d:.]+)?(?: \d+)? [\w.-]+\.(?:cpp|cc|cu|h|hpp|ts|c):\d+\] (.*)$/,
   },
   {
     id: 'nccl_watchdog',
@@ -34,6 +34,37 @@ export const commonSignatures: Signature[] = [
     phase: 'dist_init',
     lit: 'NCCL INFO',
     re: /NCCL INFO (?:Bootstrap|NET\/|Init COMPLETE|comm 0x|cudaDriverVersion|NCCL version|Channel \d+|Connected all|Using network)/,
+  },
+  {
+    // ROCm's runtime (rocclr rocdevice.cpp) aborting a queue: a device fault, the HIP analogue of a CUDA error
+    id: 'hsa_abort',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'HSA_STATUS_ERROR',
+    re: /aborting with error : (HSA_STATUS_ERROR_\w+.*)$/,
+  },
+  {
+    // UCX's signal handler (ucs_handle_error), printed by MPI-launched engines: `[host:pid:tid] Caught signal 11 (…)`
+    id: 'ucx_signal',
+    kind: 'failure',
+    lit: 'Caught signal',
+    re: /^\[[\w.-]+:\d+\s*(?::\d+)+\] Caught signal (\d+) \(([^)]*)\)/,
+  },
+  {
+    // Slurm's step daemon ending the job: the server did not stop by itself
+    id: 'slurm_cancel',
+    kind: 'failure',
+    failure: 'killed',
+    lit: 'slurmstepd',
+    re: /^slurmstepd(?:-[\w.-]+)?: error: \*\*\* (?:JOB|STEP) \S+ ON \S+ CANCELLED AT \S+(?: DUE TO [A-Z ]+)?|^slurmstepd(?:-[\w.-]+)?: error: Detected \d+ oom[_-]kill event/,
+  },
+  {
+    // CPython's multiprocessing/resource_tracker.py warns at exit about semaphores and shared memory that the
+    // processes which created them never released: every server process is gone, without its own cleanup
+    id: 'leaked',
+    kind: 'shutdown',
+    lit: 'leaked',
+    re: /resource_tracker: There appear to be \d+ leaked/,
   },
   { id: 'killed', kind: 'consequence', lit: 'Killed', re: /^(?:\S+: line \d+: +\d+ )?Killed\b/ },
   {

@@ -71,8 +71,9 @@ const signatures: Signature[] = [
     re: /(?:llama_server|main): (?:server is )?listening on \S+|HTTP server listening/,
   },
   {
+    // server.cpp update_slots prints it when the main loop starts and after every task: it says nothing was served
     id: 'idle',
-    kind: 'serving',
+    kind: 'phase',
     phase: 'ready',
     lit: 'all slots are idle',
     re: /update_slots: all slots are idle/,
@@ -137,6 +138,14 @@ const signatures: Signature[] = [
     failure: 'unsupported',
     lit: 'no backends',
     re: /no backends are loaded/,
+  },
+  {
+    // common/arg.cpp common_params_parse_ex: `error: invalid argument: --x`, `error while handling argument "--x": …`
+    id: 'arg_error',
+    kind: 'failure',
+    failure: 'config_error',
+    lit: 'rror',
+    re: /^error: (?:invalid|unknown) argument: |^error while handling (?:argument|environment variable) /,
   },
   { id: 'shutdown', kind: 'shutdown', lit: 'cleaning up before exit', re: /cleaning up before exit\.\.\./ },
 ];

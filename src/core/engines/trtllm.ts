@@ -107,6 +107,22 @@ const signatures: Signature[] = [
     lit: 'Executor worker',
     re: /Executor worker initialization error|Executor worker returned error|Executor worker died during initialization/,
   },
+  {
+    // tensorrt_llm/executor/worker.py worker_main: logger.error(f"Failed to initialize executor on rank {rank}: {e}")
+    id: 'executor_init_failed',
+    kind: 'failure',
+    lit: 'Failed to initialize executor',
+    re: /Failed to initialize executor on rank \d+: (.*)$/,
+  },
+  {
+    // _torch/pyexecutor/py_executor.py: an exception in the forward step fails the batch's requests
+    // (_handle_errors) and the executor loop goes on, so the traceback before it is not what stopped the server
+    id: 'forward_error',
+    kind: 'degraded',
+    recovers: true,
+    lit: 'Encountered an error in forward function',
+    re: /^Encountered an error in forward function: /,
+  },
   { id: 'mpi_abort', kind: 'consequence', lit: 'MPI_ABORT', re: /MPI_ABORT was invoked on rank \d+/ },
   {
     id: 'shutdown',

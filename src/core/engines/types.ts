@@ -36,6 +36,10 @@ export interface Signature {
   failure?: FailureClass;
   /** For launch anchors: strong anchors are the engine's own "I am starting" line. */
   strong?: boolean;
+  /** For degraded lines: the engine says it handled the failure just reported (the server goes on). */
+  recovers?: boolean;
+  /** Phase lines that never open a launch of their own (frames of a native stack, say). */
+  weak?: boolean;
   /** Parses the configuration printed on this line. */
   config?: (msg: string) => Record<string, unknown> | null;
   /** Reads a version from the match. */

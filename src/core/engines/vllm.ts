@@ -238,7 +238,7 @@ const signatures: Signature[] = [
     id: 'engine_failed',
     kind: 'consequence',
 
-    re: /^EngineCore failed to start\.|^EngineCore encountered a fatal error\.|Engine core initialization failed\. See root cause above|^AsyncLLM output_handler failed\.|EngineDeadError|EngineCore encountered an issue|^Engine background task failed|Engine loop is not running|Engine process \(pid \d+\) died|MQEngineDeadError|^Engine loop has died/,
+    re: /^EngineCore failed to start\.|^Engine core proc \S+ died unexpectedly|^\[shutdown\] MPClient: engine core exited unexpectedly|^EngineCore encountered a fatal error\.|Engine core initialization failed\. See root cause above|^AsyncLLM output_handler failed\.|EngineDeadError|EngineCore encountered an issue|^Engine background task failed|Engine loop is not running|Engine process \(pid \d+\) died|MQEngineDeadError|^Engine loop has died/,
   },
   {
     id: 'worker_failed_generic',
@@ -253,7 +253,14 @@ const signatures: Signature[] = [
 
     re: /^Shutting down Fas|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
   },
-  { id: 'leaked', kind: 'shutdown', lit: 'leaked', re: /resource_tracker: There appear to be \d+ leaked/ },
+  {
+    // newest vLLM's structured teardown (v1/engine/core.py _handle_shutdown, entrypoints/launcher.py serve_http,
+    // core_client.py MPClient.shutdown); "engine core exited unexpectedly" is a consequence (above), not a stop
+    id: 'shutdown_structured',
+    kind: 'shutdown',
+    lit: '[shutdown] ',
+    re: /^\[shutdown\] (?!MPClient: engine core exited unexpectedly)(?:EngineCore|API server|MPClient|Executor): /,
+  },
 ];
 
 export const vllm: EngineModule = {

@@ -31,8 +31,10 @@ export function isBarText(s: string): boolean {
 }
 
 /** Splits a decoded physical line on `\r`, dropping bar states that a later state of the same run replaced. */
-// A bar that ends without a newline and a logger line written right after it: `...336.17it/s][09/17/2025-...`.
-const GLUED = /((?:it\/s|s\/it|\?it\/s)\])(?=\[\d|\(\w+ pid=|(?:INFO|WARNING|ERROR|DEBUG) \d)/g;
+// A bar that ends without a newline and a logger line written right after it: `...336.17it/s][09/17/2025-...`,
+// or a Python warning (`warnings.showwarning`: `/path/file.py:279: UserWarning: ...`).
+const GLUED =
+  /((?:it\/s|s\/it|\?it\/s)\])(?=\[\d|\(\w+ pid=|(?:INFO|WARNING|ERROR|DEBUG) \d|\/\S+\.py:\d+: \w*(?:Warning|Error)\b)/g;
 
 export function logicalSegments(text: string): string[] {
   if (GLUED.test(text)) {

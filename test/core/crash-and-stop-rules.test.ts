@@ -1,0 +1,195 @@
+/**
+ * Crash, stop and phase-order rules of issue 10 (causes 4, 5 and 7), each on made-up lines of the shape
+ * the engine (or the runtime around it) prints.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { classifyFailureText } from '../../src/core/failure-class.js';
+import { analyzeText } from '../helpers.js';
+
+const last = (text: string) => {
+  const r = analyzeText(text);
+  return { ...r.launches[r.launches.length - 1]!, engine: r.engine };
+};
+
+const sgl = (t: string, msg: string) => `[2026-03-01 10:00:${t} TP0] ${msg}`;
+const vl = (t: string, msg: string, who = 'EngineCore pid=71') => `(${who}) INFO 03-01 10:00:${t} [core.py:90] ${msg}`;
+
+describe('failure classes', () => {
+  it('leave out causes named only as possibilities', () => {
+    assert.equal(
+      classifyFailureText('Watchdog timeout: the collective did not finish (e.g., OOM) or a slow node'),
+      'timeout',
+    );
+    assert.equal(classifyFailureText('Timed out after 600 s; this may be caused by an OOM on another rank'), 'timeout');
+    assert.equal(classifyFailureText('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB'), 'oom');
+  });
+
+  it('read device faults of other runtimes as cuda_error', () => {
+    for (const t of [
+      'RuntimeError: CUDA kernel failed : 7',
+      'Queue 0x7f00 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory',
+      'RuntimeError: Sync:x.cpp:12 NPU function error: aclrtSynchronizeStream(stream), error code is 507011',
+      'RuntimeError: cutlass_scaled_mm, /src/cutlass/scaled_mm.cuh:40, Error Internal',
+    ])
+      assert.equal(classifyFailureText(t), 'cuda_error', t);
+  });
+});
+
+describe('crash lines of other shapes', () => {
+  it('TensorRT-LLM: a failed executor start names its cause', () => {
+    const l = last(
+      [
+        '[04/02/2026-10:00:01] [TRT-LLM] [I] Starting TensorRT-LLM init.',
+        '[04/02/2026-10:00:09] [TRT-LLM] [RANK 1] [E] Failed to initialize executor on rank 1: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'nccl');
+    assert.equal(l.failure?.line, 2);
+  });
+
+  it('TensorRT-LLM: an error in the forward step fails requests only; a later signal kills the server', () => {
+    const l = last(
+      [
+        '[04/02/2026-10:00:01] [TRT-LLM] [I] Starting TensorRT-LLM init.',
+        'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+        'Traceback (most recent call last):',
+        '  File "/x/tensorrt_llm/_torch/pyexecutor/py_executor.py", line 10, in _forward_step',
+        'AssertionError: The input length (9000) exceeds the maximum (4096).',
+        '[04/02/2026-10:01:00] [TRT-LLM] [E] Encountered an error in forward function: The input length (9000) exceeds the maximum (4096).',
+        '[gpu-7:311 :0:399] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x10)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.line, 7);
+  });
+
+  it('ROCm: a queue aborted by the runtime is a device fault', () => {
+    const l = last(
+      [
+        sgl('01', 'Load weight begin. avail mem=60.00 GB'),
+        ':0:rocdevice.cpp            :2900: 123456 us:  Callback: Queue 0x7f00 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016',
+        'Fatal Python error: Aborted',
+      ].join('\n'),
+    );
+    assert.equal(l.failure?.class, 'cuda_error');
+    assert.equal(l.failure?.line, 2);
+  });
+
+  it('c10 error lines from any source file name their cause', () => {
+    const l = last(
+      [
+        sgl('01', 'The server is fired up and ready to roll!'),
+        '[rank3]:[E0301 10:00:05.123456789 allocator.ts:120] NPU out of memory. Tried to allocate 1.00 GiB (NPU 3; 60 GiB total capacity).',
+      ].join('\n'),
+    );
+    assert.equal(l.failure?.class, 'oom');
+  });
+
+  it('Slurm cancelling the job is a kill', () => {
+    const l = last(
+      [
+        vl('01', 'Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%', 'APIServer pid=7'),
+        'slurmstepd: error: *** JOB 4242 ON node-3 CANCELLED AT 2026-03-01T12:00:00 DUE TO TIME LIMIT ***',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'killed');
+  });
+
+  it('vLLM: an engine core that died is a crash, not a stop', () => {
+    const l = last(
+      [
+        vl('01', 'Graph capturing finished in 12 secs, took 0.50 GiB'),
+        '(APIServer pid=7) ERROR 03-01 10:00:09 [core_client.py:600] Engine core proc EngineCore_DP0 died unexpectedly, shutting down client.',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+  });
+});
+
+describe('stops', () => {
+  it("vLLM's structured [shutdown] lines end a launch cleanly", () => {
+    const l = last(
+      [
+        vl('01', 'Graph capturing finished in 12 secs, took 0.50 GiB'),
+        '(APIServer pid=7) INFO:     Application startup complete.',
+        vl('30', '[shutdown] EngineCore: trigger received signal=SIGTERM'),
+        '(APIServer pid=7) ERROR 03-01 10:00:31 [async_llm.py:700] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'shutdown');
+  });
+
+  it('leaked multiprocessing resources: a kill before ready, a stop after', () => {
+    const leak =
+      '/usr/lib/python3.12/multiprocessing/resource_tracker.py:279: UserWarning: resource_tracker: There appear to be 3 leaked semaphore objects to clean up at shutdown';
+    const early = last([sgl('01', 'Load weight begin. avail mem=60.00 GB'), leak].join('\n'));
+    assert.equal(early.outcome, 'crashed');
+    assert.equal(early.failure?.class, 'killed');
+    const late = last(
+      [
+        sgl('01', 'The server is fired up and ready to roll!'),
+        sgl('02', 'Decode batch, #running-req: 1, #token: 90, token usage: 0.00, gen throughput (token/s): 20.00, #queue-req: 0'),
+        leak,
+      ].join('\n'),
+    );
+    assert.equal(late.outcome, 'shutdown');
+  });
+
+  it('a warning glued to the end of a progress bar is still read', () => {
+    const l = last(
+      [
+        sgl('01', 'Capture cuda graph begin. This can take up to several minutes. avail mem=20.00 GB'),
+        'Capturing batches (bs=64 avail_mem=19.00 GB):   3%|▎         | 1/36 [00:01<00:40,  1.2s/it]/opt/py/lib/python3.12/multiprocessing/resource_tracker.py:279: UserWarning: resource_tracker: There appear to be 1 leaked semaphore objects to clean up at shutdown',
+      ].join('\n'),
+    );
+    assert.equal(l.failure?.class, 'killed');
+  });
+
+  it('Ctrl-C during loading is a stop', () => {
+    const l = last(
+      [
+        sgl('01', 'Load weight begin. avail mem=60.00 GB'),
+        'Traceback (most recent call last):',
+        '  File "/x/sglang/launch_server.py", line 14, in <module>',
+        'KeyboardInterrupt',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'shutdown');
+  });
+});
+
+describe('phase order', () => {
+  it('vLLM V1 sizes the KV cache after torch.compile', () => {
+    const l = last(
+      [
+        vl('01', 'Loading weights took 10.00 seconds'),
+        vl('02', 'torch.compile took 30.12 s in total'),
+        vl('03', 'Available KV cache memory: 40.50 GiB'),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'kv_cache');
+  });
+});
+
+describe('llama.cpp', () => {
+  it('an idle loop is ready, not serving', () => {
+    const l = last(
+      [
+        'main: server is listening on http://127.0.0.1:8081 - starting the main loop',
+        'srv  update_slots: all slots are idle',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'ready');
+  });
+
+  it('an argument error is a configuration error', () => {
+    const l = last(
+      ['build: 6000 (abc123) with cc for x86_64-linux-gnu', 'error: invalid argument: --n-gpu-layerz'].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'config_error');
+  });
+});
