@@ -13,7 +13,8 @@ const last = (text: string) => {
 };
 
 const sgl = (t: string, msg: string) => `[2026-03-01 10:00:${t} TP0] ${msg}`;
-const vl = (t: string, msg: string, who = 'EngineCore pid=71') => `(${who}) INFO 03-01 10:00:${t} [core.py:90] ${msg}`;
+const vl = (t: string, msg: string, who = 'EngineCore pid=71') =>
+  `(${who}) INFO 03-01 10:00:${t} [core.py:90] ${msg}`;
 
 describe('failure classes', () => {
   it('leave out causes named only as possibilities', () => {
@@ -21,8 +22,14 @@ describe('failure classes', () => {
       classifyFailureText('Watchdog timeout: the collective did not finish (e.g., OOM) or a slow node'),
       'timeout',
     );
-    assert.equal(classifyFailureText('Timed out after 600 s; this may be caused by an OOM on another rank'), 'timeout');
-    assert.equal(classifyFailureText('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB'), 'oom');
+    assert.equal(
+      classifyFailureText('Timed out after 600 s; this may be caused by an OOM on another rank'),
+      'timeout',
+    );
+    assert.equal(
+      classifyFailureText('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB'),
+      'oom',
+    );
   });
 
   it('read device faults of other runtimes as cuda_error', () => {
@@ -90,7 +97,11 @@ describe('crash lines of other shapes', () => {
   it('Slurm cancelling the job is a kill', () => {
     const l = last(
       [
-        vl('01', 'Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%', 'APIServer pid=7'),
+        vl(
+          '01',
+          'Engine 000: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 9.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%',
+          'APIServer pid=7',
+        ),
         'slurmstepd: error: *** JOB 4242 ON node-3 CANCELLED AT 2026-03-01T12:00:00 DUE TO TIME LIMIT ***',
       ].join('\n'),
     );
@@ -131,7 +142,10 @@ describe('stops', () => {
     const late = last(
       [
         sgl('01', 'The server is fired up and ready to roll!'),
-        sgl('02', 'Decode batch, #running-req: 1, #token: 90, token usage: 0.00, gen throughput (token/s): 20.00, #queue-req: 0'),
+        sgl(
+          '02',
+          'Decode batch, #running-req: 1, #token: 90, token usage: 0.00, gen throughput (token/s): 20.00, #queue-req: 0',
+        ),
         leak,
       ].join('\n'),
     );
@@ -187,9 +201,41 @@ describe('llama.cpp', () => {
 
   it('an argument error is a configuration error', () => {
     const l = last(
-      ['build: 6000 (abc123) with cc for x86_64-linux-gnu', 'error: invalid argument: --n-gpu-layerz'].join('\n'),
+      ['build: 6000 (abc123) with cc for x86_64-linux-gnu', 'error: invalid argument: --n-gpu-layerz'].join(
+        '\n',
+      ),
     );
     assert.equal(l.outcome, 'crashed');
     assert.equal(l.failure?.class, 'config_error');
+  });
+});
+
+describe('argument errors of the servers own parsers', () => {
+  it('argparse: the usage line opens a failed launch whose cause is the error line', () => {
+    const l = last(
+      [
+        'usage: launch_server.py [-h] --model-path MODEL_PATH [--port PORT]',
+        "launch_server.py: error: argument --port: invalid int value: 'eighty'",
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'args');
+    assert.equal(l.failure?.class, 'config_error');
+    assert.equal(l.failure?.line, 2);
+  });
+
+  it('clap (TGI) and click (trtllm-serve) errors are configuration errors', () => {
+    const tgi = last(
+      [
+        "error: unexpected argument '--num-shardz' found",
+        '',
+        'Usage: text-generation-launcher [OPTIONS]',
+      ].join('\n'),
+    );
+    assert.equal(tgi.failure?.class, 'config_error');
+    const trt = last(
+      ['Usage: trtllm-serve serve [OPTIONS] MODEL', 'Error: No such option: --tp_sise'].join('\n'),
+    );
+    assert.equal(trt.failure?.class, 'config_error');
   });
 });

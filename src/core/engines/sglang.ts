@@ -1,4 +1,5 @@
 /** SGLang (`python -m sglang.launch_server`, `sglang serve`): line shapes from research/sglang.md. */
+import { argparseSignatures } from './cli-errors.js';
 import { parseSglangServerArgs } from '../config/engine-config.js';
 import type { LogLine } from '../types.js';
 import type { EngineModule, Signature } from './types.js';
@@ -317,6 +318,7 @@ const signatures: Signature[] = [
     lit: 'terminated with',
     re: /^Scheduler or DataParallelController \d+ terminated with (-?\d+)/,
   },
+  ...argparseSignatures('launch_server\\.py|sglang(?: serve)?'),
 ];
 
 const SGLANG_FRAME =

@@ -1,4 +1,5 @@
 /** Hugging Face text-generation-inference (`text-generation-launcher`): research/vllm-and-peers.md §3. */
+import { clapSignatures } from './cli-errors.js';
 import { parseTgiArgs } from '../config/engine-config.js';
 import type { LogLine } from '../types.js';
 import type { EngineModule, Signature } from './types.js';
@@ -83,6 +84,7 @@ const signatures: Signature[] = [
 
     re: /signal received, starting graceful shutdown|Terminating webserver|webserver terminated|Shutting down shards|shard terminated/,
   },
+  ...clapSignatures('text-generation-(?:launcher|router)'),
 ];
 
 export const tgi: EngineModule = {

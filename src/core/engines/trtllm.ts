@@ -1,4 +1,5 @@
 /** TensorRT-LLM (`trtllm-serve`, PyTorch backend): research/vllm-and-peers.md §2. */
+import { clickSignatures } from './cli-errors.js';
 import { parseTrtllmPyTorchConfig } from '../config/engine-config.js';
 import type { LogLine } from '../types.js';
 import type { EngineModule, Signature } from './types.js';
@@ -130,6 +131,7 @@ const signatures: Signature[] = [
     lit: 'INFO:',
     re: /^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)/,
   },
+  ...clickSignatures('trtllm-serve(?: serve)?'),
 ];
 
 export const trtllm: EngineModule = {

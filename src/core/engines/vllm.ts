@@ -1,4 +1,5 @@
 /** vLLM (`vllm serve`, `python -m vllm.entrypoints.openai.api_server`): line shapes from research/vllm-and-peers.md §1. */
+import { argparseSignatures } from './cli-errors.js';
 import {
   parseVllmEngineConfig,
   parseVllmNamespace,
@@ -261,6 +262,7 @@ const signatures: Signature[] = [
     lit: '[shutdown] ',
     re: /^\[shutdown\] (?!MPClient: engine core exited unexpectedly)(?:EngineCore|API server|MPClient|Executor): /,
   },
+  ...argparseSignatures('vllm(?: serve)?|api_server\\.py'),
 ];
 
 export const vllm: EngineModule = {
