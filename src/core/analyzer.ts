@@ -176,7 +176,8 @@ export class LogAnalyzer {
     if (ts !== null) this.lastTs = ts;
     const hit = this.match(line.msg);
     const exc = this.tracker.feed(line);
-    this.explainer?.observe(line, hit !== null || exc !== null || this.tracker.opened === line.no);
+    // A line the traceback reader took (header, frame, code, exception) is recognised too.
+    this.explainer?.observe(line, hit !== null || exc !== null || this.tracker.openStart !== null);
     this.segment(line, hit, (exc !== null && !exc.benign) || this.tracker.opened === line.no);
     const launch = this.current;
     if (launch === null) return;

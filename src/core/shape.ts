@@ -16,7 +16,8 @@ const RULES: Array<[RegExp, string]> = [
   [/\b(?=[0-9a-f-]*\d)[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '<hex>'],
   [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?/g, '<time>'],
   [/\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b/g, '<time>'],
-  [/[-+]?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi, '<n>'],
+  // A sign only where it cannot be a hyphen (`Qwen3-8B`, `S-2.1` keep theirs).
+  [/(?:(?<!\w)[-+])?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b/gi, '<n>'],
 ];
 
 export function lineShape(msg: string): string {
