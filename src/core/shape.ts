@@ -17,7 +17,7 @@ const RULES: Array<[RegExp, string]> = [
   [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?Z?/g, '<time>'],
   [/\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b/g, '<time>'],
   // A sign only where it cannot be a hyphen (`Qwen3-8B`, `S-2.1` keep theirs).
-  [/(?:(?<!\w)[-+])?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b/gi, '<n>'],
+  [/(?:(?<!\w)[-+])?\b\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi, '<n>'],
 ];
 
 export function lineShape(msg: string): string {
