@@ -80,7 +80,9 @@ export function formatExplain(file: string, x: Explanation, st: Style): string {
       out.push(st.dim(`           first line ${s.firstLine} (${s.level}): ${trim(s.example)}`));
     }
     if (u.shapes.length > SHAPES_SHOWN)
-      out.push(st.dim(`    … ${u.shapes.length - SHAPES_SHOWN} more shapes (--explain --json lists them all)`));
+      out.push(
+        st.dim(`    … ${u.shapes.length - SHAPES_SHOWN} more shapes (--explain --json lists them all)`),
+      );
   }
   return `${out.join('\n')}\n`;
 }

@@ -100,7 +100,12 @@ export async function status(argv: string[]): Promise<number> {
 async function explain(target: string, flags: Record<string, unknown>): Promise<number> {
   if (flags.url !== undefined || flags.pid !== undefined)
     throw new UsageError('status: --explain reads the log only; leave out --url and --pid');
-  const res = await readLog(target, { engine: engineFlag(flags.engine), explain: true }, sshFlags(flags), null);
+  const res = await readLog(
+    target,
+    { engine: engineFlag(flags.engine), explain: true },
+    sshFlags(flags),
+    null,
+  );
   const x = explainLatest(res.analyzer);
   if (!x) throw new UsageError(explainNoLaunch(target, res));
   if (flags.json) out(`${JSON.stringify(x)}\n`);

@@ -8,10 +8,10 @@ import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import { redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
 import { commonSignatures } from './engines/common.js';
-import { ExplainCollector } from './explain.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
+import { ExplainCollector } from './explain.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
-import { FRAME_RULE, type FailureCandidate, LaunchBuilder } from './launch.js';
+import { type FailureCandidate, FRAME_RULE, LaunchBuilder } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
 import { type PrefixContext, parseLine } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
@@ -381,7 +381,8 @@ export class LogAnalyzer {
   /** The frames of a traceback show how far the launch got, even when the file starts mid-traceback. */
   private framePhase(launch: LaunchBuilder, phase: Phase, line: LogLine): void {
     if (phase === 'serving') {
-      if (launch.phase === null) launch.mark('serving', line.no, line.ts ?? this.lastTs, line.text, FRAME_RULE);
+      if (launch.phase === null)
+        launch.mark('serving', line.no, line.ts ?? this.lastTs, line.text, FRAME_RULE);
       return;
     }
     if (launch.phase === null || phaseRank(phase) > phaseRank(launch.phase))
@@ -404,7 +405,8 @@ export class LogAnalyzer {
     if (launch.phase === phase) {
       launch.lastProgressTs = ts ?? launch.lastProgressTs;
       launch.lastProgressLine = no;
-    } else if (ok || sig.id !== 'access' || (launch.phase !== null && up)) launch.mark(phase, no, ts, text, sig.id);
+    } else if (ok || sig.id !== 'access' || (launch.phase !== null && up))
+      launch.mark(phase, no, ts, text, sig.id);
     if (sig.id === 'access') {
       launch.requests++;
       if (ok && up && launch.candidates.length) launch.recover();

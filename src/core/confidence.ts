@@ -59,10 +59,12 @@ export function rateConfidence(x: ConfidenceInput): ConfidenceReading {
   else if (x.ruleMarks === 0) medium.push('no phase milestone recognised');
   const f = x.failure;
   if (f?.source === 'cut_traceback') low.push('crash read from a traceback cut before its exception');
-  else if (f?.source === 'consequence') low.push('crash read only from a line that follows a crash, not its cause');
+  else if (f?.source === 'consequence')
+    low.push('crash read only from a line that follows a crash, not its cause');
   else if (f && (f.cls === 'python_exception' || f.cls === 'other'))
     medium.push(`crash cause has no specific class (${f.cls})`);
-  const confidence: Confidence = low.length > 0 || medium.length > 1 ? 'low' : medium.length ? 'medium' : 'high';
+  const confidence: Confidence =
+    low.length > 0 || medium.length > 1 ? 'low' : medium.length ? 'medium' : 'high';
   // The fragment first: it explains most of the rest.
   const reasons = [...low, ...medium].sort((a, b) => rank(a) - rank(b));
   return { confidence, confidenceReasons: reasons };

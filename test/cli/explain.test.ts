@@ -57,7 +57,10 @@ describe('status --explain', () => {
     const r = runCli(['status', '--explain', '--no-ledger', file]);
     assert.match(r.stdout, /confidence: /);
     assert.match(r.stdout, /phases:/);
-    assert.match(r.stdout, /^\s+6: INFO 03-01 10:00:08 \[gpu_model_runner\.py:1500\] Starting to load model/m);
+    assert.match(
+      r.stdout,
+      /^\s+6: INFO 03-01 10:00:08 \[gpu_model_runner\.py:1500\] Starting to load model/m,
+    );
     assert.match(r.stdout, /^\s+3×\s+Frobnicated <n> widgets in <n> s on <path>$/m);
     assert.match(r.stdout, /first line 3 \(info\)/);
     const s = runCli(['status', '--explain', '--no-ledger', '-'], LOG);

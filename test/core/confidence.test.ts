@@ -65,7 +65,10 @@ describe('confidence', () => {
     );
     assert.equal(l.outcome, 'crashed');
     assert.equal(l.confidence, 'low');
-    assert.ok(l.confidenceReasons.includes('a fragment with no launch start'), l.confidenceReasons.join('; '));
+    assert.ok(
+      l.confidenceReasons.includes('a fragment with no launch start'),
+      l.confidenceReasons.join('; '),
+    );
     assert.ok(l.confidenceReasons.includes('no engine-specific line recognised'));
     assert.ok(l.confidenceReasons.includes('crash read from a traceback cut before its exception'));
   });
@@ -101,7 +104,10 @@ describe('confidence', () => {
       ]);
     });
     it('a generic exception is medium; a specific one is high', () => {
-      const f = (cls: 'python_exception' | 'oom') => ({ ...base, failure: { source: 'exception' as const, cls } });
+      const f = (cls: 'python_exception' | 'oom') => ({
+        ...base,
+        failure: { source: 'exception' as const, cls },
+      });
       assert.equal(rateConfidence(f('python_exception')).confidence, 'medium');
       assert.equal(rateConfidence(f('oom')).confidence, 'high');
     });
