@@ -91,6 +91,8 @@ export function formatStatus(file: string, report: AnalysisReport, st: Style): s
   const prog = progressText(l);
   if (prog && (l.outcome === 'in_progress' || l.outcome === 'crashed')) head += ` · ${prog}`;
   out.push(head);
+  const doubt = confidenceLine(l);
+  if (doubt) out.push(`  ${st.yellow(doubt)}`);
   const times: string[] = [];
   if (l.startTime) times.push(`started ${l.startTime.replace('T', ' ')}`);
   if (l.duration !== null) times.push(`${fmtDuration(l.duration)} of log`);
@@ -169,6 +171,13 @@ export function formatStatus(file: string, report: AnalysisReport, st: Style): s
   const ev = evidenceLine(l);
   if (ev && !l.failure) out.push(st.dim(`  evidence ${ev}`));
   return `${out.join('\n')}\n`;
+}
+
+/** One plain sentence when the reading is not to be fully trusted (see src/core/confidence.ts). */
+export function confidenceLine(l: LaunchReport): string | null {
+  if (l.confidence === 'high') return null;
+  const why = l.confidenceReasons.join(', ');
+  return l.confidence === 'low' ? `reading rests on little: ${why}` : `reading is not complete: ${why}`;
 }
 
 function evidenceLine(l: LaunchReport): string | null {

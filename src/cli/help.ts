@@ -12,6 +12,10 @@ Usage:
                                     the latest launch: phase, progress, ETA, outcome, failure with evidence,
                                     config summary, what changed since the previous launch, and (from the
                                     file's age, the process and the port) whether it is stalled or dead now
+  firedup status --explain <log> [--json]
+                                    the lines behind each conclusion (engine votes, start, phases with the
+                                    rule that matched, failure, config) and the engine-looking lines no rule
+                                    recognised, grouped by shape with counts: paste it into a bug report
   firedup runs <log> [--json]       every launch in the file
   firedup watch <log> [--url U] [--pid P] [--json]
                                     a live view: phase, progress, ETA, GPUs, evidence, and the verdict

@@ -1,9 +1,11 @@
 /** `firedup status <log>` and `firedup runs <log>`: one read of a log (recorded in the ledger), reported. */
 import { diffConfig } from '../core/diff.js';
+import { explainLatest } from '../core/explain-report.js';
 import type { LaunchReport } from '../core/report.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
+import { formatExplain } from './format-explain.js';
 import { helpText } from './help.js';
 import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
 import { RECORD_FLAGS, withRecording } from './recording.js';
@@ -44,6 +46,7 @@ const STATUS_FLAGS: Record<string, FlagSpec> = {
   ...COMMON,
   url: { type: 'string' },
   pid: { type: 'string' },
+  explain: { type: 'boolean' },
 };
 
 export async function status(argv: string[]): Promise<number> {
@@ -53,6 +56,7 @@ export async function status(argv: string[]): Promise<number> {
     return 0;
   }
   const target = oneLog(positionals, 'status');
+  if (flags.explain) return explain(target, flags);
   // --url and --pid probe this machine; over ssh they would describe the wrong host.
   if (isRemote(target) && (flags.url !== undefined || flags.pid !== undefined))
     throw new UsageError('status: --url and --pid are not supported for a remote log yet');
@@ -86,6 +90,30 @@ export async function status(argv: string[]): Promise<number> {
   if (live?.state === 'stalled') return 4;
   if (live?.state === 'dead') return 5;
   return STATUS_EXIT[last.outcome];
+}
+
+/**
+ * `status --explain`: the latest launch with the lines behind each conclusion. Always a read from the
+ * start without the ledger: the unrecognised lines are not part of a checkpoint, and a read that explains
+ * records nothing.
+ */
+async function explain(target: string, flags: Record<string, unknown>): Promise<number> {
+  if (flags.url !== undefined || flags.pid !== undefined)
+    throw new UsageError('status: --explain reads the log only; leave out --url and --pid');
+  const res = await readLog(
+    target,
+    { engine: engineFlag(flags.engine), explain: true },
+    sshFlags(flags),
+    null,
+  );
+  const x = explainLatest(res.analyzer);
+  if (!x) throw new UsageError(explainNoLaunch(target, res));
+  if (flags.json) out(`${JSON.stringify(x)}\n`);
+  else {
+    const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
+    out(formatExplain(target === '-' ? '(stdin)' : target, x, st));
+  }
+  return STATUS_EXIT[x.outcome];
 }
 
 export async function runs(argv: string[]): Promise<number> {

@@ -9,8 +9,9 @@ import { redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
 import { commonSignatures } from './engines/common.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
+import { ExplainCollector } from './explain.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
-import { type FailureCandidate, LaunchBuilder } from './launch.js';
+import { type FailureCandidate, FRAME_RULE, LaunchBuilder } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
 import { type PrefixContext, parseLine } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
@@ -30,9 +31,16 @@ export interface AnalyzerOptions {
   maxLine?: number;
   /** Read busy SGLang serving lines in bulk (default). Off, every line takes the general path: tests compare the two. */
   bulk?: boolean;
+  /**
+   * Also collect the engine-looking lines no rule recognised (`firedup status --explain`). Not part of a
+   * checkpoint: an explaining read is always a read from the start, so the normal path stays as it was.
+   */
+  explain?: boolean;
 }
 
 const NEWLINE = Buffer.from('\n');
+/** The rules any engine's log can hold: a line they match says nothing about the engine (confidence). */
+const COMMON = new Set<Signature>(commonSignatures);
 const SECRETISH = /key|token|secret|passw|bearer|authorization|hf_|sk-/i;
 
 interface Match {
@@ -78,9 +86,12 @@ export class LogAnalyzer {
   truncatedLines = 0;
   /** Kept for `checkpoint`, which records the options its state depends on. */
   private readonly options: AnalyzerOptions;
+  /** Unrecognised engine-looking lines, by shape: only with `explain` (rebuilt, never checkpointed). */
+  readonly explainer: ExplainCollector | null;
 
   constructor(opts: AnalyzerOptions = {}) {
     this.options = opts;
+    this.explainer = opts.explain ? new ExplainCollector() : null;
     this.ctx = { year: opts.year ?? 2026 };
     this.detector = new EngineDetector(opts.engine);
     const bulk =
@@ -165,6 +176,8 @@ export class LogAnalyzer {
     if (ts !== null) this.lastTs = ts;
     const hit = this.match(line.msg);
     const exc = this.tracker.feed(line);
+    // A line the traceback reader took (header, frame, code, exception) is recognised too.
+    this.explainer?.observe(line, hit !== null || exc !== null || this.tracker.openStart !== null);
     this.segment(line, hit, (exc !== null && !exc.benign) || this.tracker.opened === line.no);
     const launch = this.current;
     if (launch === null) return;
@@ -299,6 +312,7 @@ export class LogAnalyzer {
     const { sig, m, engine } = hit;
     const ts = line.ts ?? line.rel ?? this.lastTs;
     launch.engine ??= engine.id;
+    if (!COMMON.has(sig)) launch.engineLines++;
     if (sig.version) launch.version ??= sig.version(m);
     if (sig.config && /Args \{$/.test(line.msg)) {
       // TGI prints its arguments as a multi-line Debug dump: gather it, parse it at the closing brace.
@@ -313,11 +327,11 @@ export class LogAnalyzer {
     switch (sig.kind) {
       case 'launch':
       case 'phase':
-        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text);
+        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         if (line.msg.includes('%')) this.progressBar(launch, line);
         return;
       case 'ready':
-        launch.mark('ready', line.no, ts, line.text);
+        launch.mark('ready', line.no, ts, line.text, sig.id);
         launch.ready ??= { line: line.no, text: line.text, ts };
         launch.recover();
         return;
@@ -378,11 +392,12 @@ export class LogAnalyzer {
   /** The frames of a traceback show how far the launch got, even when the file starts mid-traceback. */
   private framePhase(launch: LaunchBuilder, phase: Phase, line: LogLine): void {
     if (phase === 'serving') {
-      if (launch.phase === null) launch.mark('serving', line.no, line.ts ?? this.lastTs, line.text);
+      if (launch.phase === null)
+        launch.mark('serving', line.no, line.ts ?? this.lastTs, line.text, FRAME_RULE);
       return;
     }
     if (launch.phase === null || phaseRankIn(launch.engine, phase) > phaseRankIn(launch.engine, launch.phase))
-      launch.mark(phase, line.no, line.ts ?? this.lastTs, line.text);
+      launch.mark(phase, line.no, line.ts ?? this.lastTs, line.text, FRAME_RULE);
   }
 
   /** Shared by the general path and the byte-level fast path, so both give the same answer. */
@@ -401,7 +416,8 @@ export class LogAnalyzer {
     if (launch.phase === phase) {
       launch.lastProgressTs = ts ?? launch.lastProgressTs;
       launch.lastProgressLine = no;
-    } else if (ok || sig.id !== 'access' || (launch.phase !== null && up)) launch.mark(phase, no, ts, text);
+    } else if (ok || sig.id !== 'access' || (launch.phase !== null && up))
+      launch.mark(phase, no, ts, text, sig.id);
     if (sig.id === 'access') {
       launch.requests++;
       if (ok && up && launch.candidates.length) launch.recover();
@@ -425,7 +441,7 @@ export class LogAnalyzer {
       ts = base !== undefined && bar.elapsed !== null ? base + bar.elapsed : this.lastTs;
     }
     if (ts !== null && (launch.lastTs === null || ts > launch.lastTs)) launch.touch(line.no, line.offset, ts);
-    launch.mark(phase, line.no, ts, line.text);
+    launch.mark(phase, line.no, ts, line.text, 'progress-bar');
     launch.setProgress({ ...bar, line: line.no, ts, phase });
   }
 

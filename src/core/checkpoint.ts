@@ -59,7 +59,8 @@ export const ANALYZER_SPEC: IntoSpec = {
     'truncatedLines',
     'block',
   ],
-  rebuilt: ['onRaw', 'ended', 'options'],
+  // `explainer` is only set for an explaining read, which is never resumed from a checkpoint.
+  rebuilt: ['onRaw', 'ended', 'options', 'explainer'],
 };
 
 /** At a line boundary the carry buffer is empty; the sink, limit and bulk hook come from the options. */

@@ -31,7 +31,12 @@ export interface PhaseMark {
   ts: number | null;
   line: number;
   text: string;
+  /** The rule that put the mark: a signature id, `progress-bar`, or `traceback-frame` (see FRAME_RULE). */
+  rule?: string;
 }
+
+/** The `rule` of a phase read from the frames of a traceback rather than from a line the engine logged. */
+export const FRAME_RULE = 'traceback-frame';
 
 export interface ProgressState extends ProgressReading {
   line: number;
@@ -102,6 +107,8 @@ export class LaunchBuilder {
   ranks = new Set<string>();
   pids = new Set<number>();
   hasStart: boolean;
+  /** Lines an engine's own rules recognised in this launch (common PyTorch/NCCL/shell rules not counted): confidence. */
+  engineLines = 0;
   /** The launch's first line (cut at 256 characters): with its offset, what tells this launch from another. */
   startText = '';
 
@@ -137,10 +144,12 @@ export class LaunchBuilder {
     return this.shutdown !== null || this.candidates.length > 0;
   }
 
-  mark(phase: Phase, line: number, ts: number | null, text: string | (() => string)): void {
+  mark(phase: Phase, line: number, ts: number | null, text: string | (() => string), rule?: string): void {
     if (!this.marked.has(phase)) {
       this.marked.add(phase);
-      this.marks.push({ phase, ts, line, text: typeof text === 'string' ? text : text() });
+      const mark: PhaseMark = { phase, ts, line, text: typeof text === 'string' ? text : text() };
+      if (rule !== undefined) mark.rule = rule;
+      this.marks.push(mark);
     }
     if (this.phase === null || phaseRankIn(this.engine, phase) > phaseRankIn(this.engine, this.phase)) {
       this.phase = phase;
@@ -207,6 +216,8 @@ export class LaunchBuilder {
     this.endOffset = r.lastOffset;
     this.lastTs = r.lastTs;
     for (const t of r.tags) this.ranks.add(t);
+    // Every line of a bulk run is one an SGLang signature would have matched on the general path.
+    this.engineLines += r.lines;
     this.requests += r.requests;
     this.samples += r.samples;
     this.gen.merge(r.gen);

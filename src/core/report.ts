@@ -1,5 +1,6 @@
 /** The JSON shapes firedup prints (`runs --json`, `status --json`); see README "JSON contract". */
 import type { LogAnalyzer } from './analyzer.js';
+import { type Confidence, launchConfidence } from './confidence.js';
 import { redactText } from './config/redact.js';
 import { engineModule } from './engines/index.js';
 import type { LaunchBuilder } from './launch.js';
@@ -14,6 +15,8 @@ export interface PhaseReport {
   duration: number | null;
   line: number;
   text: string;
+  /** The rule that recognised the line: a signature id, `progress-bar` or `traceback-frame`. */
+  rule: string | null;
 }
 
 export interface FailureReport {
@@ -65,6 +68,10 @@ export interface LaunchReport {
   version: string | null;
   outcome: Outcome;
   phase: Phase | null;
+  /** How far to trust this reading (src/core/confidence.ts has the rule). */
+  confidence: Confidence;
+  /** Why it is not high, as plain phrases; empty when high. */
+  confidenceReasons: string[];
   failure: FailureReport | null;
   progress: ProgressReport | null;
   graphProgress: ProgressReport | null;
@@ -173,7 +180,8 @@ function modelOf(l: LaunchBuilder): string | null {
   return null;
 }
 
-export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchReport {
+/** `engineScore`: the detector's score for the engine (Infinity when the user named the engine). */
+export function launchReport(l: LaunchBuilder, engine: EngineId | null, engineScore = 0): LaunchReport {
   const rel = l.relativeTime;
   const eng = l.engine ?? engine;
   const end = l.lastTs;
@@ -188,6 +196,7 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
       duration: m.ts !== null && stop !== null ? r2(Math.max(0, stop - m.ts)) : null,
       line: m.line,
       text: m.text,
+      rule: m.rule ?? null,
     };
   });
   const root = l.rootFailure();
@@ -257,6 +266,7 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
     outcome: l.outcome(),
     // A launch that failed before its log showed any phase failed while starting up.
     phase: l.phase ?? (l.candidates.length ? 'args' : null),
+    ...launchConfidence(l, engineScore),
     failure,
     progress: prog(l.progress, l.progressCurve),
     graphProgress: prog(l.graphProgress, l.graphCurve),
@@ -295,12 +305,19 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null): LaunchR
 
 export function buildReport(a: LogAnalyzer): AnalysisReport {
   const engine = a.engine();
+  const scores = a.detector.scores;
+  // A detector locked with no votes at all was told the engine (--engine): that is not weak evidence.
+  const told = a.detector.locked !== null && Object.values(scores).every((v) => v === 0);
+  const scoreOf = (l: LaunchBuilder): number => {
+    const e = l.engine ?? engine;
+    return told ? Number.POSITIVE_INFINITY : e ? scores[e] : 0;
+  };
   return {
     engine,
     engineScores: { ...a.detector.scores },
     lines: a.lineCount,
     bytes: a.bytes,
     truncatedLines: a.truncatedLines,
-    launches: a.launches.map((l) => launchReport(l, engine)),
+    launches: a.launches.map((l) => launchReport(l, engine, scoreOf(l))),
   };
 }

@@ -184,6 +184,7 @@ export async function ingestLocal(
       year: opts.year ?? new Date(st.mtimeMs).getUTCFullYear(),
       maxLine: opts.maxLine,
       bulk: opts.bulk,
+      explain: opts.explain,
     };
 
     const prev = ledger?.getLog(key) ?? null;
