@@ -1,7 +1,8 @@
 /** SGLang (`python -m sglang.launch_server`, `sglang serve`): line shapes from research/sglang.md. */
-import { argparseSignatures } from './cli-errors.js';
+
 import { parseSglangServerArgs } from '../config/engine-config.js';
 import type { LogLine } from '../types.js';
+import { argparseSignatures } from './cli-errors.js';
 import type { EngineModule, Signature } from './types.js';
 
 const num = (s: string | undefined): number | null => (s === undefined ? null : Number(s));

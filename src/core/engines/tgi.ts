@@ -1,7 +1,8 @@
 /** Hugging Face text-generation-inference (`text-generation-launcher`): research/vllm-and-peers.md §3. */
-import { clapSignatures } from './cli-errors.js';
+
 import { parseTgiArgs } from '../config/engine-config.js';
 import type { LogLine } from '../types.js';
+import { clapSignatures } from './cli-errors.js';
 import type { EngineModule, Signature } from './types.js';
 
 const signatures: Signature[] = [

@@ -1,7 +1,8 @@
 /** TensorRT-LLM (`trtllm-serve`, PyTorch backend): research/vllm-and-peers.md §2. */
-import { clickSignatures } from './cli-errors.js';
+
 import { parseTrtllmPyTorchConfig } from '../config/engine-config.js';
 import type { LogLine } from '../types.js';
+import { clickSignatures } from './cli-errors.js';
 import type { EngineModule, Signature } from './types.js';
 
 const signatures: Signature[] = [

@@ -1,11 +1,12 @@
 /** vLLM (`vllm serve`, `python -m vllm.entrypoints.openai.api_server`): line shapes from research/vllm-and-peers.md §1. */
-import { argparseSignatures } from './cli-errors.js';
+
 import {
   parseVllmEngineConfig,
   parseVllmNamespace,
   parseVllmNonDefaultArgs,
 } from '../config/engine-config.js';
 import type { LogLine } from '../types.js';
+import { argparseSignatures } from './cli-errors.js';
 import type { EngineModule, Signature } from './types.js';
 
 const num = (s: string | undefined): number | null => (s === undefined ? null : Number(s));
