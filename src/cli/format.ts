@@ -182,8 +182,8 @@ export function confidenceLine(l: LaunchReport): string | null {
 
 function evidenceLine(l: LaunchReport): string | null {
   const p = l.phases[l.phases.length - 1];
-  if (l.progress && l.phase === 'loading_weights')
-    return `${l.progress.line}: ${trim(l.phases.find((x) => x.phase === 'loading_weights')?.text ?? '')}`;
+  // The line quoted is always the line at the number given: the bar's own line while it is the latest sign.
+  if (l.progress && l.phase === 'loading_weights') return `${l.progress.line}: ${trim(l.progress.text)}`;
   return p ? `${p.line}: ${trim(p.text)}` : null;
 }
 

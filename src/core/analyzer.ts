@@ -442,7 +442,7 @@ export class LogAnalyzer {
     }
     if (ts !== null && (launch.lastTs === null || ts > launch.lastTs)) launch.touch(line.no, line.offset, ts);
     launch.mark(phase, line.no, ts, line.text, 'progress-bar');
-    launch.setProgress({ ...bar, line: line.no, ts, phase });
+    launch.setProgress({ ...bar, line: line.no, text: line.text.slice(0, 512), ts, phase });
   }
 
   /**

@@ -40,6 +40,8 @@ export const FRAME_RULE = 'traceback-frame';
 
 export interface ProgressState extends ProgressReading {
   line: number;
+  /** The bar's line as the log shows it (cut), so evidence quotes the line at `line`. */
+  text: string;
   ts: number | null;
   phase: Phase;
 }

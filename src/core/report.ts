@@ -45,6 +45,8 @@ export interface ProgressReport {
   /** Seconds left, from the bar (tqdm's own estimate). */
   eta: number | null;
   line: number;
+  /** The text of that line (its last bar state). */
+  text: string;
   time: string | null;
   /** The load curve, `[[ts, done], ...]` (ts as in `startTs`), one point per change of count, at most 512. */
   series: Array<[number, number]>;
@@ -231,6 +233,7 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null, engineSc
       rate: r2(p.rate),
       eta: p.remaining,
       line: p.line,
+      text: p.text,
       time: iso(p.ts, rel),
       series: curve.map(([t, d]) => [t, d]),
     };
