@@ -81,7 +81,7 @@ export class LogAnalyzer {
 
   constructor(opts: AnalyzerOptions = {}) {
     this.options = opts;
-    this.ctx = { year: opts.year ?? 2026 };
+    this.ctx = { year: opts.year ?? 2026, wrap: null, wrapSeen: null };
     this.detector = new EngineDetector(opts.engine);
     const bulk =
       opts.bulk === false
@@ -137,7 +137,7 @@ export class LogAnalyzer {
   }
 
   engine(): EngineId | null {
-    return this.detector.best();
+    return this.detector.reported();
   }
 
   get year(): number {

@@ -2,6 +2,7 @@
 import { parseTgiArgs } from '../config/engine-config.js';
 import type { LogLine } from '../types.js';
 import type { EngineModule, Signature } from './types.js';
+import { tgiEvidence } from './evidence.js';
 
 const signatures: Signature[] = [
   {
@@ -87,16 +88,7 @@ const signatures: Signature[] = [
 
 export const tgi: EngineModule = {
   id: 'tgi',
-  detect(line: LogLine): number {
-    if (
-      /text_generation_launcher|text_generation_router|text-generation-launcher|text_generation_server/.test(
-        line.text,
-      )
-    )
-      return 8;
-    if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z\s+(?:INFO|WARN|ERROR|DEBUG)\s/.test(line.text)) return 2;
-    return 0;
-  },
+  detect: tgiEvidence,
   signatures,
   hints: {
     oom: 'lower --max-batch-prefill-tokens / --max-total-tokens, or quantize, or use more shards',
