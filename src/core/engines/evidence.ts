@@ -74,7 +74,8 @@ export function vllmEvidence(line: LogLine): number {
 }
 
 // TGI's crate and module names (launcher, router, the python shard server).
-const TGI_NAME = /text_generation_launcher|text_generation_router|text-generation-launcher|text_generation_server/;
+const TGI_NAME =
+  /text_generation_launcher|text_generation_router|text-generation-launcher|text_generation_server/;
 // TGI's compact tracing frame carries span names and a target before the message (research/vllm-and-peers.md):
 // an ISO stamp and a level alone do not make a TGI line (container runtimes print the stamp).
 const TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*\w+(?:::\w+)*: /;

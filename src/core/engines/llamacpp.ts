@@ -150,11 +150,7 @@ export const llamacpp: EngineModule = {
       )
     )
       return 8;
-    if (
-      /^(?:srv|slot|que|res|cmn) +\S+/.test(line.msg) ||
-      line.frame === 'llamacpp'
-    )
-      return 4;
+    if (/^(?:srv|slot|que|res|cmn) +\S+/.test(line.msg) || line.frame === 'llamacpp') return 4;
     return 0;
   },
   signatures,

@@ -1,8 +1,7 @@
 /** SGLang (`python -m sglang.launch_server`, `sglang serve`): line shapes from research/sglang.md. */
 import { parseSglangServerArgs } from '../config/engine-config.js';
-import type { LogLine } from '../types.js';
-import type { EngineModule, Signature } from './types.js';
 import { sglangEvidence } from './evidence.js';
+import type { EngineModule, Signature } from './types.js';
 
 const num = (s: string | undefined): number | null => (s === undefined ? null : Number(s));
 
@@ -319,7 +318,6 @@ const signatures: Signature[] = [
     re: /^Scheduler or DataParallelController \d+ terminated with (-?\d+)/,
   },
 ];
-
 
 export const sglang: EngineModule = {
   id: 'sglang',

@@ -1,8 +1,7 @@
 /** Hugging Face text-generation-inference (`text-generation-launcher`): research/vllm-and-peers.md §3. */
 import { parseTgiArgs } from '../config/engine-config.js';
-import type { LogLine } from '../types.js';
-import type { EngineModule, Signature } from './types.js';
 import { tgiEvidence } from './evidence.js';
+import type { EngineModule, Signature } from './types.js';
 
 const signatures: Signature[] = [
   {

@@ -4,9 +4,8 @@ import {
   parseVllmNamespace,
   parseVllmNonDefaultArgs,
 } from '../config/engine-config.js';
-import type { LogLine } from '../types.js';
-import type { EngineModule, Signature } from './types.js';
 import { vllmEvidence } from './evidence.js';
+import type { EngineModule, Signature } from './types.js';
 
 const num = (s: string | undefined): number | null => (s === undefined ? null : Number(s));
 
