@@ -92,7 +92,7 @@ export class LogAnalyzer {
   constructor(opts: AnalyzerOptions = {}) {
     this.options = opts;
     this.explainer = opts.explain ? new ExplainCollector() : null;
-    this.ctx = { year: opts.year ?? 2026 };
+    this.ctx = { year: opts.year ?? 2026, wrap: null, wrapSeen: null };
     this.detector = new EngineDetector(opts.engine);
     const bulk =
       opts.bulk === false
@@ -148,7 +148,7 @@ export class LogAnalyzer {
   }
 
   engine(): EngineId | null {
-    return this.detector.best();
+    return this.detector.reported();
   }
 
   get year(): number {

@@ -1,4 +1,13 @@
-/** Engine detection: every line votes; the engine with the most evidence wins. */
+/**
+ * Engine detection: every line votes with the weight of its kind of evidence (engines/evidence.ts); the engine
+ * with the most evidence wins.
+ *
+ * A server that runs an engine as its own embedded runner is not that engine: Ollama starts a llama.cpp runner
+ * whose lines (`llama_model_loader: …`) fill its log, but the server a user runs, its API and its lines
+ * (Go `log/slog`: `time=… level=INFO source=routes.go:N msg=…`, server/routes.go, llm/server.go) are
+ * Ollama's. Once such a server says its name, the engine is reported as none of ours (the label rules'
+ * `other`); the runner's engine still reads the phases.
+ */
 import { ENGINE_MODULES } from './engines/index.js';
 import type { EngineModule } from './engines/types.js';
 import type { EngineId, LogLine } from './types.js';
@@ -13,6 +22,10 @@ export interface Vote {
   weight: number;
   text: string;
 }
+/** Go slog's text handler (`time=… level=… source=file.go:N msg=…`), as Ollama prints it. */
+const GO_SLOG = /^time=\S+ level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=/;
+const OLLAMA = /ollama|msg="(?:starting llama server|waiting for llama runner)/i;
+const FOREIGN_DECIDES = 10;
 
 export class EngineDetector {
   readonly scores: Record<EngineId, number> = { sglang: 0, vllm: 0, trtllm: 0, tgi: 0, llamacpp: 0 };
@@ -26,12 +39,16 @@ export class EngineDetector {
     tgi: { lines: 0, top: [] },
     llamacpp: { lines: 0, top: [] },
   };
+  /** Evidence that the server is another program wrapping an engine (Ollama). */
+  foreign = 0;
 
   constructor(forced?: EngineId) {
     if (forced) this.locked = ENGINE_MODULES.find((e) => e.id === forced)!;
   }
 
   observe(line: LogLine): void {
+    if (this.foreign < FOREIGN_DECIDES && line.text.startsWith('time=') && GO_SLOG.test(line.text))
+      this.foreign += OLLAMA.test(line.text) ? FOREIGN_DECIDES : 1;
     if (this.locked) return;
     let changed = false;
     for (const e of ENGINE_MODULES) {
@@ -64,6 +81,11 @@ export class EngineDetector {
   /** Modules to try, most likely first. */
   candidates(): readonly EngineModule[] {
     return this.locked ? [this.locked] : this.order;
+  }
+
+  /** The engine to report: null when the server is another program that runs the engine inside it. */
+  reported(): EngineId | null {
+    return this.foreign >= FOREIGN_DECIDES ? null : this.best();
   }
 
   best(): EngineId | null {

@@ -86,7 +86,24 @@ export interface LogLine {
   container: string | null;
   /** true when the line carried the engine's own prefix (a logger line, not a continuation or a print). */
   framed: boolean;
+  /**
+   * Whose frame the line carried: an engine's own (`sglang`, `vllm`, ...), or one any program prints
+   * (`bracket` — a bare `[date time]` stamp —, `pylog`, `glog`, `file`, `uvicorn`).
+   */
+  frame?: LogFrame | null;
 }
+
+export type LogFrame =
+  | 'sglang'
+  | 'vllm'
+  | 'trtllm'
+  | 'tgi'
+  | 'llamacpp'
+  | 'bracket'
+  | 'pylog'
+  | 'glog'
+  | 'file'
+  | 'uvicorn';
 
 /** A proof: where in the file and what it said. */
 export interface Evidence {

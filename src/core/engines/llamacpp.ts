@@ -159,11 +159,7 @@ export const llamacpp: EngineModule = {
       )
     )
       return 8;
-    if (
-      /^(?:srv|slot|que|res|cmn) +\S+/.test(line.msg) ||
-      /^\d+\.\d{2}\.\d{3}\.\d{3} [IWEDT] /.test(line.text)
-    )
-      return 4;
+    if (/^(?:srv|slot|que|res|cmn) +\S+/.test(line.msg) || line.frame === 'llamacpp') return 4;
     return 0;
   },
   signatures,

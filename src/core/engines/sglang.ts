@@ -1,8 +1,8 @@
 /** SGLang (`python -m sglang.launch_server`, `sglang serve`): line shapes from research/sglang.md. */
 
 import { parseSglangServerArgs } from '../config/engine-config.js';
-import type { LogLine } from '../types.js';
 import { argparseSignatures } from './cli-errors.js';
+import { sglangEvidence } from './evidence.js';
 import type { EngineModule, Signature } from './types.js';
 
 const num = (s: string | undefined): number | null => (s === undefined ? null : Number(s));
@@ -322,30 +322,9 @@ const signatures: Signature[] = [
   ...argparseSignatures('launch_server\\.py|sglang(?: serve)?'),
 ];
 
-const SGLANG_FRAME =
-  /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?(?: (?:DP|PP|TP|EP|ATTN_CP|MOE_DP)\d+)*\]/;
-
 export const sglang: EngineModule = {
   id: 'sglang',
-  detect(line: LogLine): number {
-    const m = line.msg;
-    if (
-      m.startsWith('server_args=ServerArgs(') ||
-      m.includes('sglang.launch_server') ||
-      m.includes('fired up and ready to roll')
-    )
-      return 10;
-    if (
-      /^(?:Decode|Prefill) batch[.,]|^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\./.test(
-        m,
-      )
-    )
-      return 5;
-    if (/\/sglang\/|sglang::|sgl_kernel|sgl-workspace/.test(m)) return 2;
-    const text = line.text.slice(line.container ? line.text.indexOf('|') + 2 : 0);
-    if (SGLANG_FRAME.test(text)) return 1;
-    return 0;
-  },
+  detect: sglangEvidence,
   signatures,
   sample(sig, m) {
     switch (sig.id) {

@@ -1,8 +1,8 @@
 /** Hugging Face text-generation-inference (`text-generation-launcher`): research/vllm-and-peers.md §3. */
 
 import { parseTgiArgs } from '../config/engine-config.js';
-import type { LogLine } from '../types.js';
 import { clapSignatures } from './cli-errors.js';
+import { tgiEvidence } from './evidence.js';
 import type { EngineModule, Signature } from './types.js';
 
 const signatures: Signature[] = [
@@ -90,16 +90,7 @@ const signatures: Signature[] = [
 
 export const tgi: EngineModule = {
   id: 'tgi',
-  detect(line: LogLine): number {
-    if (
-      /text_generation_launcher|text_generation_router|text-generation-launcher|text_generation_server/.test(
-        line.text,
-      )
-    )
-      return 8;
-    if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z\s+(?:INFO|WARN|ERROR|DEBUG)\s/.test(line.text)) return 2;
-    return 0;
-  },
+  detect: tgiEvidence,
   signatures,
   hints: {
     oom: 'lower --max-batch-prefill-tokens / --max-total-tokens, or quantize, or use more shards',

@@ -144,7 +144,7 @@ export const trtllm: EngineModule = {
       )
     )
       return 8;
-    if (/^\[\d{2}\/\d{2}\/\d{4}-\d{2}:\d{2}:\d{2}\] /.test(line.text)) return 3;
+    if (line.frame === 'trtllm' || /^\[\d{2}\/\d{2}\/\d{4}-\d{2}:\d{2}:\d{2}\] /.test(line.text)) return 3;
     return 0;
   },
   signatures,

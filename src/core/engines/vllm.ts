@@ -5,8 +5,8 @@ import {
   parseVllmNamespace,
   parseVllmNonDefaultArgs,
 } from '../config/engine-config.js';
-import type { LogLine } from '../types.js';
 import { argparseSignatures } from './cli-errors.js';
+import { vllmEvidence } from './evidence.js';
 import type { EngineModule, Signature } from './types.js';
 
 const num = (s: string | undefined): number | null => (s === undefined ? null : Number(s));
@@ -268,35 +268,7 @@ const signatures: Signature[] = [
 
 export const vllm: EngineModule = {
   id: 'vllm',
-  detect(line: LogLine): number {
-    const m = line.msg;
-    if (
-      /^non-default args: \{|^vLLM (?:API )?server version|LLM engine \(v|[█▀▄]\s+version\s+\S+|Avg prompt throughput: .* Avg generation throughput/.test(
-        m,
-      )
-    )
-      return 10;
-    if (
-      line.tags &&
-      /^(?:APIServer|ApiServer_\d+|EngineCore(?:_DP\d+)?|Worker(?:_[A-Z]+\d+)*|VllmWorker(?:Process)?|RayWorkerWrapper)$|^VllmWorker /.test(
-        line.tags,
-      )
-    )
-      return 6;
-    if (
-      /\/vllm\/|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]/.test(
-        line.text,
-      )
-    )
-      return 3;
-    if (
-      /^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2} \[?[\w./-]+\.py:\d+\]/.test(
-        line.text.replace(/^\([^)]*\) /, ''),
-      )
-    )
-      return 2;
-    return 0;
-  },
+  detect: vllmEvidence,
   signatures,
   sample(sig, m) {
     if (sig.id !== 'stats') return null;

@@ -9,10 +9,12 @@
 // CSI sequences (colours, cursor moves), OSC titles, and the bare `[1;36m` remnants left when a paste lost
 // its ESC bytes. The remnant form requires a digit right after `[` and an `m` right after the digits, so
 // `[2026-02-19 ...]` timestamps never match.
+// A paste through `cat -v` or a terminal log prints ESC as the two characters `^[`: `^[[0;36m`. The reset
+// remnant `[0m` is stripped before a blank too (vLLM colours its process prefix: `[0;36m(Worker pid=1)[0m INFO`).
 const ANSI =
-  /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\[(?:\d{1,3};)*\d{1,3}m(?=\S|$)/g;
+  /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[ -/]*[@-~]|\[(?:\d{1,3};)*\d{1,3}m(?=\S|$)|\[0?m(?= )/g;
 
-const REMNANT = /\[(?:\d{1,3};)*\d{1,3}m/;
+const REMNANT = /\[(?:\d{1,3};)*\d{1,3}m|\^\[/;
 
 const BAR = /\d+%\s*(?:\||Completed \|)|\|\s*\d+\/\d+ \[|it\/s\]|s\/it\]/;
 

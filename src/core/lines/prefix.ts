@@ -3,9 +3,10 @@
  * vLLM/Ray process prefixes, then the engine's own `[ts tags]` / `LEVEL MM-DD ts [file:N]` / ... frame.
  * What remains is the message, which the engine signatures match.
  */
-import type { LogLine } from '../types.js';
+import type { LogFrame, LogLine } from '../types.js';
+import { findInnerFrame, learnedWrapper, learnWrapper, type WrapperState } from './wrapper.js';
 
-export interface PrefixContext {
+export interface PrefixContext extends WrapperState {
   /** Year for stamps that print none (vLLM, journald). Updated from any full date seen. */
   year: number;
 }
@@ -25,8 +26,10 @@ const MONTHS: Record<string, number> = {
   Dec: 12,
 };
 
+// A container/CI stamp (`docker logs --timestamps`, GitHub Actions, `[…Z] ` runners). Not peeled when TGI's own
+// frame follows (`…Z  INFO target: `); a vLLM `LEVEL MM-DD` or `LEVEL PID [file]` frame after it is the engine's.
 const CI_STAMP =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?!\s*(?:TRACE|DEBUG|INFO|WARN|ERROR)\s)/;
+  /^\[?(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})\]? (?!\s*(?:TRACE|DEBUG|INFO|WARN|ERROR)\s+(?!\d{2}-\d{2} \d{2}:|\d+ \[))/;
 const JOURNALD = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) \S+ [^\s:[]+(?:\[(\d+)\])?: /;
 const COMPOSE = /^(\[?[\w][\w.-]*\]?)\s+\|(?: |$)/;
 const PROCESS =
@@ -50,6 +53,8 @@ const GLOG = /^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.\d+\s+\d+ [\w.-]+
 /** A vLLM frame cut at the left by a paste: `[multiproc_executor.py:492] msg`. */
 const FILE_ONLY = /^\[?[\w./-]+\.py:\d+\] /;
 const UVICORN = /^(INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE):\s/;
+/** `LEVEL PID [file.py:N] msg`: a python logger configured with `%(levelname)s %(process)d [%(filename)s:%(lineno)d]`. */
+const LEVEL_PID = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d+) \[[\w./-]+\.py:\d+\] /;
 
 type Level = LogLine['level'];
 const LEVEL_WORD: Record<string, Level> = {
@@ -76,125 +81,188 @@ function utc(y: number, mo: number, d: number, h: number, mi: number, s: number,
 }
 
 export function parseLine(text: string, no: number, offset: number, ctx: PrefixContext): LogLine {
-  let rest = text;
-  let ts: number | null = null;
-  let rel: number | null = null;
-  let level: Level = null;
-  let tags: string | null = null;
-  let pid: number | null = null;
-  let container: string | null = null;
-  let framed = false;
+  const line: LogLine = {
+    no,
+    offset,
+    text,
+    msg: text,
+    ts: null,
+    rel: null,
+    level: null,
+    tags: null,
+    pid: null,
+    container: null,
+    framed: false,
+    frame: null,
+  };
+  let rest = peelWrappers(line, text, ctx);
+  // A wrapper learned from this file's earlier lines: peeled before the frame, and from continuation lines.
+  const learned = learnedWrapper(ctx, rest);
+  if (learned > 0) rest = peelWrappers(line, rest.slice(learned), ctx);
+  let frame = readFrame(line, rest, ctx);
+  if (learned === 0 && (frame === null || GENERIC_FRAME.has(frame))) {
+    // The engine's frame behind a prefix no one listed (an app's logger, a collector, a CI gutter).
+    const base = frame === null ? rest : line.msg;
+    const at = findInnerFrame(base, frame === null ? 1 : 0);
+    if (at >= 0) {
+      const inner = peelWrappers(line, base.slice(at), ctx);
+      const got = readFrame(line, inner, ctx);
+      // SGLang formats uvicorn's lines with its own `[%(asctime)s] %(levelprefix)s` (entrypoints/http_server.py):
+      // a bare bracket stamp before `INFO:     ` is the engine's frame, not a wrapper to learn.
+      if (got !== null || (frame !== 'bracket' && UVICORN.test(inner))) {
+        learnWrapper(ctx, rest.slice(0, rest.length - inner.length));
+        frame = got;
+        rest = inner;
+      }
+    }
+  }
+  if (frame === null) {
+    line.msg = rest;
+    // A continuation line under a learned wrapper: the wrapper's own stamp, if it has one, dates it.
+    if (learned > 0 && line.ts === null) line.ts = wrapperStamp(text.slice(0, text.length - rest.length));
+  }
+  const msg = line.msg;
+  if (frame === null) {
+    const uv = UVICORN.exec(msg);
+    if (uv) {
+      line.level = LEVEL_WORD[uv[1]!] ?? null;
+      line.framed = true;
+      line.frame = 'uvicorn';
+    }
+  } else if (line.level === null) {
+    const uv = UVICORN.exec(msg);
+    if (uv) line.level = LEVEL_WORD[uv[1]!] ?? null;
+  }
+  // SGLang prints no level, continuation lines have none: read it from the message.
+  if (line.level === null && msg !== '') line.level = inferLevel(msg);
+  return line;
+}
 
+const STAMP = /(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/;
+
+function wrapperStamp(prefix: string): number | null {
+  const m = STAMP.exec(prefix);
+  return m ? utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : null;
+}
+
+/** Frames that other programs print too: an engine frame found inside such a line's message wins. */
+const GENERIC_FRAME: ReadonlySet<LogFrame> = new Set<LogFrame>(['pylog', 'glog', 'file', 'bracket']);
+
+/** Peels the known wrappers (CI/container stamps, journald, compose gutters, Ray/vLLM process prefixes). */
+function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
+  let rest = text;
   for (let guard = 0; guard < 4; guard++) {
     let m = CI_STAMP.exec(rest);
     if (m) {
       ctx.year = Number(m[1]);
-      ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+      line.ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
       rest = rest.slice(m[0].length);
       continue;
     }
     m = JOURNALD.exec(rest);
     if (m && MONTHS[m[1]!]) {
-      ts = utc(ctx.year, MONTHS[m[1]!]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!);
-      if (m[6]) pid = Number(m[6]);
+      line.ts = utc(ctx.year, MONTHS[m[1]!]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!);
+      if (m[6]) line.pid = Number(m[6]);
       rest = rest.slice(m[0].length);
       continue;
     }
     m = COMPOSE.exec(rest);
     if (m) {
-      container = m[1]!;
+      line.container = m[1]!;
       rest = rest.slice(m[0].length);
       continue;
     }
     m = PROCESS.exec(rest);
     if (m) {
-      tags = m[1]!;
-      pid = Number(m[2]);
+      line.tags = m[1]!;
+      line.pid = Number(m[2]);
       rest = rest.slice(m[0].length);
       continue;
     }
     break;
   }
+  return rest;
+}
 
+/** Reads the logger frame at the start of `rest` into `line` (msg, ts, level, tags); null when there is none. */
+function readFrame(line: LogLine, rest: string, ctx: PrefixContext): LogFrame | null {
   let m: RegExpExecArray | null;
+  let frame: LogFrame;
   if (rest.charCodeAt(0) === 91 /* [ */ && (m = SGLANG.exec(rest))) {
     if (m[1]) {
       ctx.year = Number(m[1]);
-      ts = utc(+m[1], +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!, m[7]);
-    } else if (ts === null) {
+      line.ts = utc(+m[1], +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!, m[7]);
+    } else if (line.ts === null) {
       // Pre-v0.3.4 stamps carry no date: keep the time of day, so durations still come out right.
-      ts = +m[4]! * 3600 + +m[5]! * 60 + +m[6]! + (m[7] ? Number(`0.${m[7]}`) : 0);
+      line.ts = +m[4]! * 3600 + +m[5]! * 60 + +m[6]! + (m[7] ? Number(`0.${m[7]}`) : 0);
     }
     const rank = m[8]?.trim();
-    if (rank) tags = tags ? `${tags} ${rank}` : rank;
+    if (rank) line.tags = line.tags ? `${line.tags} ${rank}` : rank;
     rest = rest.slice(m[0].length);
     const lv = SGLANG_LEVEL.exec(rest);
     if (lv) {
-      level = LEVEL_WORD[lv[1]!] ?? null;
+      line.level = LEVEL_WORD[lv[1]!] ?? null;
       rest = rest.slice(lv[0].length);
     }
-    framed = true;
+    // `[date time]` alone is a stamp many programs print; with rank tags or its `LEVEL file.py:N:` it is SGLang's.
+    frame = rank || lv ? 'sglang' : 'bracket';
   } else if ((m = VLLM.exec(rest))) {
-    level = LEVEL_WORD[m[1]!] ?? null;
-    ts = utc(ctx.year, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+    line.level = LEVEL_WORD[m[1]!] ?? null;
+    line.ts = utc(ctx.year, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
     rest = rest.slice(m[0].length);
-    framed = true;
+    frame = 'vllm';
   } else if ((m = TRTLLM.exec(rest))) {
     ctx.year = Number(m[3]);
-    ts = utc(+m[3]!, +m[1]!, +m[2]!, +m[4]!, +m[5]!, +m[6]!);
-    level = LEVEL_WORD[m[8]!] ?? null;
+    line.ts = utc(+m[3]!, +m[1]!, +m[2]!, +m[4]!, +m[5]!, +m[6]!);
+    line.level = LEVEL_WORD[m[8]!] ?? null;
     const rank = m[7] ?? m[9];
-    if (rank) tags = `rank ${rank}`;
+    if (rank) line.tags = `rank ${rank}`;
     rest = rest.slice(m[0].length);
-    framed = true;
+    frame = 'trtllm';
   } else if ((m = TRTLLM_CPP.exec(rest))) {
-    level = LEVEL_WORD[m[1]!] ?? null;
-    if (m[2]) tags = `rank ${m[2]}`;
+    line.level = LEVEL_WORD[m[1]!] ?? null;
+    if (m[2]) line.tags = `rank ${m[2]}`;
     rest = rest.slice(m[0].length);
-    framed = true;
+    frame = 'trtllm';
   } else if ((m = TGI.exec(rest))) {
     ctx.year = Number(m[1]);
-    ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!, m[7]);
-    level = LEVEL_WORD[m[8]!] ?? null;
+    line.ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!, m[7]);
+    line.level = LEVEL_WORD[m[8]!] ?? null;
     rest = rest.slice(m[0].length);
-    framed = true;
+    frame = 'tgi';
   } else if ((m = LLAMACPP.exec(rest))) {
-    rel = +m[1]! * 60 + +m[2]! + +m[3]! / 1000 + +m[4]! / 1e6;
-    level = LEVEL_WORD[m[5]!] ?? null;
+    line.rel = +m[1]! * 60 + +m[2]! + +m[3]! / 1000 + +m[4]! / 1e6;
+    line.level = LEVEL_WORD[m[5]!] ?? null;
     rest = rest.slice(m[0].length);
-    framed = true;
+    frame = 'llamacpp';
   } else if ((m = PYLOG.exec(rest))) {
     ctx.year = Number(m[1]);
-    ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
-    level = LEVEL_WORD[m[7]!] ?? null;
+    line.ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+    line.level = LEVEL_WORD[m[7]!] ?? null;
     rest = rest.slice(m[0].length);
-    framed = true;
+    frame = 'pylog';
   } else if ((m = GLOG.exec(rest))) {
-    level = LEVEL_WORD[m[1]!] ?? null;
-    ts = utc(ctx.year, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+    line.level = LEVEL_WORD[m[1]!] ?? null;
+    line.ts = utc(ctx.year, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
     rest = rest.slice(m[0].length);
-    framed = true;
+    frame = 'glog';
+  } else if ((m = LEVEL_PID.exec(rest))) {
+    line.level = LEVEL_WORD[m[1]!] ?? null;
+    line.pid = Number(m[2]);
+    rest = rest.slice(m[0].length);
+    frame = 'pylog';
   } else if ((m = FILE_ONLY.exec(rest))) {
     rest = rest.slice(m[0].length);
-    framed = true;
+    frame = 'file';
   } else if ((m = SGLANG_OLD_GPU.exec(rest))) {
-    tags = `gpu${m[1]}`;
+    line.tags = `gpu${m[1]}`;
     rest = rest.slice(m[0].length);
-    framed = true;
-  }
-  if (!framed) {
-    const uv = UVICORN.exec(rest);
-    if (uv) {
-      level = LEVEL_WORD[uv[1]!] ?? null;
-      framed = true;
-    }
-  } else if (level === null) {
-    const uv = UVICORN.exec(rest);
-    if (uv) level = LEVEL_WORD[uv[1]!] ?? null;
-  }
-  // SGLang prints no level, continuation lines have none: read it from the message.
-  if (level === null && rest !== '') level = inferLevel(rest);
-  return { no, offset, text, msg: rest, ts, rel, level, tags, pid, container, framed };
+    frame = 'sglang';
+  } else return null;
+  line.msg = rest;
+  line.framed = true;
+  line.frame = frame;
+  return frame;
 }
 
 /** Level for engines that print none (SGLang): read from the message. */

@@ -1,0 +1,87 @@
+/**
+ * How strongly one line says which engine wrote the log, by kind of evidence. The weights make the specific
+ * kinds win over many lines of a shape others share: a `[date time]` stamp or a python-logging line says
+ * little, a path inside the engine's package, a milestone only that engine prints, or its config dump says a
+ * lot. Generic lines (python logging, uvicorn, ISO stamps, `[date time]` without rank tags) vote 0 or 1.
+ */
+import type { LogLine } from '../types.js';
+
+export const WEIGHT = {
+  /** A stamp shape the engine prints but others may too (`[date time]`). */
+  weakFrame: 1,
+  /** The engine's own line grammar (vLLM `LEVEL MM-DD ts [file:N]`, SGLang `[ts TPn]`, TGI `…Z LEVEL target:`). */
+  frame: 2,
+  /** The engine's package in a path or module name (traceback frames, command lines, imports). */
+  path: 4,
+  /** vLLM's package paths: SGLang up to 0.4 imports vLLM's layers and distributed code, so its tracebacks hold them. */
+  sharedPath: 3,
+  /** A milestone line only this engine prints, or its worker process names. */
+  milestone: 6,
+  /** Its config dump, version banner or launcher command: says the engine by itself. */
+  config: 12,
+} as const;
+
+// SGLang: `server_args=ServerArgs(` (srt/server_args.py, printed by launch_server), the launch commands
+// (`python -m sglang.launch_server`, `sglang serve` — research/engine-source sglang.json), the ready line
+// (srt/entrypoints/http_server.py), and the router (`sglang_router`, the Rust router's `[Router (Rust)]` prefix).
+const SG_CONFIG =
+  /^server_args=ServerArgs\(|sglang\.launch_server|\bsglang serve\b|fired up and ready to roll|sglang_router|\[Router \(Rust\)\]/;
+// Milestones printed by srt/managers/scheduler.py, srt/model_executor/model_runner.py and cuda_graph_runner.py
+// (tqdm `Capturing batches (bs=… avail_mem=…)`, `Capturing num tokens (num_tokens=…)`).
+const SG_MILESTONE =
+  /^(?:Decode|Prefill) batch[.,]|^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\.|^Capturing (?:batches \(bs=|num tokens \(num_tokens=)|^KV Cache is allocated\./;
+// The package in a path (`…/sglang/srt/managers/scheduler.py`), a module name (`sglang.srt.…`), its kernels,
+// and a path cut at the left by a paste (`srt/managers/…`; vLLM has no `srt/` package).
+const SG_PATH =
+  /\/sglang\/|\bsglang\.srt\b|sglang::|sgl_kernel|sgl-workspace|(?:^|[\s"'/])srt\/(?:managers|model_executor|model_loader|mem_cache|entrypoints|layers|distributed|utils)\//;
+
+export function sglangEvidence(line: LogLine): number {
+  const m = line.msg;
+  if (SG_CONFIG.test(m)) return WEIGHT.config;
+  if (SG_MILESTONE.test(m)) return WEIGHT.milestone;
+  if (SG_PATH.test(line.text)) return WEIGHT.path;
+  if (line.frame === 'sglang') return WEIGHT.frame;
+  if (line.frame === 'bracket' && line.ts !== null && line.ts > 1e8) return WEIGHT.weakFrame;
+  return 0;
+}
+
+// vLLM: `non-default args: {` (entrypoints/utils.py log_non_default_args), the version banner and
+// `vLLM API server version` (entrypoints/openai/api_server.py), `Initializing a V1 LLM engine (v…)` /
+// `Initializing an LLM engine (v…)` (v1/engine/core.py, engine/llm_engine.py), the stats line
+// (v1/metrics/loggers.py), and the launch commands (`vllm serve`, `-m vllm.entrypoints.openai.api_server`).
+const VL_CONFIG =
+  /^non-default args: \{|^vLLM (?:API )?server version|LLM engine \(v|[█▀▄]\s+version\s+\S+|Avg prompt throughput: .* Avg generation throughput|\bvllm serve\b|-m vllm\.entrypoints\./;
+// Milestones only vLLM prints (research/engine-source vllm.json): the capture bar `Capturing CUDA graphs ({}, {})`
+// (v1/worker/gpu_model_runner.py), `Starting vLLM API server %d on %s`, `Model loading took %s GiB`,
+// `Available KV cache memory: %s GiB`, `Graph capturing finished in %.0f secs`.
+const VL_MILESTONE =
+  /^Capturing CUDA graphs \(|^Starting vLLM API server|^Model loading took [\d.]+ GiB|^Available KV cache memory: |^Graph capturing finished in \d/;
+// vLLM's worker process names (v1/executor/multiproc_executor.py, v1/engine/core.py, Ray workers).
+const VL_TAGS =
+  /^(?:APIServer|ApiServer_\d+|EngineCore(?:_DP\d+)?|Worker(?:_[A-Z]+\d+)*|VllmWorker(?:Process)?|RayWorkerWrapper)$|^VllmWorker /;
+// The package in a path or module name, vLLM's own logger file names, and cut paths of the v1 package.
+const VL_PATH =
+  /\/vllm\/|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]|(?:^|[\s"'/])v1\/(?:engine|worker|executor|core|sample|attention)\//;
+
+export function vllmEvidence(line: LogLine): number {
+  const m = line.msg;
+  if (VL_CONFIG.test(m)) return WEIGHT.config;
+  if (line.tags && VL_TAGS.test(line.tags)) return WEIGHT.milestone;
+  if (VL_MILESTONE.test(m)) return WEIGHT.milestone;
+  if (VL_PATH.test(line.text)) return WEIGHT.sharedPath;
+  if (line.frame === 'vllm') return WEIGHT.frame;
+  return 0;
+}
+
+// TGI's crate and module names (launcher, router, the python shard server).
+const TGI_NAME =
+  /text_generation_launcher|text_generation_router|text-generation-launcher|text_generation_server/;
+// TGI's compact tracing frame carries span names and a target before the message (research/vllm-and-peers.md):
+// an ISO stamp and a level alone do not make a TGI line (container runtimes print the stamp).
+const TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*\w+(?:::\w+)*: /;
+
+export function tgiEvidence(line: LogLine): number {
+  if (TGI_NAME.test(line.text)) return 8;
+  if (line.frame === 'tgi' && TGI_TARGET.test(line.msg)) return WEIGHT.frame;
+  return 0;
+}

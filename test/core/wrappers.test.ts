@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LogAnalyzer } from '../../src/core/analyzer.js';
+import { decodeLine } from '../../src/core/lines/clean.js';
+import { type PrefixContext, parseLine } from '../../src/core/lines/prefix.js';
+import { prefixShape } from '../../src/core/lines/wrapper.js';
+
+/** Reads made-up lines in order through one context, as the analyzer does for a file. */
+function read(lines: string[], ctx: PrefixContext = { year: 2026 }) {
+  return lines.map((t, i) => parseLine(decodeLine(Buffer.from(t), 0, Buffer.byteLength(t)), i + 1, 0, ctx));
+}
+
+describe('wrappers no one listed', () => {
+  it("an application's logger printing a vLLM line as its message", () => {
+    const [l] = read([
+      '2025-03-04 05:06:07,890 - gateway - INFO - INFO 03-04 05:06:07 [api_server.py:12] Started',
+    ]);
+    assert.equal(l!.frame, 'vllm');
+    assert.equal(l!.msg, 'Started');
+    assert.equal(l!.level, 'info');
+  });
+
+  it('a container ISO stamp before a vLLM line leaves the vLLM frame to decide (not TGI)', () => {
+    const [l] = read([
+      '2025-03-04T05:06:07.123456789Z WARNING 03-04 05:06:07 [config.py:40] Casting to float16',
+    ]);
+    assert.equal(l!.frame, 'vllm');
+    assert.equal(l!.level, 'warning');
+    assert.equal(l!.msg, 'Casting to float16');
+    // TGI's own frame keeps its target.
+    const [t] = read(['2025-03-04T05:06:07.123Z  INFO text_generation_launcher: Starting shard rank=0']);
+    assert.equal(t!.frame, 'tgi');
+  });
+
+  it('CI gutters: a bracketed ISO stamp and a `  | ` gutter', () => {
+    const [a, b] = read([
+      '[2025-06-01T10:00:00.123Z] INFO 06-01 10:00:00 [core.py:7] Waiting for engine',
+      '  | INFO 06-01 10:00:01 [core.py:8] Engine ready',
+    ]);
+    assert.equal(a!.frame, 'vllm');
+    assert.equal(a!.msg, 'Waiting for engine');
+    assert.equal(b!.frame, 'vllm');
+    assert.equal(b!.msg, 'Engine ready');
+  });
+
+  it('a log collector `[ts] host >> ` before SGLang lines', () => {
+    const [l] = read([
+      '[2025-06-01 10:00:00] node-7 >> [2025-06-01 10:00:00 TP1] Load weight begin. avail mem=70.1 GB',
+    ]);
+    assert.equal(l!.frame, 'sglang');
+    assert.equal(l!.tags, 'TP1');
+    assert.equal(l!.msg, 'Load weight begin. avail mem=70.1 GB');
+  });
+
+  it('ANSI escapes printed as text: `^[[0;36m` and bare `[0;36m … [0m` remnants', () => {
+    const [a, b] = read([
+      '^[[0;36m(VllmWorker rank=1 pid=77)^[[0;0m INFO 06-01 10:00:00 [gpu_worker.py:3] Memory profiling done',
+      '[1;36m(EngineCore pid=9)[0m INFO 06-01 10:00:00 [core.py:3] Engine up',
+    ]);
+    assert.equal(a!.frame, 'vllm');
+    assert.equal(a!.pid, 77);
+    assert.equal(a!.msg, 'Memory profiling done');
+    assert.equal(b!.tags, 'EngineCore');
+    assert.equal(b!.msg, 'Engine up');
+  });
+
+  it('a custom `LEVEL PID [file.py:N]` format', () => {
+    const [l] = read(['ERROR 4321 [model_runner.py:88] Weight file missing']);
+    assert.equal(l!.framed, true);
+    assert.equal(l!.level, 'error');
+    assert.equal(l!.pid, 4321);
+    assert.equal(l!.msg, 'Weight file missing');
+  });
+
+  it('a wrapper learned from the first lines is peeled from traceback continuation lines', () => {
+    const ctx: PrefixContext = { year: 2026 };
+    const got = read(
+      [
+        '2025-01-02 03:04:05 | svc-a | INFO 01-02 03:04:05 [core.py:1] Initializing engine',
+        '2025-01-02 03:04:06 | svc-a | ERROR 01-02 03:04:06 [core.py:2] EngineCore failed to start.',
+        '2025-01-02 03:04:06 | svc-a | Traceback (most recent call last):',
+        '2025-01-02 03:04:06 | svc-a |   File "/opt/venv/vllm/v1/engine/core.py", line 10, in run',
+        '2025-01-02 03:04:06 | svc-a | RuntimeError: boom',
+      ],
+      ctx,
+    );
+    assert.equal(ctx.wrap, prefixShape('2025-01-02 03:04:05 | svc-a | '));
+    assert.equal(got[2]!.msg, 'Traceback (most recent call last):');
+    assert.equal(got[3]!.msg, '  File "/opt/venv/vllm/v1/engine/core.py", line 10, in run');
+    assert.equal(got[4]!.msg, 'RuntimeError: boom');
+    assert.equal(got[4]!.ts, Date.UTC(2025, 0, 2, 3, 4, 6) / 1000);
+  });
+
+  it('a bare `word: ` prefix is never learned (it would eat `ValueError: `)', () => {
+    assert.equal(prefixShape('worker: '), null);
+    assert.notEqual(prefixShape('worker >> '), null);
+  });
+
+  it('the learned wrapper survives a checkpoint', () => {
+    const text = [
+      '2025-01-02 03:04:05 | svc-a | INFO 01-02 03:04:05 [core.py:1] Initializing engine',
+      '2025-01-02 03:04:06 | svc-a | INFO 01-02 03:04:06 [core.py:2] Loading model',
+      '',
+    ].join('\n');
+    const a = new LogAnalyzer();
+    a.push(Buffer.from(text));
+    const b = LogAnalyzer.restore(a.checkpoint());
+    const ctx = (b as unknown as { ctx: PrefixContext }).ctx;
+    assert.equal(ctx.wrap, prefixShape('2025-01-02 03:04:05 | svc-a | '));
+  });
+});
