@@ -7,6 +7,7 @@ import { BulkHook, type ServingRunData } from './bulk.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import { redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
+import { CATALOG_ENGINES, type CatalogLine, catalogLine, classifyRaise } from './engines/catalog-match.js';
 import { commonSignatures } from './engines/common.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
@@ -19,7 +20,7 @@ import { type AnalysisReport, buildReport } from './report.js';
 import { barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
 import type { EngineId, FailureClass, LogLine, Phase } from './types.js';
-import { phaseRank } from './types.js';
+import { PHASES, phaseRank } from './types.js';
 
 export interface AnalyzerOptions {
   /** Skip detection: read the log as this engine's. */
@@ -33,6 +34,12 @@ export interface AnalyzerOptions {
 }
 
 const NEWLINE = Buffer.from('\n');
+/** Catalog levels at which a `crash` line reports a failure (a warning that mentions one does not). */
+const CRASH_LEVELS = new Set(['error', 'exception', 'fatal', 'critical']);
+const STARTUP_PHASES: ReadonlySet<string> = new Set(PHASES.slice(0, PHASES.indexOf('ready')));
+const isStartupPhase = (p: string): p is Phase => STARTUP_PHASES.has(p);
+const exceptionRules = (type: string, message: string) =>
+  classifyExceptionType(type) ?? classifyFailureText(`${type}: ${message}`);
 const SECRETISH = /key|token|secret|passw|bearer|authorization|hf_|sk-/i;
 
 interface Match {
@@ -173,7 +180,10 @@ export class LogAnalyzer {
     if (line.tags) launch.ranks.add(line.tags);
     if (line.pid !== null) launch.pids.add(line.pid);
     if (hit) this.apply(launch, line, hit);
-    else if (line.msg.includes('%')) this.progressBar(launch, line);
+    else {
+      if (line.msg.includes('%')) this.progressBar(launch, line);
+      this.fromCatalog(launch, line);
+    }
     if (this.tracker.opened === line.no && launch.shutdown === null) {
       // A traceback that the file cuts before its exception line still says an exception was hit.
       launch.addFailure({
@@ -184,7 +194,8 @@ export class LogAnalyzer {
     }
     const raise = this.tracker.lastRaise;
     if (raise && !exc && this.tracker.openStart !== null) {
-      const cls = classifyExceptionType(raise.type) ?? classifyFailureText(`${raise.type}: ${raise.text}`);
+      const text = raise.text.replace(/^[rfb]*["']/i, '');
+      const cls = classifyRaise(launch.engine ?? this.detector.best(), raise.type, text, exceptionRules);
       if (cls)
         launch.refineFailure(
           this.tracker.openStart,
@@ -202,7 +213,8 @@ export class LogAnalyzer {
       const scoped =
         exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
       if (exc.benign || scoped) launch.dropFailure(exc.startLine);
-      else if (launch.shutdown === null) launch.addFailure(launch.fromException(exc, launch.phase));
+      else if (launch.shutdown === null)
+        launch.addFailure(launch.fromException(exc, launch.phase, launch.engine ?? this.detector.best()));
     }
   }
 
@@ -362,6 +374,30 @@ export class LogAnalyzer {
       default:
         return;
     }
+  }
+
+  /**
+   * A line no hand-written signature knows, found among the engine's own log calls (engines/catalog-match.ts).
+   * It only moves a launch forward through the startup phases: it never opens a launch (segment() has run),
+   * never places it back (a late args-phase warning), and never claims ready/serving/shutdown, which the
+   * hand-written milestones decide. Lines that can come in any phase (`phase_scope: any`) place nothing. An
+   * error the engine prints when a child failed is a low-strength failure: the cause is printed elsewhere.
+   */
+  private fromCatalog(launch: LaunchBuilder, line: LogLine): void {
+    const engine = launch.engine ?? this.detector.best();
+    let hit: CatalogLine | null = null;
+    if (engine !== null) hit = catalogLine(engine, line.msg);
+    else for (const e of CATALOG_ENGINES) if ((hit = catalogLine(e, line.msg))) break;
+    if (hit === null || launch.shutdown !== null) return;
+    const ts = line.ts ?? line.rel ?? this.lastTs;
+    if (hit.crash && CRASH_LEVELS.has(hit.level)) {
+      launch.addConsequence({ line: line.no, text: line.text });
+      launch.addFailure(lineFailure(line, classifyFailureText(line.msg) ?? 'other', 1, ts, launch));
+      return;
+    }
+    if (hit.scope === 'any' || !isStartupPhase(hit.phase)) return;
+    if (launch.phase === null || phaseRank(hit.phase) >= phaseRank(launch.phase))
+      launch.mark(hit.phase, line.no, ts, line.text);
   }
 
   /** The frames of a traceback show how far the launch got, even when the file starts mid-traceback. */
