@@ -170,3 +170,72 @@ for (const engine of ENGINES) {
     assert.ok(share >= 0.9, `${misses.length} misses:\n${misses.join('\n')}`);
   });
 }
+
+/** Made-up lines of the shape of catalog templates (not copied from any log). */
+function read(lines: string[], engine?: EngineId) {
+  const a = new LogAnalyzer(engine ? { engine } : {});
+  a.push(Buffer.from(`${lines.join('\n')}\n`));
+  a.end();
+  return a.launches;
+}
+
+test('a line only the catalog knows moves the launch to its phase (vllm kv_cache_utils)', () => {
+  const [l, ...rest] = read([
+    'INFO 03-01 10:00:00 [api_server.py:10] vLLM API server version 0.11.2',
+    'INFO 03-01 10:00:09 [kv_cache_utils.py:20] Multiplying the GPU KV cache size by the dcp_world_size 8.',
+  ]);
+  assert.equal(rest.length, 0);
+  assert.equal(l!.phase, 'kv_cache');
+});
+
+test('an args-phase catalog line printed after ready neither regresses the phase nor opens a launch', () => {
+  const launches = read([
+    '[2026-03-01 10:00:00] server_args=ServerArgs(model_path="m", tp_size=2)',
+    '[2026-03-01 10:00:40 TP0] Load weight begin. avail mem=70.00 GB',
+    '[2026-03-01 10:01:40] The server is fired up and ready to roll!',
+    '[2026-03-01 10:02:00] Setting KV cache dtype to fp8_e4m3 for SomeNewForCausalLM.',
+  ]);
+  assert.equal(launches.length, 1);
+  assert.equal(launches[0]!.phase, 'ready');
+  assert.ok(!launches[0]!.marks.some((m) => m.line === 4));
+});
+
+test('a catalog line that can come in any phase places nothing (sglang watchdog feed)', () => {
+  const [l] = read(
+    [
+      '[2026-03-01 10:00:00 TP0] Init torch distributed begin.',
+      '[2026-03-01 10:00:01 TP0] Watchdog Scheduler start deliberately stuck for 30s',
+    ],
+    'sglang',
+  );
+  assert.equal(l!.phase, 'dist_init');
+});
+
+test('a vLLM-framed line only the catalog knows is read without the engine given', () => {
+  const [l] = read(['INFO 03-01 10:00:00 [core.py:20] Waiting for init message from front-end.']);
+  assert.equal(l!.phase, 'dist_init');
+});
+
+test('a raise the catalog guesses is config_error yields to what its placeholders carried', () => {
+  const [l] = read([
+    'ERROR 03-01 10:00:00 [core.py:1] EngineCore failed to start.',
+    'Traceback (most recent call last):',
+    '  File "/x/vllm/platforms/cuda.py", line 1, in get_attn_backend_cls',
+    '    raise ValueError(',
+    'ValueError: No valid attention backend found for cuda with Cfg(head_size=80). Reasons: {FLASH_ATTN: [head_size not supported]}.',
+  ]);
+  assert.equal(l!.rootFailure()?.cls, 'unsupported');
+});
+
+test('a wrapped error names the cause over the raise site class (sglang Capture cuda graph failed: {e})', () => {
+  const [l] = read(
+    [
+      '[2026-03-01 10:00:00 TP1] Scheduler hit an exception: Traceback (most recent call last):',
+      '  File "/x/sglang/srt/model_executor/cuda_graph_runner.py", line 1, in __init__',
+      '    raise Exception(',
+      'Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate 2.00 GiB.',
+    ],
+    'sglang',
+  );
+  assert.equal(l!.candidates.find((c) => c.line === 4)?.cls, 'oom');
+});

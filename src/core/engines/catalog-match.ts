@@ -75,10 +75,13 @@ function test<T>(e: Entry<T>, msg: string): boolean {
   return e.re.test(msg);
 }
 
-/** The text the placeholders of the entry took in the message. */
+/**
+ * The text the placeholders of the entry took in the message: its groups, and what follows the match (the
+ * patterns drop a trailing placeholder, and a multi-line template matches its first line only).
+ */
 function filled<T>(e: Entry<T>, msg: string): string {
   const m = e.re?.exec(msg);
-  return m ? m.slice(1).join(' ') : '';
+  return m ? `${m.slice(1).join(' ')} ${msg.slice(m.index + m[0].length)}`.trim() : '';
 }
 
 export interface CatalogLine {
@@ -155,14 +158,11 @@ function catalogRaise(
   return e ? { ...e.value, filled: filled(e, message) } : null;
 }
 
-/** Classes the catalog guesses from the exception type on entries not checked by hand (its README, §5). */
-const GUESSED: ReadonlySet<FailureClass> = new Set(['python_exception', 'config_error', 'unsupported']);
-
 /**
  * The class of an exception an engine raised: the engine's own raise site decides when the catalog knows
- * the message; a generic reading there (`python_exception`), or a config/unsupported guess on an entry not
- * checked by hand, yields to what the source filled into the message at run time, read by the rules of
- * failure-class.ts (a wrapped `CUDA out of memory`, a list of "not supported" reasons). `other` is the catalog's class for
+ * the message, unless what the source filled into the message at run time names a cause by the rules of
+ * failure-class.ts (a wrapped `CUDA out of memory`, a list of "not supported" reasons): the catalog's class
+ * is a reading of the raise site, the filled-in text is what happened. `other` is the catalog's class for
  * messages that only point at a root cause printed earlier: the caller treats it as a consequence.
  */
 export function classifyRaise(
@@ -173,7 +173,10 @@ export function classifyRaise(
 ): FailureClass | null {
   const cat = engine ? catalogRaise(engine, type, message) : null;
   if (cat === null) return rules(type, message);
-  if (cat.cls === 'python_exception' || (!cat.checked && GUESSED.has(cat.cls)))
-    return (cat.filled && classifyFailureText(cat.filled)) || cat.cls;
+  // A wrapped error names the cause even where the raise site's class was checked by hand: SGLang's
+  // `Capture cuda graph failed: {e}` (cuda_graph_runner.py, CudaGraphRunner.__init__) wraps an OOM as often
+  // as a CUDA error.
+  const wrapped = cat.filled ? classifyFailureText(cat.filled) : null;
+  if (wrapped !== null) return wrapped;
   return cat.cls;
 }
