@@ -7,6 +7,7 @@ import { BulkHook, type ServingRunData } from './bulk.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import { redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
+import { CATALOG_ENGINES, type CatalogLine, catalogLine, classifyRaise } from './engines/catalog-match.js';
 import { commonSignatures } from './engines/common.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
 import { ExplainCollector } from './explain.js';
@@ -20,7 +21,7 @@ import { type AnalysisReport, buildReport } from './report.js';
 import { barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
 import type { EngineId, FailureClass, LogLine, Phase } from './types.js';
-import { phaseRank, phaseRankIn } from './types.js';
+import { PHASES, phaseRank, phaseRankIn } from './types.js';
 
 export interface AnalyzerOptions {
   /** Skip detection: read the log as this engine's. */
@@ -41,6 +42,12 @@ export interface AnalyzerOptions {
 const NEWLINE = Buffer.from('\n');
 /** The rules any engine's log can hold: a line they match says nothing about the engine (confidence). */
 const COMMON = new Set<Signature>(commonSignatures);
+/** Catalog levels at which a `crash` line reports a failure (a warning that mentions one does not). */
+const CRASH_LEVELS = new Set(['error', 'exception', 'fatal', 'critical']);
+const STARTUP_PHASES: ReadonlySet<string> = new Set(PHASES.slice(0, PHASES.indexOf('ready')));
+const isStartupPhase = (p: string): p is Phase => STARTUP_PHASES.has(p);
+const exceptionRules = (type: string, message: string) =>
+  classifyExceptionType(type) ?? classifyFailureText(`${type}: ${message}`);
 const SECRETISH = /key|token|secret|passw|bearer|authorization|hf_|sk-/i;
 
 interface Match {
@@ -186,7 +193,10 @@ export class LogAnalyzer {
     if (line.tags) launch.ranks.add(line.tags);
     if (line.pid !== null) launch.pids.add(line.pid);
     if (hit) this.apply(launch, line, hit);
-    else if (line.msg.includes('%')) this.progressBar(launch, line);
+    else {
+      if (line.msg.includes('%')) this.progressBar(launch, line);
+      this.fromCatalog(launch, line);
+    }
     if (this.tracker.opened === line.no && launch.shutdown === null) {
       // A traceback that the file cuts before its exception line still says an exception was hit.
       launch.addFailure({
@@ -197,7 +207,8 @@ export class LogAnalyzer {
     }
     const raise = this.tracker.lastRaise;
     if (raise && !exc && this.tracker.openStart !== null) {
-      const cls = classifyExceptionType(raise.type) ?? classifyFailureText(`${raise.type}: ${raise.text}`);
+      const text = raise.text.replace(/^[rfb]*["']/i, '');
+      const cls = classifyRaise(launch.engine ?? this.detector.best(), raise.type, text, exceptionRules);
       if (cls)
         launch.refineFailure(
           this.tracker.openStart,
@@ -214,11 +225,13 @@ export class LogAnalyzer {
       if (exc.framePhase) this.framePhase(launch, exc.framePhase, line);
       const scoped =
         exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
-      if (exc.benign || scoped) launch.dropFailure(exc.startLine);
-      if (exc.benign && exc.type === 'KeyboardInterrupt' && launch.candidates.length === 0)
-        // Ctrl-C (SIGINT) in the server's main process: the launch was stopped, not crashed.
-        launch.shutdown ??= { line: exc.line, text: exc.text, ts: exc.ts ?? this.lastTs };
-      else if (launch.shutdown === null) launch.addFailure(launch.fromException(exc, launch.phase));
+      if (exc.benign || scoped) {
+        launch.dropFailure(exc.startLine);
+        if (exc.type === 'KeyboardInterrupt' && !scoped && launch.candidates.length === 0)
+          // Ctrl-C (SIGINT) in the server's main process: the launch was stopped, not crashed.
+          launch.shutdown ??= { line: exc.line, text: exc.text, ts: exc.ts ?? this.lastTs };
+      } else if (launch.shutdown === null)
+        launch.addFailure(launch.fromException(exc, launch.phase, launch.engine ?? this.detector.best()));
     }
   }
 
@@ -387,6 +400,30 @@ export class LogAnalyzer {
       default:
         return;
     }
+  }
+
+  /**
+   * A line no hand-written signature knows, found among the engine's own log calls (engines/catalog-match.ts).
+   * It only moves a launch forward through the startup phases: it never opens a launch (segment() has run),
+   * never places it back (a late args-phase warning), and never claims ready/serving/shutdown, which the
+   * hand-written milestones decide. Lines that can come in any phase (`phase_scope: any`) place nothing. An
+   * error the engine prints when a child failed is a low-strength failure: the cause is printed elsewhere.
+   */
+  private fromCatalog(launch: LaunchBuilder, line: LogLine): void {
+    const engine = launch.engine ?? this.detector.best();
+    let hit: CatalogLine | null = null;
+    if (engine !== null) hit = catalogLine(engine, line.msg);
+    else for (const e of CATALOG_ENGINES) if ((hit = catalogLine(e, line.msg))) break;
+    if (hit === null || launch.shutdown !== null) return;
+    const ts = line.ts ?? line.rel ?? this.lastTs;
+    if (hit.crash && CRASH_LEVELS.has(hit.level)) {
+      launch.addConsequence({ line: line.no, text: line.text });
+      launch.addFailure(lineFailure(line, classifyFailureText(line.msg) ?? 'other', 1, ts, launch));
+      return;
+    }
+    if (hit.scope === 'any' || !isStartupPhase(hit.phase)) return;
+    if (launch.phase === null || phaseRank(hit.phase) >= phaseRank(launch.phase))
+      launch.mark(hit.phase, line.no, ts, line.text);
   }
 
   /** The frames of a traceback show how far the launch got, even when the file starts mid-traceback. */

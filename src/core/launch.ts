@@ -3,6 +3,7 @@
  */
 
 import type { ServingRunData } from './bulk.js';
+import { classifyRaise } from './engines/catalog-match.js';
 import type { ProgressReading, ServingSample } from './engines/types.js';
 import { SeriesSummary, TimeSeries } from './stats.js';
 import type { ExceptionEvent } from './traceback.js';
@@ -294,16 +295,23 @@ export class LaunchBuilder {
     return 'in_progress';
   }
 
-  fromException(ev: ExceptionEvent, phase: Phase | null): FailureCandidate {
+  /** `engine` (the launch's, else the detected one) lets the engine's own raise sites name the class. */
+  fromException(
+    ev: ExceptionEvent,
+    phase: Phase | null,
+    engine: EngineId | null = this.engine,
+  ): FailureCandidate {
+    const cls = classifyRaise(engine, ev.type, ev.message, () => ev.cls) ?? ev.cls;
     return {
-      cls: ev.cls,
+      cls,
       line: ev.line,
       text: ev.text,
       message: ev.message ? `${ev.type}: ${ev.message}` : ev.type,
       exceptionType: ev.type,
       tags: ev.tags,
       ts: ev.ts,
-      strength: ev.cls === 'python_exception' ? 2 : 3,
+      // `other`: the engine's message only points at a cause printed earlier (a consequence).
+      strength: cls === 'python_exception' ? 2 : cls === 'other' ? 1 : 3,
       remedies: ev.remedies,
       startLine: ev.startLine,
       startText: ev.startText,

@@ -1,0 +1,182 @@
+/**
+ * Matches a message against the engines' own log templates and raise messages (the generated catalogs in
+ * ./catalog/, from the engines' sources; see scripts/gen-engine-catalog.mjs). A message is tested only
+ * against a handful of templates: those whose leading literal starts with the message's first characters,
+ * and the few that start with a placeholder, behind an `includes` of their longest literal. Regexes are
+ * compiled on first use, so a log that never reaches the catalog pays nothing for it.
+ */
+import { classifyFailureText } from '../failure-class.js';
+import type { EngineId, FailureClass } from '../types.js';
+import { CATALOG as SGLANG } from './catalog/sglang.js';
+import { CATALOG as VLLM } from './catalog/vllm.js';
+import type { CatalogData, CatalogPhase, CatalogScope } from './catalog-types.js';
+
+/** Leading characters the index keys on (the generator's KEY_PREFIX). */
+const KEY_PREFIX = 6;
+
+interface Entry<T> {
+  src: string;
+  re: RegExp | null;
+  /** The leading literal (`prefix`) or a literal the message must contain. */
+  lit: string;
+  prefix: boolean;
+  weight: number;
+  value: T;
+}
+
+class Index<T> {
+  private readonly byLead = new Map<string, Array<Entry<T>>>();
+  private readonly floating: Array<Entry<T>> = [];
+
+  add(src: string, key: string, weight: number, value: T): void {
+    const prefix = key.startsWith('^');
+    const lit = prefix ? key.slice(1) : key;
+    const e: Entry<T> = { src, re: null, lit, prefix, weight, value };
+    if (!prefix) {
+      this.floating.push(e);
+      return;
+    }
+    const k = lit.slice(0, KEY_PREFIX);
+    const list = this.byLead.get(k);
+    if (list) list.push(e);
+    else this.byLead.set(k, [e]);
+  }
+
+  /** Most specific first, so the first match is the best one. */
+  seal(): this {
+    const byWeight = (a: Entry<T>, b: Entry<T>) => b.weight - a.weight;
+    for (const list of this.byLead.values()) list.sort(byWeight);
+    this.floating.sort(byWeight);
+    return this;
+  }
+
+  find(msg: string, accept: (v: T) => boolean = () => true): Entry<T> | null {
+    let best: Entry<T> | null = null;
+    const list = this.byLead.get(msg.slice(0, KEY_PREFIX));
+    if (list)
+      for (const e of list)
+        if (msg.startsWith(e.lit) && accept(e.value) && test(e, msg)) {
+          best = e;
+          break;
+        }
+    for (const e of this.floating) {
+      if (best !== null && e.weight <= best.weight) break;
+      if (msg.includes(e.lit) && accept(e.value) && test(e, msg)) {
+        best = e;
+        break;
+      }
+    }
+    return best;
+  }
+}
+
+function test<T>(e: Entry<T>, msg: string): boolean {
+  e.re ??= new RegExp(e.src);
+  return e.re.test(msg);
+}
+
+/**
+ * The text the placeholders of the entry took in the message: its groups, and what follows the match (the
+ * patterns drop a trailing placeholder, and a multi-line template matches its first line only).
+ */
+function filled<T>(e: Entry<T>, msg: string): string {
+  const m = e.re?.exec(msg);
+  return m ? `${m.slice(1).join(' ')} ${msg.slice(m.index + m[0].length)}`.trim() : '';
+}
+
+export interface CatalogLine {
+  phase: CatalogPhase;
+  scope: CatalogScope;
+  level: string;
+  crash: boolean;
+  /** `file.py:Class.function` of the log call in the engine's source. */
+  source: string;
+}
+
+interface RaiseInfo {
+  exception: string;
+  cls: FailureClass;
+  /** A `key` entry, whose class was checked by hand. */
+  checked: boolean;
+}
+
+interface Built {
+  logs: Index<CatalogLine>;
+  raises: Index<RaiseInfo>;
+}
+
+const DATA: Partial<Record<EngineId, CatalogData>> = { sglang: SGLANG, vllm: VLLM };
+const built = new Map<EngineId, Built | null>();
+
+function catalog(engine: EngineId): Built | null {
+  let b = built.get(engine);
+  if (b !== undefined) return b;
+  const data = DATA[engine];
+  b = null;
+  if (data) {
+    const logs = new Index<CatalogLine>();
+    for (const [src, key, weight, phase, scope, level, crash, source] of data.logs)
+      logs.add(src, key, weight, { phase, scope, level, crash: crash === 1, source });
+    const raises = new Index<RaiseInfo>();
+    for (const [src, key, weight, exception, cls, checked] of data.raises)
+      raises.add(src, key, weight, { exception, cls, checked: checked === 1 });
+    b = { logs: logs.seal(), raises: raises.seal() };
+  }
+  built.set(engine, b);
+  return b;
+}
+
+/** The engines that have a catalog. */
+export const CATALOG_ENGINES: readonly EngineId[] = ['sglang', 'vllm'];
+
+/** The engine's log call that prints this message, or null. */
+export function catalogLine(engine: EngineId, msg: string): CatalogLine | null {
+  return catalog(engine)?.logs.find(msg)?.value ?? null;
+}
+
+/**
+ * The class the engine's source gives the raise of this exception with this message, or null. The type may
+ * be qualified (`torch.OutOfMemoryError`); the catalog names the class only.
+ */
+export function catalogRaiseClass(
+  engine: EngineId,
+  exceptionType: string,
+  message: string,
+): FailureClass | null {
+  return catalogRaise(engine, exceptionType, message)?.cls ?? null;
+}
+
+function catalogRaise(
+  engine: EngineId,
+  exceptionType: string,
+  message: string,
+): (RaiseInfo & { filled: string }) | null {
+  const b = catalog(engine);
+  if (!b || !message) return null;
+  const type = exceptionType.slice(exceptionType.lastIndexOf('.') + 1);
+  const e = b.raises.find(message, (v) => v.exception === type);
+  return e ? { ...e.value, filled: filled(e, message) } : null;
+}
+
+/**
+ * The class of an exception an engine raised: the engine's own raise site decides when the catalog knows
+ * the message, unless what the source filled into the message at run time names a cause by the rules of
+ * failure-class.ts (a wrapped `CUDA out of memory`, a list of "not supported" reasons): the catalog's class
+ * is a reading of the raise site, the filled-in text is what happened. `other` is the catalog's class for
+ * messages that only point at a root cause printed earlier: the caller treats it as a consequence.
+ */
+export function classifyRaise(
+  engine: EngineId | null,
+  type: string,
+  message: string,
+  rules: (type: string, message: string) => FailureClass | null,
+): FailureClass | null {
+  const cat = engine ? catalogRaise(engine, type, message) : null;
+  if (cat === null) return rules(type, message);
+  // A wrapped error names the cause even where the raise site's class was checked by hand: SGLang's
+  // `Capture cuda graph failed: {e}` (cuda_graph_runner.py, CudaGraphRunner.__init__) wraps an OOM as often
+  // as a CUDA error.
+  const wrapped = cat.filled ? classifyFailureText(cat.filled) : null;
+  if (wrapped !== null) return wrapped;
+  return cat.cls;
+}
