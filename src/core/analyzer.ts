@@ -40,6 +40,8 @@ export interface AnalyzerOptions {
 }
 
 const NEWLINE = Buffer.from('\n');
+/** The rule `status --explain` names for a line read through the engine-source catalog. */
+const CATALOG_RULE = 'engine-source catalog';
 /** The rules any engine's log can hold: a line they match says nothing about the engine (confidence). */
 const COMMON = new Set<Signature>(commonSignatures);
 /** Catalog levels at which a `crash` line reports a failure (a warning that mentions one does not). */
@@ -194,8 +196,8 @@ export class LogAnalyzer {
     if (line.pid !== null) launch.pids.add(line.pid);
     if (hit) this.apply(launch, line, hit);
     else {
-      if (line.msg.includes('%')) this.progressBar(launch, line);
-      this.fromCatalog(launch, line);
+      // A bar times itself (its elapsed field): the catalog's tqdm template must not re-mark it with a stale clock.
+      if (!(line.msg.includes('%') && this.progressBar(launch, line))) this.fromCatalog(launch, line);
     }
     if (this.tracker.opened === line.no && launch.shutdown === null) {
       // A traceback that the file cuts before its exception line still says an exception was hit.
@@ -422,8 +424,8 @@ export class LogAnalyzer {
       return;
     }
     if (hit.scope === 'any' || !isStartupPhase(hit.phase)) return;
-    if (launch.phase === null || phaseRank(hit.phase) >= phaseRank(launch.phase))
-      launch.mark(hit.phase, line.no, ts, line.text);
+    if (launch.phase === null || phaseRankIn(launch.engine, hit.phase) >= phaseRankIn(launch.engine, launch.phase))
+      launch.mark(hit.phase, line.no, ts, line.text, CATALOG_RULE);
   }
 
   /** The frames of a traceback show how far the launch got, even when the file starts mid-traceback. */
@@ -462,11 +464,12 @@ export class LogAnalyzer {
     if (sample) launch.addSample(sample, text);
   }
 
-  private progressBar(launch: LaunchBuilder, line: LogLine): void {
+  /** Reads a load or capture progress bar; false when the line is none. */
+  private progressBar(launch: LaunchBuilder, line: LogLine): boolean {
     const bar = parseBar(line.msg);
-    if (!bar) return;
+    if (!bar) return false;
     const phase = barPhase(bar.desc);
-    if (!phase) return;
+    if (!phase) return false;
     let ts = line.ts ?? line.rel;
     if (ts === null) {
       // tqdm prints no timestamp: place the bar by its own elapsed time from where it was first seen.
@@ -480,6 +483,7 @@ export class LogAnalyzer {
     if (ts !== null && (launch.lastTs === null || ts > launch.lastTs)) launch.touch(line.no, line.offset, ts);
     launch.mark(phase, line.no, ts, line.text, 'progress-bar');
     launch.setProgress({ ...bar, line: line.no, text: line.text.slice(0, 512), ts, phase });
+    return true;
   }
 
   /**
