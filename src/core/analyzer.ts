@@ -109,6 +109,8 @@ export class LogAnalyzer {
   end(): AnalysisReport {
     if (!this.ended) {
       this.splitter.end();
+      this.tracker.reset();
+      this.takeFramePhase(this.current);
       this.ended = true;
     }
     return this.report();
@@ -193,10 +195,7 @@ export class LogAnalyzer {
         );
     }
     if (this.tracker.scopedStart !== null) launch.dropFailure(this.tracker.scopedStart);
-    if (this.tracker.pendingPhase) {
-      this.framePhase(launch, this.tracker.pendingPhase, line);
-      this.tracker.pendingPhase = null;
-    }
+    this.takeFramePhase(launch);
     if (exc) {
       if (exc.framePhase) this.framePhase(launch, exc.framePhase, line);
       const scoped =
@@ -286,6 +285,7 @@ export class LogAnalyzer {
     if (this.current !== null) {
       this.barBase.clear();
       this.tracker.reset();
+      this.takeFramePhase(this.current);
     }
     this.launches.push(l);
     this.current = l;
@@ -364,10 +364,22 @@ export class LogAnalyzer {
     }
   }
 
+  /** A phase the traceback tracker has shown (a cut traceback's frames, a request handler), taken once. */
+  private takeFramePhase(launch: LaunchBuilder | null): void {
+    const p = this.tracker.pendingPhase;
+    if (p === null) return;
+    this.tracker.pendingPhase = null;
+    if (launch !== null) this.framePhase(launch, p.phase, p);
+  }
+
   /** The frames of a traceback show how far the launch got, even when the file starts mid-traceback. */
-  private framePhase(launch: LaunchBuilder, phase: Phase, line: LogLine): void {
+  private framePhase(launch: LaunchBuilder, phase: Phase, line: Pick<LogLine, 'no' | 'ts' | 'text'>): void {
     if (phase === 'serving') {
-      if (launch.phase === null) launch.mark('serving', line.no, line.ts ?? this.lastTs, line.text);
+      // A serving loop's frames before the ready line: init is over and the first batches are the warmup
+      // (SGLang runs its warmup request through the scheduler's event loop: catalog README §3 note).
+      const before = launch.phase !== null && phaseRank(launch.phase) < phaseRank('warmup');
+      if (launch.phase === null || before)
+        launch.mark(before ? 'warmup' : 'serving', line.no, line.ts ?? this.lastTs, line.text);
       return;
     }
     if (launch.phase === null || phaseRank(phase) > phaseRank(launch.phase))
