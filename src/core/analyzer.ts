@@ -326,6 +326,7 @@ export class LogAnalyzer {
       }
       case 'failure': {
         if (launch.shutdown !== null) return;
+        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text);
         const cls =
           sig.failure ??
           classifyFailureText(m[1] ?? line.msg) ??

@@ -86,6 +86,10 @@ export function readFrame(path: string, fn: string): FrameRead {
     return p ? { phase: p, weak: false } : null;
   }
   const p = path.replace(/\\/g, '/');
+  // SGLang's load_model waits on all ranks with a monitored barrier once its weights are in (catalog raise
+  // `TP rank … could finish the model loading, but there are other ranks that didn't finish loading`).
+  if (fn === 'monitored_barrier' && /torch\/distributed\//.test(p))
+    return { phase: 'weights_loaded', weak: false };
   // Calling code compiled or captured earlier (`__call__`, `_fn`, `run`, graph `replay`) is not compiling.
   if (fn !== 'replay' && !ANY_PHASE_FN.test(fn))
     for (const [phase, re] of GENERIC_FRAMES) if (re.test(p)) return { phase, weak: false };

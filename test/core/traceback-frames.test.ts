@@ -226,6 +226,20 @@ describe('traceback frames from the engine-source catalog', () => {
     ];
     assert.equal(tracebackPhase(run), 'kv_cache');
     assert.equal(tracebackPhase([f(`${TORCH}/cuda/graphs.py`, 180, '__exit__')]), 'cuda_graph');
+    const barrier = [
+      f(`${SG}/model_executor/model_runner.py`, 700, 'load_model'),
+      f(`${TORCH}/distributed/distributed_c10d.py`, 4000, 'monitored_barrier'),
+    ];
+    assert.equal(tracebackPhase(barrier), 'weights_loaded');
+  });
+
+  it("read Gloo's report that a rank reached SGLang's post-load barrier as weights loaded", () => {
+    const log = [
+      '[2026-01-01 10:00:00] Received sigquit from a child process. It usually means the child failed.',
+      '[rank1]:[E101 10:00:00.123456789 ProcessGroupGloo.cpp:143] Rank 1 successfully reached monitoredBarrier, but received errors while waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.',
+      '',
+    ].join('\n');
+    assert.equal(analyze(log).phase, 'weights_loaded');
   });
 
   it('join a frame line the terminal wrapped inside its path', () => {
