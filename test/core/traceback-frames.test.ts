@@ -272,3 +272,15 @@ describe('traceback frames from the engine-source catalog', () => {
     assert.equal(tracebackPhase(load), 'loading_weights');
   });
 });
+
+describe('TensorRT-LLM weight lines', () => {
+  it('read the 0.20 per-rank wording as weight loading', () => {
+    const log = [
+      '[TensorRT-LLM] TensorRT-LLM version: 0.20.0',
+      '[01/02/2026-10:00:00] [TRT-LLM] [I] Rank 0 uses 12.00 GB for model weights.',
+      '[01/02/2026-10:00:00] [TRT-LLM] [I] Rank 0 prefetching /models/x/model-00001-of-00004.safetensors to memory...',
+      '',
+    ].join('\n');
+    assert.equal(analyze(log).phase, 'loading_weights');
+  });
+});
