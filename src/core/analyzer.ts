@@ -129,6 +129,8 @@ export class LogAnalyzer {
   end(): AnalysisReport {
     if (!this.ended) {
       this.splitter.end();
+      this.tracker.reset();
+      this.takeFramePhase(this.current);
       this.ended = true;
     }
     return this.report();
@@ -219,10 +221,7 @@ export class LogAnalyzer {
         );
     }
     if (this.tracker.scopedStart !== null) launch.dropFailure(this.tracker.scopedStart);
-    if (this.tracker.pendingPhase) {
-      this.framePhase(launch, this.tracker.pendingPhase, line);
-      this.tracker.pendingPhase = null;
-    }
+    this.takeFramePhase(launch);
     if (exc) {
       if (exc.framePhase) this.framePhase(launch, exc.framePhase, line);
       const scoped =
@@ -318,6 +317,7 @@ export class LogAnalyzer {
     if (this.current !== null) {
       this.barBase.clear();
       this.tracker.reset();
+      this.takeFramePhase(this.current);
     }
     this.launches.push(l);
     this.current = l;
@@ -359,6 +359,7 @@ export class LogAnalyzer {
       }
       case 'failure': {
         if (launch.shutdown !== null) return;
+        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text);
         const cls =
           sig.failure ??
           classifyFailureText(m[1] ?? line.msg) ??
@@ -424,15 +425,29 @@ export class LogAnalyzer {
       return;
     }
     if (hit.scope === 'any' || !isStartupPhase(hit.phase)) return;
-    if (launch.phase === null || phaseRankIn(launch.engine, hit.phase) >= phaseRankIn(launch.engine, launch.phase))
+    if (
+      launch.phase === null ||
+      phaseRankIn(launch.engine, hit.phase) >= phaseRankIn(launch.engine, launch.phase)
+    )
       launch.mark(hit.phase, line.no, ts, line.text, CATALOG_RULE);
   }
 
+  /** A phase the traceback tracker has shown (a cut traceback's frames, a request handler), taken once. */
+  private takeFramePhase(launch: LaunchBuilder | null): void {
+    const p = this.tracker.pendingPhase;
+    if (p === null) return;
+    this.tracker.pendingPhase = null;
+    if (launch !== null) this.framePhase(launch, p.phase, p);
+  }
+
   /** The frames of a traceback show how far the launch got, even when the file starts mid-traceback. */
-  private framePhase(launch: LaunchBuilder, phase: Phase, line: LogLine): void {
+  private framePhase(launch: LaunchBuilder, phase: Phase, line: Pick<LogLine, 'no' | 'ts' | 'text'>): void {
     if (phase === 'serving') {
-      if (launch.phase === null)
-        launch.mark('serving', line.no, line.ts ?? this.lastTs, line.text, FRAME_RULE);
+      // A serving loop's frames before the ready line: init is over and the first batches are the warmup
+      // (SGLang runs its warmup request through the scheduler's event loop: catalog README §3 note).
+      const before = launch.phase !== null && phaseRank(launch.phase) < phaseRank('warmup');
+      if (launch.phase === null || before)
+        launch.mark(before ? 'warmup' : 'serving', line.no, line.ts ?? this.lastTs, line.text, FRAME_RULE);
       return;
     }
     if (launch.phase === null || phaseRankIn(launch.engine, phase) > phaseRankIn(launch.engine, launch.phase))

@@ -2,11 +2,15 @@
  * Groups a Python traceback, printed over many lines (each possibly carrying a logger prefix), into one
  * exception event: its type, message, rank, first line and the line that names the exception.
  */
+import { type FramePhase, frameEngine, lookupFrame } from './engines/frames/index.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
 import type { FailureClass, LogLine, Phase } from './types.js';
 import { phaseRank } from './types.js';
 
-/** Function and module names on a traceback's frames that tell which startup step was running. */
+/**
+ * Fallback for frames the engine-source catalog does not cover (TGI, TensorRT-LLM, versions before the
+ * catalog's, cut paths): function and module names that tell which startup step was running.
+ */
 const FRAME_PHASES: Array<[Phase, RegExp]> = [
   [
     'args',
@@ -33,8 +37,75 @@ const FRAME_PHASES: Array<[Phase, RegExp]> = [
   ],
   ['warmup', /_wait_and_warmup|_execute_server_warmup|warmup_thread/],
 ];
+/** Fallback: frames of a serving loop or request handler. */
 const SERVING_FRAME =
   /serving_chat|serving_completion|chat_completion_stream|_process_request|run_batch|event_loop_normal|event_loop_overlap|forward_batch_generation|worker_busy_loop|run_engine_core|engine_step|process_input_sockets|output_handler|run_engine_loop|engine_core_client|async_llm_engine|_handle_request|create_chat_completion|create_completion|\bstep\b|handle_generate_request/;
+
+const FILE_LINE = /^\s*File ["“”'](.*?)["“”'], line \d+, in (\S+)/;
+/**
+ * Other libraries' frames that still tell the phase (catalog README §5): torch.compile at work (not the
+ * runtime wrappers a compiled model runs through while serving) and CUDA graph capture (not replay).
+ */
+const GENERIC_FRAMES: Array<[Phase, RegExp]> = [
+  [
+    'compile',
+    /torch\/_(?:dynamo|inductor)\/(?!eval_frame\.py|aot_compile\.py|external_utils\.py|output_code\.py|utils\.py|runtime\/)/,
+  ],
+  ['cuda_graph', /torch\/cuda\/graphs\.py$/],
+];
+/** Hugging Face Hub downloads (huggingface_hub, transformers' hub helpers): loading weights by themselves. */
+const HUB_FRAME = /huggingface_hub\/|transformers\/utils\/hub\.py$/;
+const HUB_FN = /^(?:hf_hub_download|snapshot_download|cached_files?)$/;
+/** Engines the catalog does not cover: their frames go through the fallback list. */
+const OTHER_ENGINE = /(?:^|\/)(?:text_generation_server|tensorrt_llm|lmdeploy)\//;
+/** Python's own files and other libraries (torch, asyncio, transformers, huggingface_hub…): not the engine's. */
+const OTHER_LIB = /(?:site|dist)-packages\/|\/lib\/python\d[\d.]*\/|^<|\.pyx$/;
+/** Functions that run in every phase (a model's forward, decorators, entry points): they tell nothing. */
+const ANY_PHASE_FN =
+  /^(?:forward|__call__|_call_impl|_wrapped_call_impl|wrapper|inner|_fn|decorate_context|sync_wrapper|<module>|main|run|_run_code|_run_module_as_main)$/;
+
+/** A frame's verdict: a phase (weak: only a module-wide catalog glob), a relay frame, or nothing. */
+type FrameRead = { phase: FramePhase; weak: boolean } | 'relay' | null;
+
+function fallbackPhase(text: string): Phase | null {
+  let best: Phase | null = null;
+  for (const [phase, re] of FRAME_PHASES)
+    if (re.test(text) && (best === null || phaseRank(phase) > phaseRank(best))) best = phase;
+  return best ?? (SERVING_FRAME.test(text) ? 'serving' : null);
+}
+
+/** Reads one frame (`path`, bare function name `fn`): the catalog for SGLang and vLLM, then the fallbacks. */
+export function readFrame(path: string, fn: string): FrameRead {
+  const engine = frameEngine(path);
+  if (engine !== null) {
+    const v = lookupFrame(engine, path, fn);
+    if (v.kind === 'phase') return { phase: v.phase, weak: v.weak };
+    if (v.kind === 'relay') return 'relay';
+    // A function the catalog does not list (another version): its name alone, never its module's.
+    const p = ANY_PHASE_FN.test(fn) ? null : fallbackPhase(fn);
+    return p ? { phase: p, weak: false } : null;
+  }
+  const p = path.replace(/\\/g, '/');
+  // SGLang's load_model waits on all ranks with a monitored barrier once its weights are in (catalog raise
+  // `TP rank … could finish the model loading, but there are other ranks that didn't finish loading`).
+  if (fn === 'monitored_barrier' && /torch\/distributed\//.test(p))
+    return { phase: 'weights_loaded', weak: false };
+  // Calling code compiled or captured earlier (`__call__`, `_fn`, `run`, graph `replay`) is not compiling.
+  if (fn !== 'replay' && !ANY_PHASE_FN.test(fn))
+    for (const [phase, re] of GENERIC_FRAMES) if (re.test(p)) return { phase, weak: false };
+  if (OTHER_LIB.test(p) && !OTHER_ENGINE.test(p)) return null;
+  if (ANY_PHASE_FN.test(fn)) return null;
+  const f = fallbackPhase(`${p}", in ${fn}`);
+  return f ? { phase: f, weak: false } : null;
+}
+
+/** A phase a traceback's frames showed, with the frame line that showed it. */
+export interface FramePhaseAt {
+  phase: Phase;
+  no: number;
+  ts: number | null;
+  text: string;
+}
 
 export interface ExceptionEvent {
   type: string;
@@ -50,7 +121,7 @@ export interface ExceptionEvent {
   benign: boolean;
   /** The remedies the engine printed after the exception (`Possible solutions:` lists). */
   remedies: string[];
-  /** The furthest launch phase the traceback's frames show (init_cuda_graphs → cuda_graph, …). */
+  /** The launch phase the traceback's innermost engine frame shows (init_cuda_graphs → cuda_graph, …). */
   framePhase: Phase | null;
   /** Set when the traceback went through a request handler (uvicorn/starlette), which does not kill the server. */
   requestScoped: boolean;
@@ -73,8 +144,19 @@ export class TracebackTracker {
   private tags: string | null = null;
   private sawFrames = false;
   private requestScoped = false;
-  private framePhase: Phase | null = null;
-  private servingFrames = false;
+  /** The innermost frame read so far that told a phase (`shutdown` frames tell none). */
+  private frame: (Omit<FramePhaseAt, 'phase'> & { phase: FramePhase; weak: boolean }) | null = null;
+  /**
+   * Frames of a Hugging Face Hub download (`hf_hub_download`, `cached_file`…) in a traceback whose engine
+   * frames told nothing: loading weights only if no traceback of the same chain tells otherwise (a config
+   * or tokenizer download while parsing the arguments shows `get_config` in the chained traceback).
+   */
+  private hub: Omit<FramePhaseAt, 'phase'> | null = null;
+  private hubSeen: Omit<FramePhaseAt, 'phase'> | null = null;
+  /** The last lines joined this traceback to the one before (`The above exception was the direct cause…`). */
+  private chained = false;
+  /** A `File "…` line whose path the terminal wrapped: the rest (`…py", line N, in fn`) is on the next line. */
+  private partialFile: string | null = null;
   /** Line number of the traceback header seen on the last fed line, if it opened a new traceback. */
   opened = -1;
   private last: ExceptionEvent | null = null;
@@ -95,11 +177,13 @@ export class TracebackTracker {
       if (/^Possible solutions:?$/.test(msg.trim())) return null;
     }
     if (TB_START.test(msg)) {
+      if (this.open && this.sawFrames) this.flushFrames();
+      else if (!this.open && !this.chained) this.flushHub();
+      this.chained = false;
       if (!this.open) {
         this.lastRaise = null;
         this.opened = line.no;
-        this.framePhase = null;
-        this.servingFrames = false;
+        this.frame = null;
         this.start = line.no;
         this.startText = line.text;
         this.tags = line.tags;
@@ -133,16 +217,21 @@ export class TracebackTracker {
         benign,
         remedies: [],
         requestScoped: this.requestScoped,
-        framePhase: this.framePhase ?? (this.servingFrames ? 'serving' : null),
+        framePhase: this.frame && this.frame.phase !== 'shutdown' ? this.frame.phase : null,
       };
-      this.framePhase = null;
-      this.servingFrames = false;
+      if (this.frame !== null) this.hub = null;
+      else if (this.hubSeen !== null) this.hub = this.hubSeen;
+      this.hubSeen = null;
+      this.frame = null;
+      this.partialFile = null;
       this.open = false;
       this.sawFrames = false;
       this.last = ev;
       this.remedyWindow = 12;
       return ev;
     }
+    if (/^(?:The above exception was the direct cause|During handling of the above exception)/.test(msg))
+      this.chained = true;
     if (FRAME.test(msg) || msg === '') {
       if (!this.open && !this.sawFrames && /^\s*File ["“”']/.test(msg)) {
         // The file starts (or resumes) inside a traceback whose header is not in the log.
@@ -151,18 +240,27 @@ export class TracebackTracker {
         this.opened = line.no;
         this.start = line.no;
         this.startText = line.text;
-        this.framePhase = null;
-        this.servingFrames = false;
+        this.frame = null;
       }
       this.sawFrames = true;
       if (REQUEST_FRAME.test(msg) && !this.requestScoped) {
         // A request handler's traceback: the server was serving, and the request, not the server, failed.
         this.requestScoped = true;
-        this.pendingPhase = 'serving';
+        this.pendingPhase = { phase: 'serving', no: line.no, ts: line.ts, text: line.text };
         this.scopedStart = this.start;
       }
-      this.notePhase(msg);
+      this.notePhase(msg, line);
       return null;
+    }
+    if (this.partialFile !== null) {
+      // The terminal wrapped the frame's path: `…/vllm/model_exe` + `cutor/warmup/x.py", line 9, in f`.
+      const rest = /^\S+["“”'], line \d+, in \S+\s*$/.exec(msg);
+      const head = this.partialFile;
+      this.partialFile = null;
+      if (rest) {
+        this.notePhase(head + rest[0], line);
+        return null;
+      }
     }
     if (line.framed && !/^(?:ERROR|CRITICAL)/.test(line.msg)) this.reset();
     return null;
@@ -174,20 +272,47 @@ export class TracebackTracker {
   /** `raise X(...)` in the innermost frame read so far: names the exception when the file cuts it off. */
   lastRaise: { type: string; text: string } | null = null;
 
-  /** A phase the frames read so far have shown, not yet taken by the caller. */
-  pendingPhase: Phase | null = null;
+  /**
+   * A phase for the caller to take: a request handler's traceback (serving), or the innermost frame's phase
+   * of a traceback that ended without its exception line (cut by the file or by another line).
+   */
+  pendingPhase: FramePhaseAt | null = null;
 
-  private notePhase(msg: string): void {
+  /**
+   * The innermost engine frame wins (issue 10): each frame that tells a phase replaces the one before it,
+   * except that a weak one (a module-wide catalog glob) does not replace one an outer frame told.
+   */
+  private notePhase(msg: string, line: LogLine): void {
     const r = /^\s+raise ((?:\w+\.)*[A-Z]\w*)\((.*)$/.exec(msg);
     if (r) this.lastRaise = { type: r[1]!, text: r[2]! };
-    if (!/^\s*File |^\s+\S/.test(msg)) return;
-    for (const [phase, re] of FRAME_PHASES) {
-      if (re.test(msg) && (this.framePhase === null || phaseRank(phase) > phaseRank(this.framePhase))) {
-        this.framePhase = phase;
-        this.pendingPhase = phase;
-      }
+    this.partialFile = null;
+    const f = FILE_LINE.exec(msg);
+    if (!f) {
+      if (/^\s*File ["“”'][^"“”']+$/.test(msg)) this.partialFile = msg;
+      return;
     }
-    if (SERVING_FRAME.test(msg)) this.servingFrames = true;
+    if (HUB_FRAME.test(f[1]!) || HUB_FN.test(f[2]!))
+      this.hubSeen ??= { no: line.no, ts: line.ts, text: line.text };
+    const v = readFrame(f[1]!, f[2]!);
+    if (v === null || v === 'relay' || (v.weak && this.frame !== null)) return;
+    this.frame = { phase: v.phase, weak: v.weak, no: line.no, ts: line.ts, text: line.text };
+  }
+
+  /** A traceback ended without its exception line: its frames' phase goes to the caller. */
+  private flushFrames(): void {
+    const f = this.frame;
+    this.frame = null;
+    if (f !== null) this.hub = this.hubSeen = null;
+    else if (this.hubSeen !== null) this.hub = this.hubSeen;
+    this.hubSeen = null;
+    if (f && f.phase !== 'shutdown') this.pendingPhase = { phase: f.phase, no: f.no, ts: f.ts, text: f.text };
+    else this.flushHub();
+  }
+
+  /** The chain of tracebacks ended with a hub download and no engine frame that told a phase. */
+  private flushHub(): void {
+    if (this.hub !== null) this.pendingPhase ??= { phase: 'loading_weights', ...this.hub };
+    this.hub = null;
   }
 
   /** First line of the traceback being read, while no exception line has closed it. */
@@ -195,23 +320,24 @@ export class TracebackTracker {
     return this.open || this.sawFrames ? this.start : null;
   }
 
-  /** A plain logger line (from the fast path) ends any traceback in progress. */
+  /** A plain logger line (from the fast path) ends any traceback in progress; the file's end, too. */
   reset(): void {
     if (
       !this.open &&
       !this.sawFrames &&
       this.start === null &&
       this.remedyWindow === 0 &&
-      this.framePhase === null &&
+      this.frame === null &&
+      this.hub === null &&
       !this.requestScoped
     )
       return;
+    this.flushFrames();
+    this.partialFile = null;
     this.open = false;
     this.sawFrames = false;
     this.start = null;
     this.requestScoped = false;
     this.remedyWindow = 0;
-    this.framePhase = null;
-    this.servingFrames = false;
   }
 }

@@ -66,6 +66,14 @@ export const commonSignatures: Signature[] = [
     lit: 'leaked',
     re: /resource_tracker: There appear to be \d+ leaked/,
   },
+  // Python argparse's exit on a bad argument (after its usage text): `api_server.py: error: unrecognized …`.
+  {
+    id: 'argparse_error',
+    kind: 'failure',
+    failure: 'config_error',
+    lit: ': error: ',
+    re: /^(?:\S+\.py|vllm(?: \w+)?|sglang(?: \w+)?|trtllm-\w+): error: (.+)$/,
+  },
   { id: 'killed', kind: 'consequence', lit: 'Killed', re: /^(?:\S+: line \d+: +\d+ )?Killed\b/ },
   {
     id: 'segfault',

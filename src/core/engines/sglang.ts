@@ -273,6 +273,16 @@ const signatures: Signature[] = [
     lit: 'already in use',
     re: /^Port is already in use\. dist_init_port=/,
   },
+  {
+    // ModelRunner.load_model waits on every rank with torch's monitored barrier once its weights are in
+    // (engine-source catalog raise `TP rank … could finish the model loading, but there are other ranks that
+    // didn't finish loading`): Gloo reporting that this rank reached it means this rank loaded its weights.
+    id: 'load_barrier',
+    kind: 'failure',
+    phase: 'weights_loaded',
+    lit: 'monitoredBarrier',
+    re: /^(?:\[rank\d+\]:)?\[E\d{3,4}[^\]]*\] Rank \d+ successfully reached monitoredBarrier, but received errors/,
+  },
   // consequences of a failure reported elsewhere
   {
     id: 'sigquit',

@@ -43,6 +43,15 @@ const signatures: Signature[] = [
     lit: 'e',
     re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3/,
   },
+  {
+    // The router's `warmup` function is traced as a span (backends/*/src/client: `#[instrument] warmup`):
+    // its lines, errors included, are printed inside `warmup{max_input_length=…}:warmup:`.
+    id: 'warmup_span',
+    kind: 'phase',
+    phase: 'warmup',
+    lit: 'warmup{',
+    re: /^warmup\{[^}]*\}:warmup/,
+  },
   { id: 'ready', kind: 'ready', phase: 'ready', lit: 'Connected', re: /(?:^|: )Connected$/ },
   {
     id: 'request_debug',

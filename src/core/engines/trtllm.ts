@@ -35,7 +35,8 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'loading_weights',
     lit: 'e',
-    re: /^Use [\d.]+ GB for model weights\.|^Prefetching \S+ to memory|^Loading (?:weights|safetensors|engine)|deserializ/i,
+    // 0.20 (PyTorch backend) says `Rank 0 uses 8.46 GB for model weights.` / `Rank 0 prefetching … to memory...`.
+    re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Loading (?:weights|safetensors|engine)|deserializ/i,
   },
   {
     id: 'model_init',

@@ -1,0 +1,89 @@
+/**
+ * The phase a traceback frame shows, from the engines' own sources (engine-source catalog, README §3/§5):
+ * `lookupFrame(path, fn)` for a frame line `File "<path>", line N, in <fn>`.
+ *
+ * Python prints only the bare function name, so the catalog's `Class.method` is matched as (file, method).
+ * When several rows match one frame the most specific wins: an exact function name over a glob, a file
+ * without a glob over one with, the longer file suffix over the shorter; equal rows agree (the generator
+ * warns otherwise). A row whose function is only `*` (a whole module or class, e.g. `NCCLLibrary.*`) is
+ * weak: it names the phase only when no outer frame of the same traceback did, since such helpers are also
+ * called later (NCCL calls while serving, `models/utils.py` helpers in a forward pass).
+ */
+import { SGLANG_FRAMES } from './sglang.js';
+import type { FramePhase, FrameRule } from './types.js';
+import { VLLM_FRAMES } from './vllm.js';
+
+export type { FramePhase, FrameRule } from './types.js';
+
+export type FrameEngine = 'sglang' | 'vllm';
+
+/** What a frame says: a phase (weak when only a module-wide glob matched), a relay, or nothing known. */
+export type FrameVerdict =
+  | { kind: 'phase'; phase: FramePhase; weak: boolean }
+  | { kind: 'relay' }
+  | { kind: 'unknown' };
+
+interface Compiled {
+  file: RegExp;
+  fn: RegExp | null;
+  name: string;
+  phase: FramePhase | null;
+  rank: number;
+  weak: boolean;
+}
+
+const glob = (s: string): string => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*');
+
+function compile(rules: readonly FrameRule[]): { exact: Map<string, Compiled[]>; globs: Compiled[] } {
+  const exact = new Map<string, Compiled[]>();
+  const globs: Compiled[] = [];
+  for (const [file, fn, phase] of rules) {
+    const fileGlob = file.includes('*');
+    const fnGlob = fn.includes('*');
+    const c: Compiled = {
+      file: new RegExp(`(?:^|/)${glob(file)}$`),
+      fn: fnGlob ? new RegExp(`^${glob(fn)}$`) : null,
+      name: fn,
+      phase,
+      rank: (fnGlob ? (fn === '*' ? 0 : 1000) : 2000) + (fileGlob ? 0 : 500) + file.length,
+      weak: fn === '*',
+    };
+    if (fnGlob) globs.push(c);
+    else {
+      const list = exact.get(fn) ?? [];
+      list.push(c);
+      exact.set(fn, list);
+    }
+  }
+  return { exact, globs };
+}
+
+const TABLES: Record<FrameEngine, ReturnType<typeof compile>> = {
+  sglang: compile(SGLANG_FRAMES),
+  vllm: compile(VLLM_FRAMES),
+};
+
+/** The catalog engine whose package holds this file (the segment after site-packages, or a source checkout). */
+export function frameEngine(path: string): FrameEngine | null {
+  const p = path.replace(/\\/g, '/');
+  const pkg = /(?:site|dist)-packages\/([^/]+)\//g;
+  let last: string | null = null;
+  for (let m = pkg.exec(p); m !== null; m = pkg.exec(p)) last = m[1]!;
+  if (last !== null) return last === 'sglang' || last === 'vllm' ? last : null;
+  const src = /(?:^|\/)(sglang|vllm)\//g;
+  let eng: FrameEngine | null = null;
+  for (let m = src.exec(p); m !== null; m = src.exec(p)) eng = m[1] as FrameEngine;
+  return eng;
+}
+
+/** The catalog's reading of one frame of `engine`'s code. */
+export function lookupFrame(engine: FrameEngine, path: string, fn: string): FrameVerdict {
+  const p = path.replace(/\\/g, '/');
+  const t = TABLES[engine];
+  let best: Compiled | null = null;
+  for (const c of t.exact.get(fn) ?? []) if (c.file.test(p) && (!best || c.rank > best.rank)) best = c;
+  for (const c of t.globs) if ((!best || c.rank > best.rank) && c.fn!.test(fn) && c.file.test(p)) best = c;
+  if (!best) return { kind: 'unknown' };
+  if (best.phase === null) return { kind: 'relay' };
+  return { kind: 'phase', phase: best.phase, weak: best.weak };
+}
