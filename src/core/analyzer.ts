@@ -5,7 +5,7 @@
 
 import { BulkHook, type ServingRunData } from './bulk.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
-import { redactText } from './config/redact.js';
+import { mayHoldSecret, redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
 import { CATALOG_ENGINES, type CatalogLine, catalogLine, classifyRaise } from './engines/catalog-match.js';
 import { commonSignatures } from './engines/common.js';
@@ -50,7 +50,6 @@ const STARTUP_PHASES: ReadonlySet<string> = new Set(PHASES.slice(0, PHASES.index
 const isStartupPhase = (p: string): p is Phase => STARTUP_PHASES.has(p);
 const exceptionRules = (type: string, message: string) =>
   classifyExceptionType(type) ?? classifyFailureText(`${type}: ${message}`);
-const SECRETISH = /key|token|secret|passw|bearer|authorization|hf_|sk-/i;
 
 interface Match {
   engine: EngineModule;
@@ -179,7 +178,7 @@ export class LogAnalyzer {
 
   private onText(text: string, no: number, offset: number): void {
     // Evidence keeps lines verbatim, so a line that may carry a credential is scrubbed before anything keeps it.
-    if (SECRETISH.test(text)) text = redactText(text);
+    if (mayHoldSecret(text)) text = redactText(text);
     const line = parseLine(text, no, offset, this.ctx);
     if (this.block !== null) this.continueBlock(line);
     this.detector.observe(line);

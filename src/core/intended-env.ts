@@ -92,7 +92,8 @@ export function redactArgv(argv: string[]): string[] {
       else {
         out.push(a);
         const next = argv[i + 1];
-        if (next !== undefined && !next.startsWith('-')) {
+        // The next word is the secret unless it is the next flag (`--port`, `-tp`): a key may begin with `-`.
+        if (next !== undefined && !/^--|^-[A-Za-z]{1,4}$/.test(next)) {
           out.push(REDACTED);
           i++;
         }

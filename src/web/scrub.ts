@@ -5,28 +5,12 @@
  * value following a secret flag in an argv is masked here too.
  */
 import { isSecretKey, REDACTED, redactConfig } from '../core/config/redact.js';
+import { redactArgv } from '../core/intended-env.js';
 import type { IntendedLaunch, LaunchRecord } from '../store/types.js';
 
-/** `['--api-key', 'x']` and `['--api-key=x']` both lose `x`. */
+/** `['--api-key', 'x']` and `['--api-key=x']` both lose `x` (the same rule `launch` applies when it records). */
 export function scrubArgv(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const m = /^--?([A-Za-z][\w-]*)(=.*)?$/.exec(a);
-    if (m && isSecretKey(m[1]!)) {
-      if (m[2] !== undefined) out.push(`${a.slice(0, a.indexOf('=') + 1)}${REDACTED}`);
-      else {
-        out.push(a);
-        if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) {
-          out.push(REDACTED);
-          i++;
-        }
-      }
-      continue;
-    }
-    out.push(redactConfig(a));
-  }
-  return out;
+  return redactArgv([...argv]).map((a) => redactConfig(a));
 }
 
 function scrubIntended(x: IntendedLaunch | null): IntendedLaunch | null {

@@ -8,11 +8,15 @@ const wordSet = (text: string) => new Set(text.trim().split(/\s+/));
 
 // Words that make a name secret wherever they appear in it.
 const SECRET_WORDS = wordSet(
-  'password passwd pwd passphrase secret secrets credential credentials apikey authorization',
+  'password passwd pwd passphrase secret secrets credential credentials cred creds apikey apikeys authorization',
 );
+// Run-together names (`pgpassword`, `dbsecret`, `MYSQL_PWD` is split already): these stems inside one word.
+const SECRET_STEMS = /passw|secret|credential|apikey/;
 // `key` is secret only in these pairs: `key_size`, `cache_key` and `hotkeys` are not.
 const KEY_QUALIFIERS = wordSet(`api access secret private encryption signing master license hmac auth
-  client session subscription service account storage sas ssh jwt app admin`);
+  client session subscription service account storage sas ssh jwt app admin wandb openai anthropic hf
+  huggingface github gh gitlab aws gcp azure stripe slack cohere mistral groq together replicate pinecone
+  langsmith langchain comet neptune mlflow datadog dd sentry`);
 // A trailing `_token` is a credential (`hf_token`, `auth_token`) unless it names a
 // vocabulary token or a count (`eos_token`, `max_token`).
 const TOKEN_VOCABULARY = wordSet(`bos eos pad unk sep cls mask image video audio vision special stop start
@@ -49,8 +53,11 @@ function secretWords(w: string[]): boolean {
   const last = w[w.length - 1];
   if (last === undefined) return false;
   if (w.length > 1 && REFERENCE_SUFFIXES.has(last)) return false;
-  if (w.some((x) => SECRET_WORDS.has(x))) return true;
-  for (let i = 1; i < w.length; i++) if (w[i] === 'key' && KEY_QUALIFIERS.has(w[i - 1]!)) return true;
+  if (w.some((x) => SECRET_WORDS.has(x) || SECRET_STEMS.test(x))) return true;
+  // `db_pass`, `pass=`: a pass at the end is a password; `pass_config` (compiler passes) is not.
+  if (last === 'pass') return true;
+  for (let i = 1; i < w.length; i++)
+    if ((w[i] === 'key' || w[i] === 'keys') && KEY_QUALIFIERS.has(w[i - 1]!)) return true;
   if (last === 'token' || last === 'auth') return w.length === 1 || !TOKEN_VOCABULARY.has(w[w.length - 2]!);
   return false;
 }
@@ -102,7 +109,7 @@ const TOKEN_SHAPES = [
 const UNSET_TEXT = /^(None|null|nil|none|True|False|true|false|\*+|<redacted>)$/;
 
 /** Span of the secret value that starts at `i` and its replacement, or null to leave it. */
-function secretSpan(text: string, i: number): [number, number, string] | null {
+function secretSpan(text: string, i: number, assigned = false): [number, number, string] | null {
   const c = text[i];
   if (c === "'" || c === '"') {
     let end = i + 1;
@@ -124,7 +131,10 @@ function secretSpan(text: string, i: number): [number, number, string] | null {
   token.lastIndex = i;
   const m = token.exec(text);
   // A bare number is a count (`#token: 57192`, `max_tokens=512`), never a credential.
-  if (!m || UNSET_TEXT.test(m[0]) || m[0].startsWith('-') || /^\d+(?:\.\d+)?$/.test(m[0])) return null;
+  // After a blank, `-x`/`--flag` is the next flag (the secret flag was given no value); after `=` it is the value,
+  // and so is a long dash-led token that no flag looks like (`--api-key -Zq8…`).
+  const dashed = m?.[0].startsWith('-') && !assigned && /^--|^-[A-Za-z]{1,4}$/.test(m[0]);
+  if (!m || UNSET_TEXT.test(m[0]) || dashed || /^\d+(?:\.\d+)?$/.test(m[0])) return null;
   if (SCHEME_RE.test(`${m[0]} `) && /[ \t]/.test(text[i + m[0].length] ?? '')) {
     let j = i + m[0].length;
     while (text[j] === ' ' || text[j] === '\t') j++;
@@ -139,7 +149,7 @@ function redactKeyed(text: string, re: RegExp): string {
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (!isSecretKey(m[1]!)) continue;
-    const span = secretSpan(text, m.index + m[0].length);
+    const span = secretSpan(text, m.index + m[0].length, /[=:][ \t]*$/.test(m[0]));
     if (!span || span[0] < last) continue;
     out += text.slice(last, span[0]) + span[2];
     last = span[1];
@@ -150,6 +160,17 @@ function redactKeyed(text: string, re: RegExp): string {
 
 // Each pattern above needs one of these: a text with none (most values: names, numbers, paths) has nothing to mask.
 const MAYBE_SECRET = /--|[=:]|Bearer|hf_|sk-|gh[pousr]_|github_pat_|AKIA/;
+
+/**
+ * A quick test for the lines worth a full redaction pass: a secret-like name (one list with isSecretKey's
+ * words) or a credential by its value's shape (tokens, key ids, `scheme://user:pass@host`).
+ */
+const SECRET_HINT =
+  /key|token|secret|pass|pwd|cred|auth|bearer|hf_|sk-|gh[pousr]_|github_pat_|AKIA|:\/\/[^\s/@]*:[^\s@]*@/i;
+
+export function mayHoldSecret(text: string): boolean {
+  return SECRET_HINT.test(text);
+}
 
 /** Masks secret values inside a raw log line that is kept verbatim as evidence. */
 export function redactText(text: string): string {
