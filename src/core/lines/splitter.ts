@@ -77,9 +77,7 @@ export class LineSplitter {
       this.append(buf, 0, e);
       this.pending = false;
       this.lineNo++;
-      this.sink(this.carry, 0, this.carryLen, this.lineNo, this.lineStart, this.carryTruncated);
-      this.carryLen = 0;
-      this.carryTruncated = false;
+      this.flushCarry();
       s = e + 1;
     }
     const max = this.maxLine;
@@ -95,9 +93,16 @@ export class LineSplitter {
       }
       const e = buf.indexOf(10, s);
       if (e < 0) break;
-      this.lineNo++;
-      if (e - s > max) this.sink(buf, s, s + max, this.lineNo, base + s, true);
-      else this.sink(buf, s, e, this.lineNo, base + s, false);
+      if (e - s > max) {
+        // Too long to pass on whole: through the carry, which keeps the latest states of a `\r` run.
+        this.lineStart = base + s;
+        this.append(buf, s, e);
+        this.lineNo++;
+        this.flushCarry();
+      } else {
+        this.lineNo++;
+        this.sink(buf, s, e, this.lineNo, base + s, false);
+      }
       s = e + 1;
     }
     if (s < buf.length) {
@@ -119,18 +124,63 @@ export class LineSplitter {
     if (!this.pending) return;
     this.pending = false;
     this.lineNo++;
+    this.flushCarry();
+  }
+
+  /** Passes the carry on as (the rest of) line `lineNo` and empties it. */
+  private flushCarry(): void {
     this.sink(this.carry, 0, this.carryLen, this.lineNo, this.lineStart, this.carryTruncated);
     this.carryLen = 0;
     this.carryTruncated = false;
   }
 
+  /**
+   * Adds bytes of the current line to the carry. A line longer than `maxLine` is most often a `\r` run (a
+   * progress bar refreshed in place for a whole load, never ending its line): its states are passed on in
+   * pieces cut at a `\r`, as the same line, so the latest state is kept however long the run. Bytes with no
+   * `\r` to cut at are dropped past `maxLine`, up to the next `\r`.
+   */
   private append(buf: Buffer, s: number, e: number): void {
-    const room = this.maxLine - this.carryLen;
-    let n = e - s;
-    if (n > room) {
-      n = room;
+    while (s < e) {
+      const room = this.maxLine - this.carryLen;
+      if (e - s <= room) {
+        this.copyIn(buf, s, e);
+        return;
+      }
+      if (this.flushToLastCR()) continue;
+      const cr = room > 0 ? buf.lastIndexOf(13, s + room - 1) : -1;
+      if (cr >= s) {
+        this.copyIn(buf, s, cr + 1);
+        this.flushToLastCR();
+        s = cr + 1;
+        continue;
+      }
+      if (room > 0) this.copyIn(buf, s, s + room);
       this.carryTruncated = true;
+      const next = buf.indexOf(13, s + room);
+      if (next < 0 || next >= e) return;
+      this.sink(this.carry, 0, this.carryLen, this.lineNo + 1, this.lineStart, true);
+      this.carryLen = 0;
+      this.carryTruncated = false;
+      s = next;
     }
+  }
+
+  /** Passes on the carry up to its last `\r` as a piece of the line being read; false when it has none. */
+  private flushToLastCR(): boolean {
+    if (this.carryLen === 0) return false;
+    const cr = this.carry.lastIndexOf(13, this.carryLen - 1);
+    // At 0 the carry is one state already: nothing before it to pass on.
+    if (cr <= 0) return false;
+    this.sink(this.carry, 0, cr, this.lineNo + 1, this.lineStart, this.carryTruncated);
+    this.carry.copy(this.carry, 0, cr, this.carryLen);
+    this.carryLen -= cr;
+    this.carryTruncated = false;
+    return true;
+  }
+
+  private copyIn(buf: Buffer, s: number, e: number): void {
+    const n = e - s;
     if (n <= 0) return;
     if (this.carryLen + n > this.carry.length) {
       const next = Buffer.allocUnsafe(
