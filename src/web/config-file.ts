@@ -63,7 +63,11 @@ function readValue(s: string, fail: (why: string) => never): [Value, string] {
         const len = c === 'u' ? 4 : 8;
         const hex = s.slice(i + 1, i + 1 + len);
         if (!/^[0-9A-Fa-f]+$/.test(hex) || hex.length !== len) fail(`bad \\${c} escape`);
-        out += String.fromCodePoint(Number.parseInt(hex, 16));
+        const code = Number.parseInt(hex, 16);
+        // TOML allows Unicode scalar values only: no surrogates, nothing past U+10FFFF.
+        if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+          fail(`\\${c}${hex} is not a Unicode scalar value (at most 10FFFF, no surrogates D800–DFFF)`);
+        out += String.fromCodePoint(code);
         i += len;
       } else fail(`bad escape \\${c ?? ''} in a string`);
     }
