@@ -53,6 +53,8 @@ export interface IngestResult {
 }
 
 export const HEAD_LEN = 64 * 1024;
+/** Bytes before the offset reached whose hash is kept with it (see LogState.tailHash). */
+export const TAIL_LEN = 4096;
 export const SAVE_EVERY = 256 << 20;
 const CHUNK = 8 << 20;
 
@@ -76,10 +78,19 @@ class LogFile {
     }
   }
 
+  /** sha256 of the bytes just before `offset` (the last TAIL_LEN at most): what a rewrite past the head changes. */
+  tailHash(offset: number): string {
+    return this.rangeHash(Math.max(0, offset - TAIL_LEN), offset);
+  }
+
   headHash(len: number): string {
+    return this.rangeHash(0, len);
+  }
+
+  private rangeHash(from: number, to: number): string {
     const h = createHash('sha256');
-    for (let pos = 0; pos < len; ) {
-      const n = this.read(this.buf, pos, Math.min(this.buf.length, len - pos));
+    for (let pos = from; pos < to; ) {
+      const n = this.read(this.buf, pos, Math.min(this.buf.length, to - pos));
       if (n === 0) break;
       h.update(this.buf.subarray(0, n));
       pos += n;
@@ -152,6 +163,8 @@ function resume(
   if (prev.fileId !== fileId || prev.checkpoint === null || prev.headHash === null) return null;
   if (prev.offset > size || prev.headLen > size) return null;
   if (file.headHash(prev.headLen) !== prev.headHash) return null;
+  // A ledger entry without the tail's hash (an older version) is read afresh once, to be sure.
+  if (prev.offset > 0 && (prev.tailHash == null || file.tailHash(prev.offset) !== prev.tailHash)) return null;
   let a: LogAnalyzer;
   try {
     a = LogAnalyzer.restore(prev.checkpoint, opts);
@@ -200,7 +213,8 @@ export async function ingestLocal(
       rep.launches.map((l) => recordFromReport(l, { host: key.host, path: real, fileId, now }));
     const save = (offset: number, lines: number, checkpoint: Uint8Array, recs: LaunchRecord[]): void => {
       headHash ??= file.headHash(headLen);
-      ledger!.saveProgress({ ...key, fileId, headHash, headLen, offset, lines, checkpoint }, recs);
+      const tailHash = file.tailHash(offset);
+      ledger!.saveProgress({ ...key, fileId, headHash, headLen, tailHash, offset, lines, checkpoint }, recs);
     };
     const saver = {
       every: ledger ? (opts.saveEvery ?? SAVE_EVERY) : Number.POSITIVE_INFINITY,

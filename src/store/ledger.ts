@@ -296,10 +296,10 @@ export class Ledger {
           this.writeLaunches(launches);
           this.db
             .prepare(
-              `INSERT INTO logs (host, path, file_id, head_hash, head_len, offset, lines, checkpoint, updated_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+              `INSERT INTO logs (host, path, file_id, head_hash, head_len, tail_hash, offset, lines, checkpoint, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT (host, path) DO UPDATE SET file_id = excluded.file_id, head_hash = excluded.head_hash,
-                 head_len = excluded.head_len, offset = excluded.offset, lines = excluded.lines,
+                 head_len = excluded.head_len, tail_hash = excluded.tail_hash, offset = excluded.offset, lines = excluded.lines,
                  checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
             )
             .run(
@@ -308,6 +308,7 @@ export class Ledger {
               state.fileId,
               state.headHash,
               state.headLen,
+              state.tailHash ?? null,
               state.offset,
               state.lines,
               cp ? Buffer.from(cp.buffer, cp.byteOffset, cp.byteLength) : null,
@@ -323,7 +324,7 @@ export class Ledger {
     this.guard(() =>
       this.db
         .prepare(
-          `UPDATE logs SET file_id = NULL, head_hash = NULL, head_len = 0, offset = 0, lines = 0, checkpoint = NULL,
+          `UPDATE logs SET file_id = NULL, head_hash = NULL, head_len = 0, tail_hash = NULL, offset = 0, lines = 0, checkpoint = NULL,
              updated_at = ? WHERE host = ? AND path = ?`,
         )
         .run(now(), key.host, key.path),

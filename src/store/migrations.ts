@@ -96,6 +96,9 @@ export const MIGRATIONS: readonly string[] = [
       THEN json_object('class', report -> '$.failure.class', 'message', report -> '$.failure.message') END
   );
   `,
+  // The bytes just before the offset reached: a file rewritten past its head (truncated in place, then the
+  // same first 64 KiB written again) changes them, and is read afresh instead of resumed mid-nowhere.
+  `ALTER TABLE logs ADD COLUMN tail_hash TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -245,6 +245,7 @@ export interface LogRow {
   file_id: string | null;
   head_hash: string | null;
   head_len: number;
+  tail_hash?: string | null;
   offset: number;
   lines: number;
   checkpoint: Buffer | null;
@@ -259,6 +260,7 @@ export function logFromRow(row: LogRow): LogState {
     fileId: row.file_id,
     headHash: row.head_hash,
     headLen: row.head_len,
+    tailHash: row.tail_hash ?? null,
     offset: row.offset,
     lines: row.lines,
     // A plain Uint8Array, as the analyzer handed it over (SQLite gives a Buffer).

@@ -19,6 +19,8 @@ export interface LogState extends LogKey {
   /** sha256 (hex) of the first `headLen` bytes: a file replaced or truncated changes it. */
   headHash: string | null;
   headLen: number;
+  /** sha256 (hex) of the bytes just before `offset` (at most 4 KiB); null when not kept (remote, older ledgers). */
+  tailHash?: string | null;
   /** Bytes consumed so far, always at a line boundary. */
   offset: number;
   /** Lines consumed so far (the analyzer's line counter at `offset`). */

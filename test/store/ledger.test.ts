@@ -128,6 +128,7 @@ describe('ledger: logs', () => {
       fileId: '2049:1234',
       headHash: 'ab'.repeat(32),
       headLen: 4096,
+      tailHash: 'cd'.repeat(32),
       offset: 35777,
       lines: 321,
     };
