@@ -53,7 +53,7 @@ export async function readLog(
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  if (t.kind === 'local') return ingestLocal(ledger, t.path, opts);
+  if (t.kind === 'local') return warnDamaged(target, await ingestLocal(ledger, t.path, opts));
   let session: SshSession;
   try {
     session = new SshSession(t, { persistSec: 1, ...ssh });
@@ -61,11 +61,20 @@ export async function readLog(
     throw new UsageError((err as Error).message);
   }
   try {
-    return await ingestRemote(ledger, session, { host: t.host, path: t.path }, opts);
+    return warnDamaged(target, await ingestRemote(ledger, session, { host: t.host, path: t.path }, opts));
   } catch (err) {
     if (err instanceof LedgerError) throw new UsageError(err.message);
     throw err;
   }
+}
+
+/** A damaged saved state is dropped and the log read afresh: the user is told once, the answer is right. */
+function warnDamaged<T extends ReadResult>(target: string, res: T): T {
+  if (res.damaged)
+    process.stderr.write(
+      `firedup: warning: ${target}: the ledger's saved state was damaged (${res.damaged}); read afresh\n`,
+    );
+  return res;
 }
 
 /** Says why a file gave no launch, when the reason is the file itself. */

@@ -22,7 +22,7 @@ import { SeriesSummary, TimeSeries } from './stats.js';
 import { TracebackTracker } from './traceback.js';
 
 /** Bump when the meaning of saved state changes in a way the field fingerprint cannot see. */
-export const CHECKPOINT_VERSION = 1;
+export const CHECKPOINT_VERSION = 2;
 const MAGIC = 'firedup-checkpoint';
 
 export type CheckpointErrorCode = 'corrupt' | 'version' | 'options';
@@ -115,6 +115,23 @@ function constants(): Array<[string, unknown]> {
 
 let shared: { codec: StateCodec; schema: string } | null = null;
 
+/**
+ * cyrb53, a 53-bit hash of the saved state's text: a checkpoint damaged on disk or edited by hand fails to
+ * restore (and the log is read afresh) instead of continuing from nonsense.
+ */
+function sum53(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
+}
+
 /** FNV-1a, 32 bits, as hex: enough to tell two field lists apart. */
 function fnv(text: string): string {
   let h = 0x811c9dc5;
@@ -139,22 +156,20 @@ function optionKey(opts: AnalyzerOptions): Json {
 /** Called by LogAnalyzer.checkpoint, which has checked the analyzer is at a line boundary and not ended. */
 export function encodeCheckpoint(a: LogAnalyzer, opts: AnalyzerOptions): Uint8Array {
   const { codec, schema } = setup();
-  const doc = {
-    magic: MAGIC,
-    v: CHECKPOINT_VERSION,
-    schema,
-    opts: optionKey(opts),
-    state: codec.encodeInto(a, ANALYZER_SPEC),
-  };
-  return Buffer.from(JSON.stringify(doc), 'utf8');
+  const state = JSON.stringify(codec.encodeInto(a, ANALYZER_SPEC));
+  const head = { magic: MAGIC, v: CHECKPOINT_VERSION, schema, opts: optionKey(opts), sum: sum53(state) };
+  // One header line, then the state: JSON.stringify never leaves a raw newline inside a value.
+  return Buffer.from(`${JSON.stringify(head)}\n${state}`, 'utf8');
 }
 
 /** Called by LogAnalyzer.restore with an analyzer freshly built from `opts`. */
 export function decodeCheckpoint(data: Uint8Array, into: LogAnalyzer, opts: AnalyzerOptions): void {
   const { codec, schema } = setup();
+  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
+  const nl = text.indexOf('\n');
   let doc: Record<string, Json>;
   try {
-    doc = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
+    doc = JSON.parse(nl < 0 ? text : text.slice(0, nl));
   } catch {
     throw new CheckpointError('corrupt', 'checkpoint: not a checkpoint (unreadable)');
   }
@@ -164,8 +179,10 @@ export function decodeCheckpoint(data: Uint8Array, into: LogAnalyzer, opts: Anal
     throw new CheckpointError('version', `checkpoint: written by another version (v${doc.v}, ${doc.schema})`);
   if (JSON.stringify(doc.opts) !== JSON.stringify(optionKey(opts)))
     throw new CheckpointError('options', 'checkpoint: taken with other options (engine, line limit, year)');
+  const stateText = nl < 0 ? '' : text.slice(nl + 1);
+  if (doc.sum !== sum53(stateText)) throw new CheckpointError('corrupt', 'checkpoint: damaged (checksum)');
   try {
-    codec.decodeInto(doc.state!, into, ANALYZER_SPEC);
+    codec.decodeInto(JSON.parse(stateText), into, ANALYZER_SPEC);
   } catch (err) {
     throw new CheckpointError('corrupt', `checkpoint: ${(err as Error).message}`);
   }

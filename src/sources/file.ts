@@ -35,6 +35,8 @@ export interface ReadResult {
   analyzer: LogAnalyzer;
   size: number;
   mtimeMs: number | null;
+  /** Why a ledger's saved state for this log could not be used although the log was the same, or null. */
+  damaged?: string | null;
 }
 
 /** Below this size one thread is fast enough; above it, the second half is read by a worker thread. */

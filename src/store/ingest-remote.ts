@@ -23,6 +23,8 @@ export interface RemoteIngestResult {
   bytesRead: number;
   resumedFrom: number;
   reset: boolean;
+  /** Why the saved state could not be used although the file was the same (damaged), or null. */
+  damaged: string | null;
 }
 
 /** Chunks reach the core in batches this large (as analyzeStream does), cut at a newline. */
@@ -43,6 +45,7 @@ export async function ingestRemote(
   const headLen = headNow === null ? 0 : Number(headNow.split(':')[2]);
 
   let a: LogAnalyzer | null = null;
+  let damaged: string | null = null;
   if (
     file &&
     prev?.checkpoint &&
@@ -52,9 +55,13 @@ export async function ingestRemote(
   ) {
     try {
       a = LogAnalyzer.restore(prev.checkpoint, opts);
-      if (a.bytes !== prev.offset || a.lineCount !== prev.lines) a = null;
+      if (a.bytes !== prev.offset || a.lineCount !== prev.lines) {
+        a = null;
+        damaged = 'checkpoint: its offset does not match the saved one';
+      }
     } catch (err) {
-      if (!(err instanceof CheckpointError)) throw err;
+      // Another version's or other options' state is expected after an upgrade; anything else is damage.
+      if (!(err instanceof CheckpointError) || err.code === 'corrupt') damaged = (err as Error).message;
     }
   }
   const reset = prev !== null && a === null && prev.offset > 0;
@@ -140,7 +147,16 @@ export async function ingestRemote(
   if (nl + 1 < rest.length) analyzer.push(rest.subarray(nl + 1));
   const report = analyzer.end();
   if (checkpoint) save(report, checkpoint);
-  return { report, analyzer, size: resumedFrom + bytesRead, mtimeMs: null, bytesRead, resumedFrom, reset };
+  return {
+    report,
+    analyzer,
+    size: resumedFrom + bytesRead,
+    mtimeMs: null,
+    bytesRead,
+    resumedFrom,
+    reset,
+    damaged,
+  };
 }
 
 /** The remote file's inode and size, and the cksum of its first N bytes for each N in `lens`. */

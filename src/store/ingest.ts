@@ -48,6 +48,8 @@ export interface IngestResult {
   resumedFrom: number;
   /** The ledger knew the file, but as another file (replaced, truncated, rewritten) or with a stale checkpoint. */
   reset: boolean;
+  /** Why the saved state could not be used although the file was the same (damaged), or null. */
+  damaged: string | null;
   size: number;
   mtimeMs: number;
 }
@@ -159,20 +161,24 @@ function resume(
   fileId: string,
   size: number,
   opts: AnalyzerOptions,
-): LogAnalyzer | null {
-  if (prev.fileId !== fileId || prev.checkpoint === null || prev.headHash === null) return null;
-  if (prev.offset > size || prev.headLen > size) return null;
-  if (file.headHash(prev.headLen) !== prev.headHash) return null;
+): { a: LogAnalyzer | null; damaged: string | null } {
+  const none = { a: null, damaged: null };
+  if (prev.fileId !== fileId || prev.checkpoint === null || prev.headHash === null) return none;
+  if (prev.offset > size || prev.headLen > size) return none;
+  if (file.headHash(prev.headLen) !== prev.headHash) return none;
   // A ledger entry without the tail's hash (an older version) is read afresh once, to be sure.
-  if (prev.offset > 0 && (prev.tailHash == null || file.tailHash(prev.offset) !== prev.tailHash)) return null;
+  if (prev.offset > 0 && (prev.tailHash == null || file.tailHash(prev.offset) !== prev.tailHash)) return none;
   let a: LogAnalyzer;
   try {
     a = LogAnalyzer.restore(prev.checkpoint, opts);
   } catch (err) {
-    if (err instanceof CheckpointError) return null;
-    throw err;
+    // Another version's or other options' state is expected after an upgrade; anything else is damage.
+    if (err instanceof CheckpointError && err.code !== 'corrupt') return none;
+    return { a: null, damaged: (err as Error).message };
   }
-  return a.bytes === prev.offset && a.lineCount === prev.lines ? a : null;
+  if (a.bytes !== prev.offset || a.lineCount !== prev.lines)
+    return { a: null, damaged: 'checkpoint: its offset does not match the saved one' };
+  return { a, damaged: null };
 }
 
 /**
@@ -201,7 +207,8 @@ export async function ingestLocal(
     };
 
     const prev = ledger?.getLog(key) ?? null;
-    let a = prev ? resume(prev, file, fileId, size, aopts) : null;
+    const resumed = prev ? resume(prev, file, fileId, size, aopts) : { a: null, damaged: null };
+    let a = resumed.a;
     const reset = prev !== null && a === null && (prev.fileId !== null || prev.offset > 0);
     if (reset) ledger!.resetLog(key);
     a ??= new LogAnalyzer(aopts);
@@ -265,6 +272,7 @@ export async function ingestLocal(
       bytesRead: file.bytesRead,
       resumedFrom,
       reset,
+      damaged: resumed.damaged,
       size,
       mtimeMs: st.mtimeMs,
     };

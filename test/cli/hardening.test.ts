@@ -33,9 +33,11 @@ describe('a log rewritten past its head', () => {
     const dir = tmpDir();
     const file = path.join(dir, 'server.log');
     const ledger = path.join(dir, 'ledger.db');
-    const head: string[] = ['[2026-03-01 10:00:00] server_args=ServerArgs(model_path=\'m\', tp_size=1)'];
+    const head: string[] = ["[2026-03-01 10:00:00] server_args=ServerArgs(model_path='m', tp_size=1)"];
     for (let i = 0; head.join('\n').length < 70_000; i++)
-      head.push(`[2026-03-01 10:00:01] Using default HuggingFace chat template with detected content format: string ${i}`);
+      head.push(
+        `[2026-03-01 10:00:01] Using default HuggingFace chat template with detected content format: string ${i}`,
+      );
     const first = `${head.join('\n')}\n[2026-03-01 10:00:05 TP0] RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n[2026-03-01 10:00:06] padding line one\n`;
     fs.writeFileSync(file, first);
     const a = JSON.parse(runCli(['status', '--json', '--ledger', ledger, file]).stdout);
@@ -54,6 +56,50 @@ describe('a log rewritten past its head', () => {
       b.launches.map((l: { outcome: string }) => l.outcome),
       fresh.launches.map((l: { outcome: string }) => l.outcome),
     );
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a damaged checkpoint in a valid ledger', () => {
+  it('is dropped with one warning, and the report is right', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const dir = tmpDir();
+    const file = path.join(dir, 'server.log');
+    const ledger = path.join(dir, 'ledger.db');
+    const lines = ["[2026-03-01 10:00:00] server_args=ServerArgs(model_path='m', tp_size=1)"];
+    lines.push('[2026-03-01 10:00:01 TP0] Load weight begin. avail mem=60.00 GB');
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    assert.equal(runCli(['runs', '--ledger', ledger, file]).code, 0);
+    fs.appendFileSync(file, '[2026-03-01 10:00:09] The server is fired up and ready to roll!\n');
+    const fresh = JSON.parse(runCli(['runs', '--json', '--no-ledger', file]).stdout);
+    // Damage the saved state the way a disk or a hand edit would: flip bytes inside it, keep it JSON-ish.
+    let seed = 7;
+    for (let round = 0; round < 25; round++) {
+      const db = new Database(ledger);
+      const row = db.prepare('SELECT id, checkpoint FROM logs').get() as
+        | { id: number; checkpoint: Buffer }
+        | undefined;
+      if (row?.checkpoint) {
+        const cp = Buffer.from(row.checkpoint);
+        for (let k = 0; k < 3; k++) {
+          seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+          const at = seed % cp.length;
+          cp[at] = 0x20 + (seed % 90);
+        }
+        db.prepare('UPDATE logs SET checkpoint = ? WHERE id = ?').run(cp, row.id);
+      }
+      db.close();
+      const r = runCli(['runs', '--json', '--ledger', ledger, file]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(!/\n\s+at /.test(r.stderr), r.stderr);
+      const got = JSON.parse(r.stdout);
+      assert.deepEqual(
+        got.launches.map((l: { outcome: string; phase: string }) => [l.outcome, l.phase]),
+        fresh.launches.map((l: { outcome: string; phase: string }) => [l.outcome, l.phase]),
+        `round ${round}: ${r.stderr}`,
+      );
+      if (row?.checkpoint) assert.match(r.stderr, /saved state was damaged|^$/);
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

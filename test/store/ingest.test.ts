@@ -6,7 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { LogAnalyzer } from '../../src/core/analyzer.js';
 import { analyzeFile } from '../../src/sources/file.js';
-import { HEAD_LEN, type IngestOptions, ingestLocal, type LedgerLike, TAIL_LEN } from '../../src/store/ingest.js';
+import {
+  HEAD_LEN,
+  type IngestOptions,
+  ingestLocal,
+  type LedgerLike,
+  TAIL_LEN,
+} from '../../src/store/ingest.js';
 import { Ledger } from '../../src/store/ledger.js';
 import type { LaunchRecord, LogKey, LogState } from '../../src/store/types.js';
 import { DIST, ROOT, SCENARIOS, tmpDir } from '../helpers.js';
