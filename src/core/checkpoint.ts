@@ -119,7 +119,7 @@ let shared: { codec: StateCodec; schema: string } | null = null;
  * cyrb53, a 53-bit hash of the saved state's text: a checkpoint damaged on disk or edited by hand fails to
  * restore (and the log is read afresh) instead of continuing from nonsense.
  */
-function sum53(text: string): string {
+export function sum53(text: string): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {

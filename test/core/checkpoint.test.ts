@@ -11,6 +11,7 @@ import {
   CheckpointError,
   CREATED,
   SPLITTER_SPEC,
+  sum53,
 } from '../../src/core/checkpoint.js';
 import { ENGINE_MODULES } from '../../src/core/engines/index.js';
 import type { AnalysisReport } from '../../src/core/report.js';
@@ -221,10 +222,16 @@ describe('checkpoint refuses what it cannot continue', () => {
     return a.checkpoint();
   }
 
-  function edit(data: Uint8Array, f: (doc: Record<string, any>) => void): Uint8Array {
-    const doc = JSON.parse(Buffer.from(data).toString('utf8'));
+  /** Edits a checkpoint as a writer would (the checksum made anew), or as damage would (`resum` false). */
+  function edit(data: Uint8Array, f: (doc: Record<string, any>) => void, resum = true): Uint8Array {
+    const text = Buffer.from(data).toString('utf8');
+    const nl = text.indexOf('\n');
+    const doc = { ...JSON.parse(text.slice(0, nl)), state: JSON.parse(text.slice(nl + 1)) };
     f(doc);
-    return Buffer.from(JSON.stringify(doc));
+    const { state, ...head } = doc;
+    const stateText = JSON.stringify(state);
+    if (resum) head.sum = sum53(stateText);
+    return Buffer.from(`${JSON.stringify(head)}\n${stateText}`);
   }
 
   const code = (c: string) => (err: unknown) => err instanceof CheckpointError && err.code === c;
@@ -277,6 +284,16 @@ describe('checkpoint refuses what it cannot continue', () => {
           OPTS,
         ),
       code('corrupt'),
+    );
+    // The same edit without its checksum made anew: damage, caught before anything is decoded.
+    assert.throws(
+      () =>
+        LogAnalyzer.restore(
+          edit(data, (d) => (d.state.f.lastTs = 1), false),
+          OPTS,
+        ),
+      (err: unknown) =>
+        err instanceof CheckpointError && err.code === 'corrupt' && /checksum/.test(err.message),
     );
   });
 });
