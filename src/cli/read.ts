@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { AnalyzerOptions } from '../core/analyzer.js';
 import { ENGINES, type EngineId } from '../core/types.js';
-import { analyzeStream, type ReadResult } from '../sources/file.js';
+import { analyzeFifo, analyzeStream, localKind, type ReadResult } from '../sources/file.js';
 import { type SshOptions, SshSession } from '../sources/ssh/session.js';
 import { parseTarget } from '../sources/target.js';
 import { ingestLocal } from '../store/ingest.js';
@@ -53,7 +53,15 @@ export async function readLog(
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  if (t.kind === 'local') return warnDamaged(target, await ingestLocal(ledger, t.path, opts));
+  if (t.kind === 'local') {
+    const kind = localKind(t.path);
+    if (kind === 'stream') return analyzeFifo(t.path, opts);
+    if (kind === 'device')
+      throw new UsageError(
+        `${t.path}: a device, not a log file (name the server's log file, or pipe it: cmd | firedup status -)`,
+      );
+    return warnDamaged(target, await ingestLocal(ledger, t.path, opts));
+  }
   let session: SshSession;
   try {
     session = new SshSession(t, { persistSec: 1, ...ssh });

@@ -146,3 +146,41 @@ export async function analyzeStream(
   if (used > 0) analyzer.push(batch.subarray(0, used));
   return { report: analyzer.end(), analyzer, size: analyzer.bytes, mtimeMs: null };
 }
+
+/** What a local path names, for reading it: a file to read (and resume), a stream to read once, or neither. */
+export type LocalKind = 'file' | 'stream' | 'device';
+
+/**
+ * FIFOs and process substitutions (`<(cmd)`, a `/dev/fd/N` link to a pipe) are streams: read once, to their
+ * end, never opened synchronously (an open blocks until a writer comes). Devices (`/dev/zero`, a tty) are no
+ * log. Throws a one-line UsageError for a path that cannot be read.
+ */
+export function localKind(path: string): LocalKind {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(path);
+  } catch (err) {
+    throw new UsageError(describeFsError(path, err));
+  }
+  if (st.isFIFO() || st.isSocket()) return 'stream';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'device';
+  return 'file';
+}
+
+/** Reads a FIFO to its end; says once on stderr when no writer has come after a second. */
+export async function analyzeFifo(path: string, opts: AnalyzerOptions = {}): Promise<ReadResult> {
+  const stream = fs.createReadStream(path);
+  const note = setTimeout(
+    () =>
+      process.stderr.write(`firedup: ${path}: a FIFO with no writer yet; waiting for one (Ctrl-C to stop)\n`),
+    1000,
+  );
+  stream.once('open', () => clearTimeout(note));
+  try {
+    return await analyzeStream(stream, opts);
+  } catch (err) {
+    throw new UsageError(describeFsError(path, err));
+  } finally {
+    clearTimeout(note);
+  }
+}

@@ -39,7 +39,12 @@ function parseUrl(arg: string): LogTarget {
     throw new Error(`${arg}: bad user or host in ssh:// target`);
   const portNum = port === undefined ? null : Number(port);
   if (portNum !== null && (portNum < 1 || portNum > 65535)) throw new Error(`${arg}: bad port ${port}`);
-  let path = decodeURIComponent(rawPath!);
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath!);
+  } catch {
+    throw new Error(`${arg}: bad %-escape in the path (write % as %25)`);
+  }
   if (path.startsWith('/~/')) path = path.slice(3);
   if (path === '' || path === '/') throw new Error(`${arg}: no remote path`);
   return { kind: 'ssh', user: user ?? null, host: unbracket(host!), port: portNum, path };

@@ -1,9 +1,10 @@
 /** Damaged and hostile input through the real CLI (issue 15): one line naming the thing, never a trace. */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli, tmpDir } from '../helpers.js';
+import { BIN, ROOT, runCli, spawnCli, tmpDir } from '../helpers.js';
 
 describe('hardening', () => {
   let dir: string;
@@ -101,5 +102,51 @@ describe('a damaged checkpoint in a valid ledger', () => {
       if (row?.checkpoint) assert.match(r.stderr, /saved state was damaged|^$/);
     }
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('FIFOs, process substitutions and devices', () => {
+  const serving = () => fs.readFileSync(path.join(ROOT, 'examples', 'glm5-serving.log'));
+
+  it('a FIFO is read as a stream once its writer comes, and a writerless one says so and honours SIGTERM', async () => {
+    const dir = tmpDir();
+    const fifo = path.join(dir, 'server.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const run = spawnCli(['status', '--no-ledger', fifo]);
+    setTimeout(() => fs.writeFileSync(fifo, serving()), 300);
+    const r = await run.done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /serving/);
+
+    const idle = spawnCli(['runs', '--no-ledger', fifo]);
+    await new Promise((res) => setTimeout(res, 1800));
+    idle.child.kill('SIGTERM');
+    const i = await idle.done;
+    assert.notEqual(i.code, 0);
+    assert.match(i.stderr, /a FIFO with no writer yet/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a process substitution (a /dev/fd link to a pipe) is read, not called missing', () => {
+    const out = execFileSync(
+      'bash',
+      [
+        '-c',
+        `"${process.execPath}" "${BIN}" status --no-ledger <(cat "${path.join(ROOT, 'examples', 'glm5-serving.log')}")`,
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.match(out, /serving/);
+  });
+
+  it('a device is refused in one line', () => {
+    const r = runCli(['status', '/dev/zero']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^firedup: \/dev\/zero: a device, not a log file/);
+  });
+
+  it('a bad %-escape in an ssh:// target names the target', () => {
+    const r = runCli(['status', 'ssh://gpu-box/var/log/%zz.log']);
+    assert.match(r.stderr, /^firedup: ssh:\/\/gpu-box\/var\/log\/%zz\.log: bad %-escape/);
   });
 });
