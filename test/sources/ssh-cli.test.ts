@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -42,6 +43,25 @@ describe('status and runs over ssh', () => {
     const r = await spawnCli(['status', '--ssh-config', sshd.config, 'firedup-test:/nope/server.log']).done;
     assert.equal(r.code, 1);
     assert.equal(r.stderr, 'firedup: firedup-test:/nope/server.log: no such file on firedup-test\n');
+  });
+
+  it('devices, /proc and /sys files are refused in one line, fast, and leave no process on the server', async () => {
+    for (const f of [
+      '/dev/zero',
+      '/dev/urandom',
+      '/proc/kmsg',
+      '/proc/self/status',
+      '/sys/kernel/uevent_seqnum',
+    ]) {
+      const r = await spawnCli(['status', '--ssh-config', sshd.config, `firedup-test:${f}`], {}, 20_000).done;
+      assert.equal(r.code, 1, `${f}: ${r.stderr}`);
+      assert.match(r.stderr, /^firedup: firedup-test:\S+: not a log file/, f);
+      assert.ok(r.seconds < 15, `${f} took ${r.seconds} s`);
+    }
+    const left = spawnSync('pgrep', ['-f', 'tail -c \\+[0-9]+ (-f )?-- /(dev|proc|sys)/'], {
+      encoding: 'utf8',
+    });
+    assert.equal(left.stdout.trim(), '', 'remote readers left running');
   });
 
   it('--pid on a remote log is refused rather than probing this machine', async () => {

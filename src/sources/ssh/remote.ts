@@ -9,6 +9,9 @@ const SCRIPT = `set -f
 m=$1 p=$2 from=$3
 [ -e "$p" ] || exit ${REMOTE.missing}
 [ -d "$p" ] && exit ${REMOTE.notFile}
+[ -f "$p" ] || exit ${REMOTE.notFile}
+rp=$(readlink -f -- "$p" 2>/dev/null) || rp=$p
+case $rp in /proc/*|/sys/*|/dev/*) exit ${REMOTE.notFile} ;; esac
 [ -r "$p" ] || exit ${REMOTE.denied}
 id=$(stat -L -c '%i %s' -- "$p" 2>/dev/null) ||
   id=$(stat -L -f '%i %z' -- "$p" 2>/dev/null) ||

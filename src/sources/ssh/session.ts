@@ -165,7 +165,10 @@ export class SshSession {
       case REMOTE.denied:
         return new SshError('denied', `${where}: permission denied on ${this.target.host}`);
       case REMOTE.notFile:
-        return new SshError('not_file', `${where}: not a regular file`);
+        return new SshError(
+          'not_file',
+          `${where}: not a log file (a directory, a device, a FIFO or a /proc, /sys or /dev file): name the server's log file`,
+        );
       case REMOTE.toolMissing:
       case 127:
         return new SshError(
