@@ -10,7 +10,7 @@ import { parseTarget as parseLogTarget } from '../sources/target.js';
 import { Ledger } from '../store/ledger.js';
 import { recordFromReport } from '../store/record.js';
 import { type LaunchFilter, type LaunchRecord, LedgerError } from '../store/types.js';
-import { type FlagSpec, parseArgs } from './args.js';
+import { choice, type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtValue } from './format.js';
 import { formatDiff } from './format-diff.js';
@@ -115,13 +115,7 @@ function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: num
   if (typeof flags.model === 'string') f.model = flags.model;
   if (typeof flags.host === 'string') f.host = flags.host;
   if (typeof flags.since === 'string') f.since = parseSince(flags.since, Date.now() / 1000);
-  if (typeof flags.outcome === 'string') {
-    if (!OUTCOMES.includes(flags.outcome))
-      throw new UsageError(
-        `runs: --outcome ${flags.outcome}: not an outcome (one of ${OUTCOMES.join(', ')})`,
-      );
-    f.outcome = flags.outcome;
-  }
+  if (typeof flags.outcome === 'string') f.outcome = choice('runs', '--outcome', flags.outcome, OUTCOMES, 'an outcome');
   if (flags.where !== undefined)
     f.where = (flags.where as string[]).map((w) => {
       const eq = w.indexOf('=');
