@@ -31,6 +31,7 @@ import { type LiveEvent, LiveSession } from './live.js';
 import { engineFlag } from './read.js';
 import { urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
+import { outputWidth } from './width.js';
 import { eventLine, LiveView, renderBlock, stamp } from './view.js';
 import { budgetScale } from './watch.js';
 
@@ -169,7 +170,7 @@ export async function launchCommand(argv: string[]): Promise<number> {
     earlier,
   });
   const view = tty ? new LiveView(process.stdout) : null;
-  const width = () => Math.max(60, process.stdout.columns ?? 100);
+  const width = () => outputWidth() ?? 100;
   const ours = (r: AnalysisReport | null = session.currentReport): LaunchReport[] =>
     r ? r.launches.slice(earlier(r.launches)) : [];
   // Before the server's first launch line the session says "waiting" about the file (empty, or earlier runs):

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { bestBench } from '../core/bench/select.js';
 import { diffLaunches } from '../core/launch-diff.js';
+import { summaryKeys } from '../core/report.js';
 import { evaluateTargets, parseTarget, TargetParseError } from '../core/targets.js';
 import { parseTarget as parseLogTarget } from '../sources/target.js';
 import { Ledger } from '../store/ledger.js';
@@ -123,7 +124,9 @@ function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: num
         throw new UsageError(
           `runs: --where ${w}: expected key=value with a config key, e.g. --where moe_runner_backend=flashinfer_trtllm`,
         );
-      return { key: w.slice(0, eq).trim(), value: w.slice(eq + 1).trim() };
+      // `tp=8` as the summary line prints it finds tp_size (SGLang) and tensor_parallel_size (vLLM).
+      const key = w.slice(0, eq).trim();
+      return { key, value: w.slice(eq + 1).trim(), keys: summaryKeys(key) };
     });
   if (typeof flags.limit === 'string') {
     const n = Number(flags.limit);
@@ -147,9 +150,10 @@ function explainWhere(ledger: Ledger, filter: LaunchFilter): string {
     let has = 0;
     for (const r of pool) {
       const cfg = r.report.config ?? {};
-      if (!(w.key in cfg)) continue;
+      const k = (w.keys ?? [w.key]).find((x) => x in cfg);
+      if (k === undefined) continue;
       has++;
-      const v = fmtValue(cfg[w.key]);
+      const v = fmtValue(cfg[k]);
       counts.set(v, (counts.get(v) ?? 0) + 1);
     }
     if (has === 0) {

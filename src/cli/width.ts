@@ -97,3 +97,8 @@ export function wrapText(text: string, width: number): string[] {
   if (cur) lines.push(cur);
   return lines;
 }
+
+/** Every line fitted to the output's width (unchanged when there is no limit). */
+export function fitLines(lines: string[], width: number | null = outputWidth()): string[] {
+  return width === null ? lines : lines.map((l) => fitLine(l, width));
+}
