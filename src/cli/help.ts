@@ -52,7 +52,7 @@ export function helpText(): string {
       w,
     ),
   ];
-  return `${lines.join('\n')}\n`;
+  return `${lines.flatMap((l) => wrapKeepingIndent(l, w)).join('\n')}\n`;
 }
 
 export function commandHelp(doc: CommandDoc): string {
@@ -65,7 +65,15 @@ export function commandHelp(doc: CommandDoc): string {
   lines.push('', 'Options:', ...twoColumns([...doc.options, ['-h, --help', 'this help']]));
   lines.push('', 'Examples:');
   for (const [cmd, what] of doc.examples) lines.push(`  ${cmd}`, `      ${what}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.flatMap((l) => wrapKeepingIndent(l, w)).join('\n')}\n`;
+}
+
+/** A line too long for the width, wrapped at words; continuation lines indented 4 more than the first. */
+function wrapKeepingIndent(line: string, w: number): string[] {
+  if (line.length <= w) return [line];
+  const indent = /^\s*/.exec(line)![0];
+  const [first, ...more] = wrapText(line, w - indent.length - 4);
+  return [`${indent}${first}`, ...more.map((m) => `${indent}    ${m}`)];
 }
 
 /** The help for `name`, or null for a name that is no command. */

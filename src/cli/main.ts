@@ -52,7 +52,7 @@ async function run(argv: string[]): Promise<number> {
     out(`${version()}\n`);
     return 0;
   }
-  if (cmd === 'help') return help(rest[0]);
+  if (cmd === 'help') return help(asksHelp(rest) ? 'help' : rest[0]);
   if (!COMMAND_NAMES.includes(cmd)) {
     const hint = cmd.startsWith('-')
       ? didYouMean(cmd, ['--help', '--version'])
