@@ -25,9 +25,15 @@ const LEDGER_OPT: [string, string] = [
   '--ledger PATH',
   'the ledger (default: FIREDUP_LEDGER, else ~/.local/share/firedup/ledger.db)',
 ];
-const NO_LEDGER: [string, string] = ['--no-ledger', 'read without recording (FIREDUP_LEDGER=off does the same)'];
+const NO_LEDGER: [string, string] = [
+  '--no-ledger',
+  'read without recording (FIREDUP_LEDGER=off does the same)',
+];
 const JSON_OPT: [string, string] = ['-j, --json', 'machine-readable output (README, "JSON contract")'];
-const ENGINE_OPT: [string, string] = ['--engine NAME', `read the log as ${ENGINES.join(', ')} instead of detecting it`];
+const ENGINE_OPT: [string, string] = [
+  '--engine NAME',
+  `read the log as ${ENGINES.join(', ')} instead of detecting it`,
+];
 const COLOR_OPT: [string, string] = ['--no-color', 'no colour even on a terminal (NO_COLOR is honoured too)'];
 const SSH_OPTS: Array<[string, string]> = [
   ['--ssh-config FILE', 'ssh client config for a remote log (ssh -F)'],
@@ -48,7 +54,7 @@ export const COMMANDS: CommandDoc[] = [
     summary: 'the latest launch in a log: phase, progress, outcome, failure and why',
     usage: ['firedup status <log> [options]', 'firedup status --explain <log> [--json]'],
     about:
-      "<log> is a path, - for standard input, or [user@]host:path / ssh://host/path read through ssh.\nExit: 0 ready or serving, 2 crashed, 3 starting, 4 stalled, 5 shut down or dead, 1 usage error.",
+      '<log> is a path, - for standard input, or [user@]host:path / ssh://host/path read through ssh.\nExit: 0 ready or serving, 2 crashed, 3 starting, 4 stalled, 5 shut down or dead, 1 usage error.',
     options: [
       JSON_OPT,
       ['--url U', 'probe the server at U as well: a refused port is not ready'],
@@ -70,7 +76,10 @@ export const COMMANDS: CommandDoc[] = [
   {
     name: 'runs',
     summary: 'every launch in a log, or (no log) every launch the ledger has recorded',
-    usage: ['firedup runs <log> [--json]', 'firedup runs [--model M] [--host H] [--since 3d] [--outcome O] [--where k=v]... [-n N]'],
+    usage: [
+      'firedup runs <log> [--json]',
+      'firedup runs [--model M] [--host H] [--since 3d] [--outcome O] [--where k=v]... [-n N]',
+    ],
     about:
       'With a log: its launches, one line each. Without: the ledger, newest first, with the config keys that\nvary between the listed launches. --where takes config keys as logged (tp_size=8) or as the summary\nline prints them (tp=8, pp, dp, ep, quantization, ...).',
     options: [
@@ -109,7 +118,8 @@ export const COMMANDS: CommandDoc[] = [
     name: 'diff',
     summary: 'two launches side by side, only what differs (config, phases, throughput, benches)',
     usage: ['firedup diff <a> <b> [--json]', 'firedup diff <log>'],
-    about: 'a and b: ids (prefixes, last, last~N) or logs (their latest launches); one log: its last two launches.',
+    about:
+      'a and b: ids (prefixes, last, last~N) or logs (their latest launches); one log: its last two launches.',
     options: [JSON_OPT, ENGINE_OPT, LEDGER_OPT, ...SSH_OPTS, COLOR_OPT],
     examples: [
       ['firedup diff last~1 last', 'the two newest recorded launches'],
@@ -142,7 +152,11 @@ export const COMMANDS: CommandDoc[] = [
   {
     name: 'target',
     summary: 'target add|list|rm: goals (output_tok_s >= 1000) that runs and show check',
-    usage: ['firedup target add "<metric> <op> <number>" [--model M]', 'firedup target list [--model M]', 'firedup target rm <n>'],
+    usage: [
+      'firedup target add "<metric> <op> <number>" [--model M]',
+      'firedup target list [--model M]',
+      'firedup target rm <n>',
+    ],
     options: [['--model M', 'only for models containing M'], JSON_OPT, LEDGER_OPT, COLOR_OPT],
     examples: [
       ['firedup target add "output_tok_s >= 1000" --model GLM-5', 'a throughput goal'],
@@ -173,7 +187,7 @@ export const COMMANDS: CommandDoc[] = [
     examples: [
       ['firedup wait server.log && python -m sglang.bench_serving ...', 'benchmark once ready'],
       ['firedup wait server.log --timeout 30m --url http://10.0.0.5:30000', 'with a deadline'],
-      ["firedup wait server.log --on-fail 'curl -d \"$FIREDUP_WHY\" hooks.example/x'", 'say why it failed'],
+      ['firedup wait server.log --on-fail \'curl -d "$FIREDUP_WHY" hooks.example/x\'', 'say why it failed'],
     ],
     files: true,
   },
@@ -202,7 +216,8 @@ export const COMMANDS: CommandDoc[] = [
     name: 'serve',
     summary: 'the dashboard, its JSON API and /metrics for Prometheus',
     usage: ['firedup serve [--port 7070] [--host H] [--token T] [--watch LOG]... [--config firedup.toml]'],
-    about: 'Prints one line per URL it listens on and runs until Ctrl-C. Any address but loopback needs a token.',
+    about:
+      'Prints one line per URL it listens on and runs until Ctrl-C. Any address but loopback needs a token.',
     options: [
       ['--port P', 'TCP port (default 7070; 0 picks a free one)'],
       ['--host H', 'address to bind (default 127.0.0.1)'],
@@ -233,7 +248,10 @@ export const COMMANDS: CommandDoc[] = [
     ],
     examples: [
       ['firedup replay examples/glm5-serving.log --speed 20 --out /tmp/live.log', 'then watch /tmp/live.log'],
-      ['firedup replay examples/vllm-llama3-8b-serving.log --speed 10 --out x.log --serve 8000', 'with /health'],
+      [
+        'firedup replay examples/vllm-llama3-8b-serving.log --speed 10 --out x.log --serve 8000',
+        'with /health',
+      ],
     ],
     files: true,
   },

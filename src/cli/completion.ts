@@ -3,8 +3,9 @@
  * commands, flags and enum values the help shows. zsh runs the bash function through bashcompinit, which
  * every zsh ships: one script to keep right instead of two.
  */
-import { COMMAND_NAMES, COMMANDS, FLAG_VALUES, flagsOf } from './commands.js';
+
 import { choice } from './args.js';
+import { COMMAND_NAMES, COMMANDS, FLAG_VALUES, flagsOf } from './commands.js';
 import { UsageError } from './errors.js';
 
 const SHELLS = ['bash', 'zsh'] as const;
@@ -67,8 +68,7 @@ ${bashScript()
 }
 
 export function completionCommand(argv: string[]): number {
-  if (argv.length !== 1)
-    throw new UsageError('completion: name the shell: firedup completion bash (or zsh)');
+  if (argv.length !== 1) throw new UsageError('completion: name the shell: firedup completion bash (or zsh)');
   const shell = choice('completion', '', argv[0]!, SHELLS, 'a shell');
   process.stdout.write(shell === 'bash' ? bashScript() : zshScript());
   return 0;

@@ -69,7 +69,10 @@ function banner(st: Style, speed: number, seconds: number, logSeconds: number, p
 
 function nowTry(st: Style): string {
   const rows: Array<[string, string]> = [
-    [`firedup status ${examplePath('glm5-relaunch-stuck-at-48pct.log')}`, 'a relaunch stuck loading, and what changed'],
+    [
+      `firedup status ${examplePath('glm5-relaunch-stuck-at-48pct.log')}`,
+      'a relaunch stuck loading, and what changed',
+    ],
     [`firedup status ${examplePath('vllm-llama3-8b-serving.log')}`, 'vLLM, launch to serving'],
     [`firedup status ${examplePath('llamacpp-qwen2.5-3b-serving.log')}`, 'llama-server, launch to serving'],
     [`firedup runs ${examplePath('glm5-serving.log')}`, 'every launch in a file'],

@@ -184,7 +184,8 @@ export function formatLedgerRuns(
   const hidden = [...flagKeys.filter((k) => dropped.includes(k)), ...varying.slice(flagKeys.length)];
   if (hidden.length) notes.push(`also varying: ${hidden.join(', ')} (firedup diff A B)`);
   const narrow = dropped.filter((c) => !flagKeys.includes(c));
-  if (narrow.length) notes.push(`left out for the terminal's width: ${narrow.join(', ')} (wider, or piped, shows them)`);
+  if (narrow.length)
+    notes.push(`left out for the terminal's width: ${narrow.join(', ')} (wider, or piped, shows them)`);
   if (list.some((l) => l.bench))
     notes.push(`bench out tok/s: the best run's output throughput @ its max concurrency (∞ = unbounded)`);
   const width = outputWidth();
@@ -322,7 +323,8 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
       `  ${st.red(st.bold(`failure: ${f.class}`))}${f.rank ? ` on ${f.rank}` : ''}${f.phase ? ` during ${f.phase}` : ''}`,
     );
     const w = outputWidth();
-    for (const m of w === null ? [trim(f.message, 300)] : wrapText(trim(f.message, 300), w - 4)) out.push(`    ${m}`);
+    for (const m of w === null ? [trim(f.message, 300)] : wrapText(trim(f.message, 300), w - 4))
+      out.push(`    ${m}`);
     for (const e of f.evidence.slice(0, 6))
       out.push(st.dim(`    ${String(e.line).padStart(6)}: ${trim(e.text)}`));
     if (f.hint) out.push(`  ${st.cyan('next:')} ${f.hint}`);

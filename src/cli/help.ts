@@ -21,7 +21,10 @@ function twoColumns(rows: Array<[string, string]>, indent = '  '): string[] {
     if (l.length + 2 > left) {
       out.push(`${indent}${l}`);
       for (const x of lines) out.push(`${indent}${' '.repeat(left)}${x}`);
-    } else lines.forEach((x, i) => out.push(`${indent}${(i === 0 ? l : '').padEnd(left)}${x}`));
+    } else
+      lines.forEach((x, i) => {
+        out.push(`${indent}${(i === 0 ? l : '').padEnd(left)}${x}`);
+      });
   }
   return out;
 }
@@ -43,7 +46,7 @@ export function helpText(): string {
     '',
     'Options every command takes:',
     ...twoColumns([
-      ['-h, --help', 'this help, or the command\'s'],
+      ['-h, --help', "this help, or the command's"],
       ['-V, --version', 'the version'],
     ]),
     '',

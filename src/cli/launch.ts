@@ -31,9 +31,9 @@ import { type LiveEvent, LiveSession } from './live.js';
 import { engineFlag } from './read.js';
 import { urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
-import { outputWidth } from './width.js';
 import { eventLine, LiveView, renderBlock, stamp } from './view.js';
 import { budgetScale } from './watch.js';
+import { outputWidth } from './width.js';
 
 const FLAGS: Record<string, FlagSpec> = {
   log: { type: 'string' },

@@ -116,7 +116,8 @@ function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: num
   if (typeof flags.model === 'string') f.model = flags.model;
   if (typeof flags.host === 'string') f.host = flags.host;
   if (typeof flags.since === 'string') f.since = parseSince(flags.since, Date.now() / 1000);
-  if (typeof flags.outcome === 'string') f.outcome = choice('runs', '--outcome', flags.outcome, OUTCOMES, 'an outcome');
+  if (typeof flags.outcome === 'string')
+    f.outcome = choice('runs', '--outcome', flags.outcome, OUTCOMES, 'an outcome');
   if (flags.where !== undefined)
     f.where = (flags.where as string[]).map((w) => {
       const eq = w.indexOf('=');

@@ -1,7 +1,7 @@
 /** The `firedup` command: dispatch, and the one place where user mistakes become one-line messages. */
 import { createRequire } from 'node:module';
-import { UsageError } from './errors.js';
 import { COMMAND_NAMES } from './commands.js';
+import { UsageError } from './errors.js';
 import { helpFor, helpText } from './help.js';
 import { didYouMean } from './suggest.js';
 
@@ -57,7 +57,9 @@ async function run(argv: string[]): Promise<number> {
     const hint = cmd.startsWith('-')
       ? didYouMean(cmd, ['--help', '--version'])
       : didYouMean(cmd, COMMAND_NAMES, (c) => `'${c}'`);
-    throw new UsageError(`unknown ${cmd.startsWith('-') ? 'option' : 'command'} '${cmd}'${hint} (firedup --help lists the commands)`);
+    throw new UsageError(
+      `unknown ${cmd.startsWith('-') ? 'option' : 'command'} '${cmd}'${hint} (firedup --help lists the commands)`,
+    );
   }
   if (asksHelp(rest)) return help(cmd);
   // Each command's modules load only when it runs: `status` does not pay for the dashboard or `launch`.
@@ -105,7 +107,9 @@ function help(name: string | undefined): number {
   }
   const text = helpFor(name);
   if (text === null)
-    throw new UsageError(`help: no command '${name}'${didYouMean(name, COMMAND_NAMES, (c) => `'${c}'`)} (firedup --help lists them)`);
+    throw new UsageError(
+      `help: no command '${name}'${didYouMean(name, COMMAND_NAMES, (c) => `'${c}'`)} (firedup --help lists them)`,
+    );
   out(text);
   return 0;
 }

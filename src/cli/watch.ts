@@ -17,8 +17,8 @@ import { engineFlag, isRemote, sshFlags } from './read.js';
 import { LiveRecording, logIdentity, RECORD_FLAGS, recordingLedger } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
-import { outputWidth } from './width.js';
 import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
+import { outputWidth } from './width.js';
 
 const FLAGS: Record<string, FlagSpec> = {
   url: { type: 'string' },

@@ -11,7 +11,22 @@ import { after, before, describe, it } from 'node:test';
 import { BIN, ROOT, runCli, SCENARIOS, tmpDir } from '../helpers.js';
 
 const EXAMPLES = path.join(ROOT, 'examples');
-const COMMANDS = ['status', 'runs', 'show', 'diff', 'bench', 'target', 'watch', 'wait', 'launch', 'serve', 'replay', 'demo', 'completion', 'help'];
+const COMMANDS = [
+  'status',
+  'runs',
+  'show',
+  'diff',
+  'bench',
+  'target',
+  'watch',
+  'wait',
+  'launch',
+  'serve',
+  'replay',
+  'demo',
+  'completion',
+  'help',
+];
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
   const r = spawnSync(process.execPath, [BIN, ...args], {
@@ -71,7 +86,10 @@ describe('did you mean', () => {
     [['stauts', f], /unknown command 'stauts'; did you mean 'status'\?/],
     [['wiat', f], /did you mean 'wait'\?/],
     [['status', '--jsn', f], /status: unknown option --jsn; did you mean --json\?/],
-    [['runs', '--outcome', 'crash'], /--outcome crash: not an outcome; did you mean crashed\? \(one of .*crashed/],
+    [
+      ['runs', '--outcome', 'crash'],
+      /--outcome crash: not an outcome; did you mean crashed\? \(one of .*crashed/,
+    ],
     [['status', '--engine', 'vlm', f], /--engine vlm: not an engine; did you mean vllm\?/],
     [['help', 'stat'], /no command 'stat'; did you mean 'status'\?/],
     [['completion', 'bsh'], /bsh: not a shell; did you mean bash\?/],
@@ -113,7 +131,15 @@ describe('completion', () => {
     const r = runCli(['completion', 'bash']);
     assert.equal(r.code, 0);
     for (const c of COMMANDS) assert.ok(r.stdout.includes(c), c);
-    for (const s of ['--json', '--where', '--limit', '--outcome', 'crashed', 'llamacpp', 'complete -o default -F _firedup firedup'])
+    for (const s of [
+      '--json',
+      '--where',
+      '--limit',
+      '--outcome',
+      'crashed',
+      'llamacpp',
+      'complete -o default -F _firedup firedup',
+    ])
       assert.ok(r.stdout.includes(s), s);
     const dir = tmpDir();
     fs.writeFileSync(path.join(dir, 'c.bash'), r.stdout);
@@ -126,7 +152,10 @@ describe('completion', () => {
     const probe = (words: string) =>
       spawnSync(
         'bash',
-        ['-c', `source ${dir}/c.bash; COMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _firedup; echo "\${COMPREPLY[*]}"`],
+        [
+          '-c',
+          `source ${dir}/c.bash; COMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _firedup; echo "\${COMPREPLY[*]}"`,
+        ],
         { encoding: 'utf8' },
       ).stdout.trim();
     assert.equal(probe('firedup sta'), 'status');
@@ -168,7 +197,13 @@ describe('a narrow terminal', () => {
   };
 
   it('COLUMNS=80: runs, show and diff keep every line within 80 characters', () => {
-    for (const args of [['runs'], ['show', 'last'], ['diff', 'last~1', 'last'], ['runs', '--help'], ['--help']]) {
+    for (const args of [
+      ['runs'],
+      ['show', 'last'],
+      ['diff', 'last~1', 'last'],
+      ['runs', '--help'],
+      ['--help'],
+    ]) {
       const r = cli(args, { ...env, COLUMNS: '80' });
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
       fits(r.stdout, 80);
@@ -199,9 +234,15 @@ describe('a narrow terminal', () => {
     const log = path.join(dir, 'loading.log');
     fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), log);
     const cmd = `COLUMNS=60 ${process.execPath} ${BIN} watch ${log} --no-gpu --no-ledger --timeout 2s`;
-    const r = spawnSync('script', ['-q', '-e', '-c', cmd, '/dev/null'], { encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync('script', ['-q', '-e', '-c', cmd, '/dev/null'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     const lines = r.stdout.replace(/\x1b\[\d+F\x1b\[0J/g, '\n').split(/\r?\n/);
-    assert.ok(lines.some((l) => l.includes('40/83')), r.stdout.slice(-400));
+    assert.ok(
+      lines.some((l) => l.includes('40/83')),
+      r.stdout.slice(-400),
+    );
     for (const l of lines) assert.ok(visible(l) <= 60, `${visible(l)}: ${l}`);
   });
 });
@@ -212,7 +253,8 @@ describe('--where by the names the summary prints', () => {
   before(() => {
     dir = tmpDir();
     env = { FIREDUP_LEDGER: path.join(dir, 'ledger.db') };
-    for (const f of ['glm5-serving.log', 'vllm-llama3-8b-serving.log']) cli(['runs', path.join(EXAMPLES, f)], env);
+    for (const f of ['glm5-serving.log', 'vllm-llama3-8b-serving.log'])
+      cli(['runs', path.join(EXAMPLES, f)], env);
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -222,7 +264,10 @@ describe('--where by the names the summary prints', () => {
     assert.ok(tp8.every((l: { engine: string }) => l.engine === 'sglang'));
     assert.ok(tp8.every((l: { config: Record<string, unknown> }) => l.config.tp_size === 8));
     const tp1 = JSON.parse(cli(['runs', '-j', '--where', 'tp=1'], env).stdout).launches;
-    assert.deepEqual(tp1.map((l: { engine: string }) => l.engine), ['vllm']);
+    assert.deepEqual(
+      tp1.map((l: { engine: string }) => l.engine),
+      ['vllm'],
+    );
     const both = JSON.parse(cli(['runs', '-j', '--where', 'tp_size=8', '-n', '1'], env).stdout).launches;
     assert.equal(both.length, 1, '-n is --limit');
   });

@@ -31,7 +31,10 @@ describe('demo, and the --on-ready / --on-fail hooks', () => {
     assert.ok(states.includes('serving'), states.join(' '));
     assert.equal(states.at(-1), 'exited');
     // JSON stays JSON: no banner, no invitation.
-    assert.ok(r.stdout.split('\n').every((l) => l === '' || l.startsWith('{')), r.stdout.slice(0, 200));
+    assert.ok(
+      r.stdout.split('\n').every((l) => l === '' || l.startsWith('{')),
+      r.stdout.slice(0, 200),
+    );
   });
 
   it('firedup demo opens with a banner, ends with the port refused and "now try: …"', async () => {
@@ -49,7 +52,12 @@ describe('demo, and the --on-ready / --on-fail hooks', () => {
     assert.match(r.stdout, /■ exited/);
     const tail = r.stdout.slice(r.stdout.indexOf('now try:'));
     assert.ok(r.stdout.includes('now try:'), r.stdout.slice(-600));
-    for (const s of ['firedup status ', 'glm5-relaunch-stuck-at-48pct.log', 'vllm-llama3-8b-serving.log', 'firedup runs'])
+    for (const s of [
+      'firedup status ',
+      'glm5-relaunch-stuck-at-48pct.log',
+      'vllm-llama3-8b-serving.log',
+      'firedup runs',
+    ])
       assert.ok(tail.includes(s), s);
   });
 
@@ -64,7 +72,10 @@ describe('demo, and the --on-ready / --on-fail hooks', () => {
     assert.ok(startup > serving, `start-up ${startup}s, serving ${serving}s`);
     assert.ok(at(114) - at(20) > 5, 'loading is watched for more than 5 s');
     assert.ok(seconds < 40, `${seconds}s in all`);
-    assert.ok(at(383) - at(382) >= DOWN_PAUSE, 'a probe round between the port closing and the shutdown line');
+    assert.ok(
+      at(383) - at(382) >= DOWN_PAUSE,
+      'a probe round between the port closing and the shutdown line',
+    );
   });
 
   it('--on-ready runs with the verdict in its environment; --on-fail on a crash', async () => {
