@@ -1,8 +1,9 @@
 /**
  * A small argv parser: `--flag`, `--key value`, `--key=value`, repeatable keys, `--` ends options, and a
- * lone `-` is a positional (stdin). Unknown flags are errors that name the flag.
+ * lone `-` is a positional (stdin). Unknown flags are errors that name the flag and the closest real one.
  */
 import { UsageError } from './errors.js';
+import { didYouMean } from './suggest.js';
 
 export interface FlagSpec {
   /** `boolean` flags take no value; `string` flags take one; `multi` may repeat. */
@@ -17,11 +18,25 @@ export interface Parsed {
   rest: string[];
 }
 
+/**
+ * Short forms every command gets for the long flag it has: `-j` wherever there is `--json`, `-q` for
+ * `--quiet`, `-n` for `--limit`, `-h` for `--help`. Kept here rather than in each spec so that a command
+ * gaining `--quiet` gets `-q` with it.
+ */
+const CUSTOMARY: Record<string, string> = { h: 'help', j: 'json', q: 'quiet', n: 'limit' };
+
 export function parseArgs(argv: string[], spec: Record<string, FlagSpec>, command: string): Parsed {
   const flags: Parsed['flags'] = {};
   const positionals: string[] = [];
+  const full: Record<string, FlagSpec> = { help: { type: 'boolean' }, ...spec };
   const aliases = new Map<string, string>();
-  for (const [name, s] of Object.entries(spec)) if (s.alias) aliases.set(s.alias, name);
+  for (const [short, long] of Object.entries(CUSTOMARY)) if (full[long]) aliases.set(short, long);
+  for (const [name, s] of Object.entries(full)) if (s.alias) aliases.set(s.alias, name);
+  const unknown = (typed: string): UsageError => {
+    const known = Object.keys(full).map((n) => `--${n}`);
+    const hint = didYouMean(typed.startsWith('--') ? typed : `-${typed}`, known);
+    return new UsageError(`${command}: unknown option ${typed}${hint} (see firedup ${command} --help)`);
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') return { flags, positionals, rest: argv.slice(i + 1) };
@@ -37,10 +52,10 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>, comman
       value = eq > 0 ? a.slice(eq + 1) : undefined;
     } else {
       name = aliases.get(a.slice(1)) ?? '';
-      if (!name) throw new UsageError(`${command}: unknown option ${a} (see firedup ${command} --help)`);
+      if (!name) throw unknown(a);
     }
-    const s = spec[name];
-    if (!s) throw new UsageError(`${command}: unknown option --${name} (see firedup ${command} --help)`);
+    const s = full[name];
+    if (!s) throw unknown(`--${name}`);
     if (s.type === 'boolean') {
       if (value !== undefined) throw new UsageError(`${command}: --${name} takes no value`);
       flags[name] = true;
@@ -56,4 +71,21 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>, comman
     } else flags[name] = value;
   }
   return { flags, positionals, rest: [] };
+}
+
+/**
+ * An enum value, checked: `--outcome crash` is refused with the values it takes and the one meant.
+ * `flag` is the flag as typed (`--outcome`; empty for a positional); `what` names a value ("an outcome").
+ */
+export function choice<T extends string>(
+  command: string,
+  flag: string,
+  value: string,
+  choices: readonly T[],
+  what = 'a value',
+): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(
+    `${command ? `${command}: ` : ''}${flag ? `${flag} ` : ''}${value}: not ${what}${didYouMean(value, choices)} (one of ${choices.join(', ')})`,
+  );
 }

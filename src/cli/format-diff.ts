@@ -6,6 +6,7 @@ import { fmtDuration, fmtValue } from './format.js';
 import { fmtNum, fmtTs, outcomePaint, outcomeText, shortId } from './format-ledger.js';
 import type { Style } from './style.js';
 import { type Cell, type Row, renderTable } from './table.js';
+import { fitLines } from './width.js';
 
 const cut = (s: string, n = 40) => ([...s].length > n ? `${[...s].slice(0, n - 1).join('')}…` : s);
 
@@ -141,7 +142,14 @@ export function formatDiff(d: LaunchDiff, st: Style): string {
       ]);
   }
   out.push('');
-  out.push(...renderTable(['', 'A', 'B', 'B − A'], rows, { right: [false, false, false, false], st }));
+  out.push(
+    ...renderTable(['', 'A', 'B', 'B − A'], rows, {
+      right: [false, false, false, false],
+      st,
+      // Narrow terminal: the values are cut (at a word) before the key names.
+      shrink: { A: { min: 12 }, B: { min: 12 }, '': { min: 16 } },
+    }),
+  );
   const fa = o.failureA;
   const fb = o.failureB;
   if (fa?.message && fb?.message && fa.class === fb.class && fa.message === fb.message)
@@ -160,5 +168,5 @@ export function formatDiff(d: LaunchDiff, st: Style): string {
           `  ${st.red(`failure in ${tag}: ${f.class}`)} at line ${f.line}: ${cut(f.message, 200)}`,
         );
     }
-  return `${out.join('\n')}\n`;
+  return `${fitLines(out).join('\n')}\n`;
 }

@@ -5,7 +5,8 @@ import { TARGET_METRICS } from '../core/targets.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../store/types.js';
 import { fmtDuration, fmtValue, progressText, summaryLine } from './format.js';
 import type { Style } from './style.js';
-import { type Row, renderTable } from './table.js';
+import { type Row, renderTable, type TableOptions } from './table.js';
+import { fitLines, outputWidth, wrapText } from './width.js';
 
 /** One launch of the `runs` list, with what the ledger knows beside it. */
 export interface ListedLaunch {
@@ -176,15 +177,49 @@ export function formatLedgerRuns(
     ...(anyTargets ? [targetMark(targets, st)] : []),
   ]);
   const right = header.map((_, i) => i >= 6 && i <= 9);
-  const out = renderTable(header, rows, { right, st });
+  const dropped: string[] = [];
+  const out = renderTable(header, rows, { right, st, ...RUNS_FIT(flagKeys), dropped });
   const notes: string[] = [];
   if (info.more) notes.push(`the newest ${info.limit} shown; --limit N for more`);
-  if (varying.length > flagKeys.length)
-    notes.push(`also varying: ${varying.slice(flagKeys.length).join(', ')} (firedup diff A B)`);
+  const hidden = [...flagKeys.filter((k) => dropped.includes(k)), ...varying.slice(flagKeys.length)];
+  if (hidden.length) notes.push(`also varying: ${hidden.join(', ')} (firedup diff A B)`);
+  const narrow = dropped.filter((c) => !flagKeys.includes(c));
+  if (narrow.length)
+    notes.push(`left out for the terminal's width: ${narrow.join(', ')} (wider, or piped, shows them)`);
   if (list.some((l) => l.bench))
     notes.push(`bench out tok/s: the best run's output throughput @ its max concurrency (∞ = unbounded)`);
-  for (const n of notes) out.push(st.dim(`  ${n}`));
+  const width = outputWidth();
+  for (const n of notes)
+    for (const l of width === null ? [n] : wrapText(n, width - 4)) out.push(st.dim(`  ${l}`));
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * How the runs table fits a narrow terminal: names and paths shrink (a path keeps its file name), then
+ * columns go, the least telling first; id, model and outcome stay.
+ */
+function RUNS_FIT(flagKeys: string[]): Pick<TableOptions, 'shrink' | 'drop'> {
+  return {
+    shrink: {
+      model: { soft: 24, min: 16 },
+      outcome: { soft: 30, min: 12 },
+      host: { soft: 16, min: 10 },
+      path: { soft: 28, min: 16, keep: 'end' },
+      ...Object.fromEntries(flagKeys.map((k) => [k, { soft: 20, min: 8 }])),
+    },
+    drop: [
+      'median tok/s',
+      'engine',
+      'host',
+      'path',
+      'targets',
+      'bench out tok/s',
+      ...[...flagKeys].reverse(),
+      'started',
+      'load',
+      'peak tok/s',
+    ],
+  };
 }
 
 function trim(s: string, n = 160): string {
@@ -287,7 +322,9 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
     out.push(
       `  ${st.red(st.bold(`failure: ${f.class}`))}${f.rank ? ` on ${f.rank}` : ''}${f.phase ? ` during ${f.phase}` : ''}`,
     );
-    out.push(`    ${trim(f.message, 300)}`);
+    const w = outputWidth();
+    for (const m of w === null ? [trim(f.message, 300)] : wrapText(trim(f.message, 300), w - 4))
+      out.push(`    ${m}`);
     for (const e of f.evidence.slice(0, 6))
       out.push(st.dim(`    ${String(e.line).padStart(6)}: ${trim(e.text)}`));
     if (f.hint) out.push(`  ${st.cyan('next:')} ${f.hint}`);
@@ -348,7 +385,7 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
       );
     } else out.push(st.dim('    every intended flag shows in the logged config as asked'));
   }
-  return `${out.join('\n')}\n`;
+  return `${fitLines(out).join('\n')}\n`;
 }
 
 export function formatTargets(targets: TargetRecord[], st: Style): string {

@@ -1,54 +1,86 @@
-/** The top-level help. The ledger commands' part lives with them and is loaded only when help is asked for. */
+/**
+ * Help text, made from the command docs (commands.ts): the global help lists the commands one line each;
+ * `firedup CMD --help` and `firedup help CMD` give the command's usage, flags and examples. Descriptions
+ * wrap at word boundaries to the terminal (80 columns at most, for reading).
+ */
+import { COMMANDS, type CommandDoc, commandDoc } from './commands.js';
+import { outputWidth, wrapText } from './width.js';
 
-export async function helpText(): Promise<string> {
-  const { LEDGER_HELP } = await import('./ledger-commands.js');
-  return HELP.replace('@LEDGER_HELP@', LEDGER_HELP);
+function width(): number {
+  return Math.min(100, outputWidth() ?? 100);
 }
 
-const HELP = `firedup — read an LLM inference server's log and say which launch and phase it is in, and why
+/** `  left    description…` with the description wrapped under itself. */
+function twoColumns(rows: Array<[string, string]>, indent = '  '): string[] {
+  const w = width();
+  const left = Math.min(28, Math.max(0, ...rows.map(([l]) => l.length)) + 2);
+  const out: string[] = [];
+  for (const [l, d] of rows) {
+    const room = Math.max(20, w - indent.length - left);
+    const lines = wrapText(d, room);
+    if (l.length + 2 > left) {
+      out.push(`${indent}${l}`);
+      for (const x of lines) out.push(`${indent}${' '.repeat(left)}${x}`);
+    } else
+      lines.forEach((x, i) => {
+        out.push(`${indent}${(i === 0 ? l : '').padEnd(left)}${x}`);
+      });
+  }
+  return out;
+}
 
-Usage:
-  firedup status <log> [--json] [--url U] [--pid P]
-                                    the latest launch: phase, progress, ETA, outcome, failure with evidence,
-                                    config summary, what changed since the previous launch, and (from the
-                                    file's age, the process and the port) whether it is stalled or dead now
-  firedup status --explain <log> [--json]
-                                    the lines behind each conclusion (engine votes, start, phases with the
-                                    rule that matched, failure, config) and the engine-looking lines no rule
-                                    recognised, grouped by shape with counts: paste it into a bug report
-  firedup runs <log> [--json]       every launch in the file
-  firedup watch <log> [--url U] [--pid P] [--json]
-                                    a live view: phase, progress, ETA, GPUs, evidence, and the verdict
-                                    (ready, stalled, crashed, exited, dead) as it happens
-  firedup wait <log> [--timeout 30m]
-                                    block until ready (0), crashed (2), stalled (4), exited/dead (5), timeout (6)
-  firedup replay <log> --speed 20 --out FILE [--serve PORT]
-                                    write a recorded log into FILE at its own timing, scaled
-  firedup demo                      watch a bundled GLM-5 launch replayed live (no GPU needed)
-  firedup launch [--log FILE] [--ledger PATH] [--json] -- <server command...>
-                                    run the server with its output appended to FILE, watch it live, flag
-                                    the flags it logs differently, record it; exits with the server's status
-  firedup serve [--port 7070] [--host H] [--watch LOG]... [--config firedup.toml]
-                                    the dashboard (launch history, live targets), its JSON API, and
-                                    /metrics for Prometheus (see firedup serve --help)
+export function helpText(): string {
+  const w = width();
+  const lines = [
+    "firedup — read an LLM inference server's log and say which launch and phase it is in, and why",
+    '',
+    'Usage: firedup <command> [options]   (firedup <command> --help for its flags and examples)',
+    '',
+    'Commands:',
+    ...twoColumns(COMMANDS.map((c) => [c.name, c.summary])),
+    '',
+    'Examples:',
+    '  firedup status server.log',
+    '  firedup wait server.log && python -m sglang.bench_serving ...',
+    '  firedup runs --since 3d --where tp=8',
+    '',
+    'Options every command takes:',
+    ...twoColumns([
+      ['-h, --help', "this help, or the command's"],
+      ['-V, --version', 'the version'],
+    ]),
+    '',
+    ...wrapText(
+      '<log> is a file path, - for standard input, or [user@]host:path read through the system ssh (nothing installed on the server). Usage errors exit 1 with one line on stderr.',
+      w,
+    ),
+  ];
+  return `${lines.flatMap((l) => wrapKeepingIndent(l, w)).join('\n')}\n`;
+}
 
-@LEDGER_HELP@
-  <log> is a file path, or - for standard input; status and runs also read [user@]host:path and
-  ssh://[user@]host[:port]/path through the system ssh (nothing installed on the server).
+export function commandHelp(doc: CommandDoc): string {
+  const w = width();
+  const lines = [`firedup ${doc.name} — ${doc.summary}`, '', 'Usage:', ...doc.usage.map((u) => `  ${u}`)];
+  if (doc.about) {
+    lines.push('');
+    for (const para of doc.about.split('\n')) lines.push(...wrapText(para, w - 2).map((l) => `  ${l}`));
+  }
+  lines.push('', 'Options:', ...twoColumns([...doc.options, ['-h, --help', 'this help']]));
+  lines.push('', 'Examples:');
+  for (const [cmd, what] of doc.examples) lines.push(`  ${cmd}`, `      ${what}`);
+  return `${lines.flatMap((l) => wrapKeepingIndent(l, w)).join('\n')}\n`;
+}
 
-Options:
-  --ssh-config FILE   ssh client config for remote logs (ssh -F)
-  --ssh-option K=V    an ssh option for remote logs (ssh -o), repeatable
-  --ledger PATH       record launches in this ledger (default: FIREDUP_LEDGER, else
-                      ~/.local/share/firedup/ledger.db); the next read of the same log continues
-                      where this one stopped
-  --no-ledger         read without recording (FIREDUP_LEDGER=off does the same)
-  --json              machine-readable output (see README, "JSON contract")
-  --engine NAME       read the log as sglang, vllm, trtllm, tgi or llamacpp instead of detecting it
-  --no-color          no colour even on a terminal (NO_COLOR is honoured too)
-  -h, --help          this help
-  -v, --version       the version
+/** A line too long for the width, wrapped at words; continuation lines indented 4 more than the first. */
+function wrapKeepingIndent(line: string, w: number): string[] {
+  if (line.length <= w) return [line];
+  const indent = /^\s*/.exec(line)![0];
+  const [first, ...more] = wrapText(line, w - indent.length - 4);
+  return [`${indent}${first}`, ...more.map((m) => `${indent}    ${m}`)];
+}
 
-Exit codes of status: 0 ready or serving, 2 crashed, 3 still starting, 4 stalled, 5 shut down or dead,
-1 usage error or unreadable input.
-`;
+/** The help for `name`, or null for a name that is no command. */
+export function helpFor(name: string): string | null {
+  const doc = commandDoc(name);
+  return doc ? commandHelp(doc) : null;
+}

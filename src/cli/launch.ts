@@ -33,6 +33,7 @@ import { urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
 import { eventLine, LiveView, renderBlock, stamp } from './view.js';
 import { budgetScale } from './watch.js';
+import { outputWidth } from './width.js';
 
 const FLAGS: Record<string, FlagSpec> = {
   log: { type: 'string' },
@@ -169,7 +170,7 @@ export async function launchCommand(argv: string[]): Promise<number> {
     earlier,
   });
   const view = tty ? new LiveView(process.stdout) : null;
-  const width = () => Math.max(60, process.stdout.columns ?? 100);
+  const width = () => outputWidth() ?? 100;
   const ours = (r: AnalysisReport | null = session.currentReport): LaunchReport[] =>
     r ? r.launches.slice(earlier(r.launches)) : [];
   // Before the server's first launch line the session says "waiting" about the file (empty, or earlier runs):

@@ -5,12 +5,13 @@
 import fs from 'node:fs';
 import { bestBench } from '../core/bench/select.js';
 import { diffLaunches } from '../core/launch-diff.js';
+import { summaryKeys } from '../core/report.js';
 import { evaluateTargets, parseTarget, TargetParseError } from '../core/targets.js';
 import { parseTarget as parseLogTarget } from '../sources/target.js';
 import { Ledger } from '../store/ledger.js';
 import { recordFromReport } from '../store/record.js';
 import { type LaunchFilter, type LaunchRecord, LedgerError } from '../store/types.js';
-import { type FlagSpec, parseArgs } from './args.js';
+import { choice, type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtValue } from './format.js';
 import { formatDiff } from './format-diff.js';
@@ -115,13 +116,8 @@ function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: num
   if (typeof flags.model === 'string') f.model = flags.model;
   if (typeof flags.host === 'string') f.host = flags.host;
   if (typeof flags.since === 'string') f.since = parseSince(flags.since, Date.now() / 1000);
-  if (typeof flags.outcome === 'string') {
-    if (!OUTCOMES.includes(flags.outcome))
-      throw new UsageError(
-        `runs: --outcome ${flags.outcome}: not an outcome (one of ${OUTCOMES.join(', ')})`,
-      );
-    f.outcome = flags.outcome;
-  }
+  if (typeof flags.outcome === 'string')
+    f.outcome = choice('runs', '--outcome', flags.outcome, OUTCOMES, 'an outcome');
   if (flags.where !== undefined)
     f.where = (flags.where as string[]).map((w) => {
       const eq = w.indexOf('=');
@@ -129,7 +125,9 @@ function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: num
         throw new UsageError(
           `runs: --where ${w}: expected key=value with a config key, e.g. --where moe_runner_backend=flashinfer_trtllm`,
         );
-      return { key: w.slice(0, eq).trim(), value: w.slice(eq + 1).trim() };
+      // `tp=8` as the summary line prints it finds tp_size (SGLang) and tensor_parallel_size (vLLM).
+      const key = w.slice(0, eq).trim();
+      return { key, value: w.slice(eq + 1).trim(), keys: summaryKeys(key) };
     });
   if (typeof flags.limit === 'string') {
     const n = Number(flags.limit);
@@ -153,9 +151,10 @@ function explainWhere(ledger: Ledger, filter: LaunchFilter): string {
     let has = 0;
     for (const r of pool) {
       const cfg = r.report.config ?? {};
-      if (!(w.key in cfg)) continue;
+      const k = (w.keys ?? [w.key]).find((x) => x in cfg);
+      if (k === undefined) continue;
       has++;
-      const v = fmtValue(cfg[w.key]);
+      const v = fmtValue(cfg[k]);
       counts.set(v, (counts.get(v) ?? 0) + 1);
     }
     if (has === 0) {

@@ -1,7 +1,9 @@
 /** The `firedup` command: dispatch, and the one place where user mistakes become one-line messages. */
 import { createRequire } from 'node:module';
+import { COMMAND_NAMES } from './commands.js';
 import { UsageError } from './errors.js';
-import { helpText } from './help.js';
+import { helpFor, helpText } from './help.js';
+import { didYouMean } from './suggest.js';
 
 function version(): string {
   const require = createRequire(import.meta.url);
@@ -30,16 +32,36 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** True when the command's own arguments ask for help (`firedup status -h`); after `--` they are the server's. */
+function asksHelp(args: string[]): boolean {
+  for (const a of args) {
+    if (a === '--') return false;
+    if (a === '-h' || a === '--help') return true;
+  }
+  return false;
+}
+
 async function run(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === undefined || cmd === '-h' || cmd === '--help' || cmd === 'help') {
-    out(await helpText());
+  if (cmd === undefined || cmd === '-h' || cmd === '--help') {
+    out(helpText());
+    // No command at all is a usage error (scripts notice it); asking for help is not.
     return cmd === undefined ? 1 : 0;
   }
-  if (cmd === '-v' || cmd === '--version' || cmd === 'version') {
+  if (cmd === '-V' || cmd === '-v' || cmd === '--version' || cmd === 'version') {
     out(`${version()}\n`);
     return 0;
   }
+  if (cmd === 'help') return help(asksHelp(rest) ? 'help' : rest[0]);
+  if (!COMMAND_NAMES.includes(cmd)) {
+    const hint = cmd.startsWith('-')
+      ? didYouMean(cmd, ['--help', '--version'])
+      : didYouMean(cmd, COMMAND_NAMES, (c) => `'${c}'`);
+    throw new UsageError(
+      `unknown ${cmd.startsWith('-') ? 'option' : 'command'} '${cmd}'${hint} (firedup --help lists the commands)`,
+    );
+  }
+  if (asksHelp(rest)) return help(cmd);
   // Each command's modules load only when it runs: `status` does not pay for the dashboard or `launch`.
   switch (cmd) {
     case 'status':
@@ -70,9 +92,24 @@ async function run(argv: string[]): Promise<number> {
       return (await import('./launch.js')).launchCommand(rest);
     case 'serve':
       return (await import('./serve.js')).serveCommand(rest);
+    case 'completion':
+      return (await import('./completion.js')).completionCommand(rest);
     default:
-      throw new UsageError(
-        `unknown command '${cmd}' (commands: status, runs, show, diff, bench, target, watch, wait, replay, demo, serve, launch; see firedup --help)`,
-      );
+      // A documented command without a case here is firedup's bug, not the user's.
+      throw new Error(`command ${cmd} is documented but not dispatched`);
   }
+}
+
+function help(name: string | undefined): number {
+  if (name === undefined) {
+    out(helpText());
+    return 0;
+  }
+  const text = helpFor(name);
+  if (text === null)
+    throw new UsageError(
+      `help: no command '${name}'${didYouMean(name, COMMAND_NAMES, (c) => `'${c}'`)} (firedup --help lists them)`,
+    );
+  out(text);
+  return 0;
 }

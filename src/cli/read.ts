@@ -9,12 +9,12 @@ import { ingestLocal } from '../store/ingest.js';
 import { ingestRemote } from '../store/ingest-remote.js';
 import type { Ledger } from '../store/ledger.js';
 import { LedgerError } from '../store/types.js';
+import { choice } from './args.js';
 import { UsageError } from './errors.js';
 
 export function engineFlag(v: unknown): EngineId | undefined {
   if (v === undefined) return undefined;
-  if (typeof v === 'string' && (ENGINES as readonly string[]).includes(v)) return v as EngineId;
-  throw new UsageError(`--engine ${String(v)}: unknown engine (one of ${ENGINES.join(', ')})`);
+  return choice('', '--engine', String(v), ENGINES, 'an engine');
 }
 
 /** `--ssh-config` and `--ssh-option` as parsed flags, for SshSession. */

@@ -89,10 +89,21 @@ export async function replayCommand(argv: string[]): Promise<number> {
   // latin1 maps every byte to one character and back, so the copy is byte-exact even where the log is not
   // valid UTF-8; the timing reads only ASCII (stamps, bar fields), which latin1 leaves as it is.
   const steps = planReplay(data.toString('latin1'), { speed, maxGap });
+  const out = typeof flags.out === 'string' ? flags.out : null;
+  return runReplay(data, steps, { out, port });
+}
+
+/**
+ * Writes `steps` (lines of `data` with their times) to `out` (null: standard output), answering the HTTP
+ * endpoints on `port` in step when one is given. 0 when done, 130/143 when stopped by SIGINT/SIGTERM.
+ */
+export async function runReplay(
+  data: Buffer,
+  steps: ReplayStep[],
+  { out, port }: { out: string | null; port: number | null },
+): Promise<number> {
   const server = port === null ? null : new StepServer(port, replayPhases(data.toString('utf8')));
   if (server) await server.check();
-
-  const out = typeof flags.out === 'string' ? flags.out : null;
   let fd: number;
   try {
     fd = out === null ? 1 : fs.openSync(out, 'a');
@@ -170,7 +181,8 @@ class StepServer {
     for (const l of launches) {
       if (l.listen) this.on(l.listen.line, 'starting', l);
       if (l.ready) this.on(l.ready.line, 'ready', l);
-      if (l.down) this.on(l.down.line, 'down', l);
+      // A shutdown closes the port before its first line is written (after the line before it).
+      if (l.down) this.on(l.downBefore ? l.down.line - 1 : l.down.line, 'down', l);
     }
   }
 

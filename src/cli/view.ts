@@ -9,6 +9,7 @@ import type { Verdict } from '../core/verdict.js';
 import { bar, fmtDuration } from './format.js';
 import type { LiveEvent } from './live.js';
 import type { Style } from './style.js';
+import { cutStart, cutText, fitLine, outputWidth, wrapText } from './width.js';
 
 const HIDE_CURSOR = '\x1b[?25l';
 const SHOW_CURSOR = '\x1b[?25h';
@@ -75,7 +76,8 @@ export function renderBlock(
   if (v.throughput !== null && (v.state === 'serving' || v.state === 'idle'))
     head += `  ${v.throughput} tok/s`;
   out.push(head);
-  out.push(`  ${v.why}`);
+  // The why is the answer: wrapped, never cut.
+  for (const l of wrapText(v.why, width - 3)) out.push(`  ${l}`);
   if (l?.phases.length) {
     const ph = l.phases
       .map(
@@ -83,12 +85,13 @@ export function renderBlock(
           `${p.phase} ${fmtDuration(p.duration)}${i === l.phases.length - 1 && !['crashed', 'exited'].includes(v.state) ? '…' : ''}`,
       )
       .join(' · ');
-    out.push(st.dim(`  ${ph.length > width - 4 ? `…${ph.slice(ph.length - width + 6)}` : ph}`));
+    // The latest phases matter most: an overlong list loses its start, at a phase boundary.
+    out.push(st.dim(`  ${cutStart(ph, width - 4)}`));
   }
   for (const g of gpuLines(gpu, st, width)) out.push(`  ${g}`);
   for (const e of v.evidence.slice(0, 6)) {
     const t = `${e.source}${e.line ? ` ${e.line}` : ''}: ${e.text}`;
-    out.push(st.dim(`  ${t.length > width - 4 ? `${t.slice(0, width - 5)}…` : t}`));
+    out.push(st.dim(`  ${cutText(t, width - 4)}`));
   }
   if (v.next) out.push(`  ${st.cyan('next:')} ${v.next}`);
   return out;
@@ -101,7 +104,7 @@ export class LiveView {
   constructor(private readonly out: NodeJS.WriteStream) {}
 
   private width(): number {
-    return Math.max(40, this.out.columns ?? 100);
+    return outputWidth(this.out) ?? 100;
   }
 
   /** Redraws the block. */
@@ -131,27 +134,12 @@ export class LiveView {
   }
 }
 
-/** Cuts a line to the terminal width without breaking an escape sequence. */
+/**
+ * Cuts a line to the terminal width, at a word and without breaking an escape sequence; one column is left
+ * free so a full line never makes the terminal wrap (which would break the redraw's line count).
+ */
 function clip(line: string, width: number): string {
-  let visible = 0;
-  let out = '';
-  for (let i = 0; i < line.length; i++) {
-    if (line[i] === '\x1b') {
-      const m = /^\x1b\[[0-9;?]*[A-Za-z]/.exec(line.slice(i));
-      if (m) {
-        out += m[0];
-        i += m[0].length - 1;
-        continue;
-      }
-    }
-    if (visible >= width - 1) {
-      out += '\x1b[0m';
-      break;
-    }
-    out += line[i];
-    visible++;
-  }
-  return out;
+  return fitLine(line, width - 1);
 }
 
 const clock = (): string => new Date().toISOString().slice(11, 19);

@@ -18,6 +18,7 @@ import { LiveRecording, logIdentity, RECORD_FLAGS, recordingLedger } from './rec
 import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
 import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
+import { outputWidth } from './width.js';
 
 const FLAGS: Record<string, FlagSpec> = {
   url: { type: 'string' },
@@ -179,7 +180,7 @@ async function live({ mode, argv }: Run): Promise<number> {
   const tty = mode === 'watch' && !json && Boolean(process.stdout.isTTY);
   const st = makeStyle(colorWanted(mode === 'watch' ? process.stdout : err, Boolean(flags['no-color'])));
   const view = tty ? new LiveView(process.stdout) : null;
-  const width = () => Math.max(60, process.stdout.columns ?? 100);
+  const width = () => outputWidth() ?? 100;
   const started = Date.now() / 1000;
   let readyFired = false;
   let failFired = false;

@@ -143,8 +143,14 @@ export interface ReplayLaunch {
   listen: ReplayMark | null;
   /** After this line the server is ready (`/health` 200). */
   ready: ReplayMark | null;
-  /** After this line the server is gone: shut down, crashed, or replaced by the next launch; null: still up at the end. */
+  /**
+   * The server is gone: before its first shutdown line (it stops listening as it starts shutting down, so a
+   * watcher's probe and the log agree), or after the last line of a crash or of a launch replaced by the
+   * next one; null: still up at the end.
+   */
   down: ReplayMark | null;
+  /** True when `down` takes effect before its line is written (a shutdown), false after it. */
+  downBefore: boolean;
   model: string | null;
   config: Record<string, unknown>;
 }
@@ -181,7 +187,8 @@ export function replayPhases(text: string): ReplayLaunch[] {
       endLine: l.endLine,
       listen: mark(listenLine),
       ready: mark(readyLine),
-      down: gone && listenLine !== null ? mark(l.endLine) : null,
+      down: gone && listenLine !== null ? mark(l.shutdown?.line ?? l.endLine) : null,
+      downBefore: l.shutdown !== null,
       model: l.model,
       config: l.config,
     };

@@ -162,6 +162,15 @@ const SUMMARY_KEYS: Record<string, string[]> = {
   port: ['port'],
 };
 
+/**
+ * The config keys a summary name stands for (`tp` → tp_size, tensor_parallel_size, …): what `--where tp=8`
+ * looks in, since the summary line prints `tp=8`. A name that is no summary name stands for itself.
+ */
+export function summaryKeys(name: string): string[] {
+  const keys = Object.hasOwn(SUMMARY_KEYS, name) ? SUMMARY_KEYS[name]! : [];
+  return keys.includes(name) ? keys : [name, ...keys];
+}
+
 export function configSummary(config: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, keys] of Object.entries(SUMMARY_KEYS)) {

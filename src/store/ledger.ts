@@ -193,7 +193,7 @@ function initialise(db: Database.Database, file: string): void {
 }
 
 /** The SQL that matches a config field against what the user typed (`where` in LaunchFilter). */
-function configMatch(key: string, value: string): { sql: string; params: unknown[] } {
+function configMatch(keys: string[], value: string): { sql: string; params: unknown[] } {
   const alts = ["(c.type = 'text' AND c.value = ?)", "(c.type IN ('array', 'object') AND c.value = ?)"];
   const params: unknown[] = [value, value];
   const low = value.toLowerCase();
@@ -207,8 +207,8 @@ function configMatch(key: string, value: string): { sql: string; params: unknown
     params.push(n);
   }
   return {
-    sql: `EXISTS (SELECT 1 FROM json_each(launches.config) AS c WHERE c.key = ? AND (${alts.join(' OR ')}))`,
-    params: [key, ...params],
+    sql: `EXISTS (SELECT 1 FROM json_each(launches.config) AS c WHERE c.key IN (${keys.map(() => '?').join(', ')}) AND (${alts.join(' OR ')}))`,
+    params: [...keys, ...params],
   };
 }
 
@@ -226,7 +226,7 @@ function filterSql(filter: LaunchFilter): { sql: string; params: unknown[] } {
   if (filter.path !== undefined) add('path = ?', filter.path);
   if (filter.since !== undefined) add('coalesce(start_ts, first_seen) >= ?', filter.since);
   for (const w of filter.where ?? []) {
-    const m = configMatch(w.key, w.value);
+    const m = configMatch(w.keys?.length ? w.keys : [w.key], w.value);
     add(m.sql, ...m.params);
   }
   const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';

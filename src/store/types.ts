@@ -144,8 +144,11 @@ export interface LaunchFilter {
   /** Epoch seconds: launches that started (or, without stamps, were first seen) at or after it. */
   since?: number;
   outcome?: string;
-  /** Config fields that must equal the value (compared as text: `true`, `64`, `flashinfer_trtllm`). */
-  where?: Array<{ key: string; value: string }>;
+  /**
+   * Config fields that must equal the value (compared as text: `true`, `64`, `flashinfer_trtllm`). `keys`,
+   * when given, are the config keys any of which may hold it (`tp` is `tp_size` or `tensor_parallel_size`).
+   */
+  where?: Array<{ key: string; value: string; keys?: string[] }>;
   path?: string;
   limit?: number;
 }

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
+import { ROOT, SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
 
 /** The CLI run to its end: status, output. */
 async function run(args: string[], timeoutMs: number) {
@@ -30,6 +30,52 @@ describe('demo, and the --on-ready / --on-fail hooks', () => {
       .map((e) => e.state);
     assert.ok(states.includes('serving'), states.join(' '));
     assert.equal(states.at(-1), 'exited');
+    // JSON stays JSON: no banner, no invitation.
+    assert.ok(
+      r.stdout.split('\n').every((l) => l === '' || l.startsWith('{')),
+      r.stdout.slice(0, 200),
+    );
+  });
+
+  it('firedup demo opens with a banner, ends with the port refused and "now try: …"', async () => {
+    const r = await run(['demo', '--speed', '200', '--no-color'], 60_000);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.split('\n');
+    assert.equal(lines[0], 'firedup demo');
+    const banner = lines.slice(0, 8).join('\n');
+    assert.match(banner, /replaying .*glm5-launch-to-shutdown\.log/);
+    assert.match(banner, /start-up at 200×/);
+    assert.match(banner, /Ctrl-C stops it/);
+    // The log is there before the watch starts: nothing about a missing file, no "waiting".
+    assert.doesNotMatch(r.stdout, /does not exist/);
+    assert.doesNotMatch(r.stdout, /waiting/);
+    assert.match(r.stdout, /■ exited/);
+    const tail = r.stdout.slice(r.stdout.indexOf('now try:'));
+    assert.ok(r.stdout.includes('now try:'), r.stdout.slice(-600));
+    for (const s of [
+      'firedup status ',
+      'glm5-relaunch-stuck-at-48pct.log',
+      'vllm-llama3-8b-serving.log',
+      'firedup runs',
+    ])
+      assert.ok(tail.includes(s), s);
+  });
+
+  it('the demo spends its time on start-up, and closes the port before the shutdown line', async () => {
+    const { planDemo, DOWN_PAUSE } = await import('../../src/core/demo-plan.js');
+    const text = fs.readFileSync(path.join(ROOT, 'examples', 'glm5-launch-to-shutdown.log'), 'latin1');
+    const { steps, seconds } = planDemo(text, 10);
+    const at = (line: number) => steps[line - 1]!.at;
+    // Lines 20 (loading) to 148 (serving) are start-up; 383 is the first shutdown line.
+    const startup = at(148) - at(1);
+    const serving = at(382) - at(148);
+    assert.ok(startup > serving, `start-up ${startup}s, serving ${serving}s`);
+    assert.ok(at(114) - at(20) > 5, 'loading is watched for more than 5 s');
+    assert.ok(seconds < 40, `${seconds}s in all`);
+    assert.ok(
+      at(383) - at(382) >= DOWN_PAUSE,
+      'a probe round between the port closing and the shutdown line',
+    );
   });
 
   it('--on-ready runs with the verdict in its environment; --on-fail on a crash', async () => {

@@ -104,7 +104,10 @@ describe('replayPhases', () => {
     assert.equal(l!.engine, 'sglang');
     assert.match(lines[l!.listen!.line - 1]!, /Started server process/);
     assert.match(lines[l!.ready!.line - 1]!, /fired up and ready to roll/);
-    assert.equal(l!.down!.line, lines.length - 1);
+    // The port closes as the shutdown starts: before its first line, so a probe and the log agree.
+    assert.match(lines[l!.down!.line - 1]!, /Shutting down|shutdown/i);
+    assert.equal(l!.downBefore, true);
+    assert.ok(l!.down!.line <= lines.length - 1);
     assert.equal(
       Buffer.from(text).subarray(l!.ready!.offset).toString().split('\n')[0],
       lines[l!.ready!.line - 1],
@@ -115,6 +118,7 @@ describe('replayPhases', () => {
   it('a relaunch: the first server goes down at its last line; the stuck launch never listens', () => {
     const [l1, l2] = replayPhases(read('glm5-relaunch-stuck-at-48pct.log'));
     assert.equal(l1!.down!.line, l1!.endLine);
+    assert.equal(l1!.downBefore, false, 'no shutdown line: gone after its last line');
     assert.equal(l2!.listen, null);
     assert.equal(l2!.ready, null);
     assert.equal(l2!.down, null);

@@ -1,0 +1,309 @@
+/**
+ * What each command is for, its flags and examples: the one source for `firedup --help`, `firedup CMD
+ * --help` (= `firedup help CMD`), "did you mean" on commands and `firedup completion`. Data only, so
+ * help costs no command module's load.
+ */
+import { ENGINES } from '../core/types.js';
+
+export interface CommandDoc {
+  name: string;
+  /** One line for the global help. */
+  summary: string;
+  usage: string[];
+  /** What it does, a few lines; shown under the usage. */
+  about?: string;
+  /** [flags as written, what they do]; the flags are also what completion offers. */
+  options: Array<[string, string]>;
+  examples: Array<[string, string]>;
+  /** Subcommands (bench import, target add|list|rm), offered by completion. */
+  subcommands?: string[];
+  /** Files to complete for the positional (completion): log files for most. */
+  files?: boolean;
+}
+
+const LEDGER_OPT: [string, string] = [
+  '--ledger PATH',
+  'the ledger (default: FIREDUP_LEDGER, else ~/.local/share/firedup/ledger.db)',
+];
+const NO_LEDGER: [string, string] = [
+  '--no-ledger',
+  'read without recording (FIREDUP_LEDGER=off does the same)',
+];
+const JSON_OPT: [string, string] = ['-j, --json', 'machine-readable output (README, "JSON contract")'];
+const ENGINE_OPT: [string, string] = [
+  '--engine NAME',
+  `read the log as ${ENGINES.join(', ')} instead of detecting it`,
+];
+const COLOR_OPT: [string, string] = ['--no-color', 'no colour even on a terminal (NO_COLOR is honoured too)'];
+const SSH_OPTS: Array<[string, string]> = [
+  ['--ssh-config FILE', 'ssh client config for a remote log (ssh -F)'],
+  ['--ssh-option K=V', 'an ssh option for a remote log (ssh -o), repeatable'],
+];
+const LIVE_OPTS: Array<[string, string]> = [
+  ['--url U', "the server's HTTP address (default: host and port from the logged config)"],
+  ['--pid P', "the server's process (default: found from the port or the engine's command line)"],
+  ['--no-gpu', 'do not run nvidia-smi'],
+  ['--on-ready CMD', 'run CMD (sh -c) when the server becomes ready; FIREDUP_* variables describe it'],
+  ['--on-fail CMD', 'run CMD when it crashes, stalls or dies'],
+  ['--timeout T', 'stop after T (90s, 30m, 2h) with exit code 6'],
+];
+
+export const COMMANDS: CommandDoc[] = [
+  {
+    name: 'status',
+    summary: 'the latest launch in a log: phase, progress, outcome, failure and why',
+    usage: ['firedup status <log> [options]', 'firedup status --explain <log> [--json]'],
+    about:
+      '<log> is a path, - for standard input, or [user@]host:path / ssh://host/path read through ssh.\nExit: 0 ready or serving, 2 crashed, 3 starting, 4 stalled, 5 shut down or dead, 1 usage error.',
+    options: [
+      JSON_OPT,
+      ['--url U', 'probe the server at U as well: a refused port is not ready'],
+      ['--pid P', 'check process P as well: gone means dead'],
+      ['--explain', 'the lines behind each conclusion, and the lines no rule knew (for a bug report)'],
+      ENGINE_OPT,
+      LEDGER_OPT,
+      NO_LEDGER,
+      ...SSH_OPTS,
+      COLOR_OPT,
+    ],
+    examples: [
+      ['firedup status server.log', 'the latest launch'],
+      ['firedup status -j server.log | jq .phase', 'machine-readable'],
+      ['firedup status gpu-a:/var/log/sglang.log', 'a log on another machine, over ssh'],
+    ],
+    files: true,
+  },
+  {
+    name: 'runs',
+    summary: 'every launch in a log, or (no log) every launch the ledger has recorded',
+    usage: [
+      'firedup runs <log> [--json]',
+      'firedup runs [--model M] [--host H] [--since 3d] [--outcome O] [--where k=v]... [-n N]',
+    ],
+    about:
+      'With a log: its launches, one line each. Without: the ledger, newest first, with the config keys that\nvary between the listed launches. --where takes config keys as logged (tp_size=8) or as the summary\nline prints them (tp=8, pp, dp, ep, quantization, ...).',
+    options: [
+      JSON_OPT,
+      ['--model M', 'launches whose model contains M'],
+      ['--host H', 'launches read on host H'],
+      ['--since T', 'started after T: a date, a date-time, or an age (30m, 2h, 3d, 1w)'],
+      ['--outcome O', 'in_progress, ready, serving, crashed or shutdown'],
+      ['--where KEY=VALUE', 'the logged config has KEY=VALUE (True/None as printed); repeatable'],
+      ['-n, --limit N', 'the newest N (default 50)'],
+      ENGINE_OPT,
+      LEDGER_OPT,
+      NO_LEDGER,
+      ...SSH_OPTS,
+      COLOR_OPT,
+    ],
+    examples: [
+      ['firedup runs server.log', 'the launches in one file'],
+      ['firedup runs --model glm --since 3d --outcome crashed', 'the ledger, filtered'],
+      ['firedup runs --where tp=8 --where moe_runner_backend=flashinfer_trtllm -n 10', 'did it run?'],
+    ],
+    files: true,
+  },
+  {
+    name: 'show',
+    summary: 'one recorded launch in full: phases, failure with evidence, benches, targets',
+    usage: ['firedup show <id> [--json]'],
+    about: '<id>: an id or a unique prefix of 4+ hex characters, last, or last~N.',
+    options: [JSON_OPT, LEDGER_OPT, COLOR_OPT],
+    examples: [
+      ['firedup show last', 'the newest launch'],
+      ['firedup show 4c94bc82 --json', 'with its whole config'],
+    ],
+  },
+  {
+    name: 'diff',
+    summary: 'two launches side by side, only what differs (config, phases, throughput, benches)',
+    usage: ['firedup diff <a> <b> [--json]', 'firedup diff <log>'],
+    about:
+      'a and b: ids (prefixes, last, last~N) or logs (their latest launches); one log: its last two launches.',
+    options: [JSON_OPT, ENGINE_OPT, LEDGER_OPT, ...SSH_OPTS, COLOR_OPT],
+    examples: [
+      ['firedup diff last~1 last', 'the two newest recorded launches'],
+      ['firedup diff old.log new.log', 'two logs, no ledger needed'],
+      ['firedup diff server.log', 'a relaunch against the launch before it'],
+    ],
+    files: true,
+  },
+  {
+    name: 'bench',
+    summary: 'bench import: attach benchmark results to the launch that served them',
+    usage: ['firedup bench import <file> [--launch ID] [--host H] [--port P] [--json]'],
+    about:
+      'Reads sglang.bench_serving / vllm bench serve output: printed result blocks, --output-file JSONL,\n--save-result JSON. Each run goes to the launch serving on that host and port while it ran.',
+    options: [
+      ['--launch ID', 'attach every run to this launch instead'],
+      ['--host H', 'the host the benchmark ran against (default: from the results, else this machine)'],
+      ['--port P', 'the port it ran against (default: from the results)'],
+      JSON_OPT,
+      LEDGER_OPT,
+      COLOR_OPT,
+    ],
+    examples: [
+      ['firedup bench import sglang_0219_2000_1024_256.jsonl', 'placed by time, host and port'],
+      ['firedup bench import result.json --launch last', 'attached to the newest launch'],
+    ],
+    subcommands: ['import'],
+    files: true,
+  },
+  {
+    name: 'target',
+    summary: 'target add|list|rm: goals (output_tok_s >= 1000) that runs and show check',
+    usage: [
+      'firedup target add "<metric> <op> <number>" [--model M]',
+      'firedup target list [--model M]',
+      'firedup target rm <n>',
+    ],
+    options: [['--model M', 'only for models containing M'], JSON_OPT, LEDGER_OPT, COLOR_OPT],
+    examples: [
+      ['firedup target add "output_tok_s >= 1000" --model GLM-5', 'a throughput goal'],
+      ['firedup target add "ttft_p99_ms <= 500"', 'a latency goal, every model'],
+      ['firedup target rm 3', 'remove target #3'],
+    ],
+    subcommands: ['add', 'list', 'rm'],
+  },
+  {
+    name: 'watch',
+    summary: 'a live view of a launch until it ends: phase, progress, GPUs, the verdict',
+    usage: ['firedup watch <log> [options]'],
+    about:
+      'Follows the log as it grows and probes the process, the port and the GPUs. On a terminal a block is\nredrawn in place; otherwise one timestamped line per event. Ctrl-C leaves.',
+    options: [JSON_OPT, ...LIVE_OPTS, ENGINE_OPT, LEDGER_OPT, NO_LEDGER, ...SSH_OPTS, COLOR_OPT],
+    examples: [
+      ['firedup watch server.log', 'until the launch ends'],
+      ['firedup watch server.log --url http://10.0.0.5:30000 --pid 4242', 'naming the server'],
+      ['firedup watch root@gpu-a:/root/sglang.log', 'over ssh, nothing installed there'],
+    ],
+    files: true,
+  },
+  {
+    name: 'wait',
+    summary: 'block until ready (0), crashed (2), stalled (4), exited or dead (5), timeout (6)',
+    usage: ['firedup wait <log> [options]'],
+    options: [JSON_OPT, ...LIVE_OPTS, ENGINE_OPT, LEDGER_OPT, NO_LEDGER, ...SSH_OPTS, COLOR_OPT],
+    examples: [
+      ['firedup wait server.log && python -m sglang.bench_serving ...', 'benchmark once ready'],
+      ['firedup wait server.log --timeout 30m --url http://10.0.0.5:30000', 'with a deadline'],
+      ['firedup wait server.log --on-fail \'curl -d "$FIREDUP_WHY" hooks.example/x\'', 'say why it failed'],
+    ],
+    files: true,
+  },
+  {
+    name: 'launch',
+    summary: 'run a server under firedup: its log appended, watched live, its flags checked',
+    usage: ['firedup launch [--log FILE] [options] -- <server command...>'],
+    about:
+      "The server's output is appended to FILE (as nohup CMD >> FILE 2>&1); the flags it logs are held against\nthe ones given. Ctrl-C is passed on to the server; a second one kills it.",
+    options: [
+      ['--log FILE', 'where the output goes (default ./firedup-<engine>-<yyyymmdd-hhmmss>.log)'],
+      ['--url U', "the server's HTTP address (default: from --host/--port on the command line)"],
+      ENGINE_OPT,
+      JSON_OPT,
+      ['--no-gpu', 'do not run nvidia-smi'],
+      LEDGER_OPT,
+      COLOR_OPT,
+    ],
+    examples: [
+      ['firedup launch --log server.log -- python -m sglang.launch_server --model-path X --tp 8', 'SGLang'],
+      ['firedup launch -- vllm serve Qwen/Qwen3-8B -tp 2', 'vLLM, log named for you'],
+      ['firedup launch -j -- llama-server -m model.gguf --port 8080', 'JSON events'],
+    ],
+  },
+  {
+    name: 'serve',
+    summary: 'the dashboard, its JSON API and /metrics for Prometheus',
+    usage: ['firedup serve [--port 7070] [--host H] [--token T] [--watch LOG]... [--config firedup.toml]'],
+    about:
+      'Prints one line per URL it listens on and runs until Ctrl-C. Any address but loopback needs a token.',
+    options: [
+      ['--port P', 'TCP port (default 7070; 0 picks a free one)'],
+      ['--host H', 'address to bind (default 127.0.0.1)'],
+      ['--token T', 'the access token (16+ characters); default: a random one, printed'],
+      ['--watch LOG', 'watch a log live (a path or user@host:/path); repeatable'],
+      ['--config FILE', 'firedup.toml: host, port, token, ledger, ssh and [[target]] tables'],
+      ENGINE_OPT,
+      ['--no-gpu', 'do not run nvidia-smi'],
+      LEDGER_OPT,
+      ...SSH_OPTS,
+    ],
+    examples: [
+      ['firedup serve', 'http://127.0.0.1:7070'],
+      ['firedup serve --watch server.log --watch gpu-b:/var/log/vllm.log', 'live cards and /metrics'],
+      ['firedup serve --config examples/firedup.toml', 'from a config file'],
+    ],
+    files: true,
+  },
+  {
+    name: 'replay',
+    summary: 'write a recorded log into a file at its own timing, sped up, for trying a watcher',
+    usage: ['firedup replay <log> --speed 20 --out FILE [--serve PORT] [--max-gap S]'],
+    options: [
+      ['--speed N', 'play N times faster than the log was written (default 1)'],
+      ['--out FILE', "append the lines to FILE, like the server's >> (default: standard output)"],
+      ['--serve PORT', "also answer the engine's HTTP endpoints on 127.0.0.1:PORT in step"],
+      ['--max-gap S', 'pauses longer than S seconds of log time are shortened to S (default 30)'],
+    ],
+    examples: [
+      ['firedup replay examples/glm5-serving.log --speed 20 --out /tmp/live.log', 'then watch /tmp/live.log'],
+      [
+        'firedup replay examples/vllm-llama3-8b-serving.log --speed 10 --out x.log --serve 8000',
+        'with /health',
+      ],
+    ],
+    files: true,
+  },
+  {
+    name: 'demo',
+    summary: 'watch a bundled GLM-5 launch replayed live, from load to shutdown (no GPU needed)',
+    usage: ['firedup demo [--speed 25] [--json]'],
+    options: [
+      ['--speed N', 'how much faster than real time (default 25); the dull stretches are shortened more'],
+      JSON_OPT,
+      COLOR_OPT,
+    ],
+    examples: [
+      ['firedup demo', 'about half a minute'],
+      ['firedup demo --speed 100', 'faster'],
+    ],
+  },
+  {
+    name: 'completion',
+    summary: 'print a shell completion script: source <(firedup completion bash)',
+    usage: ['firedup completion bash|zsh'],
+    options: [],
+    examples: [
+      ['source <(firedup completion bash)', 'in ~/.bashrc'],
+      ['source <(firedup completion zsh)', 'in ~/.zshrc'],
+    ],
+  },
+  {
+    name: 'help',
+    summary: "a command's flags and examples: firedup help status",
+    usage: ['firedup help [command]'],
+    options: [],
+    examples: [['firedup help runs', 'the same as firedup runs --help']],
+  },
+];
+
+/** Enum flags' values, for completion (the commands check them with "did you mean"). */
+export const FLAG_VALUES: Record<string, readonly string[]> = {
+  '--engine': ENGINES,
+  '--outcome': ['in_progress', 'ready', 'serving', 'crashed', 'shutdown'],
+};
+
+export const COMMAND_NAMES = COMMANDS.map((c) => c.name);
+
+export function commandDoc(name: string): CommandDoc | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/** The long flags a command's help names: what completion offers after it. */
+export function flagsOf(doc: CommandDoc): string[] {
+  const out = new Set<string>();
+  for (const [f] of doc.options) for (const m of f.matchAll(/(?:^|[ ,])(--?[a-zA-Z][\w-]*)/g)) out.add(m[1]!);
+  out.add('--help');
+  return [...out];
+}
