@@ -274,10 +274,14 @@ export function liveVerdict(input: LiveInput): Verdict {
   if (last) evidence.unshift({ source: 'log', line: last.line, text: last.text });
 
   // What the log says outright. The launch is over: probes taken while it ran (`HTTP 200`, `pid alive`)
-  // describe a server that is gone, so only a process seen gone stays (probes end with the process).
+  // describe a server that is gone, so only what agrees with the end (a process gone, a port closed)
+  // stays: probes end with the process.
   if (l.outcome === 'crashed' || l.outcome === 'shutdown') {
     const ended = evidence.filter(
-      (e) => e.source === 'gpu' || (e.source === 'process' && proc !== null && !proc.alive),
+      (e) =>
+        e.source === 'gpu' ||
+        (e.source === 'process' && proc !== null && !proc.alive) ||
+        (e.source === 'http' && http !== null && http.health.state !== 'http'),
     );
     if (l.outcome === 'crashed') {
       const f = l.failure!;
