@@ -137,6 +137,7 @@ export function progressAt(launch: LaunchReport | null | undefined, arrival: num
  */
 export class ProgressClock {
   private key = '';
+  private read = '';
   at: number | null = null;
 
   constructor(initial: number | null = null) {
@@ -152,6 +153,10 @@ export class ProgressClock {
     const l = report?.launches[report.launches.length - 1];
     if (!l) return this.at;
     const key = `${report!.launches.length}:${l.lastProgressLine}:${l.phase}:${l.outcome}:${l.progress?.done ?? ''}:${l.graphProgress?.done ?? ''}`;
+    // The same bytes seen again arrived no later than before: nothing moves.
+    const read = `${key}:${report!.bytes}`;
+    if (read === this.read) return this.at;
+    this.read = read;
     if (l.quietFor !== null) {
       this.key = key;
       this.at = Math.min(now, progressAt(l, arrival)!);
