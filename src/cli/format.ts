@@ -81,7 +81,17 @@ export function summaryLine(l: LaunchReport): string {
 }
 
 /** States in which the log's progress is still moving, so its ETA means something. */
-const MOVING = new Set(['starting', 'loading', 'dist_init', 'weights_loaded', 'kv_cache', 'compile', 'autotune', 'cuda_graph', 'warmup']);
+const MOVING = new Set([
+  'starting',
+  'loading',
+  'dist_init',
+  'weights_loaded',
+  'kv_cache',
+  'compile',
+  'autotune',
+  'cuda_graph',
+  'warmup',
+]);
 
 /** The live verdict as status's first line: the state now (not what the log said last), and why. */
 export function verdictLine(v: Verdict, st: Style): string {

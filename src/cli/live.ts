@@ -309,8 +309,7 @@ export class LiveSession extends EventEmitter {
     });
     if (this.baseline === undefined)
       v = { ...v, state: 'waiting', why: 'reading the log and probing the server' };
-    else if (this.missingSince !== null && !report?.launches.length)
-      v = { ...v, why: this.missingText(now) };
+    else if (this.missingSince !== null && !report?.launches.length) v = { ...v, why: this.missingText(now) };
     else if (this.baseline > 0 && v.launch !== null)
       v = { ...v, launch: v.launch + this.baseline, launches: v.launches + this.baseline };
     else if (report && report.launches.length === 0 && this.report && this.report.launches.length > 0) {
@@ -346,7 +345,11 @@ export class LiveSession extends EventEmitter {
   private sayMissing(now: number): void {
     if (this.missingSince === null || now - this.missingSaid < MISSING_EVERY) return;
     this.missingSaid = now;
-    this.emit('event', { type: 'source', kind: 'missing', detail: this.missingText(now) } satisfies LiveEvent);
+    this.emit('event', {
+      type: 'source',
+      kind: 'missing',
+      detail: this.missingText(now),
+    } satisfies LiveEvent);
   }
 
   /** The report without the launches that were over before watching started. */

@@ -166,7 +166,16 @@ type Goal = (typeof GOALS)[number];
 /** `wait` gives up after an hour unless told otherwise: a script must never hang forever. */
 export const WAIT_TIMEOUT_DEFAULT = 3600;
 /** Phases reached once the weights are in GPU memory. */
-const LOADED = new Set(['weights_loaded', 'kv_cache', 'compile', 'autotune', 'cuda_graph', 'warmup', 'ready', 'serving']);
+const LOADED = new Set([
+  'weights_loaded',
+  'kv_cache',
+  'compile',
+  'autotune',
+  'cuda_graph',
+  'warmup',
+  'ready',
+  'serving',
+]);
 
 function goalFlag(v: unknown): Goal {
   if (v === undefined) return 'ready';
@@ -178,7 +187,10 @@ function reached(v: Verdict, goal: Goal): boolean {
   const up = v.state === 'ready' || v.state === 'serving' || v.state === 'idle';
   if (goal === 'ready') return up;
   if (goal === 'serving') return v.state === 'serving' || v.state === 'idle';
-  return up || (v.phase !== null && LOADED.has(v.phase) && !['stalled', 'dead', 'crashed', 'exited'].includes(v.state));
+  return (
+    up ||
+    (v.phase !== null && LOADED.has(v.phase) && !['stalled', 'dead', 'crashed', 'exited'].includes(v.state))
+  );
 }
 
 /**
@@ -297,7 +309,9 @@ async function live({ mode, argv }: Run): Promise<number> {
         view.draw(block(v));
         view.close();
       } else if (quiet && !json) {
-        process.stdout.write(`${v.state}${v.phase && v.phase !== v.state ? ` (${v.phase})` : ''}: ${v.why}\n`);
+        process.stdout.write(
+          `${v.state}${v.phase && v.phase !== v.state ? ` (${v.phase})` : ''}: ${v.why}\n`,
+        );
       } else if (!json) {
         const out = mode === 'watch' ? process.stdout : err;
         out.write(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BIN, runCli, SCENARIOS, tmpDir } from '../helpers.js';
@@ -69,8 +69,13 @@ describe('status now: the file, the process and the port', () => {
     const r = runCli(['status', '--no-color', log, '--url', `http://127.0.0.1:${await freePort()}`]);
     assert.equal(r.code, 5, r.stdout);
     const lines = r.stdout.split('\n');
-    assert.match(lines[1]!, /^ {2}now: dead — the log says serving but http:\/\/127\.0\.0\.1:\d+ refuses connections/);
-    const j = JSON.parse(runCli(['status', '--json', log, '--url', `http://127.0.0.1:${await freePort()}`]).stdout);
+    assert.match(
+      lines[1]!,
+      /^ {2}now: dead — the log says serving but http:\/\/127\.0\.0\.1:\d+ refuses connections/,
+    );
+    const j = JSON.parse(
+      runCli(['status', '--json', log, '--url', `http://127.0.0.1:${await freePort()}`]).stdout,
+    );
     assert.equal(j.live.state, 'dead');
     assert.equal(j.outcome, 'serving', 'the log alone still says serving');
   });
@@ -83,7 +88,14 @@ describe('status now: the file, the process and the port', () => {
     try {
       // spawnSync would block the event loop serving the probe: run the CLI asynchronously.
       const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-        const c = spawn(process.execPath, [BIN, 'status', '--no-color', log, '--url', `http://127.0.0.1:${port}`]);
+        const c = spawn(process.execPath, [
+          BIN,
+          'status',
+          '--no-color',
+          log,
+          '--url',
+          `http://127.0.0.1:${port}`,
+        ]);
         let out = '';
         c.stdout.on('data', (d) => (out += d));
         c.on('exit', (code) => resolve({ code, stdout: out }));
@@ -103,7 +115,10 @@ describe('status now: the file, the process and the port', () => {
     fs.utimesSync(log, t, t);
     const r = runCli(['status', '--no-color', log]);
     assert.equal(r.code, 4);
-    assert.match(r.stdout.split('\n')[1]!, /^ {2}now: stalled in loading_weights — no progress in loading_weights for 27\d\d s/);
+    assert.match(
+      r.stdout.split('\n')[1]!,
+      /^ {2}now: stalled in loading_weights — no progress in loading_weights for 27\d\d s/,
+    );
     assert.ok(!/ETA/.test(r.stdout), r.stdout);
     assert.match(r.stdout, /40\/83 \(48%\)/);
     // The evidence quoted is the line at its number.

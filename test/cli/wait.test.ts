@@ -74,10 +74,7 @@ describe('wait', () => {
     const log = path.join(dir, 'not-yet.log');
     const r = await spawnCli(['wait', log, '--no-gpu', '--timeout', '2s'], {}, 20_000).done;
     assert.equal(r.code, 6);
-    assert.ok(
-      r.stderr.includes(`waiting for ${log} to appear (0s so far, timeout 2s)`),
-      r.stderr,
-    );
+    assert.ok(r.stderr.includes(`waiting for ${log} to appear (0s so far, timeout 2s)`), r.stderr);
   });
 
   it('the default timeout is documented: an hour, exit 6', () => {

@@ -15,7 +15,9 @@ describe('watch: probes', () => {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('after the log says the server shut down, the verdict no longer shows HTTP 200 or pid alive', async () => {
-    const src = fs.readFileSync(path.join(SCENARIOS, 'glm5-cutlass-bench-then-shutdown.log'), 'utf8').split('\n');
+    const src = fs
+      .readFileSync(path.join(SCENARIOS, 'glm5-cutlass-bench-then-shutdown.log'), 'utf8')
+      .split('\n');
     const log = path.join(dir, 'serving.log');
     fs.writeFileSync(log, `${src.slice(0, 382).join('\n')}\n`);
     const srv = http.createServer((_q, res) => res.end('ok'));
@@ -24,7 +26,16 @@ describe('watch: probes', () => {
     const sleeper = spawn('sleep', ['60']);
     try {
       const w = spawnCli(
-        ['watch', log, '--json', '--no-gpu', '--url', `http://127.0.0.1:${port}`, '--pid', String(sleeper.pid)],
+        [
+          'watch',
+          log,
+          '--json',
+          '--no-gpu',
+          '--url',
+          `http://127.0.0.1:${port}`,
+          '--pid',
+          String(sleeper.pid),
+        ],
         {},
         30_000,
       );
@@ -35,7 +46,10 @@ describe('watch: probes', () => {
       const vs = r.events.filter((e) => e.type === 'verdict');
       const running = vs.find((v) => v.state === 'serving' || v.state === 'idle');
       assert.ok(running, vs.map((v) => v.state).join(' '));
-      assert.ok(running.evidence.some((e: any) => /HTTP 200/.test(e.text)), 'probed while it ran');
+      assert.ok(
+        running.evidence.some((e: any) => /HTTP 200/.test(e.text)),
+        'probed while it ran',
+      );
       const last = vs.at(-1)!;
       assert.equal(last.state, 'exited');
       for (const e of last.evidence) assert.ok(!/HTTP 200|alive/.test(e.text), e.text);
@@ -56,7 +70,9 @@ describe('watch: probes', () => {
   });
 
   const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-  it('q quits watch on a terminal and gives the terminal back', { skip: !hasScript && 'no script(1)' }, async () => {
+  it('q quits watch on a terminal and gives the terminal back', {
+    skip: !hasScript && 'no script(1)',
+  }, async () => {
     const log = path.join(dir, 'loading.log');
     fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), log);
     // After firedup exits, stty shows whether raw mode was undone (icanon back on).
