@@ -222,8 +222,8 @@ export class LiveSession extends EventEmitter {
         this.missingSince = null;
         this.analyzer.push(e.chunk);
         this.dirty = true;
-        // No file to stat (stdin, ssh): the bytes arrived now.
-        if (!this.localFile) this.arrival = this.clock();
+        // No local file to stat: a remote one tells its mtime for the bytes it already held; else now.
+        if (!this.localFile) this.arrival = Math.min(this.clock(), this.follower.arrival?.() ?? this.clock());
         break;
       case 'reset':
         // A new file at the path (rotated, truncated, recreated): its launches are read afresh.
