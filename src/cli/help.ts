@@ -20,8 +20,9 @@ Usage:
   firedup watch <log> [--url U] [--pid P] [--json]
                                     a live view: phase, progress, ETA, GPUs, evidence, and the verdict
                                     (ready, stalled, crashed, exited, dead) as it happens
-  firedup wait <log> [--timeout 30m]
-                                    block until ready (0), crashed (2), stalled (4), exited/dead (5), timeout (6)
+  firedup wait <log> [--for ready|serving|loaded] [--next] [--timeout 60m] [-q]
+                                    judge the latest launch at once, then block until ready (0), crashed (2),
+                                    stalled (4), exited/dead (5), timeout (6; default 60m)
   firedup replay <log> --speed 20 --out FILE [--serve PORT]
                                     write a recorded log into FILE at its own timing, scaled
   firedup demo                      watch a bundled GLM-5 launch replayed live (no GPU needed)
