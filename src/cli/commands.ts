@@ -181,9 +181,23 @@ export const COMMANDS: CommandDoc[] = [
   },
   {
     name: 'wait',
-    summary: 'block until ready (0), crashed (2), stalled (4), exited or dead (5), timeout (6)',
+    summary:
+      'judge the latest launch at once, then block until ready (0), crashed (2), stalled (4), exited or dead (5), timeout passed (6)',
     usage: ['firedup wait <log> [options]'],
-    options: [JSON_OPT, ...LIVE_OPTS, ENGINE_OPT, LEDGER_OPT, NO_LEDGER, ...SSH_OPTS, COLOR_OPT],
+    options: [
+      JSON_OPT,
+      ['--for STATE', 'ready (default), serving (a request served) or loaded (weights in memory)'],
+      ['--next', 'skip launches already over when wait starts: wait for the relaunch'],
+      ['-q, --quiet', 'print only the final verdict, one line'],
+      ...LIVE_OPTS.map(([f, d]): [string, string] =>
+        f === '--timeout T' ? [f, 'give up after T (90s, 30m, 2h; default: 60m) with exit code 6'] : [f, d],
+      ),
+      ENGINE_OPT,
+      LEDGER_OPT,
+      NO_LEDGER,
+      ...SSH_OPTS,
+      COLOR_OPT,
+    ],
     examples: [
       ['firedup wait server.log && python -m sglang.bench_serving ...', 'benchmark once ready'],
       ['firedup wait server.log --timeout 30m --url http://10.0.0.5:30000', 'with a deadline'],

@@ -1,6 +1,7 @@
 /** Human-readable output: readable at a glance, the evidence one line away. */
 import { diffConfig } from '../core/diff.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
+import type { Verdict } from '../core/verdict.js';
 import type { Style } from './style.js';
 
 export function fmtDuration(s: number | null): string {
@@ -38,13 +39,14 @@ function outcomeBadge(l: LaunchReport, st: Style): string {
   }
 }
 
-export function progressText(l: LaunchReport): string | null {
+/** `eta: false` leaves the bar's ETA out: it is stale once the launch is stalled, dead or over. */
+export function progressText(l: LaunchReport, eta = true): string | null {
   const p = l.phase === 'cuda_graph' && l.graphProgress ? l.graphProgress : l.progress;
   if (!p) return null;
   const pct = Math.round(p.ratio * 100);
   const parts = [`${p.done}/${p.total} (${pct}%)`];
   if (p.rate !== null) parts.push(`${p.rate}/s`);
-  if (p.done < p.total && p.eta !== null) parts.push(`ETA ${fmtDuration(p.eta)} from line ${p.line}`);
+  if (eta && p.done < p.total && p.eta !== null) parts.push(`ETA ${fmtDuration(p.eta)} from line ${p.line}`);
   return `${p.what}: ${parts.join(', ')}`;
 }
 
@@ -78,7 +80,45 @@ export function summaryLine(l: LaunchReport): string {
   return bits.join(' · ');
 }
 
-export function formatStatus(file: string, report: AnalysisReport, st: Style): string {
+/** States in which the log's progress is still moving, so its ETA means something. */
+const MOVING = new Set([
+  'starting',
+  'loading',
+  'dist_init',
+  'weights_loaded',
+  'kv_cache',
+  'compile',
+  'autotune',
+  'cuda_graph',
+  'warmup',
+]);
+
+/** The live verdict as status's first line: the state now (not what the log said last), and why. */
+export function verdictLine(v: Verdict, st: Style): string {
+  const word = `now: ${v.state}${v.state === 'stalled' ? ` in ${v.stalledIn ?? 'startup'}` : ''}`;
+  const color =
+    v.state === 'crashed' || v.state === 'dead'
+      ? st.red
+      : v.state === 'stalled'
+        ? st.yellow
+        : v.state === 'ready' || v.state === 'serving' || v.state === 'idle'
+          ? st.green
+          : v.state === 'exited'
+            ? st.dim
+            : st.cyan;
+  return `  ${st.bold(color(word))} — ${v.why}`;
+}
+
+/**
+ * `live`: the verdict now (null for standard input, which has no age). It comes first; the log's own
+ * reading follows, with the bar's ETA only while the verdict says progress is live.
+ */
+export function formatStatus(
+  file: string,
+  report: AnalysisReport,
+  st: Style,
+  live: Verdict | null = null,
+): string {
   const l = report.launches[report.launches.length - 1]!;
   const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
   const out: string[] = [];
@@ -86,9 +126,13 @@ export function formatStatus(file: string, report: AnalysisReport, st: Style): s
   out.push(
     `${st.bold(file)} · ${eng}${l.version ? ` ${l.version}` : ''} · launch ${report.launches.length} of ${report.launches.length} (lines ${l.startLine}–${l.endLine})`,
   );
+  if (live) {
+    out.push(verdictLine(live, st));
+    if (live.next && !l.failure) out.push(`  ${st.cyan('next:')} ${live.next}`);
+  }
   const phase = l.phase ?? 'unknown';
-  let head = `  ${outcomeBadge(l, st)} · phase ${st.bold(phase)}`;
-  const prog = progressText(l);
+  let head = `  ${live ? 'log: ' : ''}${outcomeBadge(l, st)} · phase ${st.bold(phase)}`;
+  const prog = progressText(l, live === null || MOVING.has(live.state));
   if (prog && (l.outcome === 'in_progress' || l.outcome === 'crashed')) head += ` · ${prog}`;
   out.push(head);
   const doubt = confidenceLine(l);

@@ -36,8 +36,12 @@ export interface LiveOptions {
   clock?: () => number;
   /** Scales the silence budgets (FIREDUP_BUDGET_SCALE), for replays at high speed. */
   budgetScale?: number;
-  /** Skip launches that are already over when the session starts (`wait`: the relaunch is coming). */
+  /** Skip launches that are already over when the session starts (`wait --next`: a relaunch is coming). */
   skipEnded?: boolean;
+  /** The timeout the command will give up at (seconds), only to say so while the log is missing. */
+  timeout?: number | null;
+  /** Why the GPUs cannot be probed although asked for (remote: no nvidia-smi there). */
+  gpuAbsent?: string;
   /**
    * How many leading launches are earlier runs, skipped (`firedup launch` appends a new server to a log and
    * knows where the log ended): no guessing from probes.
@@ -89,8 +93,10 @@ const PID_SEARCH_EVERY = 5;
 /** The longest gap between two searches for a server that is not found. */
 const PID_SEARCH_MAX = 60;
 
-/** A log untouched this long when `wait` starts holds only history. */
+/** A log untouched this long when `wait --next` starts holds only history. */
 const ENDED_LONG_AGO = 5;
+/** How often "waiting for PATH to appear" is repeated while the log is missing. */
+const MISSING_EVERY = 30;
 
 const DEFAULT_PORTS: Partial<Record<EngineId, number>> = {
   sglang: 30000,
@@ -99,6 +105,10 @@ const DEFAULT_PORTS: Partial<Record<EngineId, number>> = {
   tgi: 80,
   trtllm: 8000,
 };
+
+function fmtSeconds(s: number): string {
+  return s % 3600 === 0 ? `${s / 3600}h` : s % 60 === 0 ? `${s / 60}m` : `${s}s`;
+}
 
 export function nvidiaSmiOnPath(): boolean {
   for (const dir of (process.env.PATH ?? '').split(':')) {
@@ -139,6 +149,14 @@ export class LiveSession extends EventEmitter {
   /** Seconds the log had not been written when the session started. */
   private initialIdle = 0;
   private probedOnce = false;
+  /** When the last byte read arrived, as the file shows it (its mtime) or as received (stdin, ssh). */
+  private arrival: number | null = null;
+  /** Since when (session clock) the log has been missing, and when that was last said. */
+  private missingSince: number | null = null;
+  private missingSaid = Number.NEGATIVE_INFINITY;
+  private notProbed: NonNullable<Parameters<typeof liveVerdict>[0]['notProbed']> = [];
+  /** Whether the first verdict that counts (after the first probes) has been given. */
+  private judged = false;
 
   constructor(private readonly opts: LiveOptions) {
     super();
@@ -183,6 +201,9 @@ export class LiveSession extends EventEmitter {
       every(probeMs, () => void this.probeProcessAndHttp(true));
     } else this.probedOnce = true;
     const gpu = this.opts.gpu ?? nvidiaSmiOnPath();
+    if (this.opts.gpuAbsent) this.notProbed = [{ source: 'gpu', why: this.opts.gpuAbsent }];
+    else if (this.opts.gpu === undefined && !gpu)
+      this.notProbed = [{ source: 'gpu', why: 'nvidia-smi not found' }];
     if (gpu) every(this.opts.gpuMs ?? 2000, () => void this.probeGpus());
     if (probing) void this.probeProcessAndHttp();
     if (gpu) void this.probeGpus();
@@ -198,8 +219,11 @@ export class LiveSession extends EventEmitter {
     switch (e.kind) {
       case 'data':
         this.logExists = true;
+        this.missingSince = null;
         this.analyzer.push(e.chunk);
         this.dirty = true;
+        // No local file to stat: a remote one tells its mtime for the bytes it already held; else now.
+        if (!this.localFile) this.arrival = Math.min(this.clock(), this.follower.arrival?.() ?? this.clock());
         break;
       case 'reset':
         // A new file at the path (rotated, truncated, recreated): its launches are read afresh.
@@ -212,14 +236,12 @@ export class LiveSession extends EventEmitter {
       case 'missing':
         this.logExists = false;
         this.dirty = true;
-        this.emit('event', {
-          type: 'source',
-          kind: e.kind,
-          detail: `${this.opts.log} does not exist (yet)`,
-        } satisfies LiveEvent);
+        this.missingSince = this.clock();
+        this.missingSaid = Number.NEGATIVE_INFINITY;
         break;
       case 'appeared':
         this.logExists = true;
+        this.missingSince = null;
         this.emit('event', {
           type: 'source',
           kind: e.kind,
@@ -236,24 +258,45 @@ export class LiveSession extends EventEmitter {
     return this.report?.launches[this.report.launches.length - 1] ?? null;
   }
 
+  private get localFile(): boolean {
+    return this.opts.log !== '-' && !this.opts.source;
+  }
+
+  /** The log's mtime (seconds), capped at now: when its last line arrived. */
+  private fileArrival(now: number): number {
+    try {
+      return Math.min(now, fs.statSync(this.opts.log).mtimeMs / 1000);
+    } catch {
+      return now;
+    }
+  }
+
   /** Recomputes the report (when new bytes came) and the verdict (always: silence grows with time). */
   tick(): Verdict {
     const now = this.clock();
     if (this.dirty) {
       this.report = this.analyzer.report();
       this.dirty = false;
+      if (this.localFile && this.logExists) this.arrival = this.fileArrival(now);
       this.emitLogEvents();
     }
+    this.sayMissing(now);
     const earlier = this.opts.earlier;
+    const outcome = this.latest()?.outcome;
     if (earlier) this.baseline = earlier(this.report?.launches ?? []);
     else if (
       this.baseline === undefined &&
-      (!this.opts.skipEnded || this.probedOnce || now - this.startedAt > 3)
+      // Ready needs the probes' word (a named port that refuses is not ready); a crash or a shutdown in
+      // the log does not, and is told at once.
+      (this.probedOnce ||
+        now - this.startedAt > 3 ||
+        (!this.opts.skipEnded && (outcome === 'crashed' || outcome === 'shutdown')))
     ) {
       this.baseline = this.opts.skipEnded ? this.staleLaunches() : 0;
     }
     const report = this.current(now);
-    const progressAt = this.progressClock.observe(report, now);
+    this.freshHttpOnReady(report);
+    const progressAt = this.progressClock.observe(report, now, this.arrival ?? now);
     let v = liveVerdict({
       report,
       obs: this.baseline === undefined ? {} : this.obs,
@@ -262,9 +305,12 @@ export class LiveSession extends EventEmitter {
       logExists: this.logExists,
       budgetScale: this.opts.budgetScale,
       expect: this.expectFor(report),
+      urlNamed: this.opts.url !== undefined,
+      notProbed: this.notProbed,
     });
     if (this.baseline === undefined)
       v = { ...v, state: 'waiting', why: 'reading the log and probing the server' };
+    else if (this.missingSince !== null && !report?.launches.length) v = { ...v, why: this.missingText(now) };
     else if (this.baseline > 0 && v.launch !== null)
       v = { ...v, launch: v.launch + this.baseline, launches: v.launches + this.baseline };
     else if (report && report.launches.length === 0 && this.report && this.report.launches.length > 0) {
@@ -278,13 +324,33 @@ export class LiveSession extends EventEmitter {
       };
     }
     this.verdict = v;
+    // Before the first probes answered, the verdict is a placeholder: scripts reading --json get the
+    // judged one first.
+    if (this.baseline !== undefined) this.judged = true;
     const key = `${v.state}|${v.phase}|${v.launch}|${v.stalledIn}|${v.failure?.line ?? ''}`;
-    if (key !== this.lastKey) {
+    if (this.judged && key !== this.lastKey) {
       this.lastKey = key;
       this.emit('event', { type: 'verdict', verdict: v } satisfies LiveEvent);
     }
     this.emit('tick', v, this.report);
     return v;
+  }
+
+  private missingText(now: number): string {
+    const t = this.opts.timeout;
+    const so = Math.round(now - (this.missingSince ?? now));
+    return `waiting for ${this.opts.log} to appear (${so}s so far, ${t ? `timeout ${fmtSeconds(t)}` : 'no timeout'})`;
+  }
+
+  /** A missing log is said at once and every MISSING_EVERY seconds, never waited on silently. */
+  private sayMissing(now: number): void {
+    if (this.missingSince === null || now - this.missingSaid < MISSING_EVERY) return;
+    this.missingSaid = now;
+    this.emit('event', {
+      type: 'source',
+      kind: 'missing',
+      detail: this.missingText(now),
+    } satisfies LiveEvent);
   }
 
   /** The report without the launches that were over before watching started. */
@@ -370,6 +436,28 @@ export class LiveSession extends EventEmitter {
     return `http://${host}:${port}`;
   }
 
+  /**
+   * A port probed before the log said ready proves nothing about the ready server: a refusal from then must
+   * not make the launch `dead`. When the latest launch becomes ready, the old answer goes and the port is
+   * probed again at once.
+   */
+  private freshHttpOnReady(report: AnalysisReport | null): void {
+    const phase = report?.launches[report.launches.length - 1]?.phase;
+    const up = phase === 'ready' || phase === 'serving';
+    if (up && !this.wasUp) {
+      this.upSince = Date.now() / 1000;
+      if (this.obs.http) {
+        this.obs = { ...this.obs, http: undefined };
+        void this.probeProcessAndHttp(true);
+      }
+    }
+    this.wasUp = up;
+  }
+
+  private wasUp = false;
+  /** Wall time the latest launch was first seen ready (probes stamp their answers in wall time). */
+  private upSince = 0;
+
   private async probeProcessAndHttp(withHttp = true): Promise<void> {
     const l = this.latest();
     const engine = l?.engine ?? this.report?.engine ?? null;
@@ -406,7 +494,8 @@ export class LiveSession extends EventEmitter {
       this.probing.http = true;
       try {
         const o: HttpObservation = await this.probes.http(url, engine);
-        this.obs = { ...this.obs, http: o };
+        // An answer to a probe sent before the log said ready is dropped (see freshHttpOnReady).
+        if (!(this.wasUp && o.at < this.upSince)) this.obs = { ...this.obs, http: o };
       } catch {
         // As above: no forward yet, or ssh failed; keep the last observation.
       } finally {

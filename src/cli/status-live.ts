@@ -4,7 +4,7 @@
  */
 import type { Observations } from '../core/observations.js';
 import type { AnalysisReport } from '../core/report.js';
-import { liveVerdict, type Verdict } from '../core/verdict.js';
+import { liveVerdict, progressAt, type Verdict } from '../core/verdict.js';
 import { probeHttp } from '../probes/http.js';
 import { probeProcess } from '../probes/process.js';
 import { UsageError } from './errors.js';
@@ -29,7 +29,9 @@ export function urlFlag(v: unknown): string | undefined {
 
 /**
  * The verdict now, for a log read once: the last progress happened `quietFor` log-seconds before the
- * file's last write, so on our clock it happened at mtime − quietFor. Standard input has no age: null.
+ * file's last write, so on our clock it happened at mtime − quietFor (`progressAt`, as `watch`, `wait` and
+ * `serve` count it). Standard input has no age: null. A named `--url` that refuses, or a `--pid` that is
+ * gone, makes a launch the log calls ready not ready (a readiness probe).
  */
 export async function statusVerdict(
   report: AnalysisReport,
@@ -41,6 +43,13 @@ export async function statusVerdict(
   const obs: Observations = {};
   if (opts.pid !== undefined) obs.process = await probeProcess(opts.pid);
   if (opts.url) obs.http = await probeHttp(opts.url, last.engine ?? report.engine);
-  const progressAt = mtimeMs / 1000 - (last.quietFor ?? 0);
-  return liveVerdict({ report, obs, now: Date.now() / 1000, progressAt, logExists: true });
+  const now = Date.now() / 1000;
+  return liveVerdict({
+    report,
+    obs,
+    now,
+    progressAt: progressAt(last, Math.min(now, mtimeMs / 1000)),
+    logExists: true,
+    urlNamed: opts.url !== undefined,
+  });
 }

@@ -81,11 +81,7 @@ export async function status(argv: string[]): Promise<number> {
     );
   } else {
     const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
-    out(formatStatus(target === '-' ? '(stdin)' : target, report, st));
-    if (live && ['stalled', 'dead', 'idle'].includes(live.state))
-      out(
-        `  ${st.yellow(`now: ${live.state}`)} — ${live.why}${live.next ? `\n  ${st.cyan('next:')} ${live.next}` : ''}\n`,
-      );
+    out(formatStatus(target === '-' ? '(stdin)' : target, report, st, live));
   }
   if (live?.state === 'stalled') return 4;
   if (live?.state === 'dead') return 5;

@@ -24,12 +24,15 @@ const FLAGS: Record<string, FlagSpec> = {
   url: { type: 'string' },
   pid: { type: 'string' },
   engine: { type: 'string' },
-  json: { type: 'boolean' },
+  json: { type: 'boolean', alias: 'j' },
   'no-color': { type: 'boolean' },
   'no-gpu': { type: 'boolean' },
   'on-ready': { type: 'string' },
   'on-fail': { type: 'string' },
   timeout: { type: 'string' },
+  for: { type: 'string' },
+  next: { type: 'boolean' },
+  quiet: { type: 'boolean', alias: 'q' },
   'ssh-option': { type: 'string', multi: true },
   'ssh-config': { type: 'string' },
   help: { type: 'boolean', alias: 'h' },
@@ -37,11 +40,18 @@ const FLAGS: Record<string, FlagSpec> = {
 };
 
 const USAGE = `firedup watch <log> [--url U] [--pid P] [--json] [--on-ready CMD] [--on-fail CMD]
-firedup wait <log> [--timeout 30m] [--url U] [--pid P] [--json] [--on-ready CMD] [--on-fail CMD]
+firedup wait <log> [--for ready|serving|loaded] [--next] [--timeout 60m] [-q] [--url U] [--pid P] [--json]
 
   watch   a live view of the launch: phase, progress and ETA, GPUs, evidence; ends with the final verdict
-  wait    blocks until the server is ready (exit 0), crashed (2), stalled (4), exited or dead (5), or the
-          timeout passed (6): firedup wait server.log && python -m sglang.bench_serving ...
+          (q or Ctrl-C leaves it on a terminal)
+  wait    judges the latest launch in the log at once and blocks until it is ready (exit 0), crashed (2),
+          stalled (4), exited or dead (5), or the timeout passed (6):
+          firedup wait server.log && python -m sglang.bench_serving ...
+
+  --for S        what wait waits for: ready (default; serving or idle count), serving (a batch was
+                 served), loaded (the weights are loaded)
+  --next         wait for the next launch: launches already over in the log are history (relaunch with >>)
+  -q, --quiet    print only the final verdict, on one line (stdout)
 
   --url U        the server's HTTP address (default: host and port from the logged config); for a
                  remote log, as that host sees it (probed through an ssh port forward)
@@ -51,7 +61,7 @@ firedup wait <log> [--timeout 30m] [--url U] [--pid P] [--json] [--on-ready CMD]
   --on-ready CMD run CMD (sh -c) when the server becomes ready; FIREDUP_* variables describe the verdict
   --on-fail CMD  run CMD when it crashes, stalls or dies
   --no-gpu       do not run nvidia-smi
-  --timeout T    stop after T (90s, 30m, 2h; default: none) with exit code 6
+  --timeout T    stop after T (90s, 30m, 2h; wait's default: 60m, watch's: none) with exit code 6
   --ledger PATH  record the launches in this ledger (default: FIREDUP_LEDGER, else
                  ~/.local/share/firedup/ledger.db); earlier launches like this one set the budgets
   --no-ledger    record nothing
@@ -79,10 +89,18 @@ export async function remoteLive(
   log: string,
   ssh: SshOptions,
   noGpu: boolean,
-): Promise<{ opts: Pick<LiveOptions, 'source' | 'localProbes' | 'probes' | 'gpu'>; session: SshSession }> {
+): Promise<{
+  opts: Pick<LiveOptions, 'source' | 'localProbes' | 'probes' | 'gpu' | 'gpuAbsent'>;
+  session: SshSession;
+}> {
   const { follower, session } = sshSource(log, ssh);
   const gpu = noGpu ? false : await remoteHasNvidiaSmi(session);
-  return { opts: { source: follower, localProbes: false, probes: remoteProbes(session), gpu }, session };
+  const t = parseTarget(log);
+  const gpuAbsent = noGpu || gpu ? undefined : `nvidia-smi not found on ${t.kind === 'ssh' ? t.host : log}`;
+  return {
+    opts: { source: follower, localProbes: false, probes: remoteProbes(session), gpu, gpuAbsent },
+    session,
+  };
 }
 
 /** A missing log is fine (the launch has not begun); a directory or an unreadable file is a mistake. */
@@ -143,6 +161,70 @@ function runHook(cmd: string, v: Verdict, log: string): Promise<void> {
   });
 }
 
+/** What `wait --for` accepts; each names the verdicts that count as arrived. */
+const GOALS = ['ready', 'serving', 'loaded'] as const;
+type Goal = (typeof GOALS)[number];
+/** `wait` gives up after an hour unless told otherwise: a script must never hang forever. */
+export const WAIT_TIMEOUT_DEFAULT = 3600;
+/** Phases reached once the weights are in GPU memory. */
+const LOADED = new Set([
+  'weights_loaded',
+  'kv_cache',
+  'compile',
+  'autotune',
+  'cuda_graph',
+  'warmup',
+  'ready',
+  'serving',
+]);
+
+function goalFlag(v: unknown): Goal {
+  if (v === undefined) return 'ready';
+  if ((GOALS as readonly unknown[]).includes(v)) return v as Goal;
+  throw new UsageError(`wait: --for ${String(v)}: one of ${GOALS.join(', ')}`);
+}
+
+function reached(v: Verdict, goal: Goal): boolean {
+  const up = v.state === 'ready' || v.state === 'serving' || v.state === 'idle';
+  if (goal === 'ready') return up;
+  if (goal === 'serving') return v.state === 'serving' || v.state === 'idle';
+  return (
+    up ||
+    (v.phase !== null && LOADED.has(v.phase) && !['stalled', 'dead', 'crashed', 'exited'].includes(v.state))
+  );
+}
+
+/**
+ * `q` (or Ctrl-C) on the terminal leaves `watch`. Raw mode is undone on every way out: the returned
+ * function, and process exit as a backstop.
+ */
+function quitKeys(onKey: (code: number) => void): () => void {
+  const input = process.stdin;
+  if (!input.isTTY) return () => {};
+  const restore = () => {
+    try {
+      input.setRawMode(false);
+    } catch {
+      // The terminal is gone already.
+    }
+  };
+  input.setRawMode(true);
+  input.resume();
+  const onData = (b: Buffer) => {
+    const s = b.toString('utf8');
+    if (s.includes('\x03')) onKey(130);
+    else if (/q/i.test(s)) onKey(0);
+  };
+  input.on('data', onData);
+  process.once('exit', restore);
+  return () => {
+    input.off('data', onData);
+    restore();
+    input.pause();
+    process.off('exit', restore);
+  };
+}
+
 interface Run {
   mode: 'watch' | 'wait';
   argv: string[];
@@ -157,7 +239,16 @@ async function live({ mode, argv }: Run): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError(`${mode}: name one log file: firedup ${mode} server.log`);
   const log = positionals[0]!;
-  const timeout = typeof flags.timeout === 'string' ? parseDuration(flags.timeout, '--timeout') : null;
+  const timeout =
+    typeof flags.timeout === 'string'
+      ? parseDuration(flags.timeout, '--timeout')
+      : mode === 'wait'
+        ? WAIT_TIMEOUT_DEFAULT
+        : null;
+  if (mode === 'watch' && (flags.for !== undefined || flags.next))
+    throw new UsageError('watch: --for and --next are wait options (firedup wait --help)');
+  const goal = goalFlag(flags.for);
+  const quiet = Boolean(flags.quiet);
   const remote = isRemote(log);
   if (log !== '-' && !remote) checkFollowable(log);
   const ssh = remote ? await remoteLive(log, sshFlags(flags), Boolean(flags['no-gpu'])) : undefined;
@@ -173,7 +264,8 @@ async function live({ mode, argv }: Run): Promise<number> {
     engine: engineFlag(flags.engine),
     gpu: flags['no-gpu'] ? false : ssh?.opts.gpu,
     budgetScale: budgetScale(),
-    skipEnded: mode === 'wait',
+    skipEnded: mode === 'wait' && Boolean(flags.next),
+    timeout,
   });
   const json = Boolean(flags.json);
   const err = process.stderr;
@@ -195,6 +287,7 @@ async function live({ mode, argv }: Run): Promise<number> {
       );
       return;
     }
+    if (quiet) return;
     const line = eventLine(e, st);
     if (line === null) return;
     if (view && session.verdict) view.log(line, block(session.verdict));
@@ -204,9 +297,11 @@ async function live({ mode, argv }: Run): Promise<number> {
 
   return await new Promise<number>((resolve) => {
     let done = false;
+    let unkeys = () => {};
     const finish = async (code: number, v: Verdict) => {
       if (done) return;
       done = true;
+      unkeys();
       session.stop();
       rec?.observe(session.currentReport, session.observations.process?.pid ?? null, { force: true });
       ledger?.close();
@@ -214,6 +309,10 @@ async function live({ mode, argv }: Run): Promise<number> {
       if (view) {
         view.draw(block(v));
         view.close();
+      } else if (quiet && !json) {
+        process.stdout.write(
+          `${v.state}${v.phase && v.phase !== v.state ? ` (${v.phase})` : ''}: ${v.why}\n`,
+        );
       } else if (!json) {
         const out = mode === 'watch' ? process.stdout : err;
         out.write(
@@ -235,7 +334,8 @@ async function live({ mode, argv }: Run): Promise<number> {
         failFired = true;
         hooks.push(runHook(flags['on-fail'], v, log));
       }
-      if (mode === 'wait' && (ready || failed || v.state === 'exited')) void finish(waitExitCode(v), v);
+      if (mode === 'wait' && reached(v, goal)) void finish(0, v);
+      else if (mode === 'wait' && (failed || v.state === 'exited')) void finish(waitExitCode(v), v);
       else if (mode === 'watch' && v.final) void finish(waitExitCode(v), v);
       else if (timeout !== null && Date.now() / 1000 - started > timeout) {
         void finish(6, { ...v, why: `still ${v.state} after the ${fmtDuration(timeout)} timeout: ${v.why}` });
@@ -253,6 +353,12 @@ async function live({ mode, argv }: Run): Promise<number> {
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    if (view)
+      unkeys = quitKeys((code) => {
+        const v = session.verdict;
+        if (v) void finish(code, v);
+        else resolve(code);
+      });
     session.start();
   });
 }

@@ -2,8 +2,10 @@
  * The live verdict: what the log says, what the process, the HTTP port and the GPUs say, and how long it
  * has been quiet, folded into one state with its reasons. Pure: a clock value comes in as an argument.
  *
- * Silence is measured on the watcher's clock (when bytes arrived), never by comparing the log's own
- * timestamps with the clock: servers log local time, often in another zone.
+ * Silence is measured from when the last line arrived as the file shows it (its mtime, or the moment a
+ * follower received it) minus the log-seconds between the last progress and that line — never by comparing
+ * the log's own timestamps with the clock: servers log local time, often in another zone. Every command
+ * (`status`, `watch`, `wait`, `serve`) goes through `progressAt` so they agree on the same log.
  */
 import { engineModule } from './engines/index.js';
 import { type Expectations, shortDuration, typicalBudget } from './expectations.js';
@@ -110,6 +112,23 @@ export interface LiveInput {
   budgetScale?: number;
   /** What earlier launches like this one took (from the ledger); null or absent: the default budgets. */
   expect?: Expectations | null;
+  /**
+   * The user named the server (`--url`): a launch the log calls ready whose port refuses or does not answer
+   * is not ready. A port guessed from the logged config proves nothing (the log may come from another host).
+   */
+  urlNamed?: boolean;
+  /** Probes that could not run, with why (`gpu: nvidia-smi not found`): said once in the evidence. */
+  notProbed?: Array<{ source: VerdictEvidence['source']; why: string }>;
+}
+
+/**
+ * When (seconds since the epoch) the latest launch last showed progress: the last line arrived at
+ * `arrival` (the file's mtime, or when a follower received it), and the log says its last progress came
+ * `quietFor` log-seconds before that line. Null without a launch; a log without timestamps: the arrival.
+ */
+export function progressAt(launch: LaunchReport | null | undefined, arrival: number | null): number | null {
+  if (!launch || arrival === null) return null;
+  return arrival - (launch.quietFor ?? 0);
 }
 
 /**
@@ -118,19 +137,32 @@ export interface LiveInput {
  */
 export class ProgressClock {
   private key = '';
+  private read = '';
   at: number | null = null;
 
   constructor(initial: number | null = null) {
     this.at = initial;
   }
 
-  observe(report: AnalysisReport | null, now: number): number | null {
+  /**
+   * `arrival`: when the last byte read arrived (the file's mtime; default `now`). With log timestamps the
+   * answer is `progressAt` (the same as `status` computes); without, the arrival of the first report that
+   * showed the current progress.
+   */
+  observe(report: AnalysisReport | null, now: number, arrival: number = now): number | null {
     const l = report?.launches[report.launches.length - 1];
     if (!l) return this.at;
     const key = `${report!.launches.length}:${l.lastProgressLine}:${l.phase}:${l.outcome}:${l.progress?.done ?? ''}:${l.graphProgress?.done ?? ''}`;
-    if (key !== this.key) {
+    // The same bytes seen again arrived no later than before: nothing moves.
+    const read = `${key}:${report!.bytes}`;
+    if (read === this.read) return this.at;
+    this.read = read;
+    if (l.quietFor !== null) {
       this.key = key;
-      this.at = now;
+      this.at = Math.min(now, progressAt(l, arrival)!);
+    } else if (key !== this.key) {
+      this.key = key;
+      this.at = Math.min(now, arrival);
     }
     return this.at;
   }
@@ -209,6 +241,8 @@ export function liveVerdict(input: LiveInput): Verdict {
     }
   }
 
+  for (const n of input.notProbed ?? []) evidence.push({ source: n.source, text: `not probed (${n.why})` });
+
   const base: Verdict = {
     state: 'waiting',
     engine,
@@ -244,16 +278,32 @@ export function liveVerdict(input: LiveInput): Verdict {
   const last = l.phases[l.phases.length - 1];
   if (last) evidence.unshift({ source: 'log', line: last.line, text: last.text });
 
-  // What the log says outright.
-  if (l.outcome === 'crashed') {
-    const f = l.failure!;
-    evidence.unshift(...f.evidence.map((e) => ({ source: 'log' as const, line: e.line, text: e.text })));
-    return { ...base, state: 'crashed', final: true, why: `${f.class}: ${f.message}`, next: f.hint };
-  }
-  if (l.outcome === 'shutdown') {
-    evidence.unshift({ source: 'log', line: l.shutdown!.line, text: l.shutdown!.text });
+  // What the log says outright. The launch is over: probes taken while it ran (`HTTP 200`, `pid alive`)
+  // describe a server that is gone, so only what agrees with the end (a process gone, a port closed)
+  // stays: probes end with the process.
+  if (l.outcome === 'crashed' || l.outcome === 'shutdown') {
+    const ended = evidence.filter(
+      (e) =>
+        e.source === 'gpu' ||
+        (e.source === 'process' && proc !== null && !proc.alive) ||
+        (e.source === 'http' && http !== null && http.health.state !== 'http'),
+    );
+    if (l.outcome === 'crashed') {
+      const f = l.failure!;
+      ended.unshift(...f.evidence.map((e) => ({ source: 'log' as const, line: e.line, text: e.text })));
+      return {
+        ...base,
+        evidence: ended,
+        state: 'crashed',
+        final: true,
+        why: `${f.class}: ${f.message}`,
+        next: f.hint,
+      };
+    }
+    ended.unshift({ source: 'log', line: l.shutdown!.line, text: l.shutdown!.text });
     return {
       ...base,
+      evidence: ended,
       state: 'exited',
       final: true,
       why: 'the server shut down cleanly (shutdown lines in the log)',
@@ -277,7 +327,22 @@ export function liveVerdict(input: LiveInput): Verdict {
   const phase = l.phase;
   if (phase === 'ready' || phase === 'serving') {
     const ready = { ...base, final: false };
-    if (http && http.health.state !== 'http' && http.health.state !== 'timeout' && proc === null) {
+    const h = http?.health.state;
+    if (http && input.urlNamed && h !== 'http') {
+      // A readiness probe must not pass on the log's word alone: nothing listening is not ready.
+      const what = h === 'timeout' ? 'does not answer' : h === 'refused' ? 'refuses connections' : 'fails';
+      return {
+        ...ready,
+        state: h === 'timeout' ? 'stalled' : 'dead',
+        stalledIn: h === 'timeout' ? phase : null,
+        why: `the log says ${phase} but ${http.url} ${what}${http.health.detail ? ` (${http.health.detail})` : ''}`,
+        next:
+          h === 'timeout'
+            ? `the server holds the port but does not answer: ${proc ? `py-spy dump --pid ${proc.pid}` : 'py-spy dump --pid <server pid>'}`
+            : 'is this the right address (--url)? otherwise the server is gone: `dmesg -T | grep -i -E "killed|oom"`',
+      };
+    }
+    if (http && h !== 'http' && h !== 'timeout' && proc === null) {
       ready.evidence.push({ source: 'clock', text: 'the log says ready but the port does not answer' });
     }
     if (phase === 'serving' && quiet !== null && quiet > IDLE_AFTER) {

@@ -7,6 +7,8 @@ import type { FollowEvent } from './follow.js';
 export interface LiveSource {
   start(onEvent: (e: FollowEvent) => void): void;
   stop(): void;
+  /** When the bytes just delivered arrived as the file shows it (epoch seconds); absent or null: now. */
+  arrival?(): number | null;
 }
 
 export class StreamSource implements LiveSource {

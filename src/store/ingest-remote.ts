@@ -147,16 +147,9 @@ export async function ingestRemote(
   if (nl + 1 < rest.length) analyzer.push(rest.subarray(nl + 1));
   const report = analyzer.end();
   if (checkpoint) save(report, checkpoint);
-  return {
-    report,
-    analyzer,
-    size: resumedFrom + bytesRead,
-    mtimeMs: null,
-    bytesRead,
-    resumedFrom,
-    reset,
-    damaged,
-  };
+  // The remote stat's mtime, taken just before the read: the age `status` judges silence by.
+  const mtimeMs = file && file.mtime !== null ? file.mtime * 1000 : null;
+  return { report, analyzer, size: resumedFrom + bytesRead, mtimeMs, bytesRead, resumedFrom, reset, damaged };
 }
 
 /** The remote file's inode and size, and the cksum of its first N bytes for each N in `lens`. */

@@ -23,13 +23,13 @@ describe('live verdicts on replayed scenarios', () => {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('relaunch stuck at 48%: the first launch is ignored, the second is stalled in loading_weights within a minute of its last shard', async () => {
+  it('relaunch stuck at 48% (wait --next): the first launch is ignored, the second is stalled in loading_weights within a minute of its last shard', async () => {
     const src = fs.readFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), 'utf8').split('\n');
     const log = path.join(dir, 'relaunch.log');
     const second = path.join(dir, 'second.log');
     fs.writeFileSync(log, `${src.slice(0, 321).join('\n')}\n`);
     fs.writeFileSync(second, src.slice(321).join('\n'));
-    const wait = firedup(['wait', log, '--json', '--no-gpu', '--timeout', '100s'], {}, 110_000);
+    const wait = firedup(['wait', log, '--next', '--json', '--no-gpu', '--timeout', '100s'], {}, 110_000);
     await new Promise((r) => setTimeout(r, 1500));
     const replay = firedup(['replay', second, '--speed', '20', '--out', log]);
     const [w, rp] = await Promise.all([wait.done, replay.done]);

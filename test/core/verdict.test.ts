@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { GpuObservation, ProcessObservation } from '../../src/core/observations.js';
-import { liveVerdict, ProgressClock, waitExitCode } from '../../src/core/verdict.js';
+import { liveVerdict, ProgressClock, progressAt, waitExitCode } from '../../src/core/verdict.js';
 import { analyzeText, SCENARIOS } from '../helpers.js';
 
 const T0 = 1_800_000_000;
@@ -142,5 +142,52 @@ describe('live verdict while serving', () => {
     const v = verdictAfter(log, 600, { process: proc(true) });
     assert.equal(v.state, 'idle');
     assert.equal(waitExitCode(v), 0);
+  });
+});
+
+describe('one clock, readiness, probes that end', () => {
+  const servingLog = () =>
+    scenario('glm5-cutlass-bench-then-shutdown.log').split('\n').slice(0, 382).join('\n');
+  const httpObs = (state: 'refused' | 'timeout' | 'http') => ({
+    url: 'http://127.0.0.1:30000',
+    health: { state, status: state === 'http' ? 200 : null, ms: 1, detail: null },
+    version: null,
+    model: null,
+    serverConfig: null,
+    at: T0,
+  });
+
+  it('progressAt: the last line arrived at the mtime, the last progress quietFor log-seconds before it', () => {
+    const report = analyzeText(scenario('glm5-relaunch-stuck-at-48pct.log'));
+    const l = report.launches.at(-1)!;
+    assert.equal(progressAt(l, T0), T0 - (l.quietFor ?? 0));
+    const c = new ProgressClock();
+    c.observe(report, T0 + 100, T0);
+    assert.equal(c.at, progressAt(l, T0), 'the same clock as status');
+  });
+
+  it('a named --url that refuses or times out on a ready launch is not ready; a guessed one is only evidence', () => {
+    const report = analyzeText(servingLog());
+    const at = (obs: object, urlNamed: boolean) =>
+      liveVerdict({ report, obs, now: T0 + 5, progressAt: T0, logExists: true, urlNamed });
+    assert.equal(at({ http: httpObs('refused') }, true).state, 'dead');
+    assert.equal(at({ http: httpObs('timeout') }, true).state, 'stalled');
+    assert.equal(at({ http: httpObs('http') }, true).state, 'serving');
+    assert.equal(at({ http: httpObs('refused') }, false).state, 'serving');
+  });
+
+  it('after the log says shut down, HTTP 200 and pid alive are no longer evidence; not-probed is said', () => {
+    const report = analyzeText(scenario('glm5-cutlass-bench-then-shutdown.log'));
+    const v = liveVerdict({
+      report,
+      obs: { http: httpObs('http'), process: proc(true) },
+      now: T0,
+      progressAt: T0,
+      logExists: true,
+      notProbed: [{ source: 'gpu', why: 'nvidia-smi not found' }],
+    });
+    assert.equal(v.state, 'exited');
+    assert.ok(!v.evidence.some((e) => /HTTP 200|alive/.test(e.text)));
+    assert.ok(v.evidence.some((e) => e.text === 'not probed (nvidia-smi not found)'));
   });
 });

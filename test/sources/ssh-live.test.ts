@@ -54,4 +54,23 @@ describe('watch and wait over ssh', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(lastVerdict(r.events).state, 'ready');
   });
+
+  it('a remote log last written long ago: status and wait count the silence from the remote mtime (stalled at once)', async () => {
+    const log = path.join(dir, 'stuck.log');
+    fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), log);
+    const then = new Date(Date.now() - 1800_000);
+    fs.utimesSync(log, then, then);
+    const target = `firedup-test:${log}`;
+    const w = await spawnCli(['wait', '--json', '--no-gpu', '--ssh-config', sshd.config, target], {}, 30_000)
+      .done;
+    assert.equal(w.code, 4, w.stderr);
+    const v = lastVerdict(w.events);
+    assert.equal(v.stalledIn, 'loading_weights');
+    assert.ok(Math.abs(v.quietFor - 1800) < 30, `quiet ${v.quietFor}`);
+    const s = await spawnCli(['status', '--json', '--ssh-config', sshd.config, target], {}, 30_000).done;
+    assert.equal(s.code, 4, s.stderr);
+    const live = JSON.parse(s.stdout).live;
+    assert.equal(live.state, 'stalled');
+    assert.ok(Math.abs(live.quietFor - v.quietFor) < 10);
+  });
 });

@@ -45,6 +45,9 @@ export class SshFollower {
   /** A new inode at the path, seen once: the next poll switches to it (one poll for the old one to drain). */
   private rotateSeen: string | null = null;
   private lastError: string | null = null;
+  /** The remote file's mtime and size when the current stream started (its header line). */
+  private startMtime: number | null = null;
+  private startSize = 0;
 
   constructor(
     private readonly session: SshSession,
@@ -55,6 +58,14 @@ export class SshFollower {
     this.minBackoff = opts.minBackoffMs ?? 250;
     this.maxBackoff = opts.maxBackoffMs ?? 5000;
     this.backoff = this.minBackoff;
+  }
+
+  /**
+   * When the bytes just received arrived as the remote file shows it: those already in the file when the
+   * stream started were written by its mtime then; later ones arrive as they are written (null: now).
+   */
+  arrival(): number | null {
+    return this.startMtime !== null && this.offset <= this.startSize ? this.startMtime : null;
   }
 
   /** Bytes received so far from the current file. */
@@ -191,6 +202,8 @@ export class SshFollower {
     this.backoff = this.minBackoff;
     this.lastError = null;
     this.ino = id.ino;
+    this.startMtime = id.mtime;
+    this.startSize = id.size;
     if (this.missing) {
       this.missing = false;
       this.emit({ kind: 'appeared' });

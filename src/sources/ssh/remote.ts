@@ -13,8 +13,8 @@ m=$1 p=$2 from=$3
 rp=$(readlink -f -- "$p" 2>/dev/null) || rp=$p
 case $rp in /proc/*|/sys/*|/dev/*) exit ${REMOTE.notFile} ;; esac
 [ -r "$p" ] || exit ${REMOTE.denied}
-id=$(stat -L -c '%i %s' -- "$p" 2>/dev/null) ||
-  id=$(stat -L -f '%i %z' -- "$p" 2>/dev/null) ||
+id=$(stat -L -c '%i %s %Y' -- "$p" 2>/dev/null) ||
+  id=$(stat -L -f '%i %z %m' -- "$p" 2>/dev/null) ||
   { set -- $(ls -Lind -- "$p" 2>/dev/null) && [ -n "$6" ] && id="$1 $6"; } ||
   exit ${REMOTE.toolMissing}
 case $m in
@@ -35,7 +35,7 @@ case $m in
 esac`;
 
 /**
- * `stat`: the `inode size` line. `stream`: that line, then the bytes after `offset`, followed. `cat`: the
+ * `stat`: the `inode size mtime` line (mtime in epoch seconds; absent where only `ls` could tell). `stream`: that line, then the bytes after `offset`, followed. `cat`: the
  * whole file. `range`: the bytes after `offset` up to the end. `head`: the `inode size` line, then the POSIX
  * `cksum` (CRC and length) of the first N bytes for each N given (how a resumed read knows the file is
  * the one it read before).
@@ -48,7 +48,9 @@ export function remoteArgv(mode: RemoteMode, path: string, offset = 0, heads: nu
 }
 
 /** Parses the `head` mode's output: the file's identity and one `crc:length` per length asked for. */
-export function parseHeads(text: string): { ino: string; size: number; heads: string[] } | null {
+export function parseHeads(
+  text: string,
+): { ino: string; size: number; mtime: number | null; heads: string[] } | null {
   const [first, ...rest] = text.trim().split('\n');
   const id = parseIdent(first ?? '');
   if (!id) return null;
@@ -56,8 +58,11 @@ export function parseHeads(text: string): { ino: string; size: number; heads: st
   return { ...id, heads: heads.map((m) => `cksum:${m[1]}:${m[2]}`) };
 }
 
-/** Parses the `inode size` line. */
-export function parseIdent(line: string): { ino: string; size: number } | null {
-  const m = /^(\d+) (\d+)$/.exec(line.trim());
-  return m ? { ino: m[1]!, size: Number(m[2]) } : null;
+/**
+ * Parses the `inode size [mtime]` line. The mtime (epoch seconds) is when the last line arrived as the
+ * remote file shows it: the silence clock of a remote log (`progressAt` in core/verdict.ts).
+ */
+export function parseIdent(line: string): { ino: string; size: number; mtime: number | null } | null {
+  const m = /^(\d+) (\d+)(?: (\d+))?$/.exec(line.trim());
+  return m ? { ino: m[1]!, size: Number(m[2]), mtime: m[3] === undefined ? null : Number(m[3]) } : null;
 }

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runCli, SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
+
+/** `wait` as scripts need it: the latest launch judged at once, --for, --next, -q, a missing log said. */
+const scenario = (name: string) => fs.readFileSync(path.join(SCENARIOS, name), 'utf8');
+const verdicts = (events: Array<Record<string, any>>) => events.filter((e) => e.type === 'verdict');
+
+describe('wait', () => {
+  let dir: string;
+  before(() => {
+    dir = tmpDir();
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** A log written `ago` seconds before now. */
+  const write = (name: string, text: string, ago = 0): string => {
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, text);
+    if (ago) {
+      const t = new Date(Date.now() - ago * 1000);
+      fs.utimesSync(p, t, t);
+    }
+    return p;
+  };
+
+  it('a launch that crashed before wait started: exit 2 at once, no hang (nohup server >> log & wait log)', async () => {
+    const log = write('crashed.log', scenario('glm5-trtllm-oom-in-cuda-graph.log'), 60);
+    const r = await spawnCli(['wait', log, '--no-gpu', '--json'], {}, 20_000).done;
+    assert.equal(r.code, 2, r.stderr);
+    assert.ok(r.seconds < 5, `took ${r.seconds} s`);
+    assert.equal(verdicts(r.events).at(-1)!.state, 'crashed');
+  });
+
+  it('a launch already serving: exit 0 at once; -q prints one line', async () => {
+    const serving = scenario('glm5-cutlass-bench-then-shutdown.log').split('\n').slice(0, 382).join('\n');
+    const log = write('serving.log', `${serving}\n`);
+    const r = await spawnCli(['wait', log, '--no-gpu', '-q'], {}, 20_000).done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.seconds < 5, `took ${r.seconds} s`);
+    assert.equal(r.stdout.trim().split('\n').length, 1, r.stdout);
+    assert.match(r.stdout, /^(serving|idle)/);
+    assert.equal(r.stderr, '', 'nothing else');
+  });
+
+  it('--for loaded returns once the weights are in; --for ready keeps waiting', async () => {
+    const log = write('loaded.log', scenario('glm5-silent-after-load-weight-end.log'));
+    const loaded = await spawnCli(['wait', log, '--no-gpu', '--for', 'loaded', '-q'], {}, 20_000).done;
+    assert.equal(loaded.code, 0, loaded.stdout + loaded.stderr);
+    assert.match(loaded.stdout, /weights_loaded/);
+    const ready = await spawnCli(['wait', log, '--no-gpu', '--timeout', '2s', '-q'], {}, 20_000).done;
+    assert.equal(ready.code, 6, ready.stdout);
+    const bad = runCli(['wait', log, '--for', 'up']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /--for up: one of ready, serving, loaded/);
+  });
+
+  it('--next skips the crashed launch and waits for the relaunch appended to the file', async () => {
+    const log = write('relaunch.log', scenario('glm5-trtllm-oom-in-cuda-graph.log'), 60);
+    const w = spawnCli(['wait', log, '--next', '--no-gpu', '--json', '--timeout', '30s'], {}, 40_000);
+    await new Promise((r) => setTimeout(r, 2500));
+    const serving = scenario('glm5-cutlass-bench-then-shutdown.log').split('\n').slice(0, 382).join('\n');
+    fs.appendFileSync(log, `${serving}\n`);
+    const r = await w.done;
+    assert.equal(r.code, 0, r.stderr);
+    const v = verdicts(r.events);
+    assert.ok(!v.some((x) => x.state === 'crashed'), v.map((x) => x.state).join(' '));
+    assert.equal(v.at(-1)!.launch, 2);
+  });
+
+  it('a log that does not exist yet: says it is waiting for it, for how long, and the timeout', async () => {
+    const log = path.join(dir, 'not-yet.log');
+    const r = await spawnCli(['wait', log, '--no-gpu', '--timeout', '2s'], {}, 20_000).done;
+    assert.equal(r.code, 6);
+    assert.ok(r.stderr.includes(`waiting for ${log} to appear (0s so far, timeout 2s)`), r.stderr);
+  });
+
+  it('the default timeout is documented: an hour, exit 6', () => {
+    const r = runCli(['wait', '--help']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /default: 60m/);
+    assert.match(r.stdout, /timeout passed \(6\)/);
+  });
+});
