@@ -28,6 +28,8 @@ export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {
   crashed: 2,
   in_progress: 3,
   shutdown: 5,
+  // Never the latest launch of a file (a later launch is what ended it); there for completeness.
+  ended: 5,
 };
 
 function out(s: string): void {
