@@ -36,21 +36,26 @@ export function shortId(id: string): string {
 }
 
 /** The outcome as `--outcome` names it, with the failure class or the phase reached where it says more. */
-export function outcomeText(r: LaunchRecord): string {
-  if (r.outcome === 'crashed')
+export function outcomeText(r: Pick<LaunchRecord, 'state' | 'failureClass' | 'phase' | 'live'>): string {
+  if (r.state === 'crashed')
     return ['crashed', r.failureClass, r.phase ? `in ${r.phase}` : null].filter(Boolean).join(' ');
-  if (r.outcome === 'in_progress') return `in_progress${r.phase ? ` at ${r.phase}` : ''}`;
-  return r.outcome;
+  if (r.state === 'in_progress') return `in_progress${r.phase ? ` at ${r.phase}` : ''}`;
+  if (r.state === 'ended') return 'ended (no exit line)';
+  if (r.state === 'stalled') return `stalled${r.live?.phase ? ` in ${r.live.phase}` : ''}`;
+  return r.state;
 }
 
-export function outcomePaint(r: LaunchRecord, st: Style): (s: string) => string {
-  switch (r.outcome) {
+export function outcomePaint(r: Pick<LaunchRecord, 'state'>, st: Style): (s: string) => string {
+  switch (r.state) {
     case 'serving':
     case 'ready':
       return st.green;
     case 'crashed':
+    case 'dead':
       return st.red;
     case 'shutdown':
+    case 'ended':
+    case 'exited':
       return st.dim;
     default:
       return st.yellow;
@@ -118,6 +123,16 @@ export function varyingKeys(recs: LaunchRecord[]): string[] {
   return vary.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
+/**
+ * Where the launch was read, short: the file name (its directory is in `show`), `host:` for a remote one,
+ * and `+N` for the other paths (copies) it was also read at.
+ */
+export function shortPath(r: Pick<LaunchRecord, 'host' | 'path' | 'paths'>): string {
+  const name = r.path.split('/').filter(Boolean).at(-1) ?? r.path;
+  const others = (r.paths ?? []).length - 1;
+  return `${r.host === 'localhost' ? '' : `${cut(r.host, 12)}:`}${cut(name, 28)}${others > 0 ? ` +${others}` : ''}`;
+}
+
 const cut = (s: string, n: number) => ([...s].length > n ? `${[...s].slice(0, n - 1).join('')}…` : s);
 
 export function targetMark(
@@ -154,6 +169,7 @@ export function formatLedgerRuns(
     'model',
     'engine',
     'outcome',
+    'log',
     'load',
     'peak tok/s',
     'median tok/s',
@@ -168,6 +184,7 @@ export function formatLedgerRuns(
     cut(rec.model ?? '?', 32),
     rec.engine ?? '?',
     { text: outcomeText(rec), paint: outcomePaint(rec, st) },
+    { text: shortPath(rec), paint: st.dim },
     rec.loadSeconds === null ? '-' : fmtDuration(rec.loadSeconds),
     fmtNum(rec.peakTokS),
     fmtNum(rec.medianTokS),
@@ -175,7 +192,7 @@ export function formatLedgerRuns(
     ...flagKeys.map((k) => cut(k in (rec.report.config ?? {}) ? fmtValue(rec.report.config[k]) : '-', 24)),
     ...(anyTargets ? [targetMark(targets, st)] : []),
   ]);
-  const right = header.map((_, i) => i >= 6 && i <= 9);
+  const right = header.map((_, i) => i >= 7 && i <= 10);
   const out = renderTable(header, rows, { right, st });
   const notes: string[] = [];
   if (info.more) notes.push(`the newest ${info.limit} shown; --limit N for more`);
@@ -262,10 +279,17 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
       `  ${rec.host === 'localhost' ? '' : `${rec.host}:`}${rec.path} (lines ${l.startLine}–${l.endLine})`,
     ),
   );
-  const head = [`${outcomePaint(rec, st)(rec.outcome)}`, `phase ${st.bold(rec.phase ?? 'unknown')}`];
+  for (const p of (rec.paths ?? []).slice(1))
+    out.push(st.dim(`  also read at ${p.host === 'localhost' ? '' : `${p.host}:`}${p.path} (line ${p.startLine})`));
+  const head = [`${outcomePaint(rec, st)(outcomeText(rec))}`, `phase ${st.bold(rec.phase ?? 'unknown')}`];
   const prog = progressText(l);
-  if (prog && (rec.outcome === 'in_progress' || rec.outcome === 'crashed')) head.push(prog);
+  // A stale ETA is no progress: once a live look called the launch stalled or dead, the bar is history.
+  if (prog && (rec.state === 'in_progress' || rec.state === 'crashed')) head.push(prog);
   out.push(`  ${head.join(' · ')}`);
+  if (rec.live && rec.state === rec.live.state)
+    out.push(
+      `  ${outcomePaint(rec, st)(`${rec.live.state} when last looked at`)} (${fmtTs(rec.live.at, true)}): ${trim(rec.live.why, 200)}`,
+    );
   const times = [`started ${fmtTs(rec.startTs, true)}`];
   if (rec.loadSeconds !== null) times.push(`ready after ${fmtDuration(rec.loadSeconds)}`);
   if (l.duration !== null) times.push(`${fmtDuration(l.duration)} of log`);
@@ -295,7 +319,7 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
   if (l.phases.length) {
     out.push('');
     out.push('  phases:');
-    const open = rec.outcome === 'in_progress' || rec.outcome === 'crashed';
+    const open = rec.state === 'in_progress' || rec.state === 'crashed';
     out.push(
       ...renderTable(
         null,

@@ -58,6 +58,8 @@ async function run(argv: string[]): Promise<number> {
       return (await import('./bench-import.js')).benchCommand(rest);
     case 'target':
       return (await import('./ledger-commands.js')).targetCommand(rest);
+    case 'forget':
+      return (await import('./ledger-commands.js')).forgetCommand(rest);
     case 'watch':
       return (await import('./watch.js')).watchCommand(rest);
     case 'wait':
@@ -72,7 +74,7 @@ async function run(argv: string[]): Promise<number> {
       return (await import('./serve.js')).serveCommand(rest);
     default:
       throw new UsageError(
-        `unknown command '${cmd}' (commands: status, runs, show, diff, bench, target, watch, wait, replay, demo, serve, launch; see firedup --help)`,
+        `unknown command '${cmd}' (commands: status, runs, show, diff, forget, bench, target, watch, wait, replay, demo, serve, launch; see firedup --help)`,
       );
   }
 }

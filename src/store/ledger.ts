@@ -301,7 +301,7 @@ export class Ledger {
     if (!ids.length) return out;
     const rows = this.db
       .prepare(
-        `SELECT launch_id, host, path, start_line, last_seen FROM launch_paths
+        `SELECT launch_id, host, path, start_line, start_offset, last_seen FROM launch_paths
          WHERE launch_id IN (SELECT value FROM json_each(?)) ORDER BY first_seen, rowid`,
       )
       .all(JSON.stringify(ids)) as Array<{
@@ -309,10 +309,17 @@ export class Ledger {
       host: string;
       path: string;
       start_line: number;
+      start_offset: number;
       last_seen: number;
     }>;
     for (const r of rows) {
-      const p = { host: r.host, path: r.path, startLine: r.start_line, lastSeen: r.last_seen };
+      const p = {
+        host: r.host,
+        path: r.path,
+        startLine: r.start_line,
+        startOffset: r.start_offset,
+        lastSeen: r.last_seen,
+      };
       const list = out.get(r.launch_id);
       if (list) list.push(p);
       else out.set(r.launch_id, [p]);

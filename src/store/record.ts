@@ -120,7 +120,9 @@ export function recordFromReport(rep: LaunchReport, ctx: RecordContext): LaunchR
     updatedAt: ctx.now,
     live: null,
     state: rep.outcome,
-    paths: [{ host: ctx.host, path: ctx.path, startLine: rep.startLine, lastSeen: ctx.now }],
+    paths: [
+      { host: ctx.host, path: ctx.path, startLine: rep.startLine, startOffset: rep.startOffset, lastSeen: ctx.now },
+    ],
   };
 }
 
@@ -218,7 +220,13 @@ function lightFromRow(
 ): Omit<LaunchRecord, 'report'> {
   const live: LiveMark | null = row.live === null ? null : JSON.parse(row.live);
   const outcome = row.outcome as LaunchRecord['outcome'];
-  const own = { host: row.host, path: row.path, startLine: row.start_line, lastSeen: row.updated_at };
+  const own = {
+    host: row.host,
+    path: row.path,
+    startLine: row.start_line,
+    startOffset: row.start_offset,
+    lastSeen: row.updated_at,
+  };
   return {
     id: row.id,
     fingerprint: row.fingerprint,

@@ -63,6 +63,8 @@ export interface LaunchPath {
   host: string;
   path: string;
   startLine: number;
+  /** Byte offset of the launch's first line there. */
+  startOffset: number;
   /** Epoch seconds of the last read there. */
   lastSeen: number;
 }
