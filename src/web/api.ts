@@ -4,7 +4,7 @@
  * `{ "error": "one line" }`. Every record passes through scrub() on its way out.
  */
 import { evaluateTargets } from '../core/targets.js';
-import type { Outcome } from '../core/types.js';
+import { LAUNCH_STATES } from '../core/launch-state.js';
 import type { Ledger } from '../store/ledger.js';
 import { listItemOf } from '../store/record.js';
 import {
@@ -39,7 +39,8 @@ export class HttpError extends Error {
   }
 }
 
-const OUTCOMES: readonly Outcome[] = ['in_progress', 'ready', 'serving', 'crashed', 'shutdown'];
+/** `?outcome=` takes a launch's state, as `runs --outcome` does: the log's outcome or the live verdict kept. */
+const OUTCOMES: readonly string[] = LAUNCH_STATES;
 const DEFAULT_LIMIT = 1000;
 const MAX_LIMIT = 100_000;
 
