@@ -281,7 +281,8 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
   );
   for (const p of (rec.paths ?? []).slice(1))
     out.push(st.dim(`  also read at ${p.host === 'localhost' ? '' : `${p.host}:`}${p.path} (line ${p.startLine})`));
-  const head = [`${outcomePaint(rec, st)(outcomeText(rec))}`, `phase ${st.bold(rec.phase ?? 'unknown')}`];
+  const state = rec.state === 'ended' ? 'ended (no exit line)' : rec.state;
+  const head = [`${outcomePaint(rec, st)(state)}`, `phase ${st.bold(rec.phase ?? 'unknown')}`];
   const prog = progressText(l);
   // A stale ETA is no progress: once a live look called the launch stalled or dead, the bar is history.
   if (prog && (rec.state === 'in_progress' || rec.state === 'crashed')) head.push(prog);

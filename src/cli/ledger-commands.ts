@@ -290,11 +290,13 @@ const DIFF_FLAGS: Record<string, FlagSpec> = {
 const isLog = (arg: string): boolean => arg !== '-' && (isRemote(arg) || fs.existsSync(arg));
 
 /**
- * A log's launches as records. Read like any log (recorded, unless --no-ledger), so the ids `diff` prints
- * are the ledger's: `show` and `diff` accept them afterwards.
+ * A log's launches as records. Recorded in the ledger when there is one, so the ids `diff` prints are the
+ * ledger's and `show` and `diff` accept them afterwards; two logs compared need no ledger, and get none created.
  */
 async function logRecords(arg: string, flags: Record<string, unknown>): Promise<LaunchRecord[]> {
-  return withRecording(flags, async (ledger) => {
+  const skip = flags['no-ledger'] || (flags.ledger === undefined && process.env.FIREDUP_LEDGER === 'off');
+  const record = !skip && missingLedger(flags) === null;
+  return withRecording(record ? flags : { 'no-ledger': true }, async (ledger) => {
     const res = await readLog(arg, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
     if (!res.report.launches.length) throw new UsageError(`diff: ${explainNoLaunch(arg, res)}`);
     const t = parseLogTarget(arg);
