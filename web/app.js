@@ -1246,7 +1246,9 @@ function loadProgress(rep, curve, state = rep.outcome) {
         [
           p.rate ? `${p.rate}/s` : null,
           // An ETA only while the launch may still be loading: not once it is stalled, dead or over.
-          open && p.eta !== null && p.eta !== undefined && p.ratio < 1 ? `ETA ${fmtDur(p.eta)} (from the bar)` : null,
+          open && p.eta !== null && p.eta !== undefined && p.ratio < 1
+            ? `ETA ${fmtDur(p.eta)} (from the bar)`
+            : null,
           `line ${p.line}`,
           p.time ? p.time.replace('T', ' ').replace('Z', '') : null,
         ]

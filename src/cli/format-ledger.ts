@@ -280,7 +280,9 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
     ),
   );
   for (const p of (rec.paths ?? []).slice(1))
-    out.push(st.dim(`  also read at ${p.host === 'localhost' ? '' : `${p.host}:`}${p.path} (line ${p.startLine})`));
+    out.push(
+      st.dim(`  also read at ${p.host === 'localhost' ? '' : `${p.host}:`}${p.path} (line ${p.startLine})`),
+    );
   const state = rec.state === 'ended' ? 'ended (no exit line)' : rec.state;
   const head = [`${outcomePaint(rec, st)(state)}`, `phase ${st.bold(rec.phase ?? 'unknown')}`];
   const prog = progressText(l);

@@ -17,8 +17,8 @@ import { UsageError } from './errors.js';
 import { fmtValue } from './format.js';
 import { formatDiff } from './format-diff.js';
 import { formatLedgerRuns, formatShow, formatTargets, type ListedLaunch } from './format-ledger.js';
-import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
+import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
 import { ledgerFile, logIdentity, withRecording } from './recording.js';
 import { parseSince } from './since.js';
 import { colorWanted, makeStyle, type Style } from './style.js';
@@ -125,9 +125,7 @@ function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: num
   if (typeof flags.since === 'string') f.since = parseSince(flags.since, Date.now() / 1000);
   if (typeof flags.outcome === 'string') {
     if (!OUTCOMES.includes(flags.outcome))
-      throw new UsageError(
-        `runs: --outcome ${flags.outcome}: not a state (one of ${OUTCOMES.join(', ')})`,
-      );
+      throw new UsageError(`runs: --outcome ${flags.outcome}: not a state (one of ${OUTCOMES.join(', ')})`);
     f.outcome = flags.outcome;
   }
   if (flags.where !== undefined)
@@ -467,7 +465,10 @@ export async function forgetCommand(argv: string[]): Promise<number> {
     const what = `${n.launches} launch${n.launches === 1 ? '' : 'es'}${ids.length ? ` (${ids.map((id) => id.slice(0, 8)).join(', ')})` : ''}`;
     const benches = n.benches ? `, with ${n.benches} benchmark run${n.benches === 1 ? '' : 's'}` : '';
     const from = log ? ` read at ${log.host === 'localhost' ? '' : `${log.host}:`}${log.path}` : '';
-    if (flags.json) out(`${JSON.stringify({ forgotten: ids, launches: n.launches, benches: n.benches, log: log ?? null })}\n`);
+    if (flags.json)
+      out(
+        `${JSON.stringify({ forgotten: ids, launches: n.launches, benches: n.benches, log: log ?? null })}\n`,
+      );
     else out(`forgot ${what}${from}${benches}\n`);
     return 0;
   });

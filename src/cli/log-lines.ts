@@ -52,7 +52,10 @@ export interface EvidenceRef {
 }
 
 /** Each piece of evidence the report (and the live verdict kept, if any) points at, once, in file order. */
-export function evidenceRefs(l: LaunchReport, live: Array<Pick<VerdictEvidence, 'line' | 'source'>> = []): EvidenceRef[] {
+export function evidenceRefs(
+  l: LaunchReport,
+  live: Array<Pick<VerdictEvidence, 'line' | 'source'>> = [],
+): EvidenceRef[] {
   const refs: EvidenceRef[] = [{ line: l.startLine, what: 'launch start' }];
   if (l.failure) {
     refs.push({ line: l.failure.line, what: `failure (${l.failure.class})` });
@@ -62,10 +65,12 @@ export function evidenceRefs(l: LaunchReport, live: Array<Pick<VerdictEvidence, 
   if (p) refs.push({ line: p.line, what: `progress (${p.done}/${p.total})` });
   if (l.ready) refs.push({ line: l.ready.line, what: 'ready' });
   if (l.shutdown) refs.push({ line: l.shutdown.line, what: 'shutdown' });
-  for (const e of live) if (typeof e.line === 'number') refs.push({ line: e.line, what: `live verdict (${e.source})` });
+  for (const e of live)
+    if (typeof e.line === 'number') refs.push({ line: e.line, what: `live verdict (${e.source})` });
   if (refs.length === 1) refs.push({ line: l.lastProgressLine, what: 'last sign of progress' });
   const byLine = new Map<number, string>();
-  for (const r of refs) if (r.line >= 1) byLine.set(r.line, byLine.has(r.line) ? `${byLine.get(r.line)}, ${r.what}` : r.what);
+  for (const r of refs)
+    if (r.line >= 1) byLine.set(r.line, byLine.has(r.line) ? `${byLine.get(r.line)}, ${r.what}` : r.what);
   return [...byLine].sort((a, b) => a[0] - b[0]).map(([line, what]) => ({ line, what }));
 }
 
@@ -73,7 +78,12 @@ export function evidenceRefs(l: LaunchReport, live: Array<Pick<VerdictEvidence, 
  * The lines `wanted` of the file, reading from `offset` (where line `firstLine` starts) up to the last one
  * wanted: a launch deep in a 1 GB log costs what lies between its start and its evidence.
  */
-function readLines(file: string, offset: number, firstLine: number, wanted: Set<number>): Map<number, string> {
+function readLines(
+  file: string,
+  offset: number,
+  firstLine: number,
+  wanted: Set<number>,
+): Map<number, string> {
   const out = new Map<number, string>();
   const last = Math.max(...wanted);
   const fd = fs.openSync(file, 'r');
@@ -117,7 +127,13 @@ export interface LinesSource {
  * The evidence of launch `l` with `context` lines around each, read at the first place that still holds
  * the launch (its first line where it was). Throws a UsageError that says, in one line, why none does.
  */
-export function formatLines(l: LaunchReport, places: LinesSource[], context: number, st: Style, live: VerdictEvidence[] = []): string {
+export function formatLines(
+  l: LaunchReport,
+  places: LinesSource[],
+  context: number,
+  st: Style,
+  live: VerdictEvidence[] = [],
+): string {
   const problems: string[] = [];
   for (const place of places) {
     if (place.host !== 'localhost') {
@@ -146,7 +162,9 @@ export function formatLines(l: LaunchReport, places: LinesSource[], context: num
     const lines = readLines(place.path, known ? place.startOffset! : 0, known ? place.startLine : 1, wanted);
     const first = lines.get(place.startLine);
     if (first === undefined || !(first.includes(l.startText) || redactText(first).includes(l.startText))) {
-      problems.push(`${place.path} has changed since the launch was read (line ${place.startLine} is not its first line)`);
+      problems.push(
+        `${place.path} has changed since the launch was read (line ${place.startLine} is not its first line)`,
+      );
       continue;
     }
     return render(place.path, l, refs, lines, context, shift, st);

@@ -8,8 +8,8 @@ import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
 import { formatExplain } from './format-explain.js';
 import { helpText } from './help.js';
-import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
+import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
 import { keepVerdict, logIdentity, RECORD_FLAGS, withRecording } from './recording.js';
 import { pidFlag, statusVerdict, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
@@ -62,7 +62,9 @@ export async function status(argv0: string[]): Promise<number> {
   }
   const target = oneLog(positionals, 'status');
   if (lines !== null && (target === '-' || isRemote(target) || flags.json || flags.explain))
-    throw new UsageError('status: --lines shows a local log file\'s own lines; leave out -, host:path, --json and --explain');
+    throw new UsageError(
+      "status: --lines shows a local log file's own lines; leave out -, host:path, --json and --explain",
+    );
   if (flags.explain) return explain(target, flags);
   // --url and --pid probe this machine; over ssh they would describe the wrong host.
   if (isRemote(target) && (flags.url !== undefined || flags.pid !== undefined))
@@ -99,7 +101,12 @@ export async function status(argv0: string[]): Promise<number> {
         `  ${st.yellow(`now: ${live.state}`)} — ${live.why}${live.next ? `\n  ${st.cyan('next:')} ${live.next}` : ''}\n`,
       );
     if (lines !== null) {
-      const place = { host: 'localhost', path: logIdentity(target)!.path, startLine: last.startLine, startOffset: last.startOffset };
+      const place = {
+        host: 'localhost',
+        path: logIdentity(target)!.path,
+        startLine: last.startLine,
+        startOffset: last.startOffset,
+      };
       out(`\n${formatLines(last, [place], lines, st, live?.evidence ?? [])}`);
     }
   }

@@ -321,7 +321,9 @@ export function buildReport(a: LogAnalyzer): AnalysisReport {
     lines: a.lineCount,
     bytes: a.bytes,
     truncatedLines: a.truncatedLines,
-    launches: a.launches.map((l, i, all) => superseded(launchReport(l, engine, scoreOf(l)), i < all.length - 1)),
+    launches: a.launches.map((l, i, all) =>
+      superseded(launchReport(l, engine, scoreOf(l)), i < all.length - 1),
+    ),
   };
 }
 

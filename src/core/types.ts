@@ -70,7 +70,14 @@ export type FailureClass = (typeof FAILURE_CLASSES)[number];
 export type Outcome = 'in_progress' | 'ready' | 'serving' | 'crashed' | 'shutdown' | 'ended';
 
 /** Every outcome, in the order lists and help name them. */
-export const OUTCOMES: readonly Outcome[] = ['in_progress', 'ready', 'serving', 'crashed', 'shutdown', 'ended'];
+export const OUTCOMES: readonly Outcome[] = [
+  'in_progress',
+  'ready',
+  'serving',
+  'crashed',
+  'shutdown',
+  'ended',
+];
 
 /** A line of the log as the core sees it: after wrappers, ANSI and `\r` refreshes are dealt with. */
 export interface LogLine {

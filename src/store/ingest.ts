@@ -22,7 +22,11 @@ import type { LaunchRecord, LogKey, LogState } from './types.js';
 export interface LedgerLike {
   getLog(key: LogKey): LogState | null;
   /** Returns the launches as kept (ids of launches already known from another path), or nothing (tests). */
-  saveProgress(state: Omit<LogState, 'id' | 'updatedAt'>, launches: LaunchRecord[]): LaunchRecord[] | undefined | void;
+  // biome-ignore lint/suspicious/noConfusingVoidType: stand-ins in tests return nothing, typed void
+  saveProgress(
+    state: Omit<LogState, 'id' | 'updatedAt'>,
+    launches: LaunchRecord[],
+  ): LaunchRecord[] | undefined | void;
   resetLog(key: LogKey): void;
 }
 
@@ -199,9 +203,16 @@ export async function ingestLocal(
     let headHash: string | null = prev && resumedFrom > 0 && prev.headLen === headLen ? prev.headHash : null;
     const records = (rep: AnalysisReport): LaunchRecord[] =>
       rep.launches.map((l) => recordFromReport(l, { host: key.host, path: real, fileId, now }));
-    const save = (offset: number, lines: number, checkpoint: Uint8Array, recs: LaunchRecord[]): LaunchRecord[] => {
+    const save = (
+      offset: number,
+      lines: number,
+      checkpoint: Uint8Array,
+      recs: LaunchRecord[],
+    ): LaunchRecord[] => {
       headHash ??= file.headHash(headLen);
-      return ledger!.saveProgress({ ...key, fileId, headHash, headLen, offset, lines, checkpoint }, recs) || recs;
+      return (
+        ledger!.saveProgress({ ...key, fileId, headHash, headLen, offset, lines, checkpoint }, recs) || recs
+      );
     };
     const saver = {
       every: ledger ? (opts.saveEvery ?? SAVE_EVERY) : Number.POSITIVE_INFINITY,

@@ -29,8 +29,8 @@ import {
   type LaunchPath,
   type LaunchRecord,
   LedgerError,
-  type LogKey,
   type LiveMark,
+  type LogKey,
   type LogState,
   type TargetRecord,
 } from './types.js';
@@ -509,7 +509,9 @@ export class Ledger {
           // older firedup or the sqlite3 shell may not have had.
           for (const t of ['benches', 'launch_paths'])
             this.db.prepare(`DELETE FROM ${t} WHERE launch_id IN (SELECT value FROM json_each(?))`).run(list);
-          const info = this.db.prepare('DELETE FROM launches WHERE id IN (SELECT value FROM json_each(?))').run(list);
+          const info = this.db
+            .prepare('DELETE FROM launches WHERE id IN (SELECT value FROM json_each(?))')
+            .run(list);
           if (log) this.db.prepare('DELETE FROM logs WHERE host = ? AND path = ?').run(log.host, log.path);
           return { launches: info.changes, benches: n };
         })
@@ -578,13 +580,13 @@ export class Ledger {
    */
   listItems(filter: LaunchFilter = {}): LaunchListItem[] {
     const { sql, params } = filterSql(filter);
-    return this.guard(() =>
-      {
-        const rows = this.db.prepare(`SELECT ${LIST_COLUMNS} FROM launches ${sql}`).all(...params) as LaunchListRow[];
-        const paths = this.pathsOf(rows.map((r) => r.id));
-        return rows.map((r) => listItemFromRow(r, paths.get(r.id)));
-      },
-    );
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(`SELECT ${LIST_COLUMNS} FROM launches ${sql}`)
+        .all(...params) as LaunchListRow[];
+      const paths = this.pathsOf(rows.map((r) => r.id));
+      return rows.map((r) => listItemFromRow(r, paths.get(r.id)));
+    });
   }
 
   /** Earlier launches of the same kind, newest first; without a config hash, any config of that model. */

@@ -121,7 +121,13 @@ export function recordFromReport(rep: LaunchReport, ctx: RecordContext): LaunchR
     live: null,
     state: rep.outcome,
     paths: [
-      { host: ctx.host, path: ctx.path, startLine: rep.startLine, startOffset: rep.startOffset, lastSeen: ctx.now },
+      {
+        host: ctx.host,
+        path: ctx.path,
+        startLine: rep.startLine,
+        startOffset: rep.startOffset,
+        lastSeen: ctx.now,
+      },
     ],
   };
 }
@@ -279,7 +285,10 @@ export function listItemOf(r: LaunchRecord): LaunchListItem {
 }
 
 export function launchFromRow(row: LaunchRow, paths: LaunchPath[] = []): LaunchRecord {
-  return { ...lightFromRow(row, paths), report: { ...JSON.parse(row.report), config: JSON.parse(row.config) } };
+  return {
+    ...lightFromRow(row, paths),
+    report: { ...JSON.parse(row.report), config: JSON.parse(row.config) },
+  };
 }
 
 export interface LogRow {

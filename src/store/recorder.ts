@@ -8,6 +8,7 @@ import type { LaunchRecord } from './types.js';
 
 export interface LaunchSink {
   /** Returns the records as kept (a launch known from another path keeps that id), or nothing (tests). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: stand-ins in tests return nothing, typed void
   upsertLaunches(recs: LaunchRecord[]): LaunchRecord[] | undefined | void;
 }
 

@@ -3,8 +3,9 @@
  * the body; a bad parameter or an unknown launch throws HttpError, which the server sends as
  * `{ "error": "one line" }`. Every record passes through scrub() on its way out.
  */
-import { evaluateTargets } from '../core/targets.js';
+
 import { LAUNCH_STATES } from '../core/launch-state.js';
+import { evaluateTargets } from '../core/targets.js';
 import type { Ledger } from '../store/ledger.js';
 import { listItemOf } from '../store/record.js';
 import {

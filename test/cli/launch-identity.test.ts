@@ -87,7 +87,17 @@ describe('the live verdict is kept', () => {
     const dir = tmpDir();
     const db = path.join(dir, 'l.db');
     runCli(['runs', '--ledger', db, staleCopy(dir, 'x.log')]);
-    for (const s of ['crashed', 'shutdown', 'serving', 'ready', 'in_progress', 'ended', 'stalled', 'dead', 'exited'])
+    for (const s of [
+      'crashed',
+      'shutdown',
+      'serving',
+      'ready',
+      'in_progress',
+      'ended',
+      'stalled',
+      'dead',
+      'exited',
+    ])
       assert.equal(runCli(['runs', '--ledger', db, '--outcome', s]).code, 0, s);
     const bad = runCli(['runs', '--ledger', db, '--outcome', 'stuck']);
     assert.equal(bad.code, 1);
@@ -180,7 +190,12 @@ describe('show me the lines', () => {
     assert.equal(r.code, 0, r.stderr);
     const raw = fs.readFileSync(oom, 'utf8').split('\n');
     const f = rec.report.failure.line as number;
-    assert.match(r.stdout, new RegExp(`failure \\(oom\\).* · line ${f} · less \\+${f} ${oom.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `failure \\(oom\\).* · line ${f} · less \\+${f} ${oom.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ),
+    );
     // Each shown line is the file's line at that number; the evidence line is marked, 2 lines around it.
     const shown = [...r.stdout.matchAll(/^ {2}([> ]) +(\d+) {2}(.*)$/gm)];
     assert.ok(shown.length > 5);
@@ -197,7 +212,10 @@ describe('show me the lines', () => {
     fs.writeFileSync(oom, 'something else entirely\n'.repeat(300));
     const changed = runCli(['show', 'last', '--lines', '--ledger', db]);
     assert.equal(changed.code, 1);
-    assert.match(changed.stderr, /^firedup: cannot show the lines of this launch: .*oom\.log has changed since the launch was read.*\n$/);
+    assert.match(
+      changed.stderr,
+      /^firedup: cannot show the lines of this launch: .*oom\.log has changed since the launch was read.*\n$/,
+    );
     fs.rmSync(oom);
     const gone = runCli(['show', 'last', '--lines', '--ledger', db]);
     assert.equal(gone.code, 1);
@@ -210,7 +228,10 @@ describe('show me the lines', () => {
     const r = runCli(['status', '--no-ledger', '--lines', '1', log, '--no-color']);
     assert.equal(r.code, 4, r.stderr);
     assert.match(r.stdout, /progress \(40\/83\).* · line 390 · less \+390 /);
-    assert.match(r.stdout, /^ {2}> 390 {2}Loading safetensors checkpoint shards: {2}48% Completed \| 40\/83/m);
+    assert.match(
+      r.stdout,
+      /^ {2}> 390 {2}Loading safetensors checkpoint shards: {2}48% Completed \| 40\/83/m,
+    );
     assert.match(r.stdout, /^ {4}389 {2}Loading safetensors checkpoint shards: {2}46%/m);
     const bad = runCli(['status', '--lines', 'x', log]);
     assert.equal(bad.code, 1);

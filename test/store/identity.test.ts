@@ -35,7 +35,10 @@ describe('ledger: one launch, read at several paths', () => {
       assert.equal(kept!.id, CUT.id);
       assert.equal(l.list().length, 1);
       assert.deepEqual(
-        l.getLaunch(CUT.id)!.paths.map((p) => p.path).sort(),
+        l
+          .getLaunch(CUT.id)!
+          .paths.map((p) => p.path)
+          .sort(),
         [CUT.path, '/tmp/copy.log'].sort(),
       );
       assert.equal(l.keptId(copy), CUT.id);
@@ -106,9 +109,9 @@ describe('ledger: migration 3', () => {
       const { fingerprint, ...row } = launchRow(r);
       row.outcome = r === R1 ? 'serving' : row.outcome;
       const cols = Object.keys(row);
-      db.prepare(`INSERT INTO launches (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(
-        row,
-      );
+      db.prepare(
+        `INSERT INTO launches (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
+      ).run(row);
     }
     db.close();
     const l = Ledger.open(file);
