@@ -22,10 +22,10 @@ import type { LaunchRecord, LogKey, LogState } from './types.js';
 export interface LedgerLike {
   getLog(key: LogKey): LogState | null;
   /** Returns the launches as kept (ids of launches already known from another path), or nothing (tests). */
-  // biome-ignore lint/suspicious/noConfusingVoidType: stand-ins in tests return nothing, typed void
   saveProgress(
     state: Omit<LogState, 'id' | 'updatedAt'>,
     launches: LaunchRecord[],
+    // biome-ignore lint/suspicious/noConfusingVoidType: stand-ins in tests return nothing, typed void
   ): LaunchRecord[] | undefined | void;
   resetLog(key: LogKey): void;
 }
