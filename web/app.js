@@ -161,7 +161,23 @@ function badge(state, label = state) {
   return h('span', { class: `badge ${tone(state)}` }, String(label ?? '–').replace('_', ' '));
 }
 
-const OUTCOME_RANK = { serving: 0, ready: 1, in_progress: 2, shutdown: 3, crashed: 4 };
+const OUTCOME_RANK = {
+  serving: 0,
+  ready: 1,
+  in_progress: 2,
+  stalled: 3,
+  shutdown: 4,
+  exited: 5,
+  ended: 6,
+  dead: 7,
+  crashed: 8,
+};
+
+/**
+ * What the CLI lists as the launch's state (`firedup runs`): the log's outcome, or the live verdict the ledger
+ * kept (stalled, dead, exited) where the log leaves the launch open. Older servers send no state.
+ */
+const stateOf = (l) => l.state ?? l.outcome;
 
 // ---------------------------------------------------------------- API
 
@@ -390,7 +406,7 @@ const COLUMNS = [
   { key: 'host', label: 'host', value: (l) => l.host },
   { key: 'model', label: 'model', value: (l) => l.model },
   { key: 'engine', label: 'engine', value: (l) => l.engine },
-  { key: 'outcome', label: 'outcome', unit: 'phase', value: (l) => OUTCOME_RANK[l.outcome] ?? 9 },
+  { key: 'outcome', label: 'outcome', unit: 'phase', value: (l) => OUTCOME_RANK[stateOf(l)] ?? 9 },
   { key: 'flags', label: 'key flags', unit: 'tp + those that vary', value: (l) => flagText(l) },
   {
     key: 'load',
@@ -661,7 +677,7 @@ function rowFor(l) {
         l.path,
         l.model,
         l.engine,
-        l.outcome,
+        stateOf(l),
         l.phase,
         l.failure?.class,
         flagText(l),
@@ -698,9 +714,10 @@ function rowElement(l) {
   c[5].textContent = l.engine ?? '–';
   const oc = c[6];
   if (f) oc.title = `${f.class}: ${f.message}`;
-  oc.firstChild.className = `badge ${tone(l.outcome)}`;
-  oc.firstChild.textContent = String(l.outcome).replace('_', ' ');
-  if (l.outcome !== 'serving' && l.outcome !== 'shutdown' && l.phase && l.phase !== l.outcome)
+  const state = stateOf(l);
+  oc.firstChild.className = `badge ${tone(state)}`;
+  oc.firstChild.textContent = state === 'ended' ? 'ended (no exit line)' : String(state).replace('_', ' ');
+  if (state !== 'serving' && state !== 'shutdown' && l.phase && l.phase !== state)
     oc.append(h('span', { class: 'phase' }, l.phase));
   if (f) oc.append(h('span', { class: 'fail' }, f.class));
   const kf = l.keyFlags ?? {};
@@ -768,7 +785,7 @@ function renderTable() {
   for (const l of table.launches) {
     if (filter.model && l.model !== filter.model) continue;
     if (filter.host && l.host !== filter.host) continue;
-    if (filter.outcome && l.outcome !== filter.outcome) continue;
+    if (filter.outcome && stateOf(l) !== filter.outcome) continue;
     const row = rowFor(l);
     if (terms.length && !terms.every((t) => row.text.includes(t))) continue;
     list.push({ l, v: col.value(l), row });
@@ -930,7 +947,7 @@ async function detailView(id, seq) {
   root.append(detailHeader(rec, rep));
   root.append(section('Phases', timeline(rep)));
   const curve = h('div', { class: 'chart' });
-  root.append(section('Weight loading', loadProgress(rep, curve)));
+  root.append(section('Weight loading', loadProgress(rep, curve, stateOf(rec))));
   const thr = h('div', { class: 'chart' });
   const series = data.series ?? null;
   root.append(section('Throughput', throughputBlock(rep, series, thr)));
@@ -977,8 +994,8 @@ function detailHeader(rec, rep) {
       { class: 'title' },
       h('a', { href: '#/', class: 'back' }, '← launches'),
       h('h1', null, rec.model ?? 'unknown model'),
-      badge(rec.outcome),
-      rec.phase && rec.phase !== rec.outcome
+      badge(stateOf(rec), stateOf(rec) === 'ended' ? 'ended (no exit line)' : stateOf(rec)),
+      rec.phase && rec.phase !== stateOf(rec)
         ? h(
             'span',
             { class: 'phase' },
@@ -1214,7 +1231,8 @@ function ticks(end, n) {
  * Weight-loading progress. A report keeps the last progress point only (not the bar's history), so
  * there is no curve to draw: the bar shows where it got to, and the phase bars show where the time went.
  */
-function loadProgress(rep, curve) {
+function loadProgress(rep, curve, state = rep.outcome) {
+  const open = state === 'in_progress';
   const wrap = h('div', { class: 'load' });
   const p = rep.progress;
   const hasCurve = (p?.series?.length ?? 0) > 1;
@@ -1227,7 +1245,10 @@ function loadProgress(rep, curve) {
         { class: 'muted' },
         [
           p.rate ? `${p.rate}/s` : null,
-          p.eta !== null && p.eta !== undefined && p.ratio < 1 ? `ETA ${fmtDur(p.eta)} (from the bar)` : null,
+          // An ETA only while the launch may still be loading: not once it is stalled, dead or over.
+          open && p.eta !== null && p.eta !== undefined && p.ratio < 1
+            ? `ETA ${fmtDur(p.eta)} (from the bar)`
+            : null,
           `line ${p.line}`,
           p.time ? p.time.replace('T', ' ').replace('Z', '') : null,
         ]
@@ -1553,7 +1574,7 @@ async function compareView(arg, seq) {
             h('span', { class: 'swatch', style: { background: LAUNCH_COLOR[i] } }),
             h('span', { class: 'mono' }, shortId(l.id)),
             ` ${fmtTs(l.startTs)} · ${l.model ?? '–'} · `,
-            badge(l.outcome),
+            badge(stateOf(l)),
           ),
         ),
       ),
@@ -1701,6 +1722,8 @@ function configDiff(launches, changes, groups) {
   );
 }
 
+const OPEN_STATES = new Set(['in_progress', 'crashed', 'ended']);
+
 function phaseCompare(launches) {
   const dur = launches.map((l) => {
     const m = new Map();
@@ -1716,9 +1739,20 @@ function phaseCompare(launches) {
     ...launches.map((l) => l.loadSeconds ?? 0),
     1,
   );
-  const rows = phases.map((p) => ({ label: p, vals: dur.map((m) => m.get(p) ?? null), dot: PHASE_COLOR[p] }));
-  rows.push({ label: 'load (to ready)', vals: launches.map((l) => l.loadSeconds), total: true });
-  const cell = (v, i, first) => {
+  // The last phase of a launch that never finished it (in progress, stalled, crashed, ended) lasted "so
+  // far": a lower bound, never a delta (the same rule as `firedup diff`, src/core/launch-diff.ts).
+  const openPhase = launches.map((l) => {
+    const ph = l.report?.phases ?? [];
+    return OPEN_STATES.has(l.outcome) ? (ph[ph.length - 1]?.phase ?? null) : null;
+  });
+  const rows = phases.map((p) => ({
+    label: p,
+    vals: dur.map((m) => m.get(p) ?? null),
+    open: openPhase.map((o) => o === p),
+    dot: PHASE_COLOR[p],
+  }));
+  rows.push({ label: 'load (to ready)', vals: launches.map((l) => l.loadSeconds), open: [], total: true });
+  const cell = (v, i, first, open) => {
     const td = h('td', { class: 'num' });
     if (v === null || v === undefined) {
       td.append(
@@ -1737,7 +1771,7 @@ function phaseCompare(launches) {
       style: { width: `${Math.min(100, (v / max) * 100)}%`, background: LAUNCH_COLOR[i] },
     });
     let delta = null;
-    if (i > 0 && first !== null && first !== undefined) {
+    if (i > 0 && first !== null && first !== undefined && !open[i] && !open[0]) {
       const d = v - first;
       if (Math.abs(d) >= 0.5)
         delta = h(
@@ -1751,7 +1785,7 @@ function phaseCompare(launches) {
         'div',
         { class: 'cmpcell' },
         h('span', { class: 'hbar-wrap' }, bar),
-        h('span', { class: 'v' }, fmtDur(v)),
+        h('span', { class: 'v' }, `${fmtDur(v)}${open[i] ? ' so far' : ''}`),
         h('span', { class: 'dcol' }, delta),
       ),
     );
@@ -1786,7 +1820,7 @@ function phaseCompare(launches) {
           'tr',
           { class: r.total ? 'total' : null },
           h('td', null, r.dot ? h('span', { class: 'swatch', style: { background: r.dot } }) : null, r.label),
-          r.vals.map((v, i) => cell(v, i, r.vals[0])),
+          r.vals.map((v, i) => cell(v, i, r.vals[0], r.open)),
         ),
       ),
     ),

@@ -3,6 +3,7 @@
  * --help` (= `firedup help CMD`), "did you mean" on commands and `firedup completion`. Data only, so
  * help costs no command module's load.
  */
+import { LAUNCH_STATES } from '../core/launch-state.js';
 import { ENGINES } from '../core/types.js';
 
 export interface CommandDoc {
@@ -60,6 +61,7 @@ export const COMMANDS: CommandDoc[] = [
       ['--url U', 'probe the server at U as well: a refused port is not ready'],
       ['--pid P', 'check process P as well: gone means dead'],
       ['--explain', 'the lines behind each conclusion, and the lines no rule knew (for a bug report)'],
+      ['--lines [N]', 'the raw log around each piece of evidence, N lines of context (default 3)'],
       ENGINE_OPT,
       LEDGER_OPT,
       NO_LEDGER,
@@ -87,7 +89,7 @@ export const COMMANDS: CommandDoc[] = [
       ['--model M', 'launches whose model contains M'],
       ['--host H', 'launches read on host H'],
       ['--since T', 'started after T: a date, a date-time, or an age (30m, 2h, 3d, 1w)'],
-      ['--outcome O', 'in_progress, ready, serving, crashed or shutdown'],
+      ['--outcome O', `a state: ${LAUNCH_STATES.join(', ')}`],
       ['--where KEY=VALUE', 'the logged config has KEY=VALUE (True/None as printed); repeatable'],
       ['-n, --limit N', 'the newest N (default 50)'],
       ENGINE_OPT,
@@ -106,12 +108,29 @@ export const COMMANDS: CommandDoc[] = [
   {
     name: 'show',
     summary: 'one recorded launch in full: phases, failure with evidence, benches, targets',
-    usage: ['firedup show <id> [--json]'],
+    usage: ['firedup show <id> [--json] [--lines [N]]'],
     about: '<id>: an id or a unique prefix of 4+ hex characters, last, or last~N.',
-    options: [JSON_OPT, LEDGER_OPT, COLOR_OPT],
+    options: [
+      JSON_OPT,
+      ['--lines [N]', 'the raw log around each piece of evidence, N lines of context (default 3)'],
+      LEDGER_OPT,
+      COLOR_OPT,
+    ],
     examples: [
       ['firedup show last', 'the newest launch'],
       ['firedup show 4c94bc82 --json', 'with its whole config'],
+      ['firedup show last --lines 5', 'the lines that prove it, with less +N to open the log there'],
+    ],
+  },
+  {
+    name: 'forget',
+    summary: 'remove launches from the ledger (with their benches and the paths they were read at)',
+    usage: ['firedup forget <id>... [--json]', 'firedup forget --path <log> [--json]'],
+    about: '<id>: an id or a unique prefix of 4+ hex characters, last, or last~N.',
+    options: [['--path LOG', 'every launch read at LOG, and where reading it stopped'], JSON_OPT, LEDGER_OPT],
+    examples: [
+      ['firedup forget last', 'the newest launch'],
+      ['firedup forget --path /tmp/replay.log', 'everything read from a replay'],
     ],
   },
   {
@@ -305,7 +324,7 @@ export const COMMANDS: CommandDoc[] = [
 /** Enum flags' values, for completion (the commands check them with "did you mean"). */
 export const FLAG_VALUES: Record<string, readonly string[]> = {
   '--engine': ENGINES,
-  '--outcome': ['in_progress', 'ready', 'serving', 'crashed', 'shutdown'],
+  '--outcome': LAUNCH_STATES,
 };
 
 export const COMMAND_NAMES = COMMANDS.map((c) => c.name);

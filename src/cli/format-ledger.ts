@@ -37,21 +37,26 @@ export function shortId(id: string): string {
 }
 
 /** The outcome as `--outcome` names it, with the failure class or the phase reached where it says more. */
-export function outcomeText(r: LaunchRecord): string {
-  if (r.outcome === 'crashed')
+export function outcomeText(r: Pick<LaunchRecord, 'state' | 'failureClass' | 'phase' | 'live'>): string {
+  if (r.state === 'crashed')
     return ['crashed', r.failureClass, r.phase ? `in ${r.phase}` : null].filter(Boolean).join(' ');
-  if (r.outcome === 'in_progress') return `in_progress${r.phase ? ` at ${r.phase}` : ''}`;
-  return r.outcome;
+  if (r.state === 'in_progress') return `in_progress${r.phase ? ` at ${r.phase}` : ''}`;
+  if (r.state === 'ended') return 'ended (no exit line)';
+  if (r.state === 'stalled') return `stalled${r.live?.phase ? ` in ${r.live.phase}` : ''}`;
+  return r.state;
 }
 
-export function outcomePaint(r: LaunchRecord, st: Style): (s: string) => string {
-  switch (r.outcome) {
+export function outcomePaint(r: Pick<LaunchRecord, 'state'>, st: Style): (s: string) => string {
+  switch (r.state) {
     case 'serving':
     case 'ready':
       return st.green;
     case 'crashed':
+    case 'dead':
       return st.red;
     case 'shutdown':
+    case 'ended':
+    case 'exited':
       return st.dim;
     default:
       return st.yellow;
@@ -119,6 +124,16 @@ export function varyingKeys(recs: LaunchRecord[]): string[] {
   return vary.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
+/**
+ * Where the launch was read, short: the file name (its directory is in `show`), `host:` for a remote one,
+ * and `+N` for the other paths (copies) it was also read at.
+ */
+export function shortPath(r: Pick<LaunchRecord, 'host' | 'path' | 'paths'>): string {
+  const name = r.path.split('/').filter(Boolean).at(-1) ?? r.path;
+  const others = (r.paths ?? []).length - 1;
+  return `${r.host === 'localhost' ? '' : `${cut(r.host, 12)}:`}${cut(name, 28)}${others > 0 ? ` +${others}` : ''}`;
+}
+
 const cut = (s: string, n: number) => ([...s].length > n ? `${[...s].slice(0, n - 1).join('')}…` : s);
 
 export function targetMark(
@@ -155,6 +170,7 @@ export function formatLedgerRuns(
     'model',
     'engine',
     'outcome',
+    'log',
     'load',
     'peak tok/s',
     'median tok/s',
@@ -169,6 +185,7 @@ export function formatLedgerRuns(
     cut(rec.model ?? '?', 32),
     rec.engine ?? '?',
     { text: outcomeText(rec), paint: outcomePaint(rec, st) },
+    { text: shortPath(rec), paint: st.dim },
     rec.loadSeconds === null ? '-' : fmtDuration(rec.loadSeconds),
     fmtNum(rec.peakTokS),
     fmtNum(rec.medianTokS),
@@ -176,7 +193,7 @@ export function formatLedgerRuns(
     ...flagKeys.map((k) => cut(k in (rec.report.config ?? {}) ? fmtValue(rec.report.config[k]) : '-', 24)),
     ...(anyTargets ? [targetMark(targets, st)] : []),
   ]);
-  const right = header.map((_, i) => i >= 6 && i <= 9);
+  const right = header.map((_, i) => i >= 7 && i <= 10);
   const dropped: string[] = [];
   const out = renderTable(header, rows, { right, st, ...RUNS_FIT(flagKeys), dropped });
   const notes: string[] = [];
@@ -204,14 +221,14 @@ function RUNS_FIT(flagKeys: string[]): Pick<TableOptions, 'shrink' | 'drop'> {
       model: { soft: 24, min: 16 },
       outcome: { soft: 30, min: 12 },
       host: { soft: 16, min: 10 },
-      path: { soft: 28, min: 16, keep: 'end' },
+      log: { soft: 28, min: 12, keep: 'end' },
       ...Object.fromEntries(flagKeys.map((k) => [k, { soft: 20, min: 8 }])),
     },
     drop: [
       'median tok/s',
       'engine',
       'host',
-      'path',
+      'log',
       'targets',
       'bench out tok/s',
       ...[...flagKeys].reverse(),
@@ -297,10 +314,20 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
       `  ${rec.host === 'localhost' ? '' : `${rec.host}:`}${rec.path} (lines ${l.startLine}–${l.endLine})`,
     ),
   );
-  const head = [`${outcomePaint(rec, st)(rec.outcome)}`, `phase ${st.bold(rec.phase ?? 'unknown')}`];
+  for (const p of (rec.paths ?? []).slice(1))
+    out.push(
+      st.dim(`  also read at ${p.host === 'localhost' ? '' : `${p.host}:`}${p.path} (line ${p.startLine})`),
+    );
+  const state = rec.state === 'ended' ? 'ended (no exit line)' : rec.state;
+  const head = [`${outcomePaint(rec, st)(state)}`, `phase ${st.bold(rec.phase ?? 'unknown')}`];
   const prog = progressText(l);
-  if (prog && (rec.outcome === 'in_progress' || rec.outcome === 'crashed')) head.push(prog);
+  // A stale ETA is no progress: once a live look called the launch stalled or dead, the bar is history.
+  if (prog && (rec.state === 'in_progress' || rec.state === 'crashed')) head.push(prog);
   out.push(`  ${head.join(' · ')}`);
+  if (rec.live && rec.state === rec.live.state)
+    out.push(
+      `  ${outcomePaint(rec, st)(`${rec.live.state} when last looked at`)} (${fmtTs(rec.live.at, true)}): ${trim(rec.live.why, 200)}`,
+    );
   const times = [`started ${fmtTs(rec.startTs, true)}`];
   if (rec.loadSeconds !== null) times.push(`ready after ${fmtDuration(rec.loadSeconds)}`);
   if (l.duration !== null) times.push(`${fmtDuration(l.duration)} of log`);
@@ -332,7 +359,7 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
   if (l.phases.length) {
     out.push('');
     out.push('  phases:');
-    const open = rec.outcome === 'in_progress' || rec.outcome === 'crashed';
+    const open = rec.state === 'in_progress' || rec.state === 'crashed';
     out.push(
       ...renderTable(
         null,

@@ -34,6 +34,8 @@ function outcomeBadge(l: LaunchReport, st: Style): string {
       return st.red('✖ crashed');
     case 'shutdown':
       return st.dim('■ shut down');
+    case 'ended':
+      return st.dim('■ ended (no exit line)');
     default:
       return st.yellow('◐ in progress');
   }

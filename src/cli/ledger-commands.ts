@@ -5,8 +5,10 @@
 import fs from 'node:fs';
 import { bestBench } from '../core/bench/select.js';
 import { diffLaunches } from '../core/launch-diff.js';
+import { LAUNCH_STATES } from '../core/launch-state.js';
 import { summaryKeys } from '../core/report.js';
 import { evaluateTargets, parseTarget, TargetParseError } from '../core/targets.js';
+import type { VerdictEvidence } from '../core/verdict.js';
 import { parseTarget as parseLogTarget } from '../sources/target.js';
 import { Ledger } from '../store/ledger.js';
 import { recordFromReport } from '../store/record.js';
@@ -16,8 +18,9 @@ import { UsageError } from './errors.js';
 import { fmtValue } from './format.js';
 import { formatDiff } from './format-diff.js';
 import { formatLedgerRuns, formatShow, formatTargets, type ListedLaunch } from './format-ledger.js';
+import { formatLines, takeLinesFlag } from './log-lines.js';
 import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
-import { ledgerFile } from './recording.js';
+import { ledgerFile, logIdentity, withRecording } from './recording.js';
 import { parseSince } from './since.js';
 import { colorWanted, makeStyle, type Style } from './style.js';
 
@@ -33,7 +36,12 @@ export const LEDGER_HELP = `Ledger (every launch firedup has read; --ledger PATH
                [--limit N] [--json]
                                     recorded launches, newest first: load time, tok/s, best bench, the flags
                                     that vary between them, targets met
-  firedup show <id> [--json]        one launch in full: phases, failure with evidence, benches, targets
+  firedup show <id> [--json] [--lines [N]]
+                                    one launch in full: phases, failure with evidence, benches, targets;
+                                    --lines: the log around each piece of evidence (N lines of context,
+                                    default 3) and the command to open it there
+  firedup forget <id>... | --path LOG
+                                    remove launches (with their benchmarks) from the ledger
   firedup diff <a> <b> [--json]     two launches side by side, only what differs, grouped; ids (a unique
                                     prefix, last, last~N) or two logs (their latest launches), or one log
                                     (its last two launches)
@@ -108,7 +116,7 @@ export function isLedgerRuns(argv: string[]): boolean {
   }
 }
 
-const OUTCOMES = ['in_progress', 'ready', 'serving', 'crashed', 'shutdown'];
+const OUTCOMES: readonly string[] = LAUNCH_STATES;
 const DEFAULT_LIMIT = 50;
 
 function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: number } {
@@ -117,7 +125,7 @@ function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: num
   if (typeof flags.host === 'string') f.host = flags.host;
   if (typeof flags.since === 'string') f.since = parseSince(flags.since, Date.now() / 1000);
   if (typeof flags.outcome === 'string')
-    f.outcome = choice('runs', '--outcome', flags.outcome, OUTCOMES, 'an outcome');
+    f.outcome = choice('runs', '--outcome', flags.outcome, OUTCOMES, 'a state');
   if (flags.where !== undefined)
     f.where = (flags.where as string[]).map((w) => {
       const eq = w.indexOf('=');
@@ -239,7 +247,8 @@ function summary(rec: LaunchRecord): Omit<LaunchRecord, 'report'> & { config: Re
 
 // ---- show
 
-export async function showCommand(argv: string[]): Promise<number> {
+export async function showCommand(argv0: string[]): Promise<number> {
+  const { argv, lines } = takeLinesFlag(argv0, 'show');
   const { flags, positionals } = parseArgs(argv, LEDGER_FLAGS, 'show');
   if (flags.help) return help();
   if (positionals.length !== 1)
@@ -254,6 +263,13 @@ export async function showCommand(argv: string[]): Promise<number> {
     const rec = ledger.resolve(ref);
     const benches = ledger.benches(rec.id);
     const targets = evaluateTargets(ledger.targets(rec.model), rec, benches);
+    if (lines !== null) {
+      if (flags.json) throw new UsageError('show: --lines prints the log itself; leave out --json');
+      const places = rec.paths.length ? rec.paths : [{ ...rec, startLine: rec.startLine }];
+      const live = rec.state === rec.live?.state ? rec.live.evidence : [];
+      out(formatLines(rec.report, places, lines, style(flags), live as VerdictEvidence[]));
+      return 0;
+    }
     if (flags.json) out(`${JSON.stringify({ ...rec, benches, targets })}\n`);
     else out(formatShow({ rec, benches, targets }, style(flags)));
     return 0;
@@ -264,6 +280,7 @@ export async function showCommand(argv: string[]): Promise<number> {
 
 const DIFF_FLAGS: Record<string, FlagSpec> = {
   ...LEDGER_FLAGS,
+  'no-ledger': { type: 'boolean' },
   engine: { type: 'string' },
   'ssh-config': { type: 'string' },
   'ssh-option': { type: 'string', multi: true },
@@ -271,19 +288,29 @@ const DIFF_FLAGS: Record<string, FlagSpec> = {
 
 const isLog = (arg: string): boolean => arg !== '-' && (isRemote(arg) || fs.existsSync(arg));
 
-/** A log's launches as records (not stored): `diff` of two files needs no ledger. */
+/**
+ * A log's launches as records. Recorded in the ledger when there is one, so the ids `diff` prints are the
+ * ledger's and `show` and `diff` accept them afterwards; two logs compared need no ledger, and get none created.
+ */
 async function logRecords(arg: string, flags: Record<string, unknown>): Promise<LaunchRecord[]> {
-  const res = await readLog(arg, { engine: engineFlag(flags.engine) }, sshFlags(flags));
-  if (!res.report.launches.length) throw new UsageError(`diff: ${explainNoLaunch(arg, res)}`);
-  const t = parseLogTarget(arg);
-  const host = t.kind === 'ssh' ? t.host : 'localhost';
-  const now = Date.now() / 1000;
-  return res.report.launches.map((l) =>
-    recordFromReport(
-      { ...l, engine: l.engine ?? res.report.engine },
-      { host, path: t.path, fileId: null, now },
-    ),
-  );
+  const skip = flags['no-ledger'] || (flags.ledger === undefined && process.env.FIREDUP_LEDGER === 'off');
+  const record = !skip && missingLedger(flags) === null;
+  return withRecording(record ? flags : { 'no-ledger': true }, async (ledger) => {
+    const res = await readLog(arg, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
+    if (!res.report.launches.length) throw new UsageError(`diff: ${explainNoLaunch(arg, res)}`);
+    const t = parseLogTarget(arg);
+    const host = t.kind === 'ssh' ? t.host : 'localhost';
+    const now = Date.now() / 1000;
+    const stored = (res as { records?: LaunchRecord[] }).records;
+    return res.report.launches.map((l) => {
+      const rec = recordFromReport(
+        { ...l, engine: l.engine ?? res.report.engine },
+        { host, path: logIdentity(arg)?.path ?? t.path, fileId: null, now },
+      );
+      const kept = stored?.find((r) => r.startOffset === l.startOffset)?.id ?? ledger?.keptId(rec) ?? null;
+      return kept ? { ...rec, id: kept } : rec;
+    });
+  });
 }
 
 export async function diffCommand(argv: string[]): Promise<number> {
@@ -405,4 +432,45 @@ export async function targetCommand(argv: string[]): Promise<number> {
         `target: ${sub === undefined ? 'expected' : `unknown subcommand '${sub}';`} add, list or rm (firedup target add "output_tok_s >= 1000")`,
       );
   }
+}
+
+// ---- forget
+
+const FORGET_FLAGS: Record<string, FlagSpec> = { ...LEDGER_FLAGS, path: { type: 'string' } };
+
+/**
+ * `forget ID...` or `forget --path LOG`: removes launches, their benchmarks and the places they were read
+ * at. With --path, also where reading that log stopped, so reading it again starts afresh. A launch
+ * forgotten by id comes back if its log is read again: the ledger records what it reads.
+ */
+export async function forgetCommand(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, FORGET_FLAGS, 'forget');
+  if (flags.help) return help();
+  const byPath = typeof flags.path === 'string' ? flags.path : null;
+  if ((byPath === null) === (positionals.length === 0))
+    throw new UsageError(
+      'forget: name launches (firedup forget 4c94bc82 …) or one log (firedup forget --path server.log), not both',
+    );
+  const missing = missingLedger(flags);
+  if (missing) throw new UsageError(`forget: nothing recorded (ledger ${missing} does not exist)`);
+  return withLedger(flags, (ledger) => {
+    let ids: string[];
+    let log: { host: string; path: string } | undefined;
+    if (byPath !== null) {
+      const where = logIdentity(byPath);
+      if (!where) throw new UsageError('forget: --path needs a file, not standard input');
+      log = { host: where.host, path: where.path };
+      ids = ledger.launchIdsAt(log);
+    } else ids = [...new Set(positionals.map((ref) => ledger.resolve(ref).id))];
+    const n = ledger.forget(ids, log);
+    const what = `${n.launches} launch${n.launches === 1 ? '' : 'es'}${ids.length ? ` (${ids.map((id) => id.slice(0, 8)).join(', ')})` : ''}`;
+    const benches = n.benches ? `, with ${n.benches} benchmark run${n.benches === 1 ? '' : 's'}` : '';
+    const from = log ? ` read at ${log.host === 'localhost' ? '' : `${log.host}:`}${log.path}` : '';
+    if (flags.json)
+      out(
+        `${JSON.stringify({ forgotten: ids, launches: n.launches, benches: n.benches, log: log ?? null })}\n`,
+      );
+    else out(`forgot ${what}${from}${benches}\n`);
+    return 0;
+  });
 }

@@ -80,6 +80,8 @@ async function run(argv: string[]): Promise<number> {
       return (await import('./bench-import.js')).benchCommand(rest);
     case 'target':
       return (await import('./ledger-commands.js')).targetCommand(rest);
+    case 'forget':
+      return (await import('./ledger-commands.js')).forgetCommand(rest);
     case 'watch':
       return (await import('./watch.js')).watchCommand(rest);
     case 'wait':

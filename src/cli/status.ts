@@ -2,13 +2,15 @@
 import { diffConfig } from '../core/diff.js';
 import { explainLatest } from '../core/explain-report.js';
 import type { LaunchReport } from '../core/report.js';
+import type { LaunchRecord } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
 import { formatExplain } from './format-explain.js';
 import { helpText } from './help.js';
+import { formatLines, takeLinesFlag } from './log-lines.js';
 import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
-import { RECORD_FLAGS, withRecording } from './recording.js';
+import { keepVerdict, logIdentity, RECORD_FLAGS, withRecording } from './recording.js';
 import { pidFlag, statusVerdict, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
 
@@ -28,6 +30,8 @@ export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {
   crashed: 2,
   in_progress: 3,
   shutdown: 5,
+  // Never the latest launch of a file (a later launch is what ended it); there for completeness.
+  ended: 5,
 };
 
 function out(s: string): void {
@@ -49,20 +53,31 @@ const STATUS_FLAGS: Record<string, FlagSpec> = {
   explain: { type: 'boolean' },
 };
 
-export async function status(argv: string[]): Promise<number> {
+export async function status(argv0: string[]): Promise<number> {
+  const { argv, lines } = takeLinesFlag(argv0, 'status');
   const { flags, positionals } = parseArgs(argv, STATUS_FLAGS, 'status');
   if (flags.help) {
     out(await helpText());
     return 0;
   }
   const target = oneLog(positionals, 'status');
+  if (lines !== null && (target === '-' || isRemote(target) || flags.json || flags.explain))
+    throw new UsageError(
+      "status: --lines shows a local log file's own lines; leave out -, host:path, --json and --explain",
+    );
   if (flags.explain) return explain(target, flags);
   // --url and --pid probe this machine; over ssh they would describe the wrong host.
   if (isRemote(target) && (flags.url !== undefined || flags.pid !== undefined))
     throw new UsageError('status: --url and --pid are not supported for a remote log yet');
-  const res = await withRecording(flags, (ledger) =>
-    readLog(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger),
-  );
+  const probes = { url: urlFlag(flags.url), pid: pidFlag(flags.pid) };
+  const { res, live } = await withRecording(flags, async (ledger) => {
+    const res = await readLog(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
+    if (!res.report.launches.length) return { res, live: null };
+    const live = await statusVerdict(res.report, res.mtimeMs, probes);
+    // The ledger lists the launch as this verdict calls it (stalled, dead), not in progress forever.
+    keepVerdict(ledger, target, res.report, (res as { records?: LaunchRecord[] }).records, live);
+    return { res, live };
+  });
   const { report } = res;
   const last = report.launches[report.launches.length - 1];
   if (!last) {
@@ -72,7 +87,6 @@ export async function status(argv: string[]): Promise<number> {
       );
     throw new UsageError(explainNoLaunch(target, res));
   }
-  const live = await statusVerdict(report, res.mtimeMs, { url: urlFlag(flags.url), pid: pidFlag(flags.pid) });
   if (flags.json) {
     const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
     const changes = prev ? diffConfig(prev.config, last.config) : [];
@@ -82,6 +96,15 @@ export async function status(argv: string[]): Promise<number> {
   } else {
     const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
     out(formatStatus(target === '-' ? '(stdin)' : target, report, st, live));
+    if (lines !== null) {
+      const place = {
+        host: 'localhost',
+        path: logIdentity(target)!.path,
+        startLine: last.startLine,
+        startOffset: last.startOffset,
+      };
+      out(`\n${formatLines(last, [place], lines, st, live?.evidence ?? [])}`);
+    }
   }
   if (live?.state === 'stalled') return 4;
   if (live?.state === 'dead') return 5;

@@ -304,6 +304,7 @@ async function live({ mode, argv }: Run): Promise<number> {
       unkeys();
       session.stop();
       rec?.observe(session.currentReport, session.observations.process?.pid ?? null, { force: true });
+      rec?.verdict(v, session.currentReport);
       ledger?.close();
       await Promise.all(hooks);
       if (view) {
@@ -323,6 +324,7 @@ async function live({ mode, argv }: Run): Promise<number> {
     };
     session.on('tick', (v: Verdict) => {
       rec?.observe(session.currentReport, session.observations.process?.pid ?? null);
+      rec?.verdict(v, session.currentReport);
       if (view) view.draw(block(v));
       const ready = v.state === 'ready' || v.state === 'serving' || v.state === 'idle';
       const failed = v.state === 'crashed' || v.state === 'stalled' || v.state === 'dead';

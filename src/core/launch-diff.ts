@@ -108,7 +108,7 @@ function phaseDeltas(a: LaunchRecord, b: LaunchRecord): PhaseDelta[] {
   const order = [...new Set([...pa.order, ...pb.order])].sort((x, y) => rank(x) - rank(y));
   // The last phase of a launch that did not reach ready lasted "until the log ends", not a finished duration.
   const open = (l: LaunchRecord, last: string | null, p: string) =>
-    p === last && (l.outcome === 'in_progress' || l.outcome === 'crashed');
+    p === last && (l.outcome === 'in_progress' || l.outcome === 'crashed' || l.outcome === 'ended');
   return order.map((phase) => {
     const openA = open(a, pa.last, phase);
     const openB = open(b, pb.last, phase);

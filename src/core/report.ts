@@ -330,6 +330,18 @@ export function buildReport(a: LogAnalyzer): AnalysisReport {
     lines: a.lineCount,
     bytes: a.bytes,
     truncatedLines: a.truncatedLines,
-    launches: a.launches.map((l) => launchReport(l, engine, scoreOf(l))),
+    launches: a.launches.map((l, i, all) =>
+      superseded(launchReport(l, engine, scoreOf(l)), i < all.length - 1),
+    ),
   };
+}
+
+/**
+ * A launch that another launch followed in the same file is over, whatever its last line said: without a crash
+ * or a shutdown line it was killed without a word (kill -9, then `>> server.log` again). Only the builder of
+ * the whole file knows which launch is not the last, so this is decided here, not in LaunchBuilder.
+ */
+function superseded(r: LaunchReport, followed: boolean): LaunchReport {
+  if (!followed || r.outcome === 'crashed' || r.outcome === 'shutdown') return r;
+  return { ...r, outcome: 'ended' };
 }

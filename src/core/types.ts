@@ -63,7 +63,21 @@ export const FAILURE_CLASSES = [
 ] as const;
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
-export type Outcome = 'in_progress' | 'ready' | 'serving' | 'crashed' | 'shutdown';
+/**
+ * From the log alone. `ended`: a relaunch followed in the same file without a crash or a shutdown line before
+ * it (killed -9, then relaunched with `>>`), so the launch is over although its last word was "serving".
+ */
+export type Outcome = 'in_progress' | 'ready' | 'serving' | 'crashed' | 'shutdown' | 'ended';
+
+/** Every outcome, in the order lists and help name them. */
+export const OUTCOMES: readonly Outcome[] = [
+  'in_progress',
+  'ready',
+  'serving',
+  'crashed',
+  'shutdown',
+  'ended',
+];
 
 /** A line of the log as the core sees it: after wrappers, ANSI and `\r` refreshes are dealt with. */
 export interface LogLine {

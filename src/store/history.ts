@@ -20,9 +20,19 @@ export function expectationsFor(ledger: HistorySource, launch: LaunchRecord): Ex
     configHash: launch.configHash,
   };
   const before = launch.startTs ?? launch.firstSeen;
+  // Distinct launches: one read at two paths (or kept twice by an older firedup) counts once, and never as
+  // an earlier launch of itself.
+  const seen = new Set<string>([launch.id]);
+  if (launch.fingerprint !== null) seen.add(launch.fingerprint);
   const past = ledger
-    .history(key, before, 20)
-    .filter((r) => r.id !== launch.id && (r.loadSeconds !== null || r.outcome === 'crashed'));
+    .history(key, before, 40)
+    .filter((r) => {
+      const k = r.fingerprint ?? r.id;
+      if (seen.has(r.id) || seen.has(k)) return false;
+      seen.add(k);
+      return r.loadSeconds !== null || r.outcome === 'crashed';
+    })
+    .slice(0, 20);
   if (past.length === 0) return null;
   const model = launch.model.split('/').filter(Boolean).at(-1) ?? launch.model;
   const basis = `${past.length} earlier launch${past.length > 1 ? 'es' : ''} of ${model} on ${launch.host} with this config`;

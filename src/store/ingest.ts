@@ -21,7 +21,12 @@ import type { LaunchRecord, LogKey, LogState } from './types.js';
 /** What ingest needs of the ledger (the Ledger class, or a stand-in in tests). */
 export interface LedgerLike {
   getLog(key: LogKey): LogState | null;
-  saveProgress(state: Omit<LogState, 'id' | 'updatedAt'>, launches: LaunchRecord[]): void;
+  /** Returns the launches as kept (ids of launches already known from another path), or nothing (tests). */
+  saveProgress(
+    state: Omit<LogState, 'id' | 'updatedAt'>,
+    launches: LaunchRecord[],
+    // biome-ignore lint/suspicious/noConfusingVoidType: stand-ins in tests return nothing, typed void
+  ): LaunchRecord[] | undefined | void;
   resetLog(key: LogKey): void;
 }
 
@@ -218,15 +223,25 @@ export async function ingestLocal(
     let headHash: string | null = prev && resumedFrom > 0 && prev.headLen === headLen ? prev.headHash : null;
     const records = (rep: AnalysisReport): LaunchRecord[] =>
       rep.launches.map((l) => recordFromReport(l, { host: key.host, path: real, fileId, now }));
-    const save = (offset: number, lines: number, checkpoint: Uint8Array, recs: LaunchRecord[]): void => {
+    const save = (
+      offset: number,
+      lines: number,
+      checkpoint: Uint8Array,
+      recs: LaunchRecord[],
+    ): LaunchRecord[] => {
       headHash ??= file.headHash(headLen);
       const tailHash = file.tailHash(offset);
-      ledger!.saveProgress({ ...key, fileId, headHash, headLen, tailHash, offset, lines, checkpoint }, recs);
+      return (
+        ledger!.saveProgress(
+          { ...key, fileId, headHash, headLen, tailHash, offset, lines, checkpoint },
+          recs,
+        ) || recs
+      );
     };
     const saver = {
       every: ledger ? (opts.saveEvery ?? SAVE_EVERY) : Number.POSITIVE_INFINITY,
       since: resumedFrom,
-      due: () => save(a!.bytes, a!.lineCount, a!.checkpoint(), records(a!.report())),
+      due: () => void save(a!.bytes, a!.lineCount, a!.checkpoint(), records(a!.report())),
     };
 
     // Everything up to the last newline goes in before the checkpoint; the unterminated rest after it.
@@ -263,8 +278,8 @@ export async function ingestLocal(
     const report = a.end();
     // A launch whose first line is the unterminated tail is not recorded yet: its first line, part of its
     // identity, is not whole. The next read records it.
-    const recs = records(report).filter((r) => r.startOffset < boundary);
-    if (checkpoint) save(boundary, lines, checkpoint, recs);
+    let recs = records(report).filter((r) => r.startOffset < boundary);
+    if (checkpoint) recs = save(boundary, lines, checkpoint, recs);
     return {
       report,
       analyzer: a,

@@ -12,6 +12,7 @@ import {
   type LaunchListRow,
   type LaunchRow,
   type LogRow,
+  launchFingerprint,
   launchFromRow,
   launchRow,
   listItemFromRow,
@@ -25,8 +26,10 @@ import {
   type HistoryKey,
   type LaunchFilter,
   type LaunchListItem,
+  type LaunchPath,
   type LaunchRecord,
   LedgerError,
+  type LiveMark,
   type LogKey,
   type LogState,
   type TargetRecord,
@@ -40,8 +43,17 @@ const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
 /** What listItems() reads: every column but the report and the config. */
 const LIST_COLUMNS = `id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine, version, model,
   port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s, intended, first_seen,
-  updated_at, summary`;
+  updated_at, summary, fingerprint, live_state, live`;
+/**
+ * The launch's state (src/core/launch-state.ts, launchState) in SQL, for `--outcome`: the live verdict kept
+ * where the log leaves the launch open. The two must say the same.
+ */
+const STATE_SQL = `CASE WHEN outcome IN ('in_progress', 'ready', 'serving') AND live_state IN ('stalled', 'dead', 'exited')
+  THEN live_state ELSE outcome END`;
 const now = (): number => Date.now() / 1000;
+/** In an upsert: the log moved on since the last write (an outcome, a phase, a sign of progress). */
+const MOVED = `excluded.outcome IS NOT launches.outcome OR excluded.phase IS NOT launches.phase
+  OR (excluded.report ->> '$.lastProgressLine') IS NOT (launches.report ->> '$.lastProgressLine')`;
 
 const unwritable = (file: string, why: string): LedgerError =>
   new LedgerError('unwritable', `cannot write ledger ${file}: ${why}; ${ELSEWHERE}`);
@@ -222,8 +234,13 @@ function filterSql(filter: LaunchFilter): { sql: string; params: unknown[] } {
   };
   if (filter.model !== undefined) add('instr(lower(model), lower(?)) > 0', filter.model);
   if (filter.host !== undefined) add('host = ?', filter.host);
-  if (filter.outcome !== undefined) add('outcome = ?', filter.outcome);
-  if (filter.path !== undefined) add('path = ?', filter.path);
+  if (filter.outcome !== undefined) add(`${STATE_SQL} = ?`, filter.outcome);
+  if (filter.path !== undefined)
+    add(
+      '(path = ? OR EXISTS (SELECT 1 FROM launch_paths AS p WHERE p.launch_id = launches.id AND p.path = ?))',
+      filter.path,
+      filter.path,
+    );
   if (filter.since !== undefined) add('coalesce(start_ts, first_seen) >= ?', filter.since);
   for (const w of filter.where ?? []) {
     const m = configMatch(w.keys?.length ? w.keys : [w.key], w.value);
@@ -273,9 +290,41 @@ export class Ledger {
   }
 
   private launches(sql: string, ...params: unknown[]): LaunchRecord[] {
-    return (this.db.prepare(`SELECT * FROM launches ${sql}`).all(...params) as LaunchRow[]).map(
-      launchFromRow,
-    );
+    const rows = this.db.prepare(`SELECT * FROM launches ${sql}`).all(...params) as LaunchRow[];
+    const paths = this.pathsOf(rows.map((r) => r.id));
+    return rows.map((r) => launchFromRow(r, paths.get(r.id)));
+  }
+
+  /** Where each launch was read, in one query: launch id → its places, oldest first. */
+  private pathsOf(ids: readonly string[]): Map<string, LaunchPath[]> {
+    const out = new Map<string, LaunchPath[]>();
+    if (!ids.length) return out;
+    const rows = this.db
+      .prepare(
+        `SELECT launch_id, host, path, start_line, start_offset, last_seen FROM launch_paths
+         WHERE launch_id IN (SELECT value FROM json_each(?)) ORDER BY first_seen, rowid`,
+      )
+      .all(JSON.stringify(ids)) as Array<{
+      launch_id: string;
+      host: string;
+      path: string;
+      start_line: number;
+      start_offset: number;
+      last_seen: number;
+    }>;
+    for (const r of rows) {
+      const p = {
+        host: r.host,
+        path: r.path,
+        startLine: r.start_line,
+        startOffset: r.start_offset,
+        lastSeen: r.last_seen,
+      };
+      const list = out.get(r.launch_id);
+      if (list) list.push(p);
+      else out.set(r.launch_id, [p]);
+    }
+    return out;
   }
 
   // ---- logs
@@ -287,13 +336,13 @@ export class Ledger {
     });
   }
 
-  /** The launches read so far and where reading stopped, together or not at all. */
-  saveProgress(state: Omit<LogState, 'id' | 'updatedAt'>, launches: LaunchRecord[]): void {
+  /** The launches read so far and where reading stopped, together or not at all. Returns the launches as kept (see upsertLaunches). */
+  saveProgress(state: Omit<LogState, 'id' | 'updatedAt'>, launches: LaunchRecord[]): LaunchRecord[] {
     const cp = state.checkpoint;
-    this.guard(() =>
+    return this.guard(() =>
       this.db
         .transaction(() => {
-          this.writeLaunches(launches);
+          const kept = this.writeLaunches(launches);
           this.db
             .prepare(
               `INSERT INTO logs (host, path, file_id, head_hash, head_len, tail_hash, offset, lines, checkpoint, updated_at)
@@ -314,6 +363,7 @@ export class Ledger {
               cp ? Buffer.from(cp.buffer, cp.byteOffset, cp.byteLength) : null,
               now(),
             );
+          return kept;
         })
         .immediate(),
     );
@@ -333,20 +383,52 @@ export class Ledger {
 
   // ---- launches
 
-  upsertLaunches(recs: LaunchRecord[]): void {
-    this.guard(() => this.db.transaction(() => this.writeLaunches(recs)).immediate());
+  /**
+   * Returns the records as kept: a launch already recorded from another path, a copy or a replay (same
+   * fingerprint) keeps that record's id, so every id printed is one `show` finds.
+   */
+  upsertLaunches(recs: LaunchRecord[]): LaunchRecord[] {
+    return this.guard(() => this.db.transaction(() => this.writeLaunches(recs)).immediate());
+  }
+
+  /**
+   * The record this launch already has under another id: same fingerprint, a config hash that does not
+   * disagree, and the same first pid where both logs name one (twin servers started in the same second on two
+   * hosts print the same first line, rarely the same pid). Null when it is new or already known by its id.
+   */
+  private twinOf(r: LaunchRecord): { id: string; host: string; path: string; span: number } | null {
+    if (r.fingerprint === null) return null;
+    if (this.db.prepare('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return null;
+    const rows = this.db
+      .prepare(
+        `SELECT id, host, path, (report ->> '$.endLine') - start_line AS span, report -> '$.pids[0]' AS pid0
+         FROM launches WHERE fingerprint = ? AND (config_hash IS NULL OR ? IS NULL OR config_hash = ?)
+           -- Two places in one file are two launches, however alike.
+           AND NOT (host = ? AND path = ? AND file_id IS ? AND start_offset <> ?)
+         ORDER BY first_seen, id`,
+      )
+      .all(r.fingerprint, r.configHash, r.configHash, r.host, r.path, r.fileId, r.startOffset) as Array<{
+      id: string;
+      host: string;
+      path: string;
+      span: number | null;
+      pid0: string | null;
+    }>;
+    const pid = r.report.pids?.[0] ?? null;
+    const hit = rows.find((t) => t.pid0 === null || pid === null || Number(t.pid0) === pid);
+    return hit ? { id: hit.id, host: hit.host, path: hit.path, span: hit.span ?? 0 } : null;
   }
 
   /** Keeps when the launch was first seen, and what `firedup launch` intended unless this record knows it. */
-  private writeLaunches(recs: LaunchRecord[]): void {
-    if (!recs.length) return;
+  private writeLaunches(recs: LaunchRecord[]): LaunchRecord[] {
+    if (!recs.length) return [];
     const stmt = this.db.prepare(
       `INSERT INTO launches (id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine,
          version, model, port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s,
-         report, config, intended, first_seen, updated_at, summary)
+         report, config, intended, first_seen, updated_at, summary, fingerprint)
        VALUES (@id, @host, @path, @file_id, @start_offset, @start_line, @start_ts, @end_ts, @pid, @engine,
          @version, @model, @port, @outcome, @phase, @failure_class, @config_hash, @load_seconds, @peak_tok_s,
-         @median_tok_s, @report, @config, @intended, @first_seen, @updated_at, @summary)
+         @median_tok_s, @report, @config, @intended, @first_seen, @updated_at, @summary, @fingerprint)
        ON CONFLICT (id) DO UPDATE SET host = excluded.host, path = excluded.path, file_id = excluded.file_id,
          start_offset = excluded.start_offset, start_line = excluded.start_line, start_ts = excluded.start_ts,
          end_ts = excluded.end_ts, pid = excluded.pid, engine = excluded.engine, version = excluded.version,
@@ -355,9 +437,87 @@ export class Ledger {
          load_seconds = excluded.load_seconds, peak_tok_s = excluded.peak_tok_s,
          median_tok_s = excluded.median_tok_s, report = excluded.report, config = excluded.config,
          intended = coalesce(excluded.intended, launches.intended), updated_at = excluded.updated_at,
-         summary = excluded.summary`,
+         summary = excluded.summary, fingerprint = excluded.fingerprint,
+         -- A kept live verdict (stalled, dead) stands until the log moves on: progress, a phase, an outcome.
+         live = CASE WHEN ${MOVED} THEN NULL ELSE launches.live END,
+         live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END`,
     );
-    for (const r of recs) stmt.run(launchRow(r));
+    const seen = this.db.prepare(
+      `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = excluded.file_id,
+         start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`,
+    );
+    const kept: LaunchRecord[] = [];
+    for (const given of recs) {
+      // From the content, whatever the caller put in the field: the fingerprint is what matches copies.
+      const r = { ...given, fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '') };
+      const twin = this.twinOf(r);
+      const rec = twin ? { ...r, id: twin.id } : r;
+      // A copy that saw less of the launch (made before it ended) must not take back what the record knows.
+      const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
+      if (!elsewhere || r.report.endLine - r.startLine >= twin.span) stmt.run(launchRow(rec));
+      seen.run(rec.id, r.host, r.path, r.fileId, r.startOffset, r.startLine, r.firstSeen, r.updatedAt);
+      kept.push(rec);
+    }
+    return kept;
+  }
+
+  /** The id this launch is kept under (its own, or its twin's from another path), or null when not recorded. */
+  keptId(r: LaunchRecord): string | null {
+    return this.guard(() => {
+      if (this.db.prepare('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return r.id;
+      return this.twinOf(r)?.id ?? null;
+    });
+  }
+
+  /** Keeps the live verdict of a launch (null: the last look found nothing more than the log says). */
+  setLive(id: string, mark: LiveMark | null): void {
+    this.guard(() =>
+      this.db
+        .prepare('UPDATE launches SET live = ?, live_state = ? WHERE id = ?')
+        .run(mark ? JSON.stringify(mark) : null, mark?.state ?? null, id),
+    );
+  }
+
+  /** Ids of the launches read at a path (as their own path or a copy's). */
+  launchIdsAt(key: LogKey): string[] {
+    return this.guard(() =>
+      (
+        this.db
+          .prepare(
+            `SELECT id FROM launches WHERE host = ? AND path = ?
+             UNION SELECT launch_id FROM launch_paths WHERE host = ? AND path = ?`,
+          )
+          .all(key.host, key.path, key.host, key.path) as Array<{ id: string }>
+      ).map((r) => r.id),
+    );
+  }
+
+  /**
+   * Removes launches with their benches and places; with `log`, also where reading that file stopped, so
+   * the next read starts afresh instead of resuming past what was forgotten.
+   */
+  forget(ids: readonly string[], log?: LogKey): { launches: number; benches: number } {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          const list = JSON.stringify(ids);
+          const { n } = this.db
+            .prepare('SELECT count(*) AS n FROM benches WHERE launch_id IN (SELECT value FROM json_each(?))')
+            .get(list) as { n: number };
+          // Explicitly, not by ON DELETE CASCADE: that needs foreign_keys on, which a ledger opened by an
+          // older firedup or the sqlite3 shell may not have had.
+          for (const t of ['benches', 'launch_paths'])
+            this.db.prepare(`DELETE FROM ${t} WHERE launch_id IN (SELECT value FROM json_each(?))`).run(list);
+          const info = this.db
+            .prepare('DELETE FROM launches WHERE id IN (SELECT value FROM json_each(?))')
+            .run(list);
+          if (log) this.db.prepare('DELETE FROM logs WHERE host = ? AND path = ?').run(log.host, log.path);
+          return { launches: info.changes, benches: n };
+        })
+        .immediate(),
+    );
   }
 
   getLaunch(id: string): LaunchRecord | null {
@@ -421,11 +581,13 @@ export class Ledger {
    */
   listItems(filter: LaunchFilter = {}): LaunchListItem[] {
     const { sql, params } = filterSql(filter);
-    return this.guard(() =>
-      (this.db.prepare(`SELECT ${LIST_COLUMNS} FROM launches ${sql}`).all(...params) as LaunchListRow[]).map(
-        listItemFromRow,
-      ),
-    );
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(`SELECT ${LIST_COLUMNS} FROM launches ${sql}`)
+        .all(...params) as LaunchListRow[];
+      const paths = this.pathsOf(rows.map((r) => r.id));
+      return rows.map((r) => listItemFromRow(r, paths.get(r.id)));
+    });
   }
 
   /** Earlier launches of the same kind, newest first; without a config hash, any config of that model. */
@@ -514,7 +676,10 @@ export class Ledger {
     return this.guard(
       () =>
         this.launches(
-          `WHERE host = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready'))
+          // An `ended` launch that got ready served until something killed it, at the latest when the next
+          // launch on its port started (the NOT EXISTS below).
+          `WHERE host = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready')
+             OR (outcome = 'ended' AND phase IN ('ready', 'serving')))
              AND (? IS NULL OR port IS NULL OR port = ?)
              AND NOT EXISTS (SELECT 1 FROM launches AS later WHERE later.host = launches.host
                AND later.port = launches.port AND later.start_ts > launches.start_ts AND later.start_ts <= ?

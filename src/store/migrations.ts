@@ -4,12 +4,13 @@
  * so a ledger path pointing at somebody else's SQLite database is refused instead of written into.
  */
 import type Database from 'better-sqlite3';
+import { launchFingerprint } from './record.js';
 
 /** 'FDUP' in ASCII. */
 export const APPLICATION_ID = 0x46445550;
 
 /** Tables the ledger creates: anything else in a file means it is not (only) ours. */
-export const LEDGER_TABLES = new Set(['logs', 'launches', 'benches', 'targets']);
+export const LEDGER_TABLES = new Set(['logs', 'launches', 'benches', 'targets', 'launch_paths']);
 
 export const MIGRATIONS: readonly string[] = [
   `
@@ -96,10 +97,51 @@ export const MIGRATIONS: readonly string[] = [
       THEN json_object('class', report -> '$.failure.class', 'message', report -> '$.failure.message') END
   );
   `,
+  // 3: one launch however often it is read. `fingerprint` (start time and first line, see record.ts) finds the
+  // same launch read at another path, a copy or a replay; `launch_paths` keeps every place it was read at.
+  // `live` keeps the last live verdict that said more than the log (stalled, dead, exited), `live_state` its
+  // state for filters. A launch followed in its file by another one without a crash or shutdown is `ended`.
+  `
+  ALTER TABLE launches ADD COLUMN fingerprint TEXT;
+  ALTER TABLE launches ADD COLUMN live_state TEXT;
+  ALTER TABLE launches ADD COLUMN live TEXT;
+  CREATE INDEX launches_by_fingerprint ON launches (fingerprint);
+  CREATE TABLE launch_paths (
+    launch_id TEXT NOT NULL REFERENCES launches (id) ON DELETE CASCADE,
+    host TEXT NOT NULL,
+    path TEXT NOT NULL,
+    file_id TEXT,
+    start_offset INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    first_seen REAL NOT NULL,
+    last_seen REAL NOT NULL,
+    PRIMARY KEY (launch_id, host, path)
+  );
+  CREATE INDEX launch_paths_by_path ON launch_paths (host, path);
+  INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
+    SELECT id, host, path, file_id, start_offset, start_line, first_seen, updated_at FROM launches;
+  UPDATE launches SET outcome = 'ended', report = json_set(report, '$.outcome', 'ended')
+    WHERE outcome IN ('in_progress', 'ready', 'serving') AND EXISTS (SELECT 1 FROM launches AS later
+      WHERE later.host = launches.host AND later.path = launches.path AND later.file_id IS launches.file_id
+        AND later.start_offset > launches.start_offset);
+  `,
   // The bytes just before the offset reached: a file rewritten past its head (truncated in place, then the
   // same first 64 KiB written again) changes them, and is read afresh instead of resumed mid-nowhere.
   `ALTER TABLE logs ADD COLUMN tail_hash TEXT;`,
 ];
+
+/** Steps SQL cannot do alone, run after the step of that index in the same transaction. */
+const BACKFILLS: Record<number, (db: Database.Database) => void> = {
+  2: (db) => {
+    const rows = db
+      .prepare(
+        "SELECT id, start_ts, report ->> '$.startText' AS text FROM launches WHERE start_ts IS NOT NULL",
+      )
+      .all() as Array<{ id: string; start_ts: number; text: string | null }>;
+    const set = db.prepare('UPDATE launches SET fingerprint = ? WHERE id = ?');
+    for (const r of rows) set.run(launchFingerprint(r.start_ts, r.text ?? ''), r.id);
+  },
+};
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -112,6 +154,7 @@ export function migrate(db: Database.Database): void {
     db.transaction(() => {
       if ((db.pragma('user_version', { simple: true }) as number) > step) return;
       db.exec(MIGRATIONS[step]!);
+      BACKFILLS[step]?.(db);
       db.pragma(`user_version = ${step + 1}`);
     }).immediate();
   }

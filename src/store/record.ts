@@ -1,13 +1,16 @@
 /** Building what the ledger keeps: a launch record from a report (identity, config hash, indexed numbers), and rows back into records. */
 import { createHash } from 'node:crypto';
 import { VOLATILE } from '../core/diff.js';
+import { launchState } from '../core/launch-state.js';
 import type { LaunchReport } from '../core/report.js';
 import type {
   BenchRecord,
   BenchResult,
   IntendedLaunch,
   LaunchListItem,
+  LaunchPath,
   LaunchRecord,
+  LiveMark,
   LogState,
   TargetRecord,
 } from './types.js';
@@ -28,6 +31,16 @@ export function launchId(
   // The first line's text tells a relaunch written over a truncated file (same inode, same offset 0) from
   // the launch that was there before, whose record must not be overwritten.
   return sha16([host, path, fileId ?? '', String(startOffset), startText].join('\0'));
+}
+
+/**
+ * What a launch is wherever it is read (its own path, a copy, a replay that keeps the stamps): its start time
+ * and first line. Null without a start time: a first line alone (llama.cpp's `build: …`) is the same for every
+ * launch of a build, and those launches keep ids of their own per file.
+ */
+export function launchFingerprint(startTs: number | null, startText: string): string | null {
+  if (startTs === null || !Number.isFinite(startTs)) return null;
+  return sha16(['fp', startTs.toFixed(3), startText].join('\0'));
 }
 
 function canonical(value: unknown): unknown {
@@ -81,6 +94,7 @@ export interface RecordContext {
 export function recordFromReport(rep: LaunchReport, ctx: RecordContext): LaunchRecord {
   return {
     id: launchId(ctx.host, ctx.path, ctx.fileId, rep.startOffset, rep.startText),
+    fingerprint: launchFingerprint(rep.startTs, rep.startText),
     host: ctx.host,
     path: ctx.path,
     fileId: ctx.fileId,
@@ -104,6 +118,17 @@ export function recordFromReport(rep: LaunchReport, ctx: RecordContext): LaunchR
     intended: ctx.intended ?? null,
     firstSeen: ctx.now,
     updatedAt: ctx.now,
+    live: null,
+    state: rep.outcome,
+    paths: [
+      {
+        host: ctx.host,
+        path: ctx.path,
+        startLine: rep.startLine,
+        startOffset: rep.startOffset,
+        lastSeen: ctx.now,
+      },
+    ],
   };
 }
 
@@ -136,6 +161,10 @@ export interface LaunchRow {
   updated_at: number;
   /** JSON of what a list row shows of the report (migration 2 filled it in for older rows). */
   summary: string | null;
+  fingerprint: string | null;
+  /** The LiveMark as JSON, and its state for filters (migration 3). */
+  live_state: string | null;
+  live: string | null;
 }
 
 /** What a list row shows of the report; kept in the `summary` column. */
@@ -153,7 +182,10 @@ function listSummary(rep: LaunchReport): ListSummary {
   };
 }
 
-export function launchRow(r: LaunchRecord): LaunchRow {
+/** The columns an upsert writes: the live verdict has a statement of its own (Ledger.setLive). */
+export type LaunchWriteRow = Omit<LaunchRow, 'live_state' | 'live'>;
+
+export function launchRow(r: LaunchRecord): LaunchWriteRow {
   // The config gets a column of its own so filters read it without parsing the whole report.
   const { config, ...rest } = r.report;
   return {
@@ -183,13 +215,27 @@ export function launchRow(r: LaunchRecord): LaunchRow {
     first_seen: r.firstSeen,
     updated_at: r.updatedAt,
     summary: JSON.stringify(listSummary(r.report)),
+    fingerprint: r.fingerprint,
   };
 }
 
 /** The record's columns, without the report (a list row: see Ledger.listItems). */
-function lightFromRow(row: Omit<LaunchRow, 'report' | 'config' | 'summary'>): Omit<LaunchRecord, 'report'> {
+function lightFromRow(
+  row: Omit<LaunchRow, 'report' | 'config' | 'summary'>,
+  paths: LaunchPath[] = [],
+): Omit<LaunchRecord, 'report'> {
+  const live: LiveMark | null = row.live === null ? null : JSON.parse(row.live);
+  const outcome = row.outcome as LaunchRecord['outcome'];
+  const own = {
+    host: row.host,
+    path: row.path,
+    startLine: row.start_line,
+    startOffset: row.start_offset,
+    lastSeen: row.updated_at,
+  };
   return {
     id: row.id,
+    fingerprint: row.fingerprint,
     host: row.host,
     path: row.path,
     fileId: row.file_id,
@@ -202,7 +248,7 @@ function lightFromRow(row: Omit<LaunchRow, 'report' | 'config' | 'summary'>): Om
     version: row.version,
     model: row.model,
     port: row.port,
-    outcome: row.outcome as LaunchRecord['outcome'],
+    outcome,
     phase: row.phase,
     failureClass: row.failure_class,
     configHash: row.config_hash,
@@ -212,16 +258,20 @@ function lightFromRow(row: Omit<LaunchRow, 'report' | 'config' | 'summary'>): Om
     intended: row.intended === null ? null : JSON.parse(row.intended),
     firstSeen: row.first_seen,
     updatedAt: row.updated_at,
+    live,
+    state: launchState(outcome, live),
+    // The record's own path first, then the others it was read at.
+    paths: [own, ...paths.filter((p) => p.host !== own.host || p.path !== own.path)],
   };
 }
 
 /** The columns a list reads: every one but the report and the config. */
 export type LaunchListRow = Omit<LaunchRow, 'report' | 'config'>;
 
-export function listItemFromRow(row: LaunchListRow): LaunchListItem {
+export function listItemFromRow(row: LaunchListRow, paths: LaunchPath[] = []): LaunchListItem {
   const s: Partial<ListSummary> = row.summary === null ? {} : JSON.parse(row.summary);
   return {
-    ...lightFromRow(row),
+    ...lightFromRow(row, paths),
     phases: s.phases ?? [],
     configSummary: s.configSummary ?? {},
     failure: s.failure ?? null,
@@ -234,8 +284,11 @@ export function listItemOf(r: LaunchRecord): LaunchListItem {
   return { ...rest, ...listSummary(report) };
 }
 
-export function launchFromRow(row: LaunchRow): LaunchRecord {
-  return { ...lightFromRow(row), report: { ...JSON.parse(row.report), config: JSON.parse(row.config) } };
+export function launchFromRow(row: LaunchRow, paths: LaunchPath[] = []): LaunchRecord {
+  return {
+    ...lightFromRow(row, paths),
+    report: { ...JSON.parse(row.report), config: JSON.parse(row.config) },
+  };
 }
 
 export interface LogRow {

@@ -7,7 +7,9 @@ import { type RecordContext, recordFromReport } from './record.js';
 import type { LaunchRecord } from './types.js';
 
 export interface LaunchSink {
-  upsertLaunches(recs: LaunchRecord[]): void;
+  /** Returns the records as kept (a launch known from another path keeps that id), or nothing (tests). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: stand-ins in tests return nothing, typed void
+  upsertLaunches(recs: LaunchRecord[]): LaunchRecord[] | undefined | void;
 }
 
 /** How often a launch whose only change is more lines (serving samples) is written again. */
@@ -35,8 +37,8 @@ export class LaunchRecorder {
       this.seen.set(l.startOffset, { key, at: now, lines: l.endLine });
       out.push(this.record(l, now, l === report.launches.at(-1) ? pid : null));
     }
-    if (out.length) this.sink.upsertLaunches(out);
-    return out;
+    if (!out.length) return out;
+    return this.sink.upsertLaunches(out) || out;
   }
 
   /** The record of one launch; `intended` stays as `firedup launch` wrote it (an upsert keeps it). */

@@ -2,6 +2,7 @@
  * The ledger's contract: what a recorded launch, a benchmark and a target look like, and what the ledger answers.
  * Other parts (CLI, dashboard, exporter) code against these types only; `ledger.ts` implements them on SQLite.
  */
+import type { KeptLiveState, LaunchState } from '../core/launch-state.js';
 import type { LaunchReport } from '../core/report.js';
 
 /** Where a log lives. `host` is `localhost` for a local file, else the ssh host as the user wrote it (alias or name). */
@@ -49,9 +50,35 @@ export interface IntendedLaunch {
   startedAt: number;
 }
 
+/** The last live verdict that said more than the log (stalled, dead, exited), as `status`/`watch`/`wait` gave it. */
+export interface LiveMark {
+  state: KeptLiveState;
+  /** Epoch seconds, the recording process's clock. */
+  at: number;
+  why: string;
+  phase: string | null;
+  evidence: Array<{ source: string; text: string; line?: number }>;
+}
+
+/** A place a launch was read at: its own path, a copy, a replay. */
+export interface LaunchPath {
+  host: string;
+  path: string;
+  startLine: number;
+  /** Byte offset of the launch's first line there. */
+  startOffset: number;
+  /** Epoch seconds of the last read there. */
+  lastSeen: number;
+}
+
 export interface LaunchRecord {
-  /** 16 hex chars: sha256 of host, path, fileId and startOffset. Users type unique prefixes. */
+  /**
+   * 16 hex chars: sha256 of host, path, fileId, startOffset and first line, for the first place the launch was
+   * read at; the same launch read elsewhere (same fingerprint) keeps this id. Users type unique prefixes.
+   */
   id: string;
+  /** sha256 (16 hex) of the start time and first line: the launch's content, wherever it is read; null without a start time. */
+  fingerprint: string | null;
   host: string;
   path: string;
   fileId: string | null;
@@ -80,6 +107,12 @@ export interface LaunchRecord {
   /** Epoch seconds, wall clock of the recording process. */
   firstSeen: number;
   updatedAt: number;
+  /** The last live verdict kept (see LiveMark), or null. */
+  live: LiveMark | null;
+  /** The outcome, or the live verdict where the log leaves the launch open (src/core/launch-state.ts). */
+  state: LaunchState;
+  /** Every place the launch was read at, the record's own path first. */
+  paths: LaunchPath[];
 }
 
 /** A launch as lists show it: the record without its report, plus the few parts of the report a row shows. */
@@ -143,12 +176,14 @@ export interface LaunchFilter {
   host?: string;
   /** Epoch seconds: launches that started (or, without stamps, were first seen) at or after it. */
   since?: number;
+  /** A LaunchState: the outcome, or the live verdict kept where the log leaves the launch open. */
   outcome?: string;
   /**
    * Config fields that must equal the value (compared as text: `true`, `64`, `flashinfer_trtllm`). `keys`,
    * when given, are the config keys any of which may hold it (`tp` is `tp_size` or `tensor_parallel_size`).
    */
   where?: Array<{ key: string; value: string; keys?: string[] }>;
+  /** Launches read at this path (theirs or a copy's). */
   path?: string;
   limit?: number;
 }

@@ -3,8 +3,9 @@
  * the body; a bad parameter or an unknown launch throws HttpError, which the server sends as
  * `{ "error": "one line" }`. Every record passes through scrub() on its way out.
  */
+
+import { LAUNCH_STATES } from '../core/launch-state.js';
 import { evaluateTargets } from '../core/targets.js';
-import type { Outcome } from '../core/types.js';
 import type { Ledger } from '../store/ledger.js';
 import { listItemOf } from '../store/record.js';
 import {
@@ -39,7 +40,8 @@ export class HttpError extends Error {
   }
 }
 
-const OUTCOMES: readonly Outcome[] = ['in_progress', 'ready', 'serving', 'crashed', 'shutdown'];
+/** `?outcome=` takes a launch's state, as `runs --outcome` does: the log's outcome or the live verdict kept. */
+const OUTCOMES: readonly string[] = LAUNCH_STATES;
 const DEFAULT_LIMIT = 1000;
 const MAX_LIMIT = 100_000;
 

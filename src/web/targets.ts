@@ -204,5 +204,7 @@ export class WatchedTarget extends EventEmitter {
     const pid = this.session?.observations.process?.pid ?? null;
     for (const r of this.rec?.observe(report, pid, { now: this.clock(), force }) ?? [])
       this.emit('launch', r);
+    // The dashboard's table reads the ledger: it shows stalled or dead as this live view does.
+    this.rec?.verdict(this.session?.verdict ?? null, report, this.clock());
   }
 }

@@ -88,7 +88,7 @@ describe('did you mean', () => {
     [['status', '--jsn', f], /status: unknown option --jsn; did you mean --json\?/],
     [
       ['runs', '--outcome', 'crash'],
-      /--outcome crash: not an outcome; did you mean crashed\? \(one of .*crashed/,
+      /--outcome crash: not a state; did you mean crashed\? \(one of .*crashed/,
     ],
     [['status', '--engine', 'vlm', f], /--engine vlm: not an engine; did you mean vllm\?/],
     [['help', 'stat'], /no command 'stat'; did you mean 'status'\?/],

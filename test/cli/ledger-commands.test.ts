@@ -46,7 +46,7 @@ describe('runs without a log: the ledger', () => {
     const lines = r.stdout.trimEnd().split('\n');
     assert.match(
       lines[0]!,
-      /^ {2}id {8}started +host +model +engine +outcome +load +peak tok\/s +median tok\/s/,
+      /^ {2}id {8}started +host +model +engine +outcome +log +load +peak tok\/s +median tok\/s/,
     );
     for (const k of ['moe_runner_backend', 'disable_cuda_graph', 'max_running_requests'])
       assert.ok(lines[0]!.includes(k), `${k} varies: ${lines[0]}`);
@@ -57,11 +57,13 @@ describe('runs without a log: the ledger', () => {
       [byId(OOM), byId(SILENT), byId(CUTLASS), byId(RELAUNCH, 1), byId(RELAUNCH, 0)],
     );
     assert.match(rows[0]!, /crashed oom in cuda_graph .* flashinfer_trtllm/);
-    assert.match(rows[2]!, /shutdown +1m35s +1993\.71 +1880\.34 .*flashinfer_cutlass/);
+    assert.match(rows[2]!, /shutdown +glm5-cutlass-\S+ +1m35s +1993\.71 +1880\.34 .*flashinfer_cutlass/);
     assert.match(rows[3]!, /in_progress at loading_weights/);
     // columns line up: every row's outcome starts where the header's does
     const col = lines[0]!.indexOf('outcome');
-    for (const row of rows) assert.match(row.slice(col), /^(crashed|in_progress|shutdown|serving) /);
+    for (const row of rows) assert.match(row.slice(col), /^(crashed|in_progress|shutdown|serving|ended) /);
+    // Launch 1 of the relaunch log served, then was relaunched over without an exit line.
+    assert.match(rows[4]!, /ended \(no exit line\) +glm5-relaunch-/);
   });
 
   it('--where moe_runner_backend=flashinfer_trtllm: the launch that used it, or an honest "none"', () => {
@@ -153,8 +155,8 @@ describe('runs without a log: the ledger', () => {
       /--since yesterday: expected a date/,
     );
     oneLine(
-      runCli(['runs', '--ledger', all.file, '--outcome', 'dead']),
-      /--outcome dead: not an outcome \(one of/,
+      runCli(['runs', '--ledger', all.file, '--outcome', 'crash']),
+      /--outcome crash: not a state; did you mean crashed\? \(one of/,
     );
     oneLine(runCli(['runs', '--ledger', all.file, '--where', 'moe']), /--where moe: expected key=value/);
     oneLine(runCli(['runs', '--ledger', all.file, '--limit', '0']), /--limit 0: expected a count/);

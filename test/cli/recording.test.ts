@@ -63,7 +63,8 @@ describe('every command records what it read in the ledger', () => {
     runCli(['status', '--ledger', db, log]);
     const list = JSON.parse(runCli(['runs', '--json', '--ledger', db]).stdout);
     const outcomes = list.launches.map((l: { outcome: string }) => l.outcome).sort();
-    assert.deepEqual(outcomes, ['in_progress', 'serving', 'shutdown']);
+    // The relaunch log's first launch served, then a relaunch followed it without an exit line: ended.
+    assert.deepEqual(outcomes, ['ended', 'in_progress', 'shutdown']);
   });
 
   it('--no-ledger and FIREDUP_LEDGER=off record nothing', () => {
@@ -90,10 +91,13 @@ describe('every command records what it read in the ledger', () => {
 
   it('watch records the launch as it goes, and earlier launches like it give "usually takes" and the budget', async () => {
     const hist = path.join(dir, 'history.db');
-    // Two earlier launches with this config that got ready.
-    for (const name of ['first.log', 'second.log']) {
+    // Two earlier launches with this config that got ready (two launches: a copy of one log would be one).
+    for (const [name, day] of [
+      ['first.log', '2026-02-19'],
+      ['second.log', '2026-02-18'],
+    ] as const) {
       const f = path.join(dir, name);
-      fs.copyFileSync(CUTLASS, f);
+      fs.writeFileSync(f, fs.readFileSync(CUTLASS, 'utf8').replaceAll('2026-02-19', day));
       assert.equal(runCli(['status', '--ledger', hist, f]).code, 5);
     }
     // A third, same config, now just past "Load weight end" and quiet.

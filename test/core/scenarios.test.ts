@@ -23,7 +23,8 @@ describe('the four seed scenarios', () => {
     assert.ok(l1!.ready && l1!.ready.line < l2!.startLine);
     assert.ok(l1!.endLine < l2!.startLine);
     // launch 1 served at about 880 tok/s and ended without a word
-    assert.equal(l1!.outcome, 'serving');
+    assert.equal(l1!.outcome, 'ended');
+    assert.equal(l1!.phase, 'serving');
     assert.ok(
       l1!.throughput!.median! > 800 && l1!.throughput!.median! < 960,
       `median ${l1!.throughput!.median}`,

@@ -36,6 +36,8 @@ const launch = (i, outcome) => ({
   path: logPath,
   startOffset: i * 100,
   outcome,
+  // Launch i of each file is a launch of its own: its first line says so (the ledger matches copies by it).
+  report: { ...base.report, startText: logPath + ' launch ' + i },
 });
 for (let i = 0; count < 0 || i < count; i++) {
   const launches = [launch(i, 'in_progress')];

@@ -88,9 +88,9 @@ describe('ledger: creation and migrations', () => {
     db.pragma('journal_mode = WAL');
     db.exec(MIGRATIONS[0]!);
     db.pragma('user_version = 1');
-    // The rows as firedup of schema 1 wrote them: no summary column.
+    // The rows as firedup of schema 1 wrote them: no summary column, no fingerprint.
     const rows = [...recs.values()].map((r) => {
-      const { summary, ...row } = launchRow(r);
+      const { summary, fingerprint, ...row } = launchRow(r);
       return row;
     });
     const cols = Object.keys(rows[0]!);

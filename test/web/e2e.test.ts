@@ -31,6 +31,8 @@ function fillLedger(file: string): LaunchRecord[] {
   const hostile = structuredClone(recs.find((r) => r.outcome === 'crashed')!);
   Object.assign(hostile, { id: HOSTILE_ID, path: '/srv/hostile.log', model: `model ${MARKUP}` });
   hostile.report.phases[0]!.text = `[2026-02-20 11:30:00] ${MARKUP}`;
+  // A launch of its own: with the crashed launch's first line it would be that launch read at another path.
+  hostile.report.startText = `[2026-02-20 11:30:00] ${MARKUP}`;
   hostile.report.config.served_model_name = MARKUP;
   recs.push(hostile);
   const ledger = Ledger.open(file);
@@ -115,13 +117,13 @@ describe('dashboard pages (headless Chromium, firedup serve)', () => {
     assert.equal(await shown(crashedRow.locator('td.id a')), crashed.id.slice(0, 8));
     // The first launch of the relaunch log differs from the cutlass one in max_running_requests.
     assert.match(
-      await shown(page.locator(`tbody tr[data-id="${byPath('relaunch', 'serving').id}"]`)),
+      await shown(page.locator(`tbody tr[data-id="${byPath('relaunch', 'ended').id}"]`)),
       /max_running=64/,
     );
     // peak_tok_s >= 1000: the cutlass launch (1,993 tok/s) meets it, the first relaunch (939) does not.
     assert.equal(await shown(page.locator(`tbody tr[data-id="${byPath('cutlass').id}"] td.target`)), '✓');
     assert.equal(
-      await shown(page.locator(`tbody tr[data-id="${byPath('relaunch', 'serving').id}"] td.target`)),
+      await shown(page.locator(`tbody tr[data-id="${byPath('relaunch', 'ended').id}"] td.target`)),
       '✗',
     );
     const marks = await page.evaluate("performance.getEntriesByName('firedup:table-rendered').length");
@@ -132,7 +134,7 @@ describe('dashboard pages (headless Chromium, firedup serve)', () => {
     await peak.click();
     assert.equal(await rows.first().getAttribute('data-id'), byPath('cutlass').id);
     await peak.click();
-    assert.equal(await rows.first().getAttribute('data-id'), byPath('relaunch', 'serving').id);
+    assert.equal(await rows.first().getAttribute('data-id'), byPath('relaunch', 'ended').id);
 
     // Free text matches full flag names too, not only the short ones the cells show.
     await page.getByLabel('free-text filter').fill('max_running_requests=1024');
@@ -209,7 +211,7 @@ describe('dashboard pages (headless Chromium, firedup serve)', () => {
   });
 
   it('picking two launches and Compare shows the config diff, throughput and phase durations', async () => {
-    const a = byPath('relaunch', 'serving');
+    const a = byPath('relaunch', 'ended');
     const b = byPath('cutlass');
     const page = await open(`${served.base}/#/`);
     await page.locator('tbody tr[data-id]').first().waitFor();
@@ -232,8 +234,10 @@ describe('dashboard pages (headless Chromium, firedup serve)', () => {
   });
 
   it('the live page and the table follow the watched log as it grows, without a reload', async () => {
+    // Two days later than the recorded scenario launch: a launch of its own, not that one read again.
     const lines = fs
       .readFileSync(path.join(SCENARIOS, 'glm5-silent-after-load-weight-end.log'), 'utf8')
+      .replaceAll('2026-02-20', '2026-02-22')
       .split('\n');
     const live = await open(`${served.base}/#/live`);
     const table = await open(`${served.base}/#/`);

@@ -1,0 +1,138 @@
+/**
+ * One launch however often it is read: the same launch at another path (a copy) keeps its record and id,
+ * and expectations count it once; two launches of one file stay two, however alike; migration 3 upgrades
+ * an older ledger (fingerprints, paths, superseded launches ended).
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { expectationsFor } from '../../src/store/history.js';
+import { Ledger } from '../../src/store/ledger.js';
+import { APPLICATION_ID, MIGRATIONS } from '../../src/store/migrations.js';
+import { launchRow, recordFromReport } from '../../src/store/record.js';
+import type { LaunchRecord } from '../../src/store/types.js';
+import { tmpDir } from '../helpers.js';
+import { HOST, scenarioRecords } from './fixtures.js';
+
+const recs = scenarioRecords();
+const CUT = recs.get('glm5-cutlass-bench-then-shutdown.log#1')!;
+const R1 = recs.get('glm5-relaunch-stuck-at-48pct.log#1')!;
+const R2 = recs.get('glm5-relaunch-stuck-at-48pct.log#2')!;
+
+/** The record of the same launch read at another path (another file, another inode). */
+const copyAt = (r: LaunchRecord, p: string, now = r.firstSeen + 60): LaunchRecord =>
+  recordFromReport(r.report, { host: r.host, path: p, fileId: '2049:999', now });
+
+describe('ledger: one launch, read at several paths', () => {
+  it('a copy keeps the first record and its id, and adds its path', () => {
+    const l = Ledger.open(path.join(tmpDir(), 'l.db'));
+    try {
+      l.upsertLaunches([CUT]);
+      const copy = copyAt(CUT, '/tmp/copy.log');
+      assert.notEqual(copy.id, CUT.id);
+      const [kept] = l.upsertLaunches([copy]);
+      assert.equal(kept!.id, CUT.id);
+      assert.equal(l.list().length, 1);
+      assert.deepEqual(
+        l
+          .getLaunch(CUT.id)!
+          .paths.map((p) => p.path)
+          .sort(),
+        [CUT.path, '/tmp/copy.log'].sort(),
+      );
+      assert.equal(l.keptId(copy), CUT.id);
+      assert.equal(l.list({ path: '/tmp/copy.log' }).length, 1);
+    } finally {
+      l.close();
+    }
+  });
+
+  it('a copy that saw less of the launch does not take back what the record knows', () => {
+    const l = Ledger.open(path.join(tmpDir(), 'l.db'));
+    try {
+      l.upsertLaunches([R1]);
+      const early = copyAt(
+        { ...R1, report: { ...R1.report, outcome: 'serving', endLine: R1.report.endLine - 50 } },
+        '/tmp/early.log',
+      );
+      l.upsertLaunches([early]);
+      const got = l.getLaunch(R1.id)!;
+      assert.equal(got.outcome, 'ended');
+      assert.equal(got.path, R1.path);
+      assert.equal(got.paths.length, 2);
+    } finally {
+      l.close();
+    }
+  });
+
+  it('expectations count distinct launches: a copy of an earlier launch is one earlier launch', () => {
+    const l = Ledger.open(path.join(tmpDir(), 'l.db'));
+    try {
+      l.upsertLaunches([CUT]);
+      l.upsertLaunches([copyAt(CUT, '/tmp/copy.log')]);
+      const later = { ...CUT, id: 'feed000000000001', startTs: CUT.startTs! + 86400, fingerprint: 'x' };
+      const e = expectationsFor(l, later);
+      assert.ok(e);
+      assert.match(e.basis, /^1 earlier launch of/);
+    } finally {
+      l.close();
+    }
+  });
+
+  it('launches at two places of one file stay two, however alike', () => {
+    const l = Ledger.open(path.join(tmpDir(), 'l.db'));
+    try {
+      const again = recordFromReport(
+        { ...CUT.report, startOffset: CUT.report.endOffset, startLine: CUT.report.endLine + 1 },
+        { host: HOST, path: CUT.path, fileId: CUT.fileId, now: CUT.firstSeen },
+      );
+      l.upsertLaunches([CUT, again]);
+      assert.equal(l.list().length, 2);
+    } finally {
+      l.close();
+    }
+  });
+});
+
+describe('ledger: migration 3', () => {
+  it('an older ledger gets fingerprints, paths, and its superseded launches ended', () => {
+    const file = path.join(tmpDir(), 'old.db');
+    const db = new Database(file);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma('journal_mode = WAL');
+    db.exec(MIGRATIONS[0]!);
+    db.exec(MIGRATIONS[1]!);
+    db.pragma('user_version = 2');
+    // As firedup of schema 2 wrote them: launch 1 of the relaunch log still "serving".
+    for (const r of [R1, R2, CUT]) {
+      const { fingerprint, ...row } = launchRow(r);
+      row.outcome = r === R1 ? 'serving' : row.outcome;
+      const cols = Object.keys(row);
+      db.prepare(
+        `INSERT INTO launches (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
+      ).run(row);
+    }
+    db.close();
+    const l = Ledger.open(file);
+    try {
+      const r1 = l.getLaunch(R1.id)!;
+      assert.equal(r1.outcome, 'ended');
+      assert.equal(r1.report.outcome, 'ended');
+      assert.equal(l.getLaunch(R2.id)!.outcome, 'in_progress');
+      assert.equal(l.getLaunch(CUT.id)!.outcome, 'shutdown');
+      for (const r of [R1, R2, CUT]) {
+        const got = l.getLaunch(r.id)!;
+        assert.equal(got.fingerprint, r.fingerprint);
+        assert.deepEqual(
+          got.paths.map((p) => p.path),
+          [r.path],
+        );
+      }
+      // And a copy read now joins the old record.
+      assert.equal(l.upsertLaunches([copyAt(CUT, '/tmp/c.log')])[0]!.id, CUT.id);
+    } finally {
+      l.close();
+    }
+  });
+});
