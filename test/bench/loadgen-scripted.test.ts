@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { type BenchPlan, runBench } from '../../src/bench/run.js';
 import type { Prompt } from '../../src/core/bench/loadgen/prompts.js';
-import { type Script, type ScriptedServer, startScripted } from '../scripted-openai.js';
+import { loopbackRttMs, type Script, type ScriptedServer, startScripted } from '../scripted-openai.js';
 
 const prompts: Prompt[] = [{ text: 'one two three four', maxTokens: 16 }];
 
@@ -73,10 +73,13 @@ describe('load generator against a scripted server', () => {
       assert.ok(ttft >= 40 - 1.5, `scripted TTFT 40 ms, server wrote at ${ttft}`);
     }
     // Client minus server, request by request: the median within 1 ms; each one within 5 ms, because this test
-    // shares its CPU (and the server's event loop) with whatever else runs on the machine.
+    // shares its CPU (and the server's event loop) with whatever else runs on the machine. TTFT and E2E span a
+    // request going in and a token coming out: on a loaded machine the loopback alone takes up to a millisecond
+    // for that (a bare node:http round trip, measured here), which no client can see past.
     const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
-    for (const [name, d] of [['TTFT', dTtft], ['ITL', dItl], ['E2E', dE2e]] as const) {
-      near(med(d), 0, 1, `median ${name} error`);
+    const rtt = await loopbackRttMs(s.url);
+    for (const [name, d, floor] of [['TTFT', dTtft, rtt], ['ITL', dItl, 0], ['E2E', dE2e, rtt]] as const) {
+      near(med(d), 0, Math.max(1, floor), `median ${name} error (loopback round trip ${rtt.toFixed(2)} ms)`);
       for (const x of d) near(x, 0, 5, `${name} error`);
     }
     const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
