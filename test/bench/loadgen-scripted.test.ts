@@ -74,12 +74,13 @@ describe('load generator against a scripted server', () => {
     }
     // Client minus server, request by request: the median within 1 ms; each one within 5 ms, because this test
     // shares its CPU (and the server's event loop) with whatever else runs on the machine. TTFT and E2E span a
-    // request going in and a token coming out: on a loaded machine the loopback alone takes up to a millisecond
-    // for that (a bare node:http round trip, measured here), which no client can see past.
+    // request going in and a token coming out, one round trip that any client sees on top of the server's
+    // stamps (a bare node:http round trip, measured here: ~0.1 ms idle, near 1 ms on a loaded machine); what
+    // the generator adds beyond it must stay under 1 ms.
     const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
     const rtt = await loopbackRttMs(s.url);
     for (const [name, d, floor] of [['TTFT', dTtft, rtt], ['ITL', dItl, 0], ['E2E', dE2e, rtt]] as const) {
-      near(med(d), 0, Math.max(1, floor), `median ${name} error (loopback round trip ${rtt.toFixed(2)} ms)`);
+      near(med(d) - floor, 0, 1, `median ${name} error beyond the loopback round trip of ${floor.toFixed(2)} ms`);
       for (const x of d) near(x, 0, 5, `${name} error`);
     }
     const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
