@@ -70,9 +70,9 @@ describe('load generator against a scripted server', () => {
       sE2e.push(e2e);
       dE2e.push(c.endMs - c.startMs - e2e);
       // and the script itself: timers wake late by a little, never early
-      assert.ok(ttft >= 40 - 1.5, `scripted TTFT 40 ms, server wrote at ${ttft}`);
+      assert.ok(ttft >= 40 - 2, `scripted TTFT 40 ms, server wrote at ${ttft}`);
     }
-    // Client minus server, request by request: the median within 1 ms; each one within 5 ms, because this test
+    // Client minus server, request by request: the median within 1 ms; each one within 15 ms, because this test
     // shares its CPU (and the server's event loop) with whatever else runs on the machine. TTFT and E2E span a
     // request going in and a token coming out, one round trip that any client sees on top of the server's
     // stamps (a bare node:http round trip, measured here: ~0.1 ms idle, near 1 ms on a loaded machine); what
@@ -81,7 +81,7 @@ describe('load generator against a scripted server', () => {
     const rtt = await loopbackRttMs(s.url);
     for (const [name, d, floor] of [['TTFT', dTtft, rtt], ['ITL', dItl, 0], ['E2E', dE2e, rtt]] as const) {
       near(med(d) - floor, 0, 1, `median ${name} error beyond the loopback round trip of ${floor.toFixed(2)} ms`);
-      for (const x of d) near(x, 0, 5, `${name} error`);
+      for (const x of d) near(x, 0, 15, `${name} error`);
     }
     const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
     near(m.ttft.mean! - rtt, mean(sTtft), 1, 'mean TTFT beyond the round trip');
