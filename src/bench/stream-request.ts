@@ -69,94 +69,114 @@ export function streamRequest(t: StreamTarget, body: string, signal?: AbortSigna
     };
     let res: http.IncomingMessage | null = null;
     const mod = t.url.protocol === 'https:' ? https : http;
-    const req = mod.request(t.url, {
-      method: 'POST',
-      agent: t.agent,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-        'content-length': Buffer.byteLength(body),
-      },
-    });
+    let req: http.ClientRequest;
     const onAbort = () => {
       finish('dropped', 'cancelled (the benchmark was interrupted)');
       req.destroy();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     timer = setTimeout(() => {
-      finish('timeout', `no complete answer within ${t.timeoutMs / 1000} s (${rec.chunkMs.length} chunks received)`);
+      finish(
+        'timeout',
+        `no complete answer within ${t.timeoutMs / 1000} s (${rec.chunkMs.length} chunks received)`,
+      );
       req.destroy();
     }, t.timeoutMs);
-    req.on('error', (e: NodeJS.ErrnoException) => {
-      if (settled) return;
-      // Before the response: could not connect or send. After: the connection broke mid-stream.
-      const midStream = rec.chunkMs.length > 0 || res !== null;
-      finish(
-        midStream ? 'dropped' : 'connect',
-        midStream
-          ? `connection lost mid-stream after ${rec.chunkMs.length} chunks (${e.code ?? e.message})`
-          : `${e.code ?? 'error'}: ${e.message}`,
-      );
-    });
-    req.on('response', (r) => {
-      res = r;
-      r.setEncoding('utf8');
-      if (r.statusCode !== 200) {
-        let text = '';
+    const attempt = (retry: boolean) => {
+      req = mod.request(t.url, {
+        method: 'POST',
+        agent: t.agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'content-length': Buffer.byteLength(body),
+        },
+      });
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        if (settled) return;
+        // A kept-alive socket the server had already closed (llama-server closes after each stream): the request
+        // never reached it, so it is sent again once on a new connection, timed from then (Node's documented fix).
+        if (!retry && res === null && req.reusedSocket && e.code === 'ECONNRESET') {
+          rec.startMs = performance.now();
+          attempt(true);
+          return;
+        }
+        // Before the response: could not connect or send. After: the connection broke mid-stream.
+        const midStream = rec.chunkMs.length > 0 || res !== null;
+        finish(
+          midStream ? 'dropped' : 'connect',
+          midStream
+            ? `connection lost mid-stream after ${rec.chunkMs.length} chunks (${e.code ?? e.message})`
+            : `${e.code ?? 'error'}: ${e.message}`,
+        );
+      });
+      req.on('response', (r) => {
+        res = r;
+        r.setEncoding('utf8');
+        if (r.statusCode !== 200) {
+          let text = '';
+          r.on('data', (d: string) => {
+            if (text.length < MAX_ERROR_BODY) text += d;
+          });
+          r.on('end', () => finish('http', errorBody(r.statusCode ?? 0, text)));
+          r.on('error', () => finish('http', errorBody(r.statusCode ?? 0, text)));
+          return;
+        }
+        // The request is finished when the response ends, not at [DONE]: only then does the agent take the
+        // socket back, and a next request sent earlier would open a new connection (about 1 ms more TTFT).
+        // E2E still stops at [DONE].
+        const sse = new SseReader();
+        let done = false;
+        let now = 0;
+        // One clock read per socket read: every event in it arrived at the same moment.
+        const onData = (payload: string) => {
+          if (settled || done) return;
+          const ev = readEvent(payload);
+          if (ev.kind === 'done') {
+            done = true;
+            rec.endMs = now;
+            return;
+          }
+          if (ev.kind === 'error') {
+            finish('stream_error', `the server sent an error in the stream: ${ev.message.slice(0, 200)}`);
+            req.destroy();
+            return;
+          }
+          if (ev.text) rec.chunkMs.push(now);
+          if (ev.usage) {
+            if (ev.usage.promptTokens !== null) rec.promptTokens = ev.usage.promptTokens;
+            if (ev.usage.completionTokens !== null) rec.completionTokens = ev.usage.completionTokens;
+          }
+        };
         r.on('data', (d: string) => {
-          if (text.length < MAX_ERROR_BODY) text += d;
+          now = performance.now();
+          sse.push(d, onData);
         });
-        r.on('end', () => finish('http', errorBody(r.statusCode ?? 0, text)));
-        r.on('error', () => finish('http', errorBody(r.statusCode ?? 0, text)));
-        return;
-      }
-      // The request is finished when the response ends, not at [DONE]: only then does the agent take the
-      // socket back, and a next request sent earlier would open a new connection (about 1 ms more TTFT).
-      // E2E still stops at [DONE].
-      const sse = new SseReader();
-      let done = false;
-      let now = 0;
-      // One clock read per socket read: every event in it arrived at the same moment.
-      const onData = (payload: string) => {
-        if (settled || done) return;
-        const ev = readEvent(payload);
-        if (ev.kind === 'done') {
-          done = true;
-          rec.endMs = now;
-          return;
-        }
-        if (ev.kind === 'error') {
-          finish('stream_error', `the server sent an error in the stream: ${ev.message.slice(0, 200)}`);
-          req.destroy();
-          return;
-        }
-        if (ev.text) rec.chunkMs.push(now);
-        if (ev.usage) {
-          if (ev.usage.promptTokens !== null) rec.promptTokens = ev.usage.promptTokens;
-          if (ev.usage.completionTokens !== null) rec.completionTokens = ev.usage.completionTokens;
-        }
-      };
-      r.on('data', (d: string) => {
-        now = performance.now();
-        sse.push(d, onData);
+        r.on('end', () => {
+          sse.end(onData);
+          if (done) finish(null);
+          else finish('dropped', `the stream closed before [DONE] after ${rec.chunkMs.length} chunks`);
+        });
+        // After [DONE] the answer is complete: a connection that breaks then costs nothing.
+        r.on('aborted', () =>
+          done
+            ? finish(null)
+            : finish(
+                'dropped',
+                `the server closed the connection mid-stream after ${rec.chunkMs.length} chunks`,
+              ),
+        );
+        r.on('error', (e: NodeJS.ErrnoException) =>
+          done
+            ? finish(null)
+            : finish(
+                'dropped',
+                `connection lost mid-stream after ${rec.chunkMs.length} chunks (${e.code ?? e.message})`,
+              ),
+        );
       });
-      r.on('end', () => {
-        sse.end(onData);
-        if (done) finish(null);
-        else finish('dropped', `the stream closed before [DONE] after ${rec.chunkMs.length} chunks`);
-      });
-      // After [DONE] the answer is complete: a connection that breaks then costs nothing.
-      r.on('aborted', () =>
-        done
-          ? finish(null)
-          : finish('dropped', `the server closed the connection mid-stream after ${rec.chunkMs.length} chunks`),
-      );
-      r.on('error', (e: NodeJS.ErrnoException) =>
-        done
-          ? finish(null)
-          : finish('dropped', `connection lost mid-stream after ${rec.chunkMs.length} chunks (${e.code ?? e.message})`),
-      );
-    });
-    req.end(body);
+      req.end(body);
+    };
+    attempt(false);
   });
 }
