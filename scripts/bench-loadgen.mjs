@@ -33,7 +33,8 @@ function arg(name, def) {
 
 function serve(delayMs) {
   const stamps = [];
-  const ev = (i) => `data: {"id":"c","object":"text_completion","choices":[{"index":0,"text":" tok${i}"}]}\n\n`;
+  const ev = (i) =>
+    `data: {"id":"c","object":"text_completion","choices":[{"index":0,"text":" tok${i}"}]}\n\n`;
   const srv = http.createServer((req, res) => {
     const receivedMs = performance.now();
     if (req.url === '/v1/models') {
@@ -61,7 +62,9 @@ function serve(delayMs) {
             for (let k = 0; k < 64 && i < n; k++) s += ev(i++);
             if (!res.write(s)) return res.once('drain', more);
           }
-          res.end(`data: {"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":${n}}}\n\ndata: [DONE]\n\n`);
+          res.end(
+            `data: {"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":${n}}}\n\ndata: [DONE]\n\n`,
+          );
         };
         more();
       };
@@ -79,7 +82,9 @@ if (process.argv[2] === '--serve') {
 }
 
 function startServer(delayMs) {
-  const child = spawn(process.execPath, [SELF, '--serve', String(delayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [SELF, '--serve', String(delayMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.stdout.once('data', (d) => resolve({ child, url: `http://127.0.0.1:${String(d).trim()}` }));
     child.once('exit', (c) => reject(new Error(`server exited ${c}`)));
@@ -94,17 +99,23 @@ async function bareLoop(url, concurrency, requests, tokens) {
   let bytes = 0;
   const one = () =>
     new Promise((resolve, reject) => {
-      const req = http.request(`${url}/v1/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-        res.on('data', (d) => (bytes += d.length));
-        res.on('end', resolve);
-      });
+      const req = http.request(
+        `${url}/v1/completions`,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.on('data', (d) => (bytes += d.length));
+          res.on('end', resolve);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (left-- > 0) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (left-- > 0) await one();
+    }),
+  );
   const s = (performance.now() - t0) / 1000;
   agent.destroy();
   return { tokS: (requests * tokens) / s, bytes };
@@ -153,7 +164,16 @@ async function main() {
 
   const slow = await startServer(delay);
   const ttftRequests = 200;
-  const t = await runBench(slow.url, plan({ levels: [{ concurrency: 1, rate: null }], requests: ttftRequests, warmup: 5, prompts: [{ text: 'a', maxTokens: 16 }] }), { keepRecords: true });
+  const t = await runBench(
+    slow.url,
+    plan({
+      levels: [{ concurrency: 1, rate: null }],
+      requests: ttftRequests,
+      warmup: 5,
+      prompts: [{ text: 'a', maxTokens: 16 }],
+    }),
+    { keepRecords: true },
+  );
   const stamps = await (await fetch(`${slow.url}/stamps`)).json();
   slow.child.kill();
   const measured = stamps.slice(-ttftRequests); // after the warmup requests
@@ -163,10 +183,20 @@ async function main() {
   const q = (p) => errs[Math.min(errs.length - 1, Math.floor((errs.length * p) / 100))];
 
   const ok = (v, good) => (good ? `${v}  ✓` : `${v}  ✗`);
-  console.log(`load generator ceiling: ${requests} requests × ${tokens} tokens at concurrency ${concurrency}, zero-latency server`);
-  console.log(`  firedup bench run      ${ok(`${Math.round(m.outputTokS).toLocaleString('en')} tok/s`, m.outputTokS >= GOAL_TOKS)} (goal ≥ ${GOAL_TOKS.toLocaleString('en')}), client CPU ${(gen.cpu * 100).toFixed(0)}% of one core, ${m.failed} failed, ${m.outputTokens} tokens (${m.tokenSource})`);
-  console.log(`  baseline: bare node:http loop, no parsing  ${Math.round(base.r.tokS).toLocaleString('en')} tok/s, client CPU ${(base.cpu * 100).toFixed(0)}%`);
+  console.log(
+    `load generator ceiling: ${requests} requests × ${tokens} tokens at concurrency ${concurrency}, zero-latency server`,
+  );
+  console.log(
+    `  firedup bench run      ${ok(`${Math.round(m.outputTokS).toLocaleString('en')} tok/s`, m.outputTokS >= GOAL_TOKS)} (goal ≥ ${GOAL_TOKS.toLocaleString('en')}), client CPU ${(gen.cpu * 100).toFixed(0)}% of one core, ${m.failed} failed, ${m.outputTokens} tokens (${m.tokenSource})`,
+  );
+  console.log(
+    `  baseline: bare node:http loop, no parsing  ${Math.round(base.r.tokS).toLocaleString('en')} tok/s, client CPU ${(base.cpu * 100).toFixed(0)}%`,
+  );
   console.log(`  ratio generator / baseline: ${(m.outputTokS / base.r.tokS).toFixed(2)}×`);
-  console.log(`TTFT error (client TTFT − server's own, ${ttftRequests} requests at concurrency 1, first token after ${delay} ms):`);
-  console.log(`  median ${ok(`${q(50).toFixed(3)} ms`, Math.abs(q(50)) <= GOAL_TTFT_MS)}, p90 ${q(90).toFixed(3)} ms, p99 ${q(99).toFixed(3)} ms, max ${errs[errs.length - 1].toFixed(3)} ms (goal ≤ ${GOAL_TTFT_MS} ms)`);
+  console.log(
+    `TTFT error (client TTFT − server's own, ${ttftRequests} requests at concurrency 1, first token after ${delay} ms):`,
+  );
+  console.log(
+    `  median ${ok(`${q(50).toFixed(3)} ms`, Math.abs(q(50)) <= GOAL_TTFT_MS)}, p90 ${q(90).toFixed(3)} ms, p99 ${q(99).toFixed(3)} ms, max ${errs[errs.length - 1].toFixed(3)} ms (goal ≤ ${GOAL_TTFT_MS} ms)`,
+  );
 }

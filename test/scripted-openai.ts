@@ -45,7 +45,9 @@ function chunk(i: number, chat: boolean): string {
   return `data: ${JSON.stringify({ id: 'x', object: 'x', choices: [choice] })}\n\n`;
 }
 
-export function startScripted(script: (i: number, body: Record<string, unknown>) => Script): Promise<ScriptedServer> {
+export function startScripted(
+  script: (i: number, body: Record<string, unknown>) => Script,
+): Promise<ScriptedServer> {
   const served: Served[] = [];
   let n = 0;
   const server = http.createServer((req, res) => {
@@ -80,7 +82,8 @@ export function startScripted(script: (i: number, body: Record<string, unknown>)
       if (s.kind === 'hang') return; // never answers; the client's timeout ends it
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const chat = s.kind === 'ok' && s.chat === true;
-      if (chat) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant' } }] })}\n\n`);
+      if (chat)
+        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant' } }] })}\n\n`);
       if (s.kind === 'ok') {
         let t = receivedMs + s.ttftMs;
         for (let i = 0; i < s.tokens; i++) {
@@ -91,7 +94,11 @@ export function startScripted(script: (i: number, body: Record<string, unknown>)
         }
         if (s.usage !== false) {
           const prompt = String(body.prompt ?? '');
-          const usage = { prompt_tokens: prompt.split(' ').length, completion_tokens: s.tokens, total_tokens: 0 };
+          const usage = {
+            prompt_tokens: prompt.split(' ').length,
+            completion_tokens: s.tokens,
+            total_tokens: 0,
+          };
           res.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
         }
         res.end('data: [DONE]\n\n');
@@ -105,7 +112,9 @@ export function startScripted(script: (i: number, body: Record<string, unknown>)
       if (s.kind === 'drop') res.socket?.destroy();
       else if (s.kind === 'close') res.end();
       else {
-        res.write(`data: ${JSON.stringify({ error: { message: 'scripted engine failure', code: 500 } })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ error: { message: 'scripted engine failure', code: 500 } })}\n\n`,
+        );
         res.end();
       }
     });

@@ -128,7 +128,13 @@ export async function runBench(url: string, plan: BenchPlan, hooks: RunHooks = {
   } finally {
     target.agent.destroy();
   }
-  return { url, endpoint: plan.endpoint, model: plan.model, levels, interrupted: Boolean(hooks.signal?.aborted) };
+  return {
+    url,
+    endpoint: plan.endpoint,
+    model: plan.model,
+    levels,
+    interrupted: Boolean(hooks.signal?.aborted),
+  };
 }
 
 async function runLevel(
@@ -147,7 +153,8 @@ async function runLevel(
     : (plan.requestsPerLevel?.[levelIndex] ?? plan.requests ?? (plan.durationS === null ? 20 : null));
   const startMs = performance.now();
   const startEpoch = performance.timeOrigin + startMs;
-  const deadline = !warmup && plan.durationS !== null ? startMs + plan.durationS * 1000 : Number.POSITIVE_INFINITY;
+  const deadline =
+    !warmup && plan.durationS !== null ? startMs + plan.durationS * 1000 : Number.POSITIVE_INFINITY;
   const records: RequestRecord[] = [];
   const inFlight = new Set<Promise<RequestRecord>>();
   let issued = 0;

@@ -29,7 +29,12 @@ async function getJson(url: string, timeoutMs: number): Promise<Got> {
     return { status: res.status, body };
   } catch (e) {
     const cause = (e as { cause?: { code?: string } }).cause;
-    return { error: (e as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (cause?.code ?? (e as Error).message) };
+    return {
+      error:
+        (e as Error).name === 'TimeoutError'
+          ? `no answer within ${timeoutMs / 1000} s`
+          : (cause?.code ?? (e as Error).message),
+    };
   }
 }
 

@@ -3,9 +3,9 @@
  * what to give instead (exit 2), before anything is sent.
  */
 import fs from 'node:fs';
+import type { BenchPlan, Endpoint } from '../bench/run.js';
 import { DatasetError, type Prompt, parseDataset, randomPrompt, rng } from '../core/bench/loadgen/prompts.js';
 import type { Level, Slo } from '../core/bench/loadgen/types.js';
-import type { BenchPlan, Endpoint } from '../bench/run.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { LEDGER_FLAGS } from './ledger-commands.js';
@@ -59,7 +59,9 @@ function list(v: string, flag: string, integer: boolean): number[] {
     const s = p.trim();
     const n = Number(s);
     if (s === '' || !Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
-      throw bad(`--${flag} ${v}: expected ${integer ? 'whole numbers' : 'numbers'} above 0, comma-separated (e.g. --${flag} ${integer ? '1,8,64' : '2,10'})`);
+      throw bad(
+        `--${flag} ${v}: expected ${integer ? 'whole numbers' : 'numbers'} above 0, comma-separated (e.g. --${flag} ${integer ? '1,8,64' : '2,10'})`,
+      );
     return n;
   });
 }
@@ -81,7 +83,9 @@ export function parseSlo(v: string): Slo {
     const key = SLO_KEYS[k ?? ''];
     const n = Number(val);
     if (!key || val === undefined || val === '' || !Number.isFinite(n) || n <= 0)
-      throw bad(`--slo ${v}: expected key=milliseconds pairs of ttft_ms, tpot_ms, e2e_ms (e.g. --slo ttft_ms=500,tpot_ms=50)`);
+      throw bad(
+        `--slo ${v}: expected key=milliseconds pairs of ttft_ms, tpot_ms, e2e_ms (e.g. --slo ttft_ms=500,tpot_ms=50)`,
+      );
     slo[key] = n;
   }
   return slo;
@@ -89,7 +93,9 @@ export function parseSlo(v: string): Slo {
 
 export function parseUrl(v: unknown): URL {
   if (typeof v !== 'string' || v === '')
-    throw bad('--url is required: the server to benchmark, e.g. firedup bench run --url http://127.0.0.1:30000');
+    throw bad(
+      '--url is required: the server to benchmark, e.g. firedup bench run --url http://127.0.0.1:30000',
+    );
   let u: URL;
   try {
     u = new URL(/^[a-z]+:\/\//i.test(v) ? v : `http://${v}`);
@@ -102,11 +108,17 @@ export function parseUrl(v: unknown): URL {
   return new URL(u.origin);
 }
 
-function prompts(flags: Record<string, unknown>, seed: number, count: number): { prompts: Prompt[]; from: string } {
+function prompts(
+  flags: Record<string, unknown>,
+  seed: number,
+  count: number,
+): { prompts: Prompt[]; from: string } {
   const outputLen = int(flags, 'output-len', 1);
   if (typeof flags.dataset === 'string') {
     if (flags['input-len'] !== undefined)
-      throw bad('--input-len applies to random prompts; a --dataset brings its own prompts (drop one of them)');
+      throw bad(
+        '--input-len applies to random prompts; a --dataset brings its own prompts (drop one of them)',
+      );
     let text: string;
     try {
       text = fs.readFileSync(flags.dataset, 'utf8');
@@ -142,26 +154,34 @@ export function parseRunFlags(argv: string[]): RunOptions {
     throw e;
   }
   const { flags, positionals } = parsed;
-  if (positionals.length) throw bad(`unexpected argument '${positionals[0]}'; the server is given with --url URL`);
+  if (positionals.length)
+    throw bad(`unexpected argument '${positionals[0]}'; the server is given with --url URL`);
   const url = parseUrl(flags.url);
   const rates = typeof flags.rate === 'string' ? list(flags.rate, 'rate', false) : null;
   const conc = typeof flags.concurrency === 'string' ? list(flags.concurrency, 'concurrency', true) : null;
   if (rates && conc && conc.length > 1)
-    throw bad('--rate with several --concurrency values: with --rate, --concurrency is one cap on requests in flight');
+    throw bad(
+      '--rate with several --concurrency values: with --rate, --concurrency is one cap on requests in flight',
+    );
   const levels: Level[] = rates
     ? rates.map((rate) => ({ rate, concurrency: conc?.[0] ?? null }))
     : (conc ?? [1]).map((concurrency) => ({ concurrency, rate: null }));
   const arrival = flags.arrival ?? 'poisson';
   if (arrival !== 'poisson' && arrival !== 'constant')
     throw bad(`--arrival ${String(arrival)}: expected poisson or constant`);
-  if (flags.arrival !== undefined && !rates) throw bad('--arrival applies to --rate; add --rate N (requests per second)');
+  if (flags.arrival !== undefined && !rates)
+    throw bad('--arrival applies to --rate; add --rate N (requests per second)');
   const requests = int(flags, 'requests', 1);
   const durationS = typeof flags.duration === 'string' ? seconds(flags.duration, 'duration') : null;
   if (requests !== null && durationS !== null)
-    throw bad('--requests and --duration both set: a level ends after a number of requests or a time, give one');
+    throw bad(
+      '--requests and --duration both set: a level ends after a number of requests or a time, give one',
+    );
   const endpoint = (flags.endpoint ?? 'completions') as string;
   if (endpoint !== 'completions' && endpoint !== 'chat')
-    throw bad(`--endpoint ${endpoint}: expected completions (/v1/completions) or chat (/v1/chat/completions)`);
+    throw bad(
+      `--endpoint ${endpoint}: expected completions (/v1/completions) or chat (/v1/chat/completions)`,
+    );
   const seed = int(flags, 'seed', 0) ?? 0;
   const warmup = int(flags, 'warmup', 0) ?? 0;
   // Enough requests for percentiles to mean something, and several rounds of the concurrency.

@@ -1,6 +1,7 @@
 /** What `bench run` shows: a live progress line on a terminal (stderr), and the results table at the end. */
-import type { Level, LatencyDist, LevelMetrics } from '../core/bench/loadgen/types.js';
+
 import type { BenchRunResult, Progress } from '../bench/run.js';
+import type { LatencyDist, Level, LevelMetrics } from '../core/bench/loadgen/types.js';
 import { fmtNum } from './format-ledger.js';
 import type { Style } from './style.js';
 import { type Row, renderTable } from './table.js';
@@ -57,7 +58,7 @@ export function formatResults(
   if (src.has('chunks') || src.has('mixed'))
     out.push(
       st.yellow(
-        "  the server sent no token usage for some requests: output tokens counted as streamed chunks, input tokens unknown",
+        '  the server sent no token usage for some requests: output tokens counted as streamed chunks, input tokens unknown',
       ),
     );
   const slo = r.levels.some((l) => l.metrics.goodputReqS !== null);
@@ -75,7 +76,18 @@ export function formatResults(
   ]);
   out.push(
     ...renderTable(
-      ['level', 'ok', 'failed', 'seconds', 'req/s', 'in tok/s', 'out tok/s', 'total tok/s', 'peak out tok/s', ...(slo ? ['goodput req/s'] : [])],
+      [
+        'level',
+        'ok',
+        'failed',
+        'seconds',
+        'req/s',
+        'in tok/s',
+        'out tok/s',
+        'total tok/s',
+        'peak out tok/s',
+        ...(slo ? ['goodput req/s'] : []),
+      ],
       rows,
       { right: [false, true, true, true, true, true, true, true, true, true], st },
     ),
@@ -91,9 +103,8 @@ export function formatResults(
       ['ITL', m.itl],
       ['E2E', m.e2e],
     ];
-    rowsOf.forEach(([name, d], i) =>
-      lat.push([i === 0 ? { text: levelLabel(m.level), paint: st.bold } : '', name, ...distCells(d)]),
-    );
+    for (const [i, [name, d]] of rowsOf.entries())
+      lat.push([i === 0 ? { text: levelLabel(m.level), paint: st.bold } : '', name, ...distCells(d)]);
   }
   out.push(
     ...renderTable(['', 'ms', 'mean', 'median', 'p90', 'p99', 'max'], lat, {

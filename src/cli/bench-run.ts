@@ -11,8 +11,8 @@ import { levelToBench } from '../core/bench/loadgen/to-result.js';
 import type { Ledger } from '../store/ledger.js';
 import { type LaunchRecord, LedgerError } from '../store/types.js';
 import { fingerprinted, LOCAL, wallOf } from './bench-import.js';
-import { formatResults, levelJson, progressPrinter } from './bench-run-output.js';
 import { parseRunFlags, type RunOptions } from './bench-run-flags.js';
+import { formatResults, levelJson, progressPrinter } from './bench-run-output.js';
 import { UsageError } from './errors.js';
 import { shortId } from './format-ledger.js';
 import { withLedger } from './ledger-commands.js';
@@ -77,7 +77,9 @@ function record(ledger: Ledger, opts: RunOptions, r: BenchRunResult, server: Ser
   let launch: LaunchRecord | null;
   try {
     launch =
-      typeof opts.flags.launch === 'string' ? ledger.resolve(opts.flags.launch) : ledger.servingAt(host, port, mid);
+      typeof opts.flags.launch === 'string'
+        ? ledger.resolve(opts.flags.launch)
+        : ledger.servingAt(host, port, mid);
   } catch (e) {
     if (e instanceof LedgerError) throw new UsageError(`bench run: --launch: ${e.message}`, 2);
     throw e;
@@ -132,10 +134,14 @@ export async function benchRunCommand(argv: string[]): Promise<number> {
   const progress = tty ? progressPrinter(process.stderr) : null;
   let result: BenchRunResult;
   try {
-    result = await runBench(base, { ...opts.plan, model }, {
-      signal: abort.signal,
-      onProgress: progress ? (p) => progress.update(p) : undefined,
-    });
+    result = await runBench(
+      base,
+      { ...opts.plan, model },
+      {
+        signal: abort.signal,
+        onProgress: progress ? (p) => progress.update(p) : undefined,
+      },
+    );
   } finally {
     progress?.clear();
     process.off('SIGINT', onSig);
@@ -147,7 +153,11 @@ export async function benchRunCommand(argv: string[]): Promise<number> {
   const rec: Recorded =
     useLedger && anyOk
       ? await withLedger(opts.flags, (l) => record(l, opts, result, server))
-      : { launch: null, benches: [], why: result.interrupted ? 'interrupted' : anyOk ? 'ledger off' : 'no request succeeded' };
+      : {
+          launch: null,
+          benches: [],
+          why: result.interrupted ? 'interrupted' : anyOk ? 'ledger off' : 'no request succeeded',
+        };
   if (json) {
     process.stdout.write(
       `${JSON.stringify({
@@ -163,7 +173,9 @@ export async function benchRunCommand(argv: string[]): Promise<number> {
       })}\n`,
     );
   } else {
-    process.stdout.write(formatResults(result, { promptsFrom: opts.promptsFrom, server: serverLine(server) }, st));
+    process.stdout.write(
+      formatResults(result, { promptsFrom: opts.promptsFrom, server: serverLine(server) }, st),
+    );
     if (rec.launch)
       process.stdout.write(
         `\n  recorded: bench ${rec.benches.map((b) => `#${b}`).join(', ')} → launch ${st.bold(shortId(rec.launch.id))} (${rec.launch.model ?? '?'} on ${rec.launch.host}${rec.launch.port ? `:${rec.launch.port}` : ''})\n`,

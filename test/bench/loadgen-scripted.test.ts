@@ -79,8 +79,17 @@ describe('load generator against a scripted server', () => {
     // the generator adds beyond it must stay under 1 ms.
     const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
     const rtt = await loopbackRttMs(s.url);
-    for (const [name, d, floor] of [['TTFT', dTtft, rtt], ['ITL', dItl, 0], ['E2E', dE2e, rtt]] as const) {
-      near(med(d) - floor, 0, 1, `median ${name} error beyond the loopback round trip of ${floor.toFixed(2)} ms`);
+    for (const [name, d, floor] of [
+      ['TTFT', dTtft, rtt],
+      ['ITL', dItl, 0],
+      ['E2E', dE2e, rtt],
+    ] as const) {
+      near(
+        med(d) - floor,
+        0,
+        1,
+        `median ${name} error beyond the loopback round trip of ${floor.toFixed(2)} ms`,
+      );
       for (const x of d) near(x, 0, 15, `${name} error`);
     }
     const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
@@ -99,13 +108,21 @@ describe('load generator against a scripted server', () => {
 
   it('concurrency 4 keeps 4 in flight; peak tok/s and goodput under an SLO', async () => {
     const s = await serve((i) => ({ kind: 'ok', ttftMs: i % 2 ? 200 : 5, itlMs: 5, tokens: 10 }));
-    const r = await runBench(s.url, plan({ requests: 8, levels: [{ concurrency: 4, rate: null }], slo: { ttftMs: 100 } }));
+    const r = await runBench(
+      s.url,
+      plan({ requests: 8, levels: [{ concurrency: 4, rate: null }], slo: { ttftMs: 100 } }),
+    );
     const m = r.levels[0]!.metrics;
     assert.equal(m.completed, 8);
     // 4 requests in flight from the start: the first four arrive within a few ms of each other
     const starts = s.served.slice(0, 4).map((x) => x.receivedMs);
     assert.ok(Math.max(...starts) - Math.min(...starts) < 20, `${starts}`);
-    near(m.goodputReqS!, m.requestTputReqS / 2, 0.01 * m.requestTputReqS, 'half the requests meet TTFT ≤ 100 ms');
+    near(
+      m.goodputReqS!,
+      m.requestTputReqS / 2,
+      0.01 * m.requestTputReqS,
+      'half the requests meet TTFT ≤ 100 ms',
+    );
     assert.ok(m.peakOutputTokS > 0 && m.peakOutputTokS <= 80);
   });
 
@@ -123,12 +140,17 @@ describe('load generator against a scripted server', () => {
     const m = r.levels[0]!.metrics;
     assert.equal(m.completed, 1);
     assert.equal(m.failed, 5);
-    const causes = r.levels[0]!.records!.map((x) => (x.failure ? `${x.failure.kind}: ${x.failure.message}` : 'ok'));
+    const causes = r.levels[0]!.records!.map((x) =>
+      x.failure ? `${x.failure.kind}: ${x.failure.message}` : 'ok',
+    );
     assert.match(causes[0]!, /^http: HTTP 500: scripted internal error$/);
     assert.match(causes[1]!, /^timeout: no complete answer within 0\.5 s \(0 chunks received\)$/);
     assert.match(causes[2]!, /^dropped: .*mid-stream after 3 chunks/);
     assert.match(causes[3]!, /^dropped: the stream closed before \[DONE\] after 2 chunks$/);
-    assert.match(causes[4]!, /^stream_error: the server sent an error in the stream: scripted engine failure$/);
+    assert.match(
+      causes[4]!,
+      /^stream_error: the server sent an error in the stream: scripted engine failure$/,
+    );
     assert.equal(causes[5], 'ok');
     assert.equal(m.errors.length, 5);
     // failures never count toward throughput or latency
@@ -169,7 +191,10 @@ describe('load generator against a scripted server', () => {
     assert.ok(d.levels[0]!.metrics.completed >= 5, `${d.levels[0]!.metrics.completed}`);
     assert.ok(d.levels[0]!.metrics.durationS < 0.5);
     const before = s.served.length;
-    await runBench(s.url, plan({ requests: 5, levels: [{ rate: 20, concurrency: null }], arrival: 'constant' }));
+    await runBench(
+      s.url,
+      plan({ requests: 5, levels: [{ rate: 20, concurrency: null }], arrival: 'constant' }),
+    );
     const at = s.served.slice(before).map((x) => x.receivedMs);
     // constant arrivals at 20 req/s: 4 gaps of 50 ms (the schedule does not drift when a timer wakes late)
     near(at[4]! - at[0]!, 200, 10, 'four gaps at 20 req/s');

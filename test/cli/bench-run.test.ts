@@ -38,8 +38,23 @@ const run = (args: string[]) => spawnCli(['bench', 'run', ...args]).done;
 describe('bench run (CLI)', () => {
   it('--json: every level with its metrics and failures; recorded on the launch serving at that URL', async () => {
     const { file, id } = ledgerServingHere('json');
-    const r = await run(['--url', server.url, '--concurrency', '1,2', '--requests', '4', '--input-len', '8',
-      '--output-len', '8', '--slo', 'ttft_ms=1000', '--json', '--ledger', file]);
+    const r = await run([
+      '--url',
+      server.url,
+      '--concurrency',
+      '1,2',
+      '--requests',
+      '4',
+      '--input-len',
+      '8',
+      '--output-len',
+      '8',
+      '--slo',
+      'ttft_ms=1000',
+      '--json',
+      '--ledger',
+      file,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');
     const j = JSON.parse(r.stdout);
@@ -52,10 +67,20 @@ describe('bench run (CLI)', () => {
     assert.equal(a.completed + b.completed, 7);
     assert.equal(a.failed + b.failed, 1);
     const failed = a.failed ? a : b;
-    assert.deepEqual(failed.errors, [{ kind: 'http', message: 'HTTP 500: scripted internal error', count: 1 }]);
+    assert.deepEqual(failed.errors, [
+      { kind: 'http', message: 'HTTP 500: scripted internal error', count: 1 },
+    ]);
     for (const k of ['ttft', 'tpot', 'itl', 'e2e'])
       assert.deepEqual(Object.keys(a[k]), ['mean', 'median', 'p90', 'p99', 'max']);
-    for (const k of ['requestTputReqS', 'inputTokS', 'outputTokS', 'totalTokS', 'peakOutputTokS', 'goodputReqS', 'durationS'])
+    for (const k of [
+      'requestTputReqS',
+      'inputTokS',
+      'outputTokS',
+      'totalTokS',
+      'peakOutputTokS',
+      'goodputReqS',
+      'durationS',
+    ])
       assert.equal(typeof a[k], 'number', k);
     assert.equal(a.tokenSource, 'usage');
     assert.equal(j.ledger.launch, id);
@@ -77,16 +102,45 @@ describe('bench run (CLI)', () => {
     const l = Ledger.open(file);
     l.upsertLaunches([rec!]);
     l.close();
-    const r = await run(['--url', server.url, '--requests', '3', '--output-len', '4', '--no-color', '--ledger', file]);
+    const r = await run([
+      '--url',
+      server.url,
+      '--requests',
+      '3',
+      '--output-len',
+      '4',
+      '--no-color',
+      '--ledger',
+      file,
+    ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^http:\/\/127\.0\.0\.1:\d+ · scripted-model · \/v1\/completions · random 256 in \/ 4 out/);
-    assert.match(r.stdout, /level +ok +failed +seconds +req\/s +in tok\/s +out tok\/s +total tok\/s +peak out tok\/s/);
+    assert.match(
+      r.stdout,
+      /^http:\/\/127\.0\.0\.1:\d+ · scripted-model · \/v1\/completions · random 256 in \/ 4 out/,
+    );
+    assert.match(
+      r.stdout,
+      /level +ok +failed +seconds +req\/s +in tok\/s +out tok\/s +total tok\/s +peak out tok\/s/,
+    );
     assert.match(r.stdout, /^ {2}c=1 +\d+ +\d+ +/m);
     assert.match(r.stdout, /single-stream output: [\d.]+ tok\/s \(concurrency 1\)/);
     assert.match(r.stdout, /ms +mean +median +p90 +p99 +max/);
     assert.match(r.stdout, /TTFT +[\d.]+ +[\d.]+/);
-    assert.match(r.stdout, /not recorded: no launch serving on localhost:\d+ in the ledger; attach with --launch ID/);
-    const forced = await run(['--url', server.url, '--requests', '2', '--launch', rec!.id.slice(0, 8), '--ledger', file, '--no-color']);
+    assert.match(
+      r.stdout,
+      /not recorded: no launch serving on localhost:\d+ in the ledger; attach with --launch ID/,
+    );
+    const forced = await run([
+      '--url',
+      server.url,
+      '--requests',
+      '2',
+      '--launch',
+      rec!.id.slice(0, 8),
+      '--ledger',
+      file,
+      '--no-color',
+    ]);
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, new RegExp(`recorded: bench #1 → launch ${rec!.id.slice(0, 8)}`));
   });
@@ -101,9 +155,15 @@ describe('bench run (CLI)', () => {
       [['--url', server.url, '--slo', 'ttft=5'], /--slo ttft=5: expected key=milliseconds pairs/],
       [['--url', server.url, '--duration', 'soon'], /--duration soon: not a duration/],
       [['--url', server.url, '--frob'], /bench run: unknown option --frob/],
-      [['--url', server.url, '--dataset', path.join(dir, 'nope.json')], /--dataset \S+nope\.json: no such file/],
+      [
+        ['--url', server.url, '--dataset', path.join(dir, 'nope.json')],
+        /--dataset \S+nope\.json: no such file/,
+      ],
       [['--url', server.url, '--endpoint', 'embeddings'], /--endpoint embeddings: expected completions/],
-      [['--url', `http://127.0.0.1:${closed}`], new RegExp(`--url http://127\\.0\\.0\\.1:${closed}: .*ECONNREFUSED; is the server up`)],
+      [
+        ['--url', `http://127.0.0.1:${closed}`],
+        new RegExp(`--url http://127\\.0\\.0\\.1:${closed}: .*ECONNREFUSED; is the server up`),
+      ],
     ];
     for (const [args, re] of cases) {
       const r = await run([...args, '--no-ledger']);

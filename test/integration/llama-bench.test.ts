@@ -9,8 +9,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runBench } from '../../src/bench/run.js';
 import { servedModel, serverInfo } from '../../src/bench/server-info.js';
-import { randomPrompt, rng } from '../../src/core/bench/loadgen/prompts.js';
 import { outputTokensOf } from '../../src/core/bench/loadgen/metrics.js';
+import { randomPrompt, rng } from '../../src/core/bench/loadgen/prompts.js';
 import { tmpDir } from '../helpers.js';
 import { ensureLlama, freePort, healthy, type LlamaServer, startLlama, waitFor } from '../llama.js';
 
@@ -45,7 +45,10 @@ describe('bench run against a real llama-server', { timeout: 180_000, skip }, ()
         endpoint: 'completions',
         model,
         prompts,
-        levels: [{ concurrency: 1, rate: null }, { concurrency: 2, rate: null }],
+        levels: [
+          { concurrency: 1, rate: null },
+          { concurrency: 2, rate: null },
+        ],
         arrival: 'poisson',
         requests: 3,
         durationS: null,
@@ -80,7 +83,12 @@ describe('bench run against a real llama-server', { timeout: 180_000, skip }, ()
     // the prompt counts are the server's tokenization of the prompt (its /tokenize, plus a BOS when it adds one)
     const rec = r.levels[0]!.records![0]!;
     const sent = prompts[1]!.text; // request 0 of level 1 follows the one warmup request
-    const tok = (await (await fetch(`${url}/tokenize`, { method: 'POST', body: JSON.stringify({ content: sent }) })).json()) as { tokens: number[] };
-    assert.ok(rec.promptTokens === tok.tokens.length || rec.promptTokens === tok.tokens.length + 1, `${rec.promptTokens} vs ${tok.tokens.length}`);
+    const tok = (await (
+      await fetch(`${url}/tokenize`, { method: 'POST', body: JSON.stringify({ content: sent }) })
+    ).json()) as { tokens: number[] };
+    assert.ok(
+      rec.promptTokens === tok.tokens.length || rec.promptTokens === tok.tokens.length + 1,
+      `${rec.promptTokens} vs ${tok.tokens.length}`,
+    );
   });
 });

@@ -30,7 +30,8 @@ export function readEvent(payload: string): StreamEvent {
   } catch {
     return { kind: 'error', message: `unreadable event: ${payload.slice(0, 120)}` };
   }
-  if (o === null || typeof o !== 'object') return { kind: 'error', message: `unexpected event: ${payload.slice(0, 120)}` };
+  if (o === null || typeof o !== 'object')
+    return { kind: 'error', message: `unexpected event: ${payload.slice(0, 120)}` };
   if (o.error !== undefined && o.error !== null) return { kind: 'error', message: errorText(o.error) };
   const c = (o.choices as Obj[] | undefined)?.[0];
   let text = false;
@@ -44,8 +45,6 @@ export function readEvent(payload: string): StreamEvent {
     }
   }
   const u = o.usage as Obj | null | undefined;
-  const usage = u
-    ? { promptTokens: num(u.prompt_tokens), completionTokens: num(u.completion_tokens) }
-    : null;
+  const usage = u ? { promptTokens: num(u.prompt_tokens), completionTokens: num(u.completion_tokens) } : null;
   return { kind: 'chunk', text, usage };
 }

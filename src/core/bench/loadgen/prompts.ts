@@ -63,8 +63,14 @@ function entryOf(o: Obj, outputLen: number | null): Prompt | null {
     return { text: turns[h]!.text, maxTokens: n };
   }
   if (typeof o.prompt === 'string' && o.prompt !== '') {
-    const given = typeof o.output_len === 'number' ? o.output_len : typeof o.max_tokens === 'number' ? o.max_tokens : null;
-    const reply = typeof o.completion === 'string' ? o.completion : typeof o.output === 'string' ? o.output : null;
+    const given =
+      typeof o.output_len === 'number'
+        ? o.output_len
+        : typeof o.max_tokens === 'number'
+          ? o.max_tokens
+          : null;
+    const reply =
+      typeof o.completion === 'string' ? o.completion : typeof o.output === 'string' ? o.output : null;
     const n = outputLen ?? given ?? (reply ? Math.max(1, Math.round(reply.length / CHARS_PER_TOKEN)) : 128);
     return { text: o.prompt, maxTokens: n };
   }
