@@ -22,7 +22,7 @@ const FLAGS: Record<string, FlagSpec> = {
 };
 
 /** Names that mean "this machine": a bench run against them ran against a server here. */
-const LOCAL = new Set(['localhost', '127.0.0.1', '0.0.0.0', '::1', '::', '[::1]']);
+export const LOCAL = new Set(['localhost', '127.0.0.1', '0.0.0.0', '::1', '::', '[::1]']);
 
 export function fingerprinted(p: ParsedBench): BenchResult {
   const { runText, ...rest } = p;
@@ -30,7 +30,7 @@ export function fingerprinted(p: ParsedBench): BenchResult {
 }
 
 /** An epoch instant as the logs' wall time written as UTC (LaunchReport.startTs), this machine's zone. */
-function wallOf(epochS: number): number {
+export function wallOf(epochS: number): number {
   return epochS - new Date(epochS * 1000).getTimezoneOffset() * 60;
 }
 
@@ -76,9 +76,10 @@ export async function benchCommand(argv: string[]): Promise<number> {
     process.stdout.write(LEDGER_HELP);
     return 0;
   }
+  if (sub === 'run') return (await import('./bench-run.js')).benchRunCommand(rest);
   if (sub !== 'import')
     throw new UsageError(
-      `bench: ${sub === undefined ? 'expected' : `unknown subcommand '${sub}';`} import: firedup bench import results.jsonl [--launch ID]`,
+      `bench: ${sub === undefined ? 'expected a subcommand' : `unknown subcommand '${sub}'`}: firedup bench run --url URL, or firedup bench import results.jsonl [--launch ID]`,
     );
   const { flags, positionals } = parseArgs(rest, FLAGS, 'bench import');
   if (flags.help) {

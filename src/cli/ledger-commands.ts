@@ -45,6 +45,8 @@ export const LEDGER_HELP = `Ledger (every launch firedup has read; --ledger PATH
   firedup diff <a> <b> [--json]     two launches side by side, only what differs, grouped; ids (a unique
                                     prefix, last, last~N) or two logs (their latest launches), or one log
                                     (its last two launches)
+  firedup bench run --url URL [--concurrency 1,8,64] [--rate R] [--requests N] ... (bench run --help)
+                                    benchmark a server with firedup's load generator; recorded on its launch
   firedup bench import <file> [--launch ID] [--host H] [--port P]
                                     attach sglang.bench_serving / vllm bench serve results (text, JSONL,
                                     --save-result JSON) to the launch that was serving while each ran

@@ -127,11 +127,14 @@ export interface LatencyStats {
   mean: number | null;
   median: number | null;
   p99: number | null;
+  /** Only firedup's own load generator (`bench run`) records these two. */
+  p90?: number | null;
+  max?: number | null;
 }
 
 /** One benchmark run (`sglang.bench_serving`, `vllm bench serve`), normalised. Times in milliseconds. */
 export interface BenchResult {
-  tool: 'sglang' | 'vllm';
+  tool: 'sglang' | 'vllm' | 'firedup';
   backend: string | null;
   model: string | null;
   host: string | null;
@@ -153,6 +156,18 @@ export interface BenchResult {
   /** sha256 (16 hex) of the source text: importing the same result twice attaches it once. */
   fingerprint: string;
   source: string;
+  /** What only `firedup bench run` knows (imported results have none of these). */
+  failed?: number;
+  errors?: Array<{ kind: string; message: string; count: number }>;
+  peakOutputTokS?: number | null;
+  goodputReqS?: number | null;
+  slo?: Record<string, number> | null;
+  /** `usage` (the server's counts), `chunks` (one per streamed chunk: the server sent no usage) or `mixed`. */
+  tokenSource?: string;
+  /** The server's own config from its info endpoint (SGLang /server_info, llama-server /props), redacted. */
+  serverConfig?: Record<string, unknown> | null;
+  serverEngine?: string | null;
+  serverVersion?: string | null;
 }
 
 export interface BenchRecord extends BenchResult {

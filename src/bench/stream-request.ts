@@ -1,0 +1,182 @@
+/**
+ * One streaming request to an OpenAI-compatible server, timed chunk by chunk. node:http rather than fetch: the
+ * socket's data events carry no per-chunk promise or web-stream machinery, which keeps the client far from being
+ * the bottleneck (npm run bench:loadgen). Every way a request can go wrong ends as a failure with its cause; a
+ * request succeeds only when the stream ends with `[DONE]` after at least one generated chunk.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { readEvent } from '../core/bench/loadgen/chunk.js';
+import { SseReader } from '../core/bench/loadgen/sse.js';
+import type { FailureKind, RequestRecord } from '../core/bench/loadgen/types.js';
+
+export interface StreamTarget {
+  url: URL;
+  agent: http.Agent;
+  timeoutMs: number;
+}
+
+// An error body is for a person to read; a server that streams megabytes of it is cut.
+const MAX_ERROR_BODY = 2048;
+
+export function makeAgent(url: URL): http.Agent {
+  const opts = { keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, scheduling: 'fifo' as const };
+  return url.protocol === 'https:' ? new https.Agent(opts) : new http.Agent(opts);
+}
+
+function errorBody(status: number, body: string): string {
+  let msg = body.trim();
+  try {
+    const o = JSON.parse(msg) as Record<string, unknown>;
+    const e = o.error ?? o.detail ?? o.message;
+    if (typeof e === 'string') msg = e;
+    else if (e && typeof (e as Record<string, unknown>).message === 'string')
+      msg = (e as Record<string, string>).message!;
+  } catch {
+    // not JSON: the text as it is
+  }
+  msg = msg.replace(/\s+/g, ' ').slice(0, 200);
+  return `HTTP ${status}${msg ? `: ${msg}` : ''}`;
+}
+
+/** Sends `body` (JSON text) and resolves with the request's record; never rejects. */
+export function streamRequest(t: StreamTarget, body: string, signal?: AbortSignal): Promise<RequestRecord> {
+  const rec: RequestRecord = {
+    ok: false,
+    failure: null,
+    startMs: performance.now(),
+    endMs: 0,
+    chunkMs: [],
+    promptTokens: null,
+    completionTokens: null,
+  };
+  return new Promise((resolve) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (kind: FailureKind | null, message = '') => {
+      if (settled) return;
+      settled = true;
+      if (kind !== null || rec.endMs === 0) rec.endMs = performance.now();
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (kind === null && rec.chunkMs.length === 0) {
+        kind = 'empty';
+        message = 'the stream ended with [DONE] but no generated text';
+      }
+      rec.ok = kind === null;
+      rec.failure = kind === null ? null : { kind, message };
+      resolve(rec);
+    };
+    let res: http.IncomingMessage | null = null;
+    const mod = t.url.protocol === 'https:' ? https : http;
+    let req: http.ClientRequest;
+    const onAbort = () => {
+      finish('dropped', 'cancelled (the benchmark was interrupted)');
+      req.destroy();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    timer = setTimeout(() => {
+      finish(
+        'timeout',
+        `no complete answer within ${t.timeoutMs / 1000} s (${rec.chunkMs.length} chunks received)`,
+      );
+      req.destroy();
+    }, t.timeoutMs);
+    const attempt = (retry: boolean) => {
+      req = mod.request(t.url, {
+        method: 'POST',
+        agent: t.agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'content-length': Buffer.byteLength(body),
+        },
+      });
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        if (settled) return;
+        // A kept-alive socket the server had already closed (llama-server closes after each stream): the request
+        // never reached it, so it is sent again once on a new connection, timed from then (Node's documented fix).
+        if (!retry && res === null && req.reusedSocket && e.code === 'ECONNRESET') {
+          rec.startMs = performance.now();
+          attempt(true);
+          return;
+        }
+        // Before the response: could not connect or send. After: the connection broke mid-stream.
+        const midStream = rec.chunkMs.length > 0 || res !== null;
+        finish(
+          midStream ? 'dropped' : 'connect',
+          midStream
+            ? `connection lost mid-stream after ${rec.chunkMs.length} chunks (${e.code ?? e.message})`
+            : `${e.code ?? 'error'}: ${e.message}`,
+        );
+      });
+      req.on('response', (r) => {
+        res = r;
+        r.setEncoding('utf8');
+        if (r.statusCode !== 200) {
+          let text = '';
+          r.on('data', (d: string) => {
+            if (text.length < MAX_ERROR_BODY) text += d;
+          });
+          r.on('end', () => finish('http', errorBody(r.statusCode ?? 0, text)));
+          r.on('error', () => finish('http', errorBody(r.statusCode ?? 0, text)));
+          return;
+        }
+        // The request is finished when the response ends, not at [DONE]: only then does the agent take the
+        // socket back, and a next request sent earlier would open a new connection (about 1 ms more TTFT).
+        // E2E still stops at [DONE].
+        const sse = new SseReader();
+        let done = false;
+        let now = 0;
+        // One clock read per socket read: every event in it arrived at the same moment.
+        const onData = (payload: string) => {
+          if (settled || done) return;
+          const ev = readEvent(payload);
+          if (ev.kind === 'done') {
+            done = true;
+            rec.endMs = now;
+            return;
+          }
+          if (ev.kind === 'error') {
+            finish('stream_error', `the server sent an error in the stream: ${ev.message.slice(0, 200)}`);
+            req.destroy();
+            return;
+          }
+          if (ev.text) rec.chunkMs.push(now);
+          if (ev.usage) {
+            if (ev.usage.promptTokens !== null) rec.promptTokens = ev.usage.promptTokens;
+            if (ev.usage.completionTokens !== null) rec.completionTokens = ev.usage.completionTokens;
+          }
+        };
+        r.on('data', (d: string) => {
+          now = performance.now();
+          sse.push(d, onData);
+        });
+        r.on('end', () => {
+          sse.end(onData);
+          if (done) finish(null);
+          else finish('dropped', `the stream closed before [DONE] after ${rec.chunkMs.length} chunks`);
+        });
+        // After [DONE] the answer is complete: a connection that breaks then costs nothing.
+        r.on('aborted', () =>
+          done
+            ? finish(null)
+            : finish(
+                'dropped',
+                `the server closed the connection mid-stream after ${rec.chunkMs.length} chunks`,
+              ),
+        );
+        r.on('error', (e: NodeJS.ErrnoException) =>
+          done
+            ? finish(null)
+            : finish(
+                'dropped',
+                `connection lost mid-stream after ${rec.chunkMs.length} chunks (${e.code ?? e.message})`,
+              ),
+        );
+      });
+      req.end(body);
+    };
+    attempt(false);
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * An incremental Server-Sent Events reader: text in (any split, even mid-line), `data:` payloads out. Only what
+ * the OpenAI streaming API uses is kept: data lines, joined per event; comments and other fields are skipped.
+ * It works on strings because the socket is read as UTF-8 (a multi-byte character split across packets is
+ * joined by the decoder before it gets here).
+ */
+export class SseReader {
+  private rest = '';
+  private data: string | null = null;
+
+  /** Feeds a piece of the stream; calls `onData` for each event completed by it. */
+  push(text: string, onData: (payload: string) => void): void {
+    const buf = this.rest === '' ? text : this.rest + text;
+    let from = 0;
+    for (;;) {
+      const nl = buf.indexOf('\n', from);
+      if (nl < 0) break;
+      let end = nl;
+      if (end > from && buf.charCodeAt(end - 1) === 13) end--; // \r\n
+      this.line(buf, from, end, onData);
+      from = nl + 1;
+    }
+    this.rest = from === 0 ? buf : buf.slice(from);
+  }
+
+  /** The stream ended: an event not closed by a blank line still counts (some servers omit the last one). */
+  end(onData: (payload: string) => void): void {
+    if (this.rest !== '') this.line(this.rest, 0, this.rest.length, onData);
+    this.rest = '';
+    if (this.data !== null) onData(this.data);
+    this.data = null;
+  }
+
+  private line(buf: string, from: number, end: number, onData: (payload: string) => void): void {
+    if (end === from) {
+      if (this.data !== null) onData(this.data);
+      this.data = null;
+      return;
+    }
+    // "data:" is 5 chars; one optional space after the colon is part of the syntax, not the payload.
+    if (end - from >= 5 && buf.startsWith('data:', from)) {
+      const start = buf.charCodeAt(from + 5) === 32 ? from + 6 : from + 5;
+      const v = buf.slice(start, end);
+      this.data = this.data === null ? v : `${this.data}\n${v}`;
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Ledger } from '../../src/store/ledger.js';
+import { spawnCli, tmpDir } from '../helpers.js';
+import { scenarioRecords } from '../ledger-fixtures.js';
+import { freePort } from '../llama.js';
+import { type ScriptedServer, startScripted } from '../scripted-openai.js';
+
+const dir = tmpDir();
+let server: ScriptedServer;
+let port: number;
+before(async () => {
+  server = await startScripted((i) =>
+    i === 3 ? { kind: 'http500' } : { kind: 'ok', ttftMs: 5, itlMs: 1, tokens: 8 },
+  );
+  port = Number(new URL(server.url).port);
+});
+after(async () => {
+  await server.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A ledger holding one launch serving on this test server's port since an hour ago (wall clock as UTC). */
+function ledgerServingHere(name: string): { file: string; id: string } {
+  const file = path.join(dir, `${name}.db`);
+  const [rec] = scenarioRecords('glm5-cutlass-bench-then-shutdown.log');
+  const nowWall = Date.now() / 1000 - new Date().getTimezoneOffset() * 60;
+  const l = Ledger.open(file);
+  l.upsertLaunches([{ ...rec!, port, startTs: nowWall - 3600, endTs: null, outcome: 'serving' }]);
+  l.close();
+  return { file, id: rec!.id };
+}
+
+const run = (args: string[]) => spawnCli(['bench', 'run', ...args]).done;
+
+describe('bench run (CLI)', () => {
+  it('--json: every level with its metrics and failures; recorded on the launch serving at that URL', async () => {
+    const { file, id } = ledgerServingHere('json');
+    const r = await run([
+      '--url',
+      server.url,
+      '--concurrency',
+      '1,2',
+      '--requests',
+      '4',
+      '--input-len',
+      '8',
+      '--output-len',
+      '8',
+      '--slo',
+      'ttft_ms=1000',
+      '--json',
+      '--ledger',
+      file,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    const j = JSON.parse(r.stdout);
+    assert.equal(j.url, server.url);
+    assert.equal(j.model, 'scripted-model', 'asked of /v1/models');
+    assert.equal(j.endpoint, 'completions');
+    assert.equal(j.levels.length, 2);
+    const [a, b] = j.levels;
+    assert.deepEqual(a.level, { concurrency: 1, rate: null });
+    assert.equal(a.completed + b.completed, 7);
+    assert.equal(a.failed + b.failed, 1);
+    const failed = a.failed ? a : b;
+    assert.deepEqual(failed.errors, [
+      { kind: 'http', message: 'HTTP 500: scripted internal error', count: 1 },
+    ]);
+    for (const k of ['ttft', 'tpot', 'itl', 'e2e'])
+      assert.deepEqual(Object.keys(a[k]), ['mean', 'median', 'p90', 'p99', 'max']);
+    for (const k of [
+      'requestTputReqS',
+      'inputTokS',
+      'outputTokS',
+      'totalTokS',
+      'peakOutputTokS',
+      'goodputReqS',
+      'durationS',
+    ])
+      assert.equal(typeof a[k], 'number', k);
+    assert.equal(a.tokenSource, 'usage');
+    assert.equal(j.ledger.launch, id);
+    assert.equal(j.ledger.benches.length, 2);
+    const l = Ledger.open(file);
+    const benches = l.benches(id);
+    l.close();
+    assert.equal(benches.length, 2);
+    assert.equal(benches[0]!.tool, 'firedup');
+    assert.equal(benches[0]!.maxConcurrency, 1);
+    assert.equal(benches[1]!.maxConcurrency, 2);
+    assert.equal(benches[0]!.port, port);
+    assert.ok(benches.some((x) => x.failed === 1 && x.errors![0]!.message.includes('HTTP 500')));
+  });
+
+  it('the table; not recorded when no launch serves there; --launch attaches', async () => {
+    const file = path.join(dir, 'empty.db');
+    const [rec] = scenarioRecords('glm5-trtllm-oom-in-cuda-graph.log');
+    const l = Ledger.open(file);
+    l.upsertLaunches([rec!]);
+    l.close();
+    const r = await run([
+      '--url',
+      server.url,
+      '--requests',
+      '3',
+      '--output-len',
+      '4',
+      '--no-color',
+      '--ledger',
+      file,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^http:\/\/127\.0\.0\.1:\d+ · scripted-model · \/v1\/completions · random 256 in \/ 4 out/,
+    );
+    assert.match(
+      r.stdout,
+      /level +ok +failed +seconds +req\/s +in tok\/s +out tok\/s +total tok\/s +peak out tok\/s/,
+    );
+    assert.match(r.stdout, /^ {2}c=1 +\d+ +\d+ +/m);
+    assert.match(r.stdout, /single-stream output: [\d.]+ tok\/s \(concurrency 1\)/);
+    assert.match(r.stdout, /ms +mean +median +p90 +p99 +max/);
+    assert.match(r.stdout, /TTFT +[\d.]+ +[\d.]+/);
+    assert.match(
+      r.stdout,
+      /not recorded: no launch serving on localhost:\d+ in the ledger; attach with --launch ID/,
+    );
+    const forced = await run([
+      '--url',
+      server.url,
+      '--requests',
+      '2',
+      '--launch',
+      rec!.id.slice(0, 8),
+      '--ledger',
+      file,
+      '--no-color',
+    ]);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.match(forced.stdout, new RegExp(`recorded: bench #1 → launch ${rec!.id.slice(0, 8)}`));
+  });
+
+  it('bad input: one line naming the flag or URL, exit 2', async () => {
+    const closed = await freePort();
+    const cases: Array<[string[], RegExp]> = [
+      [[], /bench run: --url is required/],
+      [['--url', 'ftp://x'], /--url ftp:\/\/x: only http/],
+      [['--url', server.url, '--concurrency', '0'], /--concurrency 0: expected whole numbers above 0/],
+      [['--url', server.url, '--requests', '3', '--duration', '5s'], /--requests and --duration both set/],
+      [['--url', server.url, '--slo', 'ttft=5'], /--slo ttft=5: expected key=milliseconds pairs/],
+      [['--url', server.url, '--duration', 'soon'], /--duration soon: not a duration/],
+      [['--url', server.url, '--frob'], /bench run: unknown option --frob/],
+      [
+        ['--url', server.url, '--dataset', path.join(dir, 'nope.json')],
+        /--dataset \S+nope\.json: no such file/,
+      ],
+      [['--url', server.url, '--endpoint', 'embeddings'], /--endpoint embeddings: expected completions/],
+      [
+        ['--url', `http://127.0.0.1:${closed}`],
+        new RegExp(`--url http://127\\.0\\.0\\.1:${closed}: .*ECONNREFUSED; is the server up`),
+      ],
+    ];
+    for (const [args, re] of cases) {
+      const r = await run([...args, '--no-ledger']);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, re);
+      assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+    }
+  });
+});
