@@ -149,11 +149,23 @@ export const COMMANDS: CommandDoc[] = [
   },
   {
     name: 'bench',
-    summary: 'bench import: attach benchmark results to the launch that served them',
-    usage: ['firedup bench import <file> [--launch ID] [--host H] [--port P] [--json]'],
+    summary: "bench run: benchmark a server with firedup's load generator; bench import: attach results",
+    usage: [
+      'firedup bench run --url URL [options]   (firedup bench run --help for all its options)',
+      'firedup bench import <file> [--launch ID] [--host H] [--port P] [--json]',
+    ],
     about:
-      'Reads sglang.bench_serving / vllm bench serve output: printed result blocks, --output-file JSONL,\n--save-result JSON. Each run goes to the launch serving on that host and port while it ran.',
+      'run: streaming requests to an OpenAI-compatible server at fixed concurrencies or rates; the result is\nrecorded on the launch serving at URL. import: sglang.bench_serving / vllm bench serve output (result\nblocks, --output-file JSONL, --save-result JSON), each run attached to the launch serving while it ran.',
     options: [
+      ['--url URL', 'run: the server to benchmark'],
+      ['--concurrency LIST', 'run: requests in flight per level (1,8,64)'],
+      ['--rate LIST', 'run: requests per second per level instead (open loop)'],
+      ['--requests N', 'run: requests per level'],
+      ['--duration T', 'run: seconds per level instead'],
+      ['--input-len N', 'run: random prompt length in tokens'],
+      ['--output-len N', 'run: tokens asked for per request'],
+      ['--dataset FILE', 'run: ShareGPT JSON/JSONL prompts instead'],
+      ['--slo K=V,...', 'run: goodput objectives (ttft_ms=500,tpot_ms=50)'],
       ['--launch ID', 'attach every run to this launch instead'],
       ['--host H', 'the host the benchmark ran against (default: from the results, else this machine)'],
       ['--port P', 'the port it ran against (default: from the results)'],
@@ -162,10 +174,11 @@ export const COMMANDS: CommandDoc[] = [
       COLOR_OPT,
     ],
     examples: [
+      ['firedup bench run --url http://127.0.0.1:30000 -c 1,8,64 --input-len 1024 --output-len 256', 'load'],
       ['firedup bench import sglang_0219_2000_1024_256.jsonl', 'placed by time, host and port'],
       ['firedup bench import result.json --launch last', 'attached to the newest launch'],
     ],
-    subcommands: ['import'],
+    subcommands: ['run', 'import'],
     files: true,
   },
   {

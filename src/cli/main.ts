@@ -61,7 +61,8 @@ async function run(argv: string[]): Promise<number> {
       `unknown ${cmd.startsWith('-') ? 'option' : 'command'} '${cmd}'${hint} (firedup --help lists the commands)`,
     );
   }
-  if (asksHelp(rest)) return help(cmd);
+  // `bench run` has more options than the command table shows: it prints its own help.
+  if (asksHelp(rest) && !(cmd === 'bench' && rest[0] === 'run')) return help(cmd);
   // Each command's modules load only when it runs: `status` does not pay for the dashboard or `launch`.
   switch (cmd) {
     case 'status':
