@@ -69,16 +69,28 @@ export function ledgerPath(flags: Record<string, unknown>): string {
 export async function withLedger<T>(
   flags: Record<string, unknown>,
   fn: (l: Ledger) => T | Promise<T>,
+  access: 'write' | 'read' = 'write',
 ): Promise<T> {
   let ledger: Ledger | undefined;
   try {
-    ledger = Ledger.open(ledgerPath(flags));
+    ledger = access === 'read' ? openForReading(ledgerPath(flags)) : Ledger.open(ledgerPath(flags));
     return await fn(ledger);
   } catch (e) {
     if (e instanceof LedgerError) throw new UsageError(e.message);
     throw e;
   } finally {
     ledger?.close();
+  }
+}
+
+/** A reading command on a ledger it may not write (a read-only file or directory) reads a copy of it. */
+export function openForReading(file: string): Ledger {
+  try {
+    return Ledger.open(file);
+  } catch (e) {
+    if (e instanceof LedgerError && e.code === 'unwritable' && fs.existsSync(file))
+      return Ledger.openReadOnly(file);
+    throw e;
   }
 }
 
@@ -141,8 +153,10 @@ function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: num
     });
   if (typeof flags.limit === 'string') {
     const n = Number(flags.limit);
-    if (!/^\d+$/.test(flags.limit) || n < 1)
-      throw new UsageError(`runs: --limit ${flags.limit}: expected a count, e.g. --limit 20`);
+    if (!/^\d+$/.test(flags.limit) || n < 1 || n > 1_000_000)
+      throw new UsageError(
+        `runs: --limit ${flags.limit}: expected a count from 1 to 1000000, e.g. --limit 20`,
+      );
     f.limit = n;
   }
   return f;
@@ -203,42 +217,46 @@ export async function ledgerRunsCommand(argv: string[]): Promise<number> {
       );
     return 0;
   }
-  return withLedger(flags, (ledger) => {
-    const recs = ledger.list({ ...filter, limit: filter.limit + 1 });
-    const more = recs.length > filter.limit;
-    const shown = recs.slice(0, filter.limit);
-    // One query for every listed launch's benches, not one per launch.
-    const benchesOf = ledger.benchesOf(shown.map((r) => r.id));
-    const list: ListedLaunch[] = shown.map((rec) => {
-      const benches = benchesOf.get(rec.id) ?? [];
-      return {
-        rec,
-        bench: bestBench(benches),
-        targets: evaluateTargets(ledger.targets(rec.model), rec, benches),
-      };
-    });
-    const why = list.length === 0 && filter.where?.length ? explainWhere(ledger, filter) : null;
-    if (flags.json) {
-      out(
-        `${JSON.stringify({
-          ledger: ledger.path,
-          launches: list.map(({ rec, bench, targets }) => ({ ...summary(rec), bench, targets })),
-          more,
-          ...(why ? { note: why } : {}),
-        })}\n`,
-      );
+  return withLedger(
+    flags,
+    (ledger) => {
+      const recs = ledger.list({ ...filter, limit: filter.limit + 1 });
+      const more = recs.length > filter.limit;
+      const shown = recs.slice(0, filter.limit);
+      // One query for every listed launch's benches, not one per launch.
+      const benchesOf = ledger.benchesOf(shown.map((r) => r.id));
+      const list: ListedLaunch[] = shown.map((rec) => {
+        const benches = benchesOf.get(rec.id) ?? [];
+        return {
+          rec,
+          bench: bestBench(benches),
+          targets: evaluateTargets(ledger.targets(rec.model), rec, benches),
+        };
+      });
+      const why = list.length === 0 && filter.where?.length ? explainWhere(ledger, filter) : null;
+      if (flags.json) {
+        out(
+          `${JSON.stringify({
+            ledger: ledger.path,
+            launches: list.map(({ rec, bench, targets }) => ({ ...summary(rec), bench, targets })),
+            more,
+            ...(why ? { note: why } : {}),
+          })}\n`,
+        );
+        return 0;
+      }
+      if (list.length === 0) {
+        const filtered = Object.keys(filter).length > 1;
+        out(
+          `${why ?? (filtered ? `no recorded launch matches these filters (ledger ${ledger.path})` : `no launches recorded yet in ledger ${ledger.path}`)}\n`,
+        );
+        return 0;
+      }
+      out(formatLedgerRuns(list, style(flags), { ledger: ledger.path, more, limit: filter.limit }));
       return 0;
-    }
-    if (list.length === 0) {
-      const filtered = Object.keys(filter).length > 1;
-      out(
-        `${why ?? (filtered ? `no recorded launch matches these filters (ledger ${ledger.path})` : `no launches recorded yet in ledger ${ledger.path}`)}\n`,
-      );
-      return 0;
-    }
-    out(formatLedgerRuns(list, style(flags), { ledger: ledger.path, more, limit: filter.limit }));
-    return 0;
-  });
+    },
+    'read',
+  );
 }
 
 /** A launch without its report (phases, series, config): what a list needs. `show --json` gives the rest. */
@@ -261,21 +279,25 @@ export async function showCommand(argv0: string[]): Promise<number> {
   const missing = missingLedger(flags);
   if (missing)
     throw new UsageError(`show ${ref}: no launches recorded yet (ledger ${missing} does not exist)`);
-  return withLedger(flags, (ledger) => {
-    const rec = ledger.resolve(ref);
-    const benches = ledger.benches(rec.id);
-    const targets = evaluateTargets(ledger.targets(rec.model), rec, benches);
-    if (lines !== null) {
-      if (flags.json) throw new UsageError('show: --lines prints the log itself; leave out --json');
-      const places = rec.paths.length ? rec.paths : [{ ...rec, startLine: rec.startLine }];
-      const live = rec.state === rec.live?.state ? rec.live.evidence : [];
-      out(formatLines(rec.report, places, lines, style(flags), live as VerdictEvidence[]));
+  return withLedger(
+    flags,
+    (ledger) => {
+      const rec = ledger.resolve(ref);
+      const benches = ledger.benches(rec.id);
+      const targets = evaluateTargets(ledger.targets(rec.model), rec, benches);
+      if (lines !== null) {
+        if (flags.json) throw new UsageError('show: --lines prints the log itself; leave out --json');
+        const places = rec.paths.length ? rec.paths : [{ ...rec, startLine: rec.startLine }];
+        const live = rec.state === rec.live?.state ? rec.live.evidence : [];
+        out(formatLines(rec.report, places, lines, style(flags), live as VerdictEvidence[]));
+        return 0;
+      }
+      if (flags.json) out(`${JSON.stringify({ ...rec, benches, targets })}\n`);
+      else out(formatShow({ rec, benches, targets }, style(flags)));
       return 0;
-    }
-    if (flags.json) out(`${JSON.stringify({ ...rec, benches, targets })}\n`);
-    else out(formatShow({ rec, benches, targets }, style(flags)));
-    return 0;
-  });
+    },
+    'read',
+  );
 }
 
 // ---- diff
@@ -346,16 +368,20 @@ export async function diffCommand(argv: string[]): Promise<number> {
       throw new UsageError(
         `diff: ${positionals.join(' ')} are not log files, and no launches are recorded (ledger ${missing} does not exist)`,
       );
-    return withLedger(flags, (ledger) => {
-      const ra = ledger.resolve(positionals[0]!);
-      const rb = ledger.resolve(positionals[1]!);
-      if (ra.id === rb.id)
-        throw new UsageError(
-          `diff: ${positionals[0]} and ${positionals[1]} are the same launch ${ra.id.slice(0, 8)}; compare it with another (e.g. last~1)`,
-        );
-      printDiff(diffLaunches(ra, rb, ledger.benches(ra.id), ledger.benches(rb.id)), flags);
-      return 0;
-    });
+    return withLedger(
+      flags,
+      (ledger) => {
+        const ra = ledger.resolve(positionals[0]!);
+        const rb = ledger.resolve(positionals[1]!);
+        if (ra.id === rb.id)
+          throw new UsageError(
+            `diff: ${positionals[0]} and ${positionals[1]} are the same launch ${ra.id.slice(0, 8)}; compare it with another (e.g. last~1)`,
+          );
+        printDiff(diffLaunches(ra, rb, ledger.benches(ra.id), ledger.benches(rb.id)), flags);
+        return 0;
+      },
+      'read',
+    );
   }
   printDiff(diffLaunches(a, b), flags);
   return 0;
@@ -409,11 +435,15 @@ export async function targetCommand(argv: string[]): Promise<number> {
         out(flags.json ? '[]\n' : formatTargets([], style(flags)));
         return 0;
       }
-      return withLedger(flags, (ledger) => {
-        const ts = model === null ? ledger.targets() : ledger.targets(model);
-        out(flags.json ? `${JSON.stringify(ts)}\n` : formatTargets(ts, style(flags)));
-        return 0;
-      });
+      return withLedger(
+        flags,
+        (ledger) => {
+          const ts = model === null ? ledger.targets() : ledger.targets(model);
+          out(flags.json ? `${JSON.stringify(ts)}\n` : formatTargets(ts, style(flags)));
+          return 0;
+        },
+        'read',
+      );
     }
     case 'rm': {
       const id = positionals[0];

@@ -1,5 +1,7 @@
 /** The `firedup` command: dispatch, and the one place where user mistakes become one-line messages. */
+
 import { createRequire } from 'node:module';
+import { LedgerError } from '../store/types.js';
 import { COMMAND_NAMES } from './commands.js';
 import { UsageError } from './errors.js';
 import { helpFor, helpText } from './help.js';
@@ -26,6 +28,11 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       process.stderr.write(`firedup: ${err.message}\n`);
       return err.exitCode;
+    }
+    // A ledger that cannot be used is the user's file to move aside, not firedup's bug: one line.
+    if (err instanceof LedgerError) {
+      process.stderr.write(`firedup: ${err.message}\n`);
+      return 1;
     }
     if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') return 0;
     throw err;

@@ -2,8 +2,10 @@
  * Every command that reads a log records what it learned in the ledger (`--ledger PATH`, FIREDUP_LEDGER,
  * else the XDG data dir; `--no-ledger` to skip). This is the CLI's one place that decides where and whether.
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { redactText } from '../core/config/redact.js';
 import type { Expectations } from '../core/expectations.js';
 import { isKeptLiveState } from '../core/launch-state.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
@@ -31,11 +33,21 @@ export function ledgerFile(flags: Record<string, unknown>, configured?: string):
   const given = flags.ledger;
   if (given !== undefined && (typeof given !== 'string' || given.trim() === ''))
     throw new UsageError('--ledger needs a path: --ledger ~/firedup.db');
-  if (typeof given === 'string') return path.resolve(given);
-  if (configured) return path.resolve(configured);
+  if (typeof given === 'string') return notUrl(given, '--ledger');
+  if (configured) return notUrl(configured, 'ledger (firedup.toml)');
   if (process.env.FIREDUP_LEDGER === 'off')
     throw new UsageError('FIREDUP_LEDGER=off: there is no ledger to use; name one with --ledger PATH');
+  if (process.env.FIREDUP_LEDGER) notUrl(process.env.FIREDUP_LEDGER, 'FIREDUP_LEDGER');
   return defaultLedgerPath();
+}
+
+/** A URL (`postgres://…`) is never taken for a file name: the path it resolves to would be nonsense. */
+function notUrl(value: string, where: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+    throw new UsageError(
+      `${where} ${redactText(value)}: a URL; only a SQLite file is supported as the ledger for now: give a file path`,
+    );
+  return path.resolve(value);
 }
 
 /** The ledger to record into, or null with `--no-ledger` (or FIREDUP_LEDGER=off). */

@@ -90,7 +90,20 @@ export async function replayCommand(argv: string[]): Promise<number> {
   // valid UTF-8; the timing reads only ASCII (stamps, bar fields), which latin1 leaves as it is.
   const steps = planReplay(data.toString('latin1'), { speed, maxGap });
   const out = typeof flags.out === 'string' ? flags.out : null;
+  if (out !== null && sameFile(src, out))
+    throw new UsageError(`replay: --out ${out} is the same file as the log replayed; name another file`);
   return runReplay(data, steps, { out, port });
+}
+
+/** Whether two paths name one file (through links too): appending a log to itself would never end. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = fs.statSync(a);
+    const y = fs.statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
 }
 
 /**

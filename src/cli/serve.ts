@@ -2,6 +2,7 @@
  * `firedup serve`: the dashboard (launch history from the ledger, live targets), its JSON API and event
  * stream, and /metrics for Prometheus, until SIGINT or SIGTERM.
  */
+
 import os from 'node:os';
 import path from 'node:path';
 import { parseTarget } from '../sources/target.js';
@@ -13,6 +14,7 @@ import { DashboardServer } from '../web/server.js';
 import { type TargetSpec, WatchedTarget } from '../web/targets.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
+import { openForReading } from './ledger-commands.js';
 import { engineFlag, isRemote, sshFlags } from './read.js';
 import { ledgerFile } from './recording.js';
 import { budgetScale, checkFollowable } from './watch.js';
@@ -165,7 +167,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
 
   let ledger: Ledger;
   try {
-    ledger = Ledger.open(ledgerFile(flags, cfg?.ledger));
+    // With nothing to watch the dashboard only reads: a read-only ledger (a shared copy) is enough.
+    const file = ledgerFile(flags, cfg?.ledger);
+    ledger = specs.length ? Ledger.open(file) : openForReading(file);
   } catch (e) {
     if (e instanceof LedgerError) throw new UsageError(e.message);
     throw e;

@@ -120,7 +120,10 @@ function inspect(file: string): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw unwritable(file, osReason(e));
   }
-  if (fs.statSync(file).isDirectory()) throw unwritable(file, 'it is a directory');
+  const kind = fs.statSync(file);
+  if (kind.isDirectory()) throw unwritable(file, 'it is a directory');
+  // A device or FIFO (FIREDUP_LEDGER=/dev/null) is no place for a database: SQLite would write beside it.
+  if (!kind.isFile()) throw unwritable(file, 'not a regular file');
   try {
     // SQLite needs the directory too, for the -wal and -shm files.
     fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
@@ -174,6 +177,27 @@ function tablesOf(file: string): string[] {
   }
 }
 
+/** Ledgers up to this size are checked page by page on every open (milliseconds); larger ones when they fail. */
+const CHECK_MAX_BYTES = 256 << 20;
+
+/**
+ * A damaged ledger is refused before anything is written to it: a write could land on a sound page and
+ * succeed (`target add`), mixing new records into a file whose other pages are lost. quick_check reads only.
+ */
+function checkIntact(db: Database.Database, file: string, known?: number): void {
+  let size = known ?? 0;
+  try {
+    size ||= fs.statSync(file).size;
+  } catch {
+    return;
+  }
+  if (size === 0 || size > CHECK_MAX_BYTES) return;
+  const rows = db.pragma('quick_check(1)') as Array<Record<string, unknown>>;
+  const first = rows[0] ? String(Object.values(rows[0])[0]) : 'ok';
+  if (first !== 'ok')
+    throw new LedgerError('corrupt', `ledger ${file} is damaged (${first}); move it aside or ${ELSEWHERE}`);
+}
+
 /** Claims a new or empty file, then brings the schema up to date. */
 function initialise(db: Database.Database, file: string): void {
   if (db.pragma('application_id', { simple: true }) !== APPLICATION_ID) {
@@ -203,6 +227,19 @@ function initialise(db: Database.Database, file: string): void {
   db.pragma('foreign_keys = ON');
   migrate(db);
 }
+
+/** The Postgres ledger is not built yet: a URL is refused rather than taken for a file name. */
+function refuseUrl(file: string): void {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file))
+    throw new LedgerError(
+      'unwritable',
+      `ledger ${file}: a URL; only a SQLite file is supported as the ledger for now: give a file path`,
+    );
+}
+
+/** Bounds on what one query may ask: past them it is a typo or an attack, not a question. */
+export const MAX_WHERE = 64;
+const MAX_ROWS = 1_000_000;
 
 /** The SQL that matches a config field against what the user typed (`where` in LaunchFilter). */
 function configMatch(keys: string[], value: string): { sql: string; params: unknown[] } {
@@ -242,12 +279,21 @@ function filterSql(filter: LaunchFilter): { sql: string; params: unknown[] } {
       filter.path,
     );
   if (filter.since !== undefined) add('coalesce(start_ts, first_seen) >= ?', filter.since);
+  // Each filter is a subquery: a bounded number keeps every query within SQLite's limits.
+  if ((filter.where?.length ?? 0) > MAX_WHERE)
+    throw new LedgerError(
+      'bad_filter',
+      `at most ${MAX_WHERE} --where filters at once (${filter.where!.length} given)`,
+    );
   for (const w of filter.where ?? []) {
     const m = configMatch(w.keys?.length ? w.keys : [w.key], w.value);
     add(m.sql, ...m.params);
   }
   const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
-  const limit = filter.limit !== undefined && filter.limit >= 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
+  const limit =
+    filter.limit !== undefined && filter.limit >= 0
+      ? ` LIMIT ${Math.min(Math.floor(filter.limit), MAX_ROWS)}`
+      : '';
   return { sql: `${where} ${NEWEST_FIRST}${limit}`, params };
 }
 
@@ -264,12 +310,52 @@ export class Ledger {
 
   /** Opens (creating it, and its directory, when missing) the ledger at `file`. Throws LedgerError. */
   static open(file: string): Ledger {
+    refuseUrl(file);
     const abs = path.resolve(file);
     let db: Database.Database | undefined;
     try {
       inspect(abs);
       db = new Database(abs, { timeout: 10_000 });
+      checkIntact(db, abs);
       initialise(db, abs);
+      return new Ledger(db, abs);
+    } catch (e) {
+      db?.close();
+      throw ledgerError(e, abs);
+    }
+  }
+
+  /**
+   * A ledger that can be read but not written (a read-only file or directory, a shared copy): read from an
+   * in-memory copy, so nothing is written beside it. Only a ledger of this version, with nothing pending in
+   * a -wal file, can be read so: the copy would miss those. Throws LedgerError.
+   */
+  static openReadOnly(file: string): Ledger {
+    refuseUrl(file);
+    const abs = path.resolve(file);
+    let db: Database.Database | undefined;
+    try {
+      if (!fs.statSync(abs).isFile()) throw unwritable(abs, 'not a regular file');
+      const bytes = fs.readFileSync(abs);
+      if (bytes.length < 100 || !validHeader(bytes)) throw corrupt(abs);
+      if (bytes.readUInt32BE(68) !== APPLICATION_ID) throw foreign(abs, 'not a firedup ledger');
+      const version = bytes.readInt32BE(60);
+      if (version > SCHEMA_VERSION) throw tooNew(abs, version);
+      if (version < SCHEMA_VERSION)
+        throw unwritable(
+          abs,
+          `it was written by an older firedup and is read-only, so it cannot be upgraded`,
+        );
+      let wal = 0;
+      try {
+        wal = fs.statSync(`${abs}-wal`).size;
+      } catch {}
+      if (wal > 0) throw unwritable(abs, 'it is read-only and its -wal file holds changes not yet in it');
+      // The copy lives in memory: its journal mode (WAL, bytes 18-19) means nothing there.
+      bytes[18] = 1;
+      bytes[19] = 1;
+      db = new Database(bytes);
+      checkIntact(db, abs, bytes.length);
       return new Ledger(db, abs);
     } catch (e) {
       db?.close();
@@ -531,7 +617,10 @@ export class Ledger {
       const back = /^last(?:~(\d+))?$/.exec(want);
       if (back) {
         const n = Number(back[1] ?? 0);
-        const hit = this.launches(`${NEWEST_FIRST} LIMIT 1 OFFSET ?`, n)[0];
+        // Past SQLite's integers (`last~99999999999999999999`) no launch can be that far back.
+        const hit = Number.isSafeInteger(n)
+          ? this.launches(`${NEWEST_FIRST} LIMIT 1 OFFSET ?`, n)[0]
+          : undefined;
         if (hit) return hit;
         const { count } = this.db.prepare('SELECT count(*) AS count FROM launches').get() as {
           count: number;

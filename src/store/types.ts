@@ -218,7 +218,8 @@ export type LedgerErrorCode =
   | 'unwritable'
   | 'not_found'
   | 'ambiguous'
-  | 'busy';
+  | 'busy'
+  | 'bad_filter';
 
 export class LedgerError extends Error {
   constructor(

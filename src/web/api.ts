@@ -87,7 +87,7 @@ function splitSeries(r: LaunchRecord): { launch: ApiLaunch; series: SeriesColumn
 function ledgerHttpError(e: unknown): never {
   if (e instanceof LedgerError) {
     if (e.code === 'not_found') throw new HttpError(404, e.message);
-    if (e.code === 'ambiguous') throw new HttpError(400, e.message);
+    if (e.code === 'ambiguous' || e.code === 'bad_filter') throw new HttpError(400, e.message);
     throw new HttpError(503, e.message);
   }
   throw e;
