@@ -30,6 +30,10 @@ export interface OpenedLog {
 /** Opens (creating it) the log for appending; a missing directory or no permission is the user's to fix. */
 export function openLog(file: string): OpenedLog {
   let fd: number;
+  // Looked at before opening: opening a FIFO with no reader for writing blocks before the server starts.
+  const before = fs.statSync(file, { throwIfNoEntry: false });
+  if (before && !before.isFile() && !before.isDirectory())
+    throw new UsageError(`launch: --log ${file}: not a regular file (a FIFO or a device); name a log file`);
   try {
     fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
   } catch (err) {

@@ -95,6 +95,8 @@ function targetSpecs(watch: string[], cfg: ServeConfig | null, engine: TargetSpe
       throw new UsageError('serve: --watch needs a log file or an ssh target, not standard input');
     specs.push({ name: unique(nameOf(log)), log, engine });
   }
+  // A local FIFO or device would freeze the dashboard (a blocking open): refused here, as watch does.
+  for (const s of specs) if (parseTarget(s.log).kind === 'local') checkFollowable(s.log);
   const names = new Set<string>();
   for (const s of specs) {
     if (names.has(s.name))

@@ -114,6 +114,13 @@ export function checkFollowable(log: string): void {
   }
   if (st.isDirectory())
     throw new UsageError(describeFsError(log, Object.assign(new Error('dir'), { code: 'EISDIR' })));
+  // Following means reopening and re-reading by offset: a FIFO or a device has neither (and opening a FIFO
+  // with no writer would block).
+  if (st.isFIFO() || st.isSocket())
+    throw new UsageError(
+      `${log}: a FIFO, not a file to follow; pipe it instead: cat ${log} | firedup watch -`,
+    );
+  if (!st.isFile()) throw new UsageError(`${log}: a device, not a log file (name the server's log file)`);
   try {
     fs.accessSync(log, fs.constants.R_OK);
   } catch (err) {

@@ -128,6 +128,24 @@ describe('FIFOs, process substitutions and devices', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('watch, wait, serve --watch and launch --log refuse a FIFO at once instead of blocking on its open', () => {
+    const dir = tmpDir();
+    const fifo = path.join(dir, 'server.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const ledger = path.join(dir, 'l.db');
+    for (const args of [
+      ['watch', fifo, '--timeout', '5s'],
+      ['wait', fifo, '--timeout', '5s'],
+      ['serve', '--watch', fifo, '--port', '0', '--ledger', ledger],
+      ['launch', '--log', fifo, '--ledger', ledger, '--', 'sleep', '1'],
+    ]) {
+      const r = runCli(args);
+      assert.equal(r.code, 1, `${args[0]}: ${r.stderr}`);
+      assert.match(r.stderr, /^firedup: .*server\.fifo.*(FIFO|not a regular file)/, args[0]);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('a process substitution (a /dev/fd link to a pipe) is read, not called missing', () => {
     const out = execFileSync(
       'bash',
