@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
+import * as sweeps from './sweeps.js';
 import {
   type BenchRow,
   benchFromRow,
@@ -32,6 +33,7 @@ import {
   type LiveMark,
   type LogKey,
   type LogState,
+  type SweepPointRecord,
   type TargetRecord,
 } from './types.js';
 
@@ -693,6 +695,28 @@ export class Ledger {
           ts,
         )[0] ?? null,
     );
+  }
+
+  // ---- sweeps (src/store/sweeps.ts)
+
+  openSweepPoint(p: sweeps.NewSweepPoint): SweepPointRecord {
+    return this.guard(() => sweeps.openPoint(this.db, p));
+  }
+
+  updateSweepPoint(id: number, u: sweeps.PointUpdate): void {
+    this.guard(() => sweeps.updatePoint(this.db, id, u));
+  }
+
+  sweepPoints(sweep: string): SweepPointRecord[] {
+    return this.guard(() => sweeps.pointsOf(this.db, sweep));
+  }
+
+  sweeps(): ReturnType<typeof sweeps.sweepList> {
+    return this.guard(() => sweeps.sweepList(this.db));
+  }
+
+  closeStaleSweepPoints(sweep: string): number {
+    return this.guard(() => sweeps.closeStale(this.db, sweep, now()));
   }
 
   // ---- targets
