@@ -20,7 +20,7 @@ import { nvidiaSmiOnPath } from '../cli/live.js';
 import { levelToBench } from '../core/bench/loadgen/to-result.js';
 import { randomPrompt, rng } from '../core/bench/loadgen/prompts.js';
 import type { Level } from '../core/bench/loadgen/types.js';
-import { checkIntended } from '../core/intended-check.js';
+import { checkIntended, type Mismatch } from '../core/intended-check.js';
 import { intendedUrl, parseCommand } from '../core/intended.js';
 import type { LaunchReport } from '../core/report.js';
 import { type BenchSpec, expandPoints, pointIdentity, type SweepPoint } from '../core/sweep/plan.js';
@@ -255,10 +255,13 @@ async function runPoint(o: SweepRunOptions, ledger: Ledger, p: PlannedPoint, dir
     o.onEvent({ type: 'checked', point: p, mismatches: detail.mismatches.length, unobservable: detail.unobservable });
     if (detail.mismatches.length) {
       status = 'mismatch';
-      detail.cause = `the engine logged other flags than asked: ${detail.mismatches
-        .map((m) => `${m.key} asked ${JSON.stringify(m.intended)}, logged ${JSON.stringify(m.observed)}`)
-        .join('; ')}`;
+      detail.cause = mismatchCause(detail.mismatches);
     } else status = await benchPoint(o, ledger, w, p, url, detail);
+  } else if (readyState.kind === 'mismatch') {
+    // Caught before ready: the engine printed its config, and it is not what was asked; no point loading on.
+    status = 'mismatch';
+    detail.mismatches = w.intended.mismatches;
+    detail.cause = readyState.why;
   } else {
     status = readyState.kind;
     const v = readyState.verdict;
@@ -316,13 +319,26 @@ async function runPoint(o: SweepRunOptions, ledger: Ledger, p: PlannedPoint, dir
   const rec = row.launchId ? ledger.getLaunch(row.launchId) : null;
   detail.loadSeconds = rec?.loadSeconds ?? null;
   detail.phases = phasesOf(rec?.report ?? l);
-  if (o.signal.aborted && status !== 'done') status = 'interrupted';
+  if (o.signal.aborted && status !== 'done' && status !== 'interrupted') {
+    status = 'interrupted';
+    detail.cause = `interrupted (Ctrl-C)${detail.cause ? ` after: ${detail.cause}` : ''}`;
+  }
   return end(status);
+}
+
+function mismatchCause(ms: Array<{ key: string; intended: unknown; observed: unknown }>): string {
+  return `the engine logged other flags than asked: ${ms
+    .map((m) => `${m.key} asked ${JSON.stringify(m.intended)}, logged ${JSON.stringify(m.observed ?? null)}`)
+    .join('; ')}`;
 }
 
 type ReadyState =
   | { kind: 'ready'; verdict: Verdict }
-  | { kind: 'crashed' | 'stalled' | 'dead' | 'timeout' | 'interrupted'; verdict: Verdict | null; why: string };
+  | {
+      kind: 'crashed' | 'stalled' | 'dead' | 'timeout' | 'interrupted' | 'mismatch';
+      verdict: Verdict | null;
+      why: string;
+    };
 
 /** Until the live verdict says ready, or something ends the point: crash, stall, process gone, timeout, Ctrl-C. */
 function waitReady(w: WatchedLaunch, timeoutS: number, signal: AbortSignal): Promise<ReadyState> {
@@ -337,7 +353,12 @@ function waitReady(w: WatchedLaunch, timeoutS: number, signal: AbortSignal): Pro
       else if (v.state === 'stalled') done({ kind: 'stalled', verdict: v, why: v.why });
       else if (v.state === 'dead' || v.state === 'exited') done({ kind: 'dead', verdict: v, why: v.why });
     };
-    const onAbort = () => done({ kind: 'interrupted', verdict: w.session.verdict, why: 'interrupted (Ctrl-C)' });
+    const onAbort = () => done({ kind: 'interrupted', verdict: w.session.verdict, why: 'interrupted (Ctrl-C) before ready' });
+    // A flag logged with another value than asked: the point would not run what it stands for.
+    const onMismatch = (m: Mismatch) => {
+      if (m.reason === 'differs')
+        done({ kind: 'mismatch', verdict: w.session.verdict, why: mismatchCause(w.intended.mismatches) });
+    };
     // The process gone before ready: what the log says decides (crashed), else it died without a word.
     void w.exited.then(({ code, signal: sig }) =>
       setTimeout(
@@ -356,10 +377,12 @@ function waitReady(w: WatchedLaunch, timeoutS: number, signal: AbortSignal): Pro
       settled = true;
       clearTimeout(timer);
       w.off('tick', onTick);
+      w.off('mismatch', onMismatch);
       signal.removeEventListener('abort', onAbort);
       resolve(s);
     }
     w.on('tick', onTick);
+    w.on('mismatch', onMismatch);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
@@ -413,7 +436,10 @@ async function benchPoint(
       detail.evidence = v.evidence.slice(0, 8);
       return v.state === 'crashed' ? 'crashed' : 'dead';
     }
-    if (o.signal.aborted) return 'interrupted';
+    if (o.signal.aborted) {
+      detail.cause = 'interrupted (Ctrl-C) during the bench: its figures are not recorded';
+      return 'interrupted';
+    }
     const launchId = w.launchId();
     const ok = result.levels.some((l) => l.metrics.completed > 0);
     if (ok && launchId) {

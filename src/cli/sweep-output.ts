@@ -134,6 +134,10 @@ export function formatReport(r: SweepReport, st: Style): string {
           : `${STATUS_TEXT[d.status]}${d.cause ? `: ${d.cause}` : ''}`;
       out.push(`    #${d.index} ${changed}: ${what}`);
     }
-  } else out.push('', `  ${st.yellow('no point was benchmarked with the flags it asked for')}`);
+  } else
+    out.push(
+      '',
+      `  ${st.yellow(`no best point: none finished its benchmark${r.ranked.some((p) => p.status === 'mismatch') ? ' with the flags it asked for' : ''}`)}`,
+    );
   return `${out.join('\n')}\n`;
 }
