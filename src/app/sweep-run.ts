@@ -22,6 +22,7 @@ import { randomPrompt, rng } from '../core/bench/loadgen/prompts.js';
 import type { Level } from '../core/bench/loadgen/types.js';
 import { checkIntended, type Mismatch } from '../core/intended-check.js';
 import { intendedUrl, parseCommand } from '../core/intended.js';
+import { redactArgv } from '../core/intended-env.js';
 import type { LaunchReport } from '../core/report.js';
 import { type BenchSpec, expandPoints, pointIdentity, type SweepPoint } from '../core/sweep/plan.js';
 import type { Verdict } from '../core/verdict.js';
@@ -194,7 +195,8 @@ async function runPoint(o: SweepRunOptions, ledger: Ledger, p: PlannedPoint, dir
     pointHash: p.hash,
     pointIndex: p.index,
     flags: p.values,
-    argv: p.argv,
+    // As `launch` records a command: a secret on the command line never reaches the ledger.
+    argv: redactArgv(p.argv),
     plan: { ...spec.bench, targets: spec.targets },
     startedAt: now(),
   });

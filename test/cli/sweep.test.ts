@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Ledger } from '../../src/store/ledger.js';
 import type { SweepPointRecord } from '../../src/store/types.js';
+import { Api } from '../../src/web/api.js';
 import { BIN, tmpDir } from '../helpers.js';
 import { ensureLlama, freePort } from '../llama.js';
 
@@ -200,6 +201,20 @@ describe('firedup sweep with a real llama-server', { timeout: 120_000, skip }, (
     assert.match(text.stdout, /rank +point +parallel +ctx_size +status/);
     assert.match(text.stdout, /^ {2}best: #\d parallel=\d ctx_size=\d+ — [\d.]+ output tok\/s at concurrency \d/m);
     assert.equal((text.stdout.match(/ pass /g) ?? []).length, 4);
+
+    // The dashboard's sweep page reads the same ranking, with each point's levels for its two charts.
+    const db = Ledger.open(ledger);
+    try {
+      const api = new Api(db, () => []);
+      assert.deepEqual(api.sweeps().sweeps.map((x) => [x.name, x.points, x.runs]), [['np-ctx', 4, 4]]);
+      const page = api.sweep('np-ctx') as any;
+      assert.equal(page.best.index, report.best.index);
+      for (const p of page.ranked)
+        assert.deepEqual(p.levels.map((x: any) => x.concurrency), [1, 2]);
+      assert.throws(() => api.sweep('nope'), /no sweep named nope/);
+    } finally {
+      db.close();
+    }
   });
 
   it('--resume skips the points done; a plain rerun is run 2 of each point, kept apart and summarised', async () => {
