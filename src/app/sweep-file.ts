@@ -127,7 +127,8 @@ export function loadSweepFile(file: string): LoadedSweep {
   const name = nameE ? str(nameE, 'name').trim() : path.basename(file).replace(/\.toml$/, '');
   if (name === '') at(nameE!.line, 'name is empty');
   const cmdE = get(top, 'command');
-  if (!cmdE) at(1, 'command is missing: command = "llama-server -m model.gguf --port 8080" (the base launch)');
+  if (!cmdE)
+    at(1, 'command is missing: command = "llama-server -m model.gguf --port 8080" (the base launch)');
   const command = argvOf(cmdE!, 'command');
   if (command.length === 0) at(cmdE!.line, 'command is empty');
 
@@ -141,7 +142,8 @@ export function loadSweepFile(file: string): LoadedSweep {
   const engE = get(top, 'engine');
   if (engE) {
     const v = str(engE, 'engine');
-    if (!(ENGINES as readonly string[]).includes(v)) at(engE.line, `engine must be one of ${ENGINES.join(', ')}`);
+    if (!(ENGINES as readonly string[]).includes(v))
+      at(engE.line, `engine must be one of ${ENGINES.join(', ')}`);
     engine = v as EngineId;
   }
   const modeE = get(top, 'log_mode');
@@ -245,7 +247,10 @@ function readBench(keys: Keys, r: Readers): BenchSpec {
   const endpointE = e('endpoint');
   const endpoint = endpointE ? r.str(endpointE, 'endpoint') : 'completions';
   if (endpoint !== 'completions' && endpoint !== 'chat')
-    r.at(endpointE!.line, 'endpoint must be "completions" (/v1/completions) or "chat" (/v1/chat/completions)');
+    r.at(
+      endpointE!.line,
+      'endpoint must be "completions" (/v1/completions) or "chat" (/v1/chat/completions)',
+    );
   const sloE = e('slo');
   const slo = sloE ? r.str(sloE, 'slo') : null;
   if (slo !== null && !/^(?:(?:ttft_ms|tpot_ms|e2e_ms)=\d+(?:\.\d+)?,?)+$/.test(slo.replace(/\s/g, '')))

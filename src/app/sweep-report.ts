@@ -2,8 +2,16 @@
  * A sweep's report from the ledger: its runs, their launches and benches, ranked against the sweep's targets
  * (core/sweep/rank.ts). One reader for `firedup sweep`'s closing table, `firedup sweep report` and the dashboard.
  */
+
+import {
+  bestPoint,
+  type Difference,
+  differences,
+  type PointRun,
+  type PointSummary,
+  rankPoints,
+} from '../core/sweep/rank.js';
 import { parseTarget } from '../core/targets.js';
-import { bestPoint, type Difference, differences, type PointRun, type PointSummary, rankPoints } from '../core/sweep/rank.js';
 import type { Ledger } from '../store/ledger.js';
 import type { SweepPointRecord, TargetRecord } from '../store/types.js';
 

@@ -17,11 +17,11 @@ import { servedModel, serverInfo } from '../bench/server-info.js';
 import { fingerprinted, LOCAL, wallOf } from '../cli/bench-import.js';
 import { parseSlo } from '../cli/bench-run-flags.js';
 import { nvidiaSmiOnPath } from '../cli/live.js';
-import { levelToBench } from '../core/bench/loadgen/to-result.js';
 import { randomPrompt, rng } from '../core/bench/loadgen/prompts.js';
+import { levelToBench } from '../core/bench/loadgen/to-result.js';
 import type { Level } from '../core/bench/loadgen/types.js';
-import { checkIntended, type Mismatch } from '../core/intended-check.js';
 import { intendedUrl, parseCommand } from '../core/intended.js';
+import { checkIntended, type Mismatch } from '../core/intended-check.js';
 import { redactArgv } from '../core/intended-env.js';
 import type { LaunchReport } from '../core/report.js';
 import { type BenchSpec, expandPoints, pointIdentity, type SweepPoint } from '../core/sweep/plan.js';
@@ -188,7 +188,12 @@ export async function runSweep(o: SweepRunOptions): Promise<SweepOutcome> {
   return out;
 }
 
-async function runPoint(o: SweepRunOptions, ledger: Ledger, p: PlannedPoint, dir: string): Promise<SweepPointStatus> {
+async function runPoint(
+  o: SweepRunOptions,
+  ledger: Ledger,
+  p: PlannedPoint,
+  dir: string,
+): Promise<SweepPointStatus> {
   const { spec } = o.loaded;
   const row = ledger.openSweepPoint({
     sweep: spec.name,
@@ -254,7 +259,12 @@ async function runPoint(o: SweepRunOptions, ledger: Ledger, p: PlannedPoint, dir
     const c = l ? checkIntended(l.engine ?? cmd.engine, cmd.flags, l.config, l.configSources) : null;
     detail.mismatches = c?.mismatches ?? [];
     detail.unobservable = c?.unobservable ?? [];
-    o.onEvent({ type: 'checked', point: p, mismatches: detail.mismatches.length, unobservable: detail.unobservable });
+    o.onEvent({
+      type: 'checked',
+      point: p,
+      mismatches: detail.mismatches.length,
+      unobservable: detail.unobservable,
+    });
     if (detail.mismatches.length) {
       status = 'mismatch';
       detail.cause = mismatchCause(detail.mismatches);
@@ -311,7 +321,9 @@ async function runPoint(o: SweepRunOptions, ledger: Ledger, p: PlannedPoint, dir
       const used = await gpuUsedMiB();
       if (used === null || used <= gpuBaseline + 1024) break;
       if (Date.now() > until) {
-        o.warn(`point ${p.index}: GPU memory still ${used} MiB in use (was ${gpuBaseline} MiB before the point)`);
+        o.warn(
+          `point ${p.index}: GPU memory still ${used} MiB in use (was ${gpuBaseline} MiB before the point)`,
+        );
         break;
       }
       await sleep(1000);
@@ -346,7 +358,12 @@ type ReadyState =
 function waitReady(w: WatchedLaunch, timeoutS: number, signal: AbortSignal): Promise<ReadyState> {
   return new Promise((resolve) => {
     const timer = setTimeout(
-      () => done({ kind: 'timeout', verdict: w.session.verdict, why: `not ready after ${timeoutS} s (timeouts.ready)` }),
+      () =>
+        done({
+          kind: 'timeout',
+          verdict: w.session.verdict,
+          why: `not ready after ${timeoutS} s (timeouts.ready)`,
+        }),
       timeoutS * 1000,
     );
     const onTick = (v: Verdict) => {
@@ -355,7 +372,8 @@ function waitReady(w: WatchedLaunch, timeoutS: number, signal: AbortSignal): Pro
       else if (v.state === 'stalled') done({ kind: 'stalled', verdict: v, why: v.why });
       else if (v.state === 'dead' || v.state === 'exited') done({ kind: 'dead', verdict: v, why: v.why });
     };
-    const onAbort = () => done({ kind: 'interrupted', verdict: w.session.verdict, why: 'interrupted (Ctrl-C) before ready' });
+    const onAbort = () =>
+      done({ kind: 'interrupted', verdict: w.session.verdict, why: 'interrupted (Ctrl-C) before ready' });
     // A flag logged with another value than asked: the point would not run what it stands for.
     const onMismatch = (m: Mismatch) => {
       if (m.reason === 'differs')
@@ -400,7 +418,8 @@ async function benchPoint(
 ): Promise<SweepPointStatus> {
   const { spec } = o.loaded;
   if (!url) {
-    detail.cause = 'no URL to benchmark: give url = "http://host:port" in the sweep file, or --port in the command';
+    detail.cause =
+      'no URL to benchmark: give url = "http://host:port" in the sweep file, or --port in the command';
     return 'bench_failed';
   }
   const base = new URL(url).origin;

@@ -85,7 +85,9 @@ export class IntendedLaunchWriter {
     try {
       this.ledger ??= Ledger.open(this.ledgerPath);
       const kept = this.ledger.upsertLaunches(recs);
-      recs.forEach((r, i) => this.ids.set(r.startOffset, kept[i]?.id ?? r.id));
+      recs.forEach((r, i) => {
+        this.ids.set(r.startOffset, kept[i]?.id ?? r.id);
+      });
     } catch (err) {
       // One warning: the server runs on, only its history is not kept.
       this.failed = true;

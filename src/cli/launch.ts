@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { LaunchError, WatchedLaunch } from '../app/launch-server.js';
-import type { IntendedCheck, Mismatch } from '../core/intended-check.js';
 import { intendedUrl, parseCommand } from '../core/intended.js';
+import type { IntendedCheck, Mismatch } from '../core/intended-check.js';
 import type { LaunchReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
 import type { EngineInstall } from '../probes/engine-install.js';
@@ -152,8 +152,7 @@ export async function launchCommand(argv: string[]): Promise<number> {
     else out(mismatchLine(m, st));
   });
   w.on('checked', (c: IntendedCheck, l: LaunchReport) => {
-    if (json)
-      emit({ type: 'config', checks: c.checks, unobservable: c.unobservable, fullDump: c.fullDump });
+    if (json) emit({ type: 'config', checks: c.checks, unobservable: c.unobservable, fullDump: c.fullDump });
     else out(checkSummary(c, l.engine ?? cmd.engine, st));
   });
   w.on('event', (e: LiveEvent) => {

@@ -1,7 +1,8 @@
 /** What `firedup sweep` prints: the plan (--dry-run), one line per step of each point, the ranked table. */
-import type { SweepEvent, PlannedPoint } from '../app/sweep-run.js';
-import type { SweepReport } from '../app/sweep-report.js';
+
 import type { LoadedSweep } from '../app/sweep-file.js';
+import type { SweepReport } from '../app/sweep-report.js';
+import type { PlannedPoint, SweepEvent } from '../app/sweep-run.js';
 import type { PointSummary } from '../core/sweep/rank.js';
 import type { SweepPointStatus } from '../store/types.js';
 import { fmtNum, shortId } from './format-ledger.js';
@@ -20,7 +21,10 @@ function benchLine(l: LoadedSweep): string {
 
 export function formatPlan(l: LoadedSweep, points: PlannedPoint[], st: Style): string {
   const s = l.spec;
-  const axes = [...s.grid.map((a) => `${a.key} (${a.values.length})`), ...(s.variants.length ? [`variant (${s.variants.length})`] : [])];
+  const axes = [
+    ...s.grid.map((a) => `${a.key} (${a.values.length})`),
+    ...(s.variants.length ? [`variant (${s.variants.length})`] : []),
+  ];
   const out = [
     `${st.bold(`sweep ${s.name}`)}: ${points.length} point${points.length === 1 ? '' : 's'}${axes.length ? ` = ${axes.join(' × ')}` : ''}${s.repeat > 1 ? `, each run ${s.repeat} times` : ''}`,
     `  bench: ${benchLine(l)}`,
@@ -58,9 +62,15 @@ export function eventText(e: SweepEvent, total: number, st: Style): string {
   const tag = st.bold(`[${e.point.index}/${total}]`);
   switch (e.type) {
     case 'skip':
-      return stamp(`${tag} ${e.point.label}: skipped (--resume: run ${e.run.run} ended ${STATUS_TEXT[e.run.status]})`, st);
+      return stamp(
+        `${tag} ${e.point.label}: skipped (--resume: run ${e.run.run} ended ${STATUS_TEXT[e.run.status]})`,
+        st,
+      );
     case 'start':
-      return stamp(`${tag} ${e.point.label}: server pid ${e.pid}${e.run > 1 ? ` (run ${e.run})` : ''} · log ${e.log}`, st);
+      return stamp(
+        `${tag} ${e.point.label}: server pid ${e.pid}${e.run > 1 ? ` (run ${e.run})` : ''} · log ${e.log}`,
+        st,
+      );
     case 'ready':
       return stamp(`${tag} ready in ${e.seconds.toFixed(1)} s: ${e.verdict.why}`, st);
     case 'checked':
@@ -71,7 +81,10 @@ export function eventText(e: SweepEvent, total: number, st: Style): string {
     case 'bench':
       return stamp(
         `${tag} bench: ${e.result.levels
-          .map((l) => `c=${l.metrics.level.concurrency} ${fmtNum(l.metrics.outputTokS)} tok/s${l.metrics.failed ? st.red(` (${l.metrics.failed} failed)`) : ''}`)
+          .map(
+            (l) =>
+              `c=${l.metrics.level.concurrency} ${fmtNum(l.metrics.outputTokS)} tok/s${l.metrics.failed ? st.red(` (${l.metrics.failed} failed)`) : ''}`,
+          )
           .join(' · ')}`,
         st,
       );
@@ -79,11 +92,18 @@ export function eventText(e: SweepEvent, total: number, st: Style): string {
       return stamp(`${tag} stopping the server (${e.signal} to its process group)`, st);
     case 'end': {
       const t = e.detail.timings ?? {};
-      const took = [t.ready !== undefined ? `ready ${t.ready} s` : null, t.bench !== undefined ? `bench ${t.bench} s` : null, t.stop !== undefined ? `stop ${t.stop} s` : null]
+      const took = [
+        t.ready !== undefined ? `ready ${t.ready} s` : null,
+        t.bench !== undefined ? `bench ${t.bench} s` : null,
+        t.stop !== undefined ? `stop ${t.stop} s` : null,
+      ]
         .filter(Boolean)
         .join(', ');
       const why = e.status === 'done' ? '' : `: ${e.detail.cause ?? ''}`;
-      return stamp(`${tag} ${paintStatus(e.status, st)(STATUS_TEXT[e.status])}${why}${took ? st.dim(` (${took})`) : ''}`, st);
+      return stamp(
+        `${tag} ${paintStatus(e.status, st)(STATUS_TEXT[e.status])}${why}${took ? st.dim(` (${took})`) : ''}`,
+        st,
+      );
     }
   }
 }
@@ -96,17 +116,42 @@ function valuesText(p: PointSummary, keys: string[]): string {
 
 /** The ranked table, the best point, and what differs between it and the rest. */
 export function formatReport(r: SweepReport, st: Style): string {
-  const header = ['rank', 'point', ...r.keys, 'status', 'runs', 'load', 'graph', 'out tok/s', '@c', 'c=1 tok/s', 'TPOT ms', 'targets', 'launch'];
+  const header = [
+    'rank',
+    'point',
+    ...r.keys,
+    'status',
+    'runs',
+    'load',
+    'graph',
+    'out tok/s',
+    '@c',
+    'c=1 tok/s',
+    'TPOT ms',
+    'targets',
+    'launch',
+  ];
   const rows: Row[] = r.ranked.map((p, i) => {
     const paint = paintStatus(p.status, st);
     const targets =
-      p.pass === null ? (p.status === 'done' && r.targets.length ? 'no data' : '-') : p.pass ? 'pass' : `fail ${p.targets.filter((t) => t.pass === false).map((t) => t.target.metric).join(',')}`;
+      p.pass === null
+        ? p.status === 'done' && r.targets.length
+          ? 'no data'
+          : '-'
+        : p.pass
+          ? 'pass'
+          : `fail ${p.targets
+              .filter((t) => t.pass === false)
+              .map((t) => t.target.metric)
+              .join(',')}`;
     return [
       p.status === 'done' ? String(i + 1) : '-',
       `#${p.index}`,
       ...r.keys.map((k) => (p.values[k] === undefined ? '-' : String(p.values[k]))),
       { text: STATUS_TEXT[p.status], paint },
-      p.runs > 1 ? `${p.doneRuns}/${p.runs}${p.spread ? ` (${p.spread[0].toFixed(0)}–${p.spread[1].toFixed(0)})` : ''}` : String(p.runs),
+      p.runs > 1
+        ? `${p.doneRuns}/${p.runs}${p.spread ? ` (${p.spread[0].toFixed(0)}–${p.spread[1].toFixed(0)})` : ''}`
+        : String(p.runs),
       secs(p.loadS),
       secs(p.graphS),
       fmtNum(p.outputTokS),
@@ -123,9 +168,14 @@ export function formatReport(r: SweepReport, st: Style): string {
     ...renderTable(header, rows, { st, right, drop: ['launch', 'graph', 'c=1 tok/s', 'TPOT ms'] }),
   ];
   if (r.best) {
-    out.push('', `  best: ${st.bold(`#${r.best.index} ${valuesText(r.best, r.keys)}`)} — ${fmtNum(r.best.outputTokS)} output tok/s at concurrency ${r.best.atConcurrency ?? '?'}${r.best.tpotMs !== null ? `, TPOT ${fmtNum(r.best.tpotMs)} ms` : ''}`);
+    out.push(
+      '',
+      `  best: ${st.bold(`#${r.best.index} ${valuesText(r.best, r.keys)}`)} — ${fmtNum(r.best.outputTokS)} output tok/s at concurrency ${r.best.atConcurrency ?? '?'}${r.best.tpotMs !== null ? `, TPOT ${fmtNum(r.best.tpotMs)} ms` : ''}`,
+    );
     for (const d of r.differences) {
-      const changed = d.keys.map((k) => `${k.key}=${String(k.here ?? '-')} (best ${String(k.best ?? '-')})`).join(', ') || 'the same flags';
+      const changed =
+        d.keys.map((k) => `${k.key}=${String(k.here ?? '-')} (best ${String(k.best ?? '-')})`).join(', ') ||
+        'the same flags';
       const what =
         d.status === 'done'
           ? d.delta === null

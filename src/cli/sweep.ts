@@ -44,11 +44,14 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   try {
     checkCommand(loaded.spec.command[0]!, process.env, loaded.dir);
   } catch (e) {
-    if (e instanceof UsageError) throw new UsageError(`${loaded.file}: command: ${e.message.replace(/^launch: /, '')}`, 1);
+    if (e instanceof UsageError)
+      throw new UsageError(`${loaded.file}: command: ${e.message.replace(/^launch: /, '')}`, 1);
     throw e;
   }
   if (process.env.FIREDUP_LEDGER === 'off' || flags['no-ledger'])
-    throw new UsageError('sweep: a sweep records every point in the ledger; drop --no-ledger (or FIREDUP_LEDGER=off)');
+    throw new UsageError(
+      'sweep: a sweep records every point in the ledger; drop --no-ledger (or FIREDUP_LEDGER=off)',
+    );
   const ledger = ledgerPath(flags);
 
   const stop = new AbortController();
@@ -64,7 +67,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const json = Boolean(flags.json);
-  if (!json) process.stdout.write(formatPlan(loaded, points, st).split('\n').slice(0, 5).join('\n') + '\n\n');
+  if (!json) process.stdout.write(`${formatPlan(loaded, points, st).split('\n').slice(0, 5).join('\n')}\n\n`);
   let outcome: Awaited<ReturnType<typeof runSweep>>;
   try {
     outcome = await runSweep({
@@ -97,8 +100,12 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   else {
     process.stdout.write('\n');
     if (report) process.stdout.write(formatReport(report, st));
-    if (outcome.skipped) process.stdout.write(`  ${outcome.skipped} point run${outcome.skipped === 1 ? '' : 's'} skipped (--resume: already done)\n`);
-    if (outcome.interrupted) process.stdout.write(`  interrupted: firedup sweep --resume ${positionals[0]} runs what is left\n`);
+    if (outcome.skipped)
+      process.stdout.write(
+        `  ${outcome.skipped} point run${outcome.skipped === 1 ? '' : 's'} skipped (--resume: already done)\n`,
+      );
+    if (outcome.interrupted)
+      process.stdout.write(`  interrupted: firedup sweep --resume ${positionals[0]} runs what is left\n`);
   }
   if (outcome.interrupted) return 130;
   return report?.best ? 0 : 3;
@@ -115,7 +122,13 @@ function eventFields(e: Parameters<Parameters<typeof runSweep>[0]['onEvent']>[0]
     case 'checked':
       return { mismatches: e.mismatches, unobservable: e.unobservable };
     case 'bench':
-      return { levels: e.result.levels.map((l) => ({ concurrency: l.metrics.level.concurrency, outputTokS: l.metrics.outputTokS, failed: l.metrics.failed })) };
+      return {
+        levels: e.result.levels.map((l) => ({
+          concurrency: l.metrics.level.concurrency,
+          outputTokS: l.metrics.outputTokS,
+          failed: l.metrics.failed,
+        })),
+      };
     case 'stopping':
       return { signal: e.signal };
     case 'end':
@@ -128,7 +141,8 @@ async function reportCommand(
   flags: Record<string, unknown>,
   st: ReturnType<typeof makeStyle>,
 ): Promise<number> {
-  if (args.length > 1) throw new UsageError(`sweep report: one sweep name at a time (got ${args.join(', ')})`);
+  if (args.length > 1)
+    throw new UsageError(`sweep report: one sweep name at a time (got ${args.join(', ')})`);
   if (!fs.existsSync(ledgerPath(flags))) {
     process.stdout.write('no sweep recorded yet (firedup sweep FILE runs one)\n');
     return 0;
@@ -142,7 +156,9 @@ async function reportCommand(
     const name = args[0] ?? all[0]!.name;
     const r = sweepReport(l, name);
     if (!r)
-      throw new UsageError(`sweep report: no sweep named ${name} (recorded: ${all.map((s) => s.name).join(', ')})`);
+      throw new UsageError(
+        `sweep report: no sweep named ${name} (recorded: ${all.map((s) => s.name).join(', ')})`,
+      );
     if (flags.json) process.stdout.write(`${JSON.stringify(r)}\n`);
     else {
       process.stdout.write(formatReport(r, st));

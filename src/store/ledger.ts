@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
-import * as sweeps from './sweeps.js';
 import {
   type BenchRow,
   benchFromRow,
@@ -21,6 +20,7 @@ import {
   type TargetRow,
   targetFromRow,
 } from './record.js';
+import * as sweeps from './sweeps.js';
 import {
   type BenchRecord,
   type BenchResult,

@@ -10,7 +10,14 @@ import { launchFingerprint } from './record.js';
 export const APPLICATION_ID = 0x46445550;
 
 /** Tables the ledger creates: anything else in a file means it is not (only) ours. */
-export const LEDGER_TABLES = new Set(['logs', 'launches', 'benches', 'targets', 'launch_paths', 'sweep_points']);
+export const LEDGER_TABLES = new Set([
+  'logs',
+  'launches',
+  'benches',
+  'targets',
+  'launch_paths',
+  'sweep_points',
+]);
 
 export const MIGRATIONS: readonly string[] = [
   `

@@ -67,9 +67,7 @@ export function openPoint(db: Database.Database, p: NewSweepPoint): SweepPointRe
           JSON.stringify(p.plan),
           p.startedAt,
         );
-      return fromRow(
-        db.prepare('SELECT * FROM sweep_points WHERE id = ?').get(info.lastInsertRowid) as Row,
-      );
+      return fromRow(db.prepare('SELECT * FROM sweep_points WHERE id = ?').get(info.lastInsertRowid) as Row);
     })
     .immediate();
 }
@@ -82,12 +80,13 @@ export interface PointUpdate {
 }
 
 export function updatePoint(db: Database.Database, id: number, u: PointUpdate): void {
-  const sets: string[] = [];
-  const args: unknown[] = [];
-  if (u.status !== undefined) sets.push('status = ?') && args.push(u.status);
-  if (u.launchId !== undefined) sets.push('launch_id = ?') && args.push(u.launchId);
-  if (u.detail !== undefined) sets.push('detail = ?') && args.push(JSON.stringify(u.detail));
-  if (u.endedAt !== undefined) sets.push('ended_at = ?') && args.push(u.endedAt);
+  const cols: Array<[string, unknown]> = [];
+  if (u.status !== undefined) cols.push(['status', u.status]);
+  if (u.launchId !== undefined) cols.push(['launch_id', u.launchId]);
+  if (u.detail !== undefined) cols.push(['detail', JSON.stringify(u.detail)]);
+  if (u.endedAt !== undefined) cols.push(['ended_at', u.endedAt]);
+  const sets = cols.map(([c]) => `${c} = ?`);
+  const args = cols.map(([, v]) => v);
   if (!sets.length) return;
   db.prepare(`UPDATE sweep_points SET ${sets.join(', ')} WHERE id = ?`).run(...args, id);
 }
@@ -95,9 +94,7 @@ export function updatePoint(db: Database.Database, id: number, u: PointUpdate): 
 /** Every run of the sweep's points, by point then run. */
 export function pointsOf(db: Database.Database, sweep: string): SweepPointRecord[] {
   return (
-    db
-      .prepare('SELECT * FROM sweep_points WHERE sweep = ? ORDER BY point_index, run, id')
-      .all(sweep) as Row[]
+    db.prepare('SELECT * FROM sweep_points WHERE sweep = ? ORDER BY point_index, run, id').all(sweep) as Row[]
   ).map(fromRow);
 }
 
@@ -105,15 +102,19 @@ export function pointsOf(db: Database.Database, sweep: string): SweepPointRecord
 export function sweepList(
   db: Database.Database,
 ): Array<{ name: string; points: number; runs: number; startedAt: number; endedAt: number | null }> {
-  return (
-    db
-      .prepare(
-        `SELECT sweep AS name, count(DISTINCT point_hash) AS points, count(*) AS runs,
+  return db
+    .prepare(
+      `SELECT sweep AS name, count(DISTINCT point_hash) AS points, count(*) AS runs,
            min(started_at) AS startedAt, max(ended_at) AS endedAt
          FROM sweep_points GROUP BY sweep ORDER BY max(started_at) DESC`,
-      )
-      .all() as Array<{ name: string; points: number; runs: number; startedAt: number; endedAt: number | null }>
-  );
+    )
+    .all() as Array<{
+    name: string;
+    points: number;
+    runs: number;
+    startedAt: number;
+    endedAt: number | null;
+  }>;
 }
 
 /** Runs left `running` by a sweep that died (killed -9, machine reboot): they are over, and interrupted. */

@@ -4,6 +4,7 @@
  * `{ "error": "one line" }`. Every record passes through scrub() on its way out.
  */
 
+import { sweepReport } from '../app/sweep-report.js';
 import { LAUNCH_STATES } from '../core/launch-state.js';
 import { evaluateTargets } from '../core/targets.js';
 import type { Ledger } from '../store/ledger.js';
@@ -28,7 +29,6 @@ import type {
   SeriesColumns,
   TargetResult,
 } from './api-types.js';
-import { sweepReport } from '../app/sweep-report.js';
 import { compareConfigs } from './compare.js';
 import { scrub, scrubArgv, scrubRecord } from './scrub.js';
 

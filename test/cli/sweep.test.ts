@@ -136,7 +136,10 @@ describe('firedup sweep with a real llama-server', { timeout: 120_000, skip }, (
   });
 
   it('--dry-run prints every point with its command and the bench plan, and launches nothing', () => {
-    const r = spawnSync(process.execPath, [BIN, 'sweep', '--dry-run', grid], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const r = spawnSync(process.execPath, [BIN, 'sweep', '--dry-run', grid], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^sweep np-ctx: 4 points = parallel \(2\) × ctx_size \(2\)$/m);
     assert.match(r.stdout, /bench: concurrency 1,2 · 4 requests per level · random 16 in \/ 8 out/);
@@ -178,9 +181,15 @@ describe('firedup sweep with a real llama-server', { timeout: 120_000, skip }, (
         assert.equal(launch!.outcome, 'shutdown');
         assert.deepEqual(launch!.intended?.flags.parallel, row.flags.parallel);
         const benches = l.benches(row.launchId!);
-        assert.deepEqual(benches.map((b) => b.maxConcurrency), [1, 2]);
+        assert.deepEqual(
+          benches.map((b) => b.maxConcurrency),
+          [1, 2],
+        );
         assert.ok(benches.every((b) => (b.outputTokS ?? 0) > 0));
-        assert.deepEqual(row.detail.benchIds, benches.map((b) => b.id));
+        assert.deepEqual(
+          row.detail.benchIds,
+          benches.map((b) => b.id),
+        );
         assert.ok(typeof row.detail.timings?.ready === 'number');
       }
     } finally {
@@ -199,18 +208,27 @@ describe('firedup sweep with a real llama-server', { timeout: 120_000, skip }, (
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /^sweep np-ctx: 4 points, 4 runs · targets/m);
     assert.match(text.stdout, /rank +point +parallel +ctx_size +status/);
-    assert.match(text.stdout, /^ {2}best: #\d parallel=\d ctx_size=\d+ — [\d.]+ output tok\/s at concurrency \d/m);
+    assert.match(
+      text.stdout,
+      /^ {2}best: #\d parallel=\d ctx_size=\d+ — [\d.]+ output tok\/s at concurrency \d/m,
+    );
     assert.equal((text.stdout.match(/ pass /g) ?? []).length, 4);
 
     // The dashboard's sweep page reads the same ranking, with each point's levels for its two charts.
     const db = Ledger.open(ledger);
     try {
       const api = new Api(db, () => []);
-      assert.deepEqual(api.sweeps().sweeps.map((x) => [x.name, x.points, x.runs]), [['np-ctx', 4, 4]]);
+      assert.deepEqual(
+        api.sweeps().sweeps.map((x) => [x.name, x.points, x.runs]),
+        [['np-ctx', 4, 4]],
+      );
       const page = api.sweep('np-ctx') as any;
       assert.equal(page.best.index, report.best.index);
       for (const p of page.ranked)
-        assert.deepEqual(p.levels.map((x: any) => x.concurrency), [1, 2]);
+        assert.deepEqual(
+          p.levels.map((x: any) => x.concurrency),
+          [1, 2],
+        );
       assert.throws(() => api.sweep('nope'), /no sweep named nope/);
     } finally {
       db.close();
@@ -316,7 +334,10 @@ describe('firedup sweep with a real llama-server', { timeout: 120_000, skip }, (
   });
 });
 
-describe('firedup sweep with a stand-in SGLang that logs other flags than asked', { timeout: 60_000, skip: noPython }, () => {
+describe('firedup sweep with a stand-in SGLang that logs other flags than asked', {
+  timeout: 60_000,
+  skip: noPython,
+}, () => {
   it('the point is marked mismatch as soon as the config is logged, stopped, never benchmarked', async () => {
     const work = tmpDir();
     try {
@@ -326,7 +347,7 @@ describe('firedup sweep with a stand-in SGLang that logs other flags than asked'
         server,
         [
           'import sys, time',
-          "print(\"[2026-03-01 10:00:00] server_args=ServerArgs(model_path='m', tp_size=4, port=30000)\", flush=True)",
+          'print("[2026-03-01 10:00:00] server_args=ServerArgs(model_path=\'m\', tp_size=4, port=30000)", flush=True)',
           'print("[2026-03-01 10:00:05 TP0] Load weight begin. avail mem=70.00 GB", flush=True)',
           'time.sleep(60)',
           '',
@@ -354,7 +375,10 @@ describe('firedup sweep with a stand-in SGLang that logs other flags than asked'
       const [four, eight] = points(ledger, 'sg');
       // tp 4 is what it logs, so it loads on (for ever: the ready timeout ends it); tp 8 is caught at once.
       assert.equal(eight!.status, 'mismatch');
-      assert.deepEqual(eight!.detail.mismatches!.map((m) => [m.key, m.intended, m.observed]), [['tp_size', 8, 4]]);
+      assert.deepEqual(
+        eight!.detail.mismatches!.map((m) => [m.key, m.intended, m.observed]),
+        [['tp_size', 8, 4]],
+      );
       assert.match(eight!.detail.cause!, /tp_size asked 8, logged 4/);
       assert.equal(eight!.detail.benchIds, undefined);
       assert.equal(four!.status, 'timeout');
@@ -369,13 +393,25 @@ describe('firedup sweep: a bad sweep file is one line naming the file:line and t
   const cases: Array<[string, RegExp]> = [
     ['[grid]\nparallel = [1, 2]\n', /sweep\.toml:1: command is missing: command = "llama-server/],
     ['command = "x"\n[grid]\nparallel = []\n', /sweep\.toml:3: parallel = \[\]: give at least one value/],
-    ['command = "x"\ntargets = ["output_tok_s >= fast"]\n', /sweep\.toml:2: target "output_tok_s >= fast": fast is not a number/],
-    ['command = "x"\n[bench]\nconcurrency = [0]\n', /sweep\.toml:3: concurrency must be whole numbers of at least 1/],
+    [
+      'command = "x"\ntargets = ["output_tok_s >= fast"]\n',
+      /sweep\.toml:2: target "output_tok_s >= fast": fast is not a number/,
+    ],
+    [
+      'command = "x"\n[bench]\nconcurrency = [0]\n',
+      /sweep\.toml:3: concurrency must be whole numbers of at least 1/,
+    ],
     ['command = "x"\n[bench]\nconcurency = [1]\n', /sweep\.toml:3: unknown bench setting concurency/],
     ['command = "x"\n[timeouts]\nready = "soon"\n', /sweep\.toml:3: ready must be a duration/],
-    ['command = "x"\n[server]\n', /sweep\.toml:2: only \[grid\], \[bench\], \[timeouts\], \[\[variant\]\] tables are known here/],
+    [
+      'command = "x"\n[server]\n',
+      /sweep\.toml:2: only \[grid\], \[bench\], \[timeouts\], \[\[variant\]\] tables are known here/,
+    ],
     ['command = "x \'y"\n', /sweep\.toml:1: command: unclosed ' quote/],
-    ['command = "no-such-server-xyz --port 1"\n', /sweep\.toml: command: no-such-server-xyz: command not found on PATH/],
+    [
+      'command = "no-such-server-xyz --port 1"\n',
+      /sweep\.toml: command: no-such-server-xyz: command not found on PATH/,
+    ],
   ];
   for (const [text, re] of cases)
     it(re.source.slice(0, 60), () => {
@@ -383,7 +419,9 @@ describe('firedup sweep: a bad sweep file is one line naming the file:line and t
       try {
         const f = path.join(dir, 'sweep.toml');
         fs.writeFileSync(f, text);
-        const r = spawnSync(process.execPath, [BIN, 'sweep', '--ledger', path.join(dir, 'l.db'), f], { encoding: 'utf8' });
+        const r = spawnSync(process.execPath, [BIN, 'sweep', '--ledger', path.join(dir, 'l.db'), f], {
+          encoding: 'utf8',
+        });
         assert.equal(r.status, 1, r.stderr);
         const lines = r.stderr.trimEnd().split('\n');
         assert.equal(lines.length, 1, r.stderr);

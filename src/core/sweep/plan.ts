@@ -101,7 +101,8 @@ export function withFlag(argv: string[], flag: string, value: GridValue): string
   return out;
 }
 
-const show = (v: GridValue): string => (typeof v === 'string' && /[\s=]/.test(v) ? JSON.stringify(v) : String(v));
+const show = (v: GridValue): string =>
+  typeof v === 'string' && /[\s=]/.test(v) ? JSON.stringify(v) : String(v);
 
 /** Every point of the grid × variants, the first axis varying slowest. */
 export function expandPoints(spec: Pick<SweepSpec, 'command' | 'grid' | 'variants'>): SweepPoint[] {
@@ -124,13 +125,22 @@ export function expandPoints(spec: Pick<SweepSpec, 'command' | 'grid' | 'variant
         label: [...p.label, v.name],
       })),
     );
-  return acc.map((p, i) => ({ index: i + 1, values: p.values, argv: p.argv, label: p.label.join(' ') || 'base' }));
+  return acc.map((p, i) => ({
+    index: i + 1,
+    values: p.values,
+    argv: p.argv,
+    label: p.label.join(' ') || 'base',
+  }));
 }
 
 /** What makes two runs the same point: the resolved command and the bench plan (canonical JSON, to be hashed). */
 export function pointIdentity(argv: string[], bench: BenchSpec): string {
   const b = bench as unknown as Record<string, unknown>;
-  const sorted = Object.fromEntries(Object.keys(b).sort().map((k) => [k, b[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(b)
+      .sort()
+      .map((k) => [k, b[k]]),
+  );
   return JSON.stringify({ argv, bench: sorted });
 }
 

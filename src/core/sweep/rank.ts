@@ -56,8 +56,7 @@ function summarise(runs: PointRun[], targets: readonly TargetRecord[]): PointSum
   const tput = done
     .map((r) => bestBench(r.benches)?.outputTokS ?? null)
     .filter((v): v is number => v !== null);
-  const results =
-    stand.launch && isDone(stand) ? evaluateTargets(targets, stand.launch, stand.benches) : [];
+  const results = stand.launch && isDone(stand) ? evaluateTargets(targets, stand.launch, stand.benches) : [];
   return {
     index: latest.record.pointIndex,
     hash: latest.record.pointHash,
@@ -94,10 +93,7 @@ export function rankPoints(runs: PointRun[], targets: readonly TargetRecord[]): 
   for (const r of runs) byPoint.set(r.record.pointHash, [...(byPoint.get(r.record.pointHash) ?? []), r]);
   return [...byPoint.values()]
     .map((rs) => summarise(rs, targets))
-    .sort(
-      (a, b) =>
-        order(a) - order(b) || (b.outputTokS ?? -1) - (a.outputTokS ?? -1) || a.index - b.index,
-    );
+    .sort((a, b) => order(a) - order(b) || (b.outputTokS ?? -1) - (a.outputTokS ?? -1) || a.index - b.index);
 }
 
 /** The best point: the first ranked that benchmarked and did not fail a target. */
@@ -125,8 +121,7 @@ export function differences(best: PointSummary, ranked: PointSummary[]): Differe
       keys: Object.keys({ ...best.values, ...p.values })
         .filter((k) => JSON.stringify(best.values[k]) !== JSON.stringify(p.values[k]))
         .map((k) => ({ key: k, best: best.values[k], here: p.values[k] })),
-      delta:
-        p.outputTokS !== null && best.outputTokS ? p.outputTokS / best.outputTokS - 1 : null,
+      delta: p.outputTokS !== null && best.outputTokS ? p.outputTokS / best.outputTokS - 1 : null,
       status: p.status,
       cause: p.cause,
     }));
