@@ -259,6 +259,29 @@ export const COMMANDS: CommandDoc[] = [
     ],
   },
   {
+    name: 'sweep',
+    summary: 'a tuning campaign: every point of a grid of flags launched, checked, benchmarked, ranked',
+    usage: ['firedup sweep FILE [--dry-run] [--resume] [options]', 'firedup sweep report [NAME] [--json]'],
+    about:
+      'FILE is TOML: command = "llama-server -m m.gguf --port 8090", targets = ["output_tok_s >= 100"],\na [grid] (parallel = [1, 2], ctx_size = [512, 1024]: their Cartesian product), [[variant]] tables\n(name, args), [bench] (concurrency, input_len, output_len, requests, warmup, endpoint, model, slo,\nrequest_timeout) and [timeouts] (ready, bench, stop). Each point is launched as `launch` does (in\nthe file\'s directory), waited for with the live verdict (a crash or stall ends it), held against\nthe flags it logged, benchmarked with `bench run`\'s generator, and stopped (SIGTERM, then SIGKILL)\nbefore the next. Ctrl-C stops the current server, exit 130. Exit 0: a best point; 3: none.',
+    options: [
+      ['--dry-run', 'print the points, their commands and the bench plan; launch nothing'],
+      ['--resume', 'skip points already finished in the ledger (same command and bench plan)'],
+      ['--no-gpu', 'do not run nvidia-smi (nor wait for GPU memory to be freed between points)'],
+      JSON_OPT,
+      LEDGER_OPT,
+      COLOR_OPT,
+    ],
+    examples: [
+      ['firedup sweep --dry-run examples/sweep.toml', 'the plan'],
+      ['firedup sweep examples/sweep.toml', 'run it, then the ranked table'],
+      ['firedup sweep --resume examples/sweep.toml', 'after a Ctrl-C: the points left'],
+      ['firedup sweep report', 'the latest sweep again, from the ledger'],
+    ],
+    subcommands: ['report'],
+    files: true,
+  },
+  {
     name: 'serve',
     summary: 'the dashboard, its JSON API and /metrics for Prometheus',
     usage: ['firedup serve [--port 7070] [--host H] [--token T] [--watch LOG]... [--config firedup.toml]'],

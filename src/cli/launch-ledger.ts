@@ -37,6 +37,8 @@ export class IntendedLaunchWriter {
   private ledger: Ledger | null = null;
   private failed = false;
   private readonly written = new Map<string, string>();
+  /** Launch start offset → the id the ledger keeps it under. */
+  private readonly ids = new Map<number, string>();
 
   constructor(
     private readonly ledgerPath: string,
@@ -82,12 +84,20 @@ export class IntendedLaunchWriter {
     if (recs.length === 0) return;
     try {
       this.ledger ??= Ledger.open(this.ledgerPath);
-      this.ledger.upsertLaunches(recs);
+      const kept = this.ledger.upsertLaunches(recs);
+      recs.forEach((r, i) => {
+        this.ids.set(r.startOffset, kept[i]?.id ?? r.id);
+      });
     } catch (err) {
       // One warning: the server runs on, only its history is not kept.
       this.failed = true;
       this.warn(`ledger ${this.ledgerPath}: ${(err as Error).message} — this launch is not recorded`);
     }
+  }
+
+  /** The ledger id of the launch starting at this offset, once written. */
+  idOf(startOffset: number): string | null {
+    return this.ids.get(startOffset) ?? null;
   }
 
   close(): void {

@@ -100,6 +100,8 @@ async function run(argv: string[]): Promise<number> {
       return (await import('./demo.js')).demoCommand(rest);
     case 'launch':
       return (await import('./launch.js')).launchCommand(rest);
+    case 'sweep':
+      return (await import('./sweep.js')).sweepCommand(rest);
     case 'serve':
       return (await import('./serve.js')).serveCommand(rest);
     case 'completion':

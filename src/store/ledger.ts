@@ -20,6 +20,7 @@ import {
   type TargetRow,
   targetFromRow,
 } from './record.js';
+import * as sweeps from './sweeps.js';
 import {
   type BenchRecord,
   type BenchResult,
@@ -32,6 +33,7 @@ import {
   type LiveMark,
   type LogKey,
   type LogState,
+  type SweepPointRecord,
   type TargetRecord,
 } from './types.js';
 
@@ -782,6 +784,28 @@ export class Ledger {
           ts,
         )[0] ?? null,
     );
+  }
+
+  // ---- sweeps (src/store/sweeps.ts)
+
+  openSweepPoint(p: sweeps.NewSweepPoint): SweepPointRecord {
+    return this.guard(() => sweeps.openPoint(this.db, p));
+  }
+
+  updateSweepPoint(id: number, u: sweeps.PointUpdate): void {
+    this.guard(() => sweeps.updatePoint(this.db, id, u));
+  }
+
+  sweepPoints(sweep: string): SweepPointRecord[] {
+    return this.guard(() => sweeps.pointsOf(this.db, sweep));
+  }
+
+  sweeps(): ReturnType<typeof sweeps.sweepList> {
+    return this.guard(() => sweeps.sweepList(this.db));
+  }
+
+  closeStaleSweepPoints(sweep: string): number {
+    return this.guard(() => sweeps.closeStale(this.db, sweep, now()));
   }
 
   // ---- targets

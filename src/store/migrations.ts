@@ -10,7 +10,14 @@ import { launchFingerprint } from './record.js';
 export const APPLICATION_ID = 0x46445550;
 
 /** Tables the ledger creates: anything else in a file means it is not (only) ours. */
-export const LEDGER_TABLES = new Set(['logs', 'launches', 'benches', 'targets', 'launch_paths']);
+export const LEDGER_TABLES = new Set([
+  'logs',
+  'launches',
+  'benches',
+  'targets',
+  'launch_paths',
+  'sweep_points',
+]);
 
 export const MIGRATIONS: readonly string[] = [
   `
@@ -128,6 +135,29 @@ export const MIGRATIONS: readonly string[] = [
   // The bytes just before the offset reached: a file rewritten past its head (truncated in place, then the
   // same first 64 KiB written again) changes them, and is read afresh instead of resumed mid-nowhere.
   `ALTER TABLE logs ADD COLUMN tail_hash TEXT;`,
+  // 5: `firedup sweep`: one row per run of a point (a grid value set), whatever became of it — a crash before
+  // any log line has no launch, so the point is its own row rather than a field of a launch. `point_hash` (the
+  // resolved command and bench plan) is what `--resume` skips on; `run` keeps repeated runs of a point apart.
+  // `launch_id` is plain text, not a foreign key: `forget` may drop the launch, the sweep's history stays.
+  `
+  CREATE TABLE sweep_points (
+    id INTEGER PRIMARY KEY,
+    sweep TEXT NOT NULL,
+    point_hash TEXT NOT NULL,
+    point_index INTEGER NOT NULL,
+    run INTEGER NOT NULL,
+    launch_id TEXT,
+    status TEXT NOT NULL,
+    flags TEXT NOT NULL,
+    argv TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL,
+    UNIQUE (sweep, point_hash, run)
+  );
+  CREATE INDEX sweep_points_by_sweep ON sweep_points (sweep, point_index, run);
+  `,
 ];
 
 /** Steps SQL cannot do alone, run after the step of that index in the same transaction. */

@@ -211,6 +211,63 @@ export interface HistoryKey {
   configHash: string | null;
 }
 
+/**
+ * What became of a run of a sweep point: `running` until it ends; `done` (benchmarked), `bench_failed` (no
+ * request succeeded), `crashed`, `stalled`, `dead` (gone without a word), `timeout` (not ready in time),
+ * `mismatch` (the engine logged other flags than asked: never benchmarked), `not_started` (could not be run),
+ * `interrupted` (Ctrl-C).
+ */
+export type SweepPointStatus =
+  | 'running'
+  | 'done'
+  | 'bench_failed'
+  | 'crashed'
+  | 'stalled'
+  | 'dead'
+  | 'timeout'
+  | 'mismatch'
+  | 'not_started'
+  | 'interrupted';
+
+/** Everything a sweep point's run learned beyond its status, kept as JSON. */
+export interface SweepPointDetail {
+  /** Why it ended where it did (the verdict's why, the crash's message). */
+  cause?: string | null;
+  failureClass?: string | null;
+  evidence?: Array<{ source?: string; text: string; line?: number }>;
+  mismatches?: Array<{ key: string; intended: unknown; observed: unknown; reason?: string }>;
+  /** Flags the log could not confirm or refute (llama-server prints almost none). */
+  unobservable?: string[];
+  /** Seconds: first line to ready, and each phase that took time. */
+  loadSeconds?: number | null;
+  phases?: Array<{ phase: string; duration: number | null }>;
+  /** Seconds firedup waited for ready, benchmarked, and took to stop the server. */
+  timings?: { ready?: number; bench?: number; stop?: number };
+  benchIds?: number[];
+  log?: string;
+  pid?: number | null;
+  exit?: { code: number | null; signal: string | null } | null;
+}
+
+export interface SweepPointRecord {
+  id: number;
+  sweep: string;
+  pointHash: string;
+  pointIndex: number;
+  /** 1 for the first run of this point in this sweep, 2 for the next… */
+  run: number;
+  launchId: string | null;
+  status: SweepPointStatus;
+  /** The grid's values for this point (`{parallel: 2, ctx_size: 1024}`). */
+  flags: Record<string, unknown>;
+  argv: string[];
+  /** The bench plan as the sweep file gave it (levels, lengths, requests). */
+  plan: Record<string, unknown>;
+  detail: SweepPointDetail;
+  startedAt: number;
+  endedAt: number | null;
+}
+
 export type LedgerErrorCode =
   | 'corrupt'
   | 'foreign'

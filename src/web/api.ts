@@ -4,6 +4,7 @@
  * `{ "error": "one line" }`. Every record passes through scrub() on its way out.
  */
 
+import { sweepReport } from '../app/sweep-report.js';
 import { LAUNCH_STATES } from '../core/launch-state.js';
 import { evaluateTargets } from '../core/targets.js';
 import type { Ledger } from '../store/ledger.js';
@@ -29,7 +30,7 @@ import type {
   TargetResult,
 } from './api-types.js';
 import { compareConfigs } from './compare.js';
-import { scrub, scrubRecord } from './scrub.js';
+import { scrub, scrubArgv, scrubRecord } from './scrub.js';
 
 export class HttpError extends Error {
   constructor(
@@ -130,6 +131,30 @@ export class Api {
       bench: latestBench(benches),
       targets: this.targetsFor(targets, item, benches),
     });
+  }
+
+  /** The sweeps kept, newest first (`firedup sweep`). */
+  sweeps(): { sweeps: ReturnType<Ledger['sweeps']> } {
+    return { sweeps: this.guard(() => this.ledger.sweeps()) };
+  }
+
+  /**
+   * One sweep as `firedup sweep report` ranks it; each point with its levels (output tok/s and median TPOT
+   * per concurrency: the dashboard's throughput curve and Pareto view). Commands pass through scrubArgv.
+   */
+  sweep(name: string): unknown {
+    const r = this.guard(() => sweepReport(this.ledger, name));
+    if (!r) throw new HttpError(404, `no sweep named ${name}`);
+    return scrub({ ...r, runs: r.runs.map((x) => ({ ...x, argv: scrubArgv(x.argv) })) });
+  }
+
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof LedgerError) throw new HttpError(503, e.message);
+      throw e;
+    }
   }
 
   launches(q: URLSearchParams): LaunchesResponse {

@@ -189,7 +189,16 @@ export class DashboardServer {
     if (p === '/api/launches') body = this.api.launches(q);
     else if (p === '/api/compare') body = this.api.compare(q);
     else if (p === '/api/live') body = this.api.liveTargets();
-    else {
+    else if (p === '/api/sweeps') body = this.api.sweeps();
+    else if (p.startsWith('/api/sweeps/')) {
+      let name: string;
+      try {
+        name = decodeURIComponent(p.slice('/api/sweeps/'.length));
+      } catch {
+        throw new HttpError(404, 'not found: bad sweep name');
+      }
+      body = this.api.sweep(name);
+    } else {
       const m = /^\/api\/launches\/([^/]+)$/.exec(p);
       if (!m) {
         this.json(res, req, 404, { error: `not found: ${p.slice(0, 200)}` });

@@ -1,0 +1,67 @@
+/**
+ * A sweep's report from the ledger: its runs, their launches and benches, ranked against the sweep's targets
+ * (core/sweep/rank.ts). One reader for `firedup sweep`'s closing table, `firedup sweep report` and the dashboard.
+ */
+
+import {
+  bestPoint,
+  type Difference,
+  differences,
+  type PointRun,
+  type PointSummary,
+  rankPoints,
+} from '../core/sweep/rank.js';
+import { parseTarget } from '../core/targets.js';
+import type { Ledger } from '../store/ledger.js';
+import type { SweepPointRecord, TargetRecord } from '../store/types.js';
+
+export interface SweepReport {
+  name: string;
+  /** The grid keys (what varies between points). */
+  keys: string[];
+  targets: string[];
+  ranked: PointSummary[];
+  best: PointSummary | null;
+  differences: Difference[];
+  runs: SweepPointRecord[];
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+/** `targets` as the sweep file gave them; absent (report from the ledger alone): none. */
+export function sweepReport(ledger: Ledger, name: string, targets: string[] = []): SweepReport | null {
+  const runs = ledger.sweepPoints(name);
+  if (!runs.length) return null;
+  const ids = [...new Set(runs.map((r) => r.launchId).filter((x): x is string => x !== null))];
+  const benches = ledger.benchesOf(ids);
+  const launches = new Map(ids.map((id) => [id, ledger.getLaunch(id)]));
+  // The targets the sweep ran with were kept with each run's plan; the latest run's stand.
+  const kept = (runs[runs.length - 1]!.plan.targets as string[] | undefined) ?? [];
+  const exprs = targets.length ? targets : kept;
+  const trecs: TargetRecord[] = exprs.map((e, i) => {
+    const t = parseTarget(e);
+    return { id: -(i + 1), model: null, metric: t.metric, op: t.op, value: t.value, expr: t.expr };
+  });
+  const pr: PointRun[] = runs.map((r) => ({
+    record: r,
+    launch: r.launchId ? (launches.get(r.launchId) ?? null) : null,
+    // Only the benches this run made: a launch benchmarked again by hand keeps its own.
+    benches: (r.launchId ? (benches.get(r.launchId) ?? []) : []).filter(
+      (b) => !r.detail.benchIds || r.detail.benchIds.includes(b.id),
+    ),
+  }));
+  const ranked = rankPoints(pr, trecs);
+  const best = bestPoint(ranked);
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r.flags)))];
+  return {
+    name,
+    keys,
+    targets: trecs.map((t) => t.expr),
+    ranked,
+    best,
+    differences: best ? differences(best, ranked) : [],
+    runs,
+    startedAt: Math.min(...runs.map((r) => r.startedAt)),
+    endedAt: runs.every((r) => r.endedAt !== null) ? Math.max(...runs.map((r) => r.endedAt!)) : null,
+  };
+}

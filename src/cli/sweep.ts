@@ -1,0 +1,170 @@
+/**
+ * `firedup sweep FILE`: runs a tuning campaign from a sweep file (src/app/sweep-file.ts) — every point of its
+ * grid launched, checked, benchmarked and stopped in turn (src/app/sweep-run.ts) — and ranks the points against
+ * the targets. `firedup sweep report [NAME]` shows the ranking again from the ledger.
+ */
+import fs from 'node:fs';
+import { loadSweepFile } from '../app/sweep-file.js';
+import { sweepReport } from '../app/sweep-report.js';
+import { planPoints, runSweep } from '../app/sweep-run.js';
+import { LedgerError } from '../store/types.js';
+import { type FlagSpec, parseArgs } from './args.js';
+import { UsageError } from './errors.js';
+import { checkCommand } from './launch-process.js';
+import { LEDGER_FLAGS, ledgerPath, withLedger } from './ledger-commands.js';
+import { colorWanted, makeStyle } from './style.js';
+import { eventText, formatPlan, formatReport } from './sweep-output.js';
+import { budgetScale } from './watch.js';
+
+const FLAGS: Record<string, FlagSpec> = {
+  ...LEDGER_FLAGS,
+  'dry-run': { type: 'boolean' },
+  resume: { type: 'boolean' },
+  'no-gpu': { type: 'boolean' },
+};
+
+export async function sweepCommand(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, FLAGS, 'sweep');
+  const st = makeStyle(!flags.json && colorWanted(process.stdout, Boolean(flags['no-color'])));
+  if (positionals[0] === 'report') return reportCommand(positionals.slice(1), flags, st);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length
+        ? `sweep: one sweep file at a time (got ${positionals.join(', ')})`
+        : 'sweep: name the sweep file: firedup sweep sweep.toml (firedup sweep --help shows its format)',
+    );
+  const loaded = loadSweepFile(positionals[0]!);
+  const points = planPoints(loaded);
+  if (flags['dry-run']) {
+    if (flags.json) process.stdout.write(`${JSON.stringify({ spec: loaded.spec, points })}\n`);
+    else process.stdout.write(formatPlan(loaded, points, st));
+    return 0;
+  }
+  // A missing server binary is the file's mistake, found before the first point rather than at each.
+  try {
+    checkCommand(loaded.spec.command[0]!, process.env, loaded.dir);
+  } catch (e) {
+    if (e instanceof UsageError)
+      throw new UsageError(`${loaded.file}: command: ${e.message.replace(/^launch: /, '')}`, 1);
+    throw e;
+  }
+  if (process.env.FIREDUP_LEDGER === 'off' || flags['no-ledger'])
+    throw new UsageError(
+      'sweep: a sweep records every point in the ledger; drop --no-ledger (or FIREDUP_LEDGER=off)',
+    );
+  const ledger = ledgerPath(flags);
+
+  const stop = new AbortController();
+  const kill = new AbortController();
+  let interrupts = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    interrupts++;
+    if (interrupts === 1) {
+      process.stderr.write(`firedup: ${sig}: stopping the current point's server; again to kill it\n`);
+      stop.abort();
+    } else kill.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const json = Boolean(flags.json);
+  if (!json) process.stdout.write(`${formatPlan(loaded, points, st).split('\n').slice(0, 5).join('\n')}\n\n`);
+  let outcome: Awaited<ReturnType<typeof runSweep>>;
+  try {
+    outcome = await runSweep({
+      loaded,
+      ledgerPath: ledger,
+      resume: Boolean(flags.resume),
+      gpu: !flags['no-gpu'],
+      budgetScale: budgetScale(),
+      env: process.env,
+      warn: (m) => process.stderr.write(`firedup: ${m}\n`),
+      onEvent: (e) => {
+        if (json)
+          process.stdout.write(
+            `${JSON.stringify({ type: e.type, point: e.point.index, hash: e.point.hash, ...eventFields(e) })}\n`,
+          );
+        else process.stdout.write(`${eventText(e, points.length, st)}\n`);
+      },
+      signal: stop.signal,
+      kill: kill.signal,
+    });
+  } catch (e) {
+    if (e instanceof LedgerError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const report = await withLedger(flags, (l) => sweepReport(l, loaded.spec.name, loaded.spec.targets));
+  if (json) process.stdout.write(`${JSON.stringify({ type: 'report', ...outcome, report })}\n`);
+  else {
+    process.stdout.write('\n');
+    if (report) process.stdout.write(formatReport(report, st));
+    if (outcome.skipped)
+      process.stdout.write(
+        `  ${outcome.skipped} point run${outcome.skipped === 1 ? '' : 's'} skipped (--resume: already done)\n`,
+      );
+    if (outcome.interrupted)
+      process.stdout.write(`  interrupted: firedup sweep --resume ${positionals[0]} runs what is left\n`);
+  }
+  if (outcome.interrupted) return 130;
+  return report?.best ? 0 : 3;
+}
+
+function eventFields(e: Parameters<Parameters<typeof runSweep>[0]['onEvent']>[0]): Record<string, unknown> {
+  switch (e.type) {
+    case 'skip':
+      return { run: e.run.run, status: e.run.status };
+    case 'start':
+      return { run: e.run, pid: e.pid, log: e.log, label: e.point.label };
+    case 'ready':
+      return { seconds: e.seconds, why: e.verdict.why };
+    case 'checked':
+      return { mismatches: e.mismatches, unobservable: e.unobservable };
+    case 'bench':
+      return {
+        levels: e.result.levels.map((l) => ({
+          concurrency: l.metrics.level.concurrency,
+          outputTokS: l.metrics.outputTokS,
+          failed: l.metrics.failed,
+        })),
+      };
+    case 'stopping':
+      return { signal: e.signal };
+    case 'end':
+      return { status: e.status, detail: e.detail };
+  }
+}
+
+async function reportCommand(
+  args: string[],
+  flags: Record<string, unknown>,
+  st: ReturnType<typeof makeStyle>,
+): Promise<number> {
+  if (args.length > 1)
+    throw new UsageError(`sweep report: one sweep name at a time (got ${args.join(', ')})`);
+  if (!fs.existsSync(ledgerPath(flags))) {
+    process.stdout.write('no sweep recorded yet (firedup sweep FILE runs one)\n');
+    return 0;
+  }
+  return withLedger(flags, (l) => {
+    const all = l.sweeps();
+    if (!all.length) {
+      process.stdout.write('no sweep recorded yet (firedup sweep FILE runs one)\n');
+      return 0;
+    }
+    const name = args[0] ?? all[0]!.name;
+    const r = sweepReport(l, name);
+    if (!r)
+      throw new UsageError(
+        `sweep report: no sweep named ${name} (recorded: ${all.map((s) => s.name).join(', ')})`,
+      );
+    if (flags.json) process.stdout.write(`${JSON.stringify(r)}\n`);
+    else {
+      process.stdout.write(formatReport(r, st));
+      const others = all.filter((s) => s.name !== name).map((s) => s.name);
+      if (!args[0] && others.length) process.stdout.write(st.dim(`  other sweeps: ${others.join(', ')}\n`));
+    }
+    return 0;
+  });
+}
