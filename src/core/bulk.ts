@@ -196,7 +196,7 @@ export class BulkReader {
     const genN = r[R.genN]!;
     if (genN > 0) {
       const hist = new Uint32Array(mem, HIST, BINS);
-      const into = run.gen.hist!;
+      const into = run.gen.bins();
       for (let i = 0; i < BINS; i++) into[i]! += hist[i]!;
       run.gen.zeros += r[R.genZeros]!;
       fold(run.gen, genN, r[R.genLast]!, r[R.genPeak]!);
