@@ -4,6 +4,7 @@
 //
 // usage: node scripts/gen-format-logs.mjs FORMAT OUT [--bytes N] [--seed S]
 //   FORMAT: sglang-dot | vllm-v1 | tgi | llamacpp | launches | random
+//   (launches: --launches N short launches, 100k by default; --bytes does not apply)
 //
 // Output is a pure function of (format, N, seed). The file is about N bytes (whole lines; `random` is exact).
 
@@ -188,7 +189,7 @@ const HEADERS = {
 };
 
 /** Writes about `bytes` bytes of FORMAT to `outPath` (via a .tmp file and a rename). */
-export function generateFormatLog(format, outPath, { bytes = 1e9, seed = 1 } = {}) {
+export function generateFormatLog(format, outPath, { bytes = 1e9, seed = 1, launches = 100000 } = {}) {
   const tmp = `${outPath}.tmp`;
   const fd = fs.openSync(tmp, 'w');
   try {
@@ -215,6 +216,27 @@ export function generateFormatLog(format, outPath, { bytes = 1e9, seed = 1 } = {
       fs.writeSync(fd, header);
       let written = Buffer.byteLength(header);
       const next = BODIES[format](rng(Number(seed) || 0));
+      if (format === 'launches') {
+        // A count of launches, not a size: each starts with its server_args line.
+        let left = launches;
+        while (left > 0) {
+          let chunk = '';
+          while (chunk.length < 1 << 16 && left > 0) {
+            const line = next();
+            if (line.includes('server_args=')) {
+              if (left === 0) break;
+              left--;
+            }
+            chunk += line;
+          }
+          fs.writeSync(fd, chunk);
+        }
+        // the last launch's remaining lines
+        let tail = '';
+        for (let line = next(); !line.includes('server_args='); line = next()) tail += line;
+        fs.writeSync(fd, tail);
+        bytes = 0;
+      }
       while (written < bytes) {
         let chunk = '';
         while (chunk.length < 1 << 16) chunk += next();
@@ -241,6 +263,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const opt = { bytes: 1e9, seed: 1 };
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--bytes') opt.bytes = Math.floor(Number(rest[++i]));
+    else if (rest[i] === '--launches') opt.launches = Math.floor(Number(rest[++i]));
     else if (rest[i] === '--seed') opt.seed = Number(rest[++i]);
   }
   if (!format || !out) {
