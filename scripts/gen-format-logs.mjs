@@ -173,7 +173,8 @@ const BODIES = {
             `[${t()}] The server is fired up and ready to roll!\n`,
             `[${t()}] Decode batch, #running-req: ${int(r, 1, 60)}, #token: 9000, token usage: 0.02, cuda graph: True, gen throughput (token/s): ${fix(int(r, 1000, 900000))}, #queue-req: 0, \n`,
           );
-        } else queue.push(`[${t()}] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n`);
+        } else
+          queue.push(`[${t()}] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n`);
       }
       return queue.shift();
     };
@@ -267,7 +268,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     else if (rest[i] === '--seed') opt.seed = Number(rest[++i]);
   }
   if (!format || !out) {
-    process.stderr.write(`usage: gen-format-logs.mjs FORMAT OUT [--bytes N] [--seed S]\n  FORMAT: ${FORMATS.join(' | ')}\n`);
+    process.stderr.write(
+      `usage: gen-format-logs.mjs FORMAT OUT [--bytes N] [--seed S]\n  FORMAT: ${FORMATS.join(' | ')}\n`,
+    );
     process.exit(2);
   }
   generateFormatLog(format, out, opt);

@@ -140,7 +140,9 @@ async function explain(target: string, flags: Record<string, unknown>): Promise<
  * of 100k launches never holds its whole report text in memory.
  */
 function writeRunsJson(report: AnalysisReport): void {
-  out(`{"engine":${JSON.stringify(report.engine)},"lines":${report.lines},"bytes":${report.bytes},"launches":[`);
+  out(
+    `{"engine":${JSON.stringify(report.engine)},"lines":${report.lines},"bytes":${report.bytes},"launches":[`,
+  );
   let buf = '';
   const launches = report.launches;
   for (let i = 0; i < launches.length; i++) {

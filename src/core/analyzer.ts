@@ -96,7 +96,9 @@ function litMayBeIn(sig: Signature, grams: Int32Array | null): boolean {
  * ESC, DEL, or a byte that never occurs in UTF-8.
  */
 const isBadByte = (c: number) =>
-  c < 0x20 ? c !== 0 && c !== 8 && c !== 9 && c !== 13 && c !== 27 : c === 0x7f || c >= 0xf5 || c === 0xc0 || c === 0xc1;
+  c < 0x20
+    ? c !== 0 && c !== 8 && c !== 9 && c !== 13 && c !== 27
+    : c === 0x7f || c >= 0xf5 || c === 0xc0 || c === 0xc1;
 
 /**
  * A line of binary data, not text: a sixteenth of its bytes or more are bad bytes. Only lines
