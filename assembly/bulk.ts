@@ -51,6 +51,7 @@ const R_PEAK_TS = 31;
 const R_N_SERIES = 32;
 const R_N_TAGS = 33;
 const R_FIRST_START = 34;
+const R_QU_N = 35;
 
 // The histogram bin uses the host's Math.log, so that both readers put a value in the same bin.
 @external("env", "log")
@@ -109,6 +110,11 @@ function skipInt(p: i32, end: i32): bool {
   }
   if (p == p0 || p - p0 > 15) return false;
   POS = p;
+  return true;
+}
+
+@inline function incPos(): bool {
+  POS++;
   return true;
 }
 
@@ -237,20 +243,75 @@ const INPUT_TP_LEN: i32 = 28;
 }
 const ACCESS_LEN: i32 = 10;
 
+// 'Decode batch. #running-req: '
+@inline function isDECODE_DOT(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x622065646f636544 &&
+    load<u64>(IN + <usize>(p + 8)) == 0x7223202e68637461 &&
+    load<u64>(IN + <usize>(p + 16)) == 0x722d676e696e6e75 &&
+    load<u64>(IN + <usize>(p + 20)) == 0x203a7165722d676e;
+}
+const DECODE_DOT_LEN: i32 = 28;
+
+// ', gen throughput (token/s): '
+@inline function isGEN_TP(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x6874206e6567202c &&
+    load<u64>(IN + <usize>(p + 8)) == 0x7475706867756f72 &&
+    load<u64>(IN + <usize>(p + 16)) == 0x2f6e656b6f742820 &&
+    load<u64>(IN + <usize>(p + 20)) == 0x203a29732f6e656b;
+}
+const GEN_TP_LEN: i32 = 28;
+
+// ', largest-len: '
+@inline function isLARGEST(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x73656772616c202c &&
+    load<u64>(IN + <usize>(p + 7)) == 0x203a6e656c2d7473;
+}
+const LARGEST_LEN: i32 = 15;
+
+// ', cache hit rate: '
+@inline function isHIT_RATE(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x206568636163202c &&
+    load<u64>(IN + <usize>(p + 8)) == 0x6574617220746968 &&
+    load<u64>(IN + <usize>(p + 10)) == 0x203a657461722074;
+}
+const HIT_RATE_LEN: i32 = 18;
+
+// 'Prefill batch. #new-seq: '
+@inline function isPREFILL_DOT(p: i32): bool {
+  return load<u64>(IN + <usize>(p + 0)) == 0x206c6c6966657250 &&
+    load<u64>(IN + <usize>(p + 8)) == 0x23202e6863746162 &&
+    load<u64>(IN + <usize>(p + 16)) == 0x3a7165732d77656e &&
+    load<u64>(IN + <usize>(p + 17)) == 0x203a7165732d7765;
+}
+const PREFILL_DOT_LEN: i32 = 25;
+
+
 function parseDecode(msg: i32, end: i32): i32 {
-  if (!isDECODE(msg) || !readInt(msg + DECODE_LEN, end)) return -1;
+  // SGLang 0.4.10+ writes `Decode batch, ... cuda graph: X, gen throughput ...`; older ones
+  // `Decode batch. ... gen throughput (token/s): F[, largest-len: N], #queue-req: N, `.
+  const dot = isDECODE_DOT(msg);
+  if (!(dot || isDECODE(msg)) || !readInt(msg + DECODE_LEN, end)) return -1;
   RUNNING = NUM;
   if (!isTOKEN(POS) || !skipInt(POS + TOKEN_LEN, end)) return -1;
   if (!isUSAGE(POS) || !readFloat(POS + USAGE_LEN, end)) return -1;
   KV = NUM;
   let p = POS;
-  if (isGRAPH_T(p)) p += GRAPH_T_LEN;
+  if (dot) {
+    if (!isGEN_TP(p)) return -1;
+    p += GEN_TP_LEN;
+  } else if (isGRAPH_T(p)) p += GRAPH_T_LEN;
   else if (isGRAPH_F(p)) p += GRAPH_F_LEN;
   else return -1;
   if (!readFloat(p, end)) return -1;
   GEN = NUM;
-  if (!isQUEUE(POS) || !readInt(POS + QUEUE_LEN, end)) return -1;
-  QUEUED = NUM;
+  if (dot && isLARGEST(POS)) {
+    // The general path's pattern takes `#queue-req` only right after the throughput: here it reports none.
+    if (!skipInt(POS + LARGEST_LEN, end) || !isQUEUE(POS) || !readInt(POS + QUEUE_LEN, end)) return -1;
+    QUEUED = -1;
+  } else {
+    if (!isQUEUE(POS) || !readInt(POS + QUEUE_LEN, end)) return -1;
+    QUEUED = NUM;
+  }
   PROMPT = -1;
   p = POS;
   if (b(p) == 44 && b(p + 1) == 32) p += 2;
@@ -258,9 +319,11 @@ function parseDecode(msg: i32, end: i32): i32 {
 }
 
 function parsePrefill(msg: i32, lineEnd: i32): i32 {
-  if (!isPREFILL(msg) || !skipInt(msg + PREFILL_LEN, lineEnd)) return -1;
+  if (!(isPREFILL(msg) || isPREFILL_DOT(msg)) || !skipInt(msg + PREFILL_LEN, lineEnd)) return -1;
   if (!isNEWTOK(POS) || !skipInt(POS + NEWTOK_LEN, lineEnd)) return -1;
   if (!isCACHED(POS) || !skipInt(POS + CACHED_LEN, lineEnd)) return -1;
+  // older SGLang: `, cache hit rate: F%` before the token usage
+  if (isHIT_RATE(POS) && (!readFloat(POS + HIT_RATE_LEN, lineEnd) || b(POS) != 37 || !incPos())) return -1;
   if (!isUSAGE(POS) || !readFloat(POS + USAGE_LEN, lineEnd)) return -1;
   KV = NUM;
   if (!isRUNNING(POS) || !readInt(POS + RUNNING_LEN, lineEnd)) return -1;
@@ -378,6 +441,7 @@ export function scan(start: i32, end: i32): i32 {
   let ruN: f64 = 0;
   let ruLast: f64 = 0;
   let ruPeak: f64 = -1;
+  let quN: f64 = 0;
   let quLast: f64 = 0;
   let quPeak: f64 = -1;
   let kvLast: f64 = 0;
@@ -496,8 +560,11 @@ export function scan(start: i32, end: i32): i32 {
       ruN++;
       ruLast = RUNNING;
       if (RUNNING > ruPeak) ruPeak = RUNNING;
-      quLast = QUEUED;
-      if (QUEUED > quPeak) quPeak = QUEUED;
+      if (QUEUED >= 0) {
+        quN++;
+        quLast = QUEUED;
+        if (QUEUED > quPeak) quPeak = QUEUED;
+      }
       kvLast = KV;
       if (KV > kvPeak) kvPeak = KV;
       if (kind == 0) {
@@ -563,6 +630,7 @@ export function scan(start: i32, end: i32): i32 {
   res(R_RU_N, ruN);
   res(R_RU_LAST, ruLast);
   res(R_RU_PEAK, ruPeak);
+  res(R_QU_N, quN);
   res(R_QU_LAST, quLast);
   res(R_QU_PEAK, quPeak);
   res(R_KV_LAST, kvLast);

@@ -2,8 +2,14 @@
 // `npm run bench`: how much slower than `grep -c` is `firedup runs --json` on a big serving log,
 // and how much memory does it take? Goals: ratio <= 1.5, peak RSS <= 150 MiB.
 //
+// Then the same side by side for every engine's serving format (issue 15): SGLang `.` decode lines, vLLM V1,
+// TGI and llama-server serving logs of BENCH_MB megabytes each (default 1000: the goal size; BENCH_MB=200 for a
+// quick run, the ratios are printed either way), a log of 100k launches (goal: <= 5 s, <= 300 MiB; read with
+// FIREDUP_LEDGER=off, as the goal was measured) and random bytes (goal: >= 100 MB/s). BENCH_FORMATS=a,b picks
+// some (sglang-comma, sglang-dot, vllm-v1, tgi, llamacpp, launches, random); BENCH_RUNS sets the runs per tool.
+//
 // usage: node scripts/bench-core.mjs [--bytes N] [--keep] [--file PATH]
-//   --bytes N    size of the generated log (default 1e9)
+//   --bytes N    size of the generated SGLang `,` log (default BENCH_MB, else 1e9)
 //   --keep       generate into bench-data/ and keep it there; later runs with the same --bytes reuse it
 //   --file PATH  bench on PATH; if it does not exist it is generated there (and kept)
 //
@@ -15,11 +21,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FORMAT_GENERATOR_VERSION, generateFormatLog } from './gen-format-logs.mjs';
 import { GENERATOR_VERSION, generateServingLog } from './gen-serving-log.mjs';
 import { timeCommand } from './lib/measure.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_RUNS) > 0 ? Math.floor(Number(process.env.BENCH_RUNS)) : 3;
+const BENCH_BYTES = Number(process.env.BENCH_MB) > 0 ? Math.floor(Number(process.env.BENCH_MB) * 1e6) : 1e9;
+const ALL_FORMATS = ['sglang-comma', 'sglang-dot', 'vllm-v1', 'tgi', 'llamacpp', 'launches', 'random'];
+const FORMATS_WANTED = process.env.BENCH_FORMATS ? process.env.BENCH_FORMATS.split(',') : ALL_FORMATS;
 const SEED = 1;
 // The seeds' milestone pattern: what a person would grep a launch log for.
 const GREP_PATTERN = 'Load weight end\\|error\\|Error\\|autotune\\|Memory pool\\|fired up';
@@ -32,7 +42,7 @@ const mb = (bytes) => (bytes >= 1e7 ? `${(bytes / 1e6).toFixed(0)} MB` : `${byte
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 
 function parseArgs(argv) {
-  const opts = { bytes: 1e9, keep: false, file: null };
+  const opts = { bytes: BENCH_BYTES, keep: false, file: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--keep') opts.keep = true;
@@ -127,7 +137,7 @@ function tail(text, n = 15) {
   return text.trimEnd().split('\n').slice(-n).join('\n');
 }
 
-function checkFiredupRun(run) {
+function checkFiredupRun(run, want = { launches: 1, throughput: true }) {
   if (run.code !== 0) {
     const built = fs.existsSync(path.join(REPO, 'dist/src/cli/main.js'));
     throw new BenchError(
@@ -144,13 +154,17 @@ function checkFiredupRun(run) {
   const problems = [];
   if (!Array.isArray(launches)) problems.push('no `launches` array');
   else {
-    if (launches.length !== 1) problems.push(`${launches.length} launches, want 1`);
-    const l = launches[0];
+    if (launches.length !== want.launches)
+      problems.push(`${launches.length} launches, want ${want.launches}`);
+    const l = want.launches === 1 ? launches[0] : null;
     if (l) {
       if (l.outcome !== 'serving' && l.outcome !== 'ready') {
         problems.push(`outcome ${JSON.stringify(l.outcome)}, want "serving" or "ready"`);
       }
-      if (typeof l.throughput?.peak !== 'number' || !Number.isFinite(l.throughput.peak)) {
+      if (
+        want.throughput &&
+        (typeof l.throughput?.peak !== 'number' || !Number.isFinite(l.throughput.peak))
+      ) {
         problems.push(`throughput.peak is ${JSON.stringify(l.throughput?.peak)}, want a number`);
       }
     }
@@ -166,7 +180,7 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-async function bench(file) {
+async function bench(file, want, { ledger = true } = {}) {
   const grepArgv = ['grep', '-c', GREP_PATTERN, file];
   const firedupArgv = [process.execPath, path.join(REPO, 'bin/firedup.js'), 'runs', '--json', file];
   const grepMs = [];
@@ -183,15 +197,15 @@ async function bench(file) {
 
     // A first read, as a user gets it: recorded into a ledger (every command records), but a fresh one, so
     // the run does not continue from the previous run's checkpoint (see bench:incremental for that).
-    const ledger = path.join(os.tmpdir(), `firedup-bench-core-${process.pid}.db`);
-    for (const sfx of ['', '-wal', '-shm']) fs.rmSync(`${ledger}${sfx}`, { force: true });
+    const db = path.join(os.tmpdir(), `firedup-bench-core-${process.pid}.db`);
+    for (const sfx of ['', '-wal', '-shm']) fs.rmSync(`${db}${sfx}`, { force: true });
     const f = await timeCommand(firedupArgv, {
       measureRss: true,
       cwd: REPO,
-      env: { ...process.env, FIREDUP_LEDGER: ledger },
+      env: { ...process.env, FIREDUP_LEDGER: ledger ? db : 'off' },
     });
-    for (const sfx of ['', '-wal', '-shm']) fs.rmSync(`${ledger}${sfx}`, { force: true });
-    checkFiredupRun(f);
+    for (const sfx of ['', '-wal', '-shm']) fs.rmSync(`${db}${sfx}`, { force: true });
+    checkFiredupRun(f, want);
     firedupMs.push(f.wallMs);
     rssMethod = f.rssMethod;
     if (f.peakRssKb !== null) peakKb = Math.max(peakKb ?? 0, f.peakRssKb);
@@ -229,16 +243,121 @@ function report(file, { grepMs, firedupMs, peakKb, rssMethod }) {
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
+/** The other formats: generated (cached in bench-data/ with --keep), each benched like the SGLang `,` log. */
+const FORMAT_SPECS = {
+  'sglang-dot': { label: "SGLang '.' decode (older)", want: { launches: 1, throughput: true } },
+  'vllm-v1': { label: 'vLLM V1 serving', want: { launches: 1, throughput: true } },
+  tgi: { label: 'TGI serving', want: { launches: 1, throughput: false } },
+  llamacpp: { label: 'llama-server serving', want: { launches: 1, throughput: true } },
+  launches: { label: '100k launches', want: { launches: 100000, throughput: false }, ledger: false },
+  random: { label: 'random bytes', want: { launches: 0, throughput: false }, ledger: false },
+};
+
+function formatFile(format, bytes, keep) {
+  const dir = keep ? path.join(REPO, 'bench-data') : fs.mkdtempSync(path.join(os.tmpdir(), 'firedup-bench-'));
+  fs.mkdirSync(dir, { recursive: true });
+  const size = format === 'launches' ? 'n100000' : String(bytes);
+  const file = path.join(dir, `${format}-${size}-g${FORMAT_GENERATOR_VERSION}.log`);
+  const cleanup = keep ? () => {} : () => fs.rmSync(dir, { recursive: true, force: true });
+  if (!fs.existsSync(file)) {
+    ensureRoom(dir, format === 'launches' ? 5e7 : bytes);
+    log(`generating ${format === 'launches' ? '100k launches' : mb(bytes)} ${format} log ...`);
+    const t0 = performance.now();
+    try {
+      generateFormatLog(format, file, { bytes, seed: SEED });
+    } catch (err) {
+      cleanup();
+      throw new BenchError(`generating the ${format} log failed: ${err.message}`);
+    }
+    log(`generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  return { file, cleanup };
+}
+
+const rows = [];
+
+function addRow(label, file, r, ledger) {
+  const size = fs.statSync(file).size;
+  rows.push({
+    label,
+    size,
+    firedup: r.firedupMs / 1000,
+    grep: r.grepMs / 1000,
+    ratio: r.firedupMs / r.grepMs,
+    mbps: size / 1e6 / (r.firedupMs / 1000),
+    rss: r.peakKb === null ? null : r.peakKb / 1024,
+    ledger,
+  });
+}
+
+function printTable() {
+  const head = ['format', 'size', 'firedup s', 'grep -c s', 'ratio', 'MB/s', 'peak RSS', 'goal'];
+  const goal = (r) => {
+    if (r.label === '100k launches')
+      return `<= 5 s, <= 300 MiB: ${r.firedup <= 5 && r.rss <= 300 ? 'PASS' : 'FAIL'}`;
+    if (r.label === 'random bytes') return `>= 100 MB/s: ${r.mbps >= 100 ? 'PASS' : 'FAIL'}`;
+    return `<= ${GOAL_RATIO}x, <= ${GOAL_RSS_MIB} MiB: ${r.ratio <= GOAL_RATIO && r.rss <= GOAL_RSS_MIB ? 'PASS' : 'FAIL'}`;
+  };
+  const body = rows.map((r) => [
+    r.label + (r.ledger ? '' : ' (ledger off)'),
+    mb(r.size),
+    r.firedup.toFixed(2),
+    r.grep.toFixed(2),
+    `${r.ratio.toFixed(2)}x`,
+    r.mbps.toFixed(0),
+    r.rss === null ? 'n/a' : `${r.rss.toFixed(0)} MiB`,
+    goal(r),
+  ]);
+  const w = head.map((_, c) => Math.max(head[c].length, ...body.map((b) => b[c].length)));
+  const line = (cells) =>
+    cells
+      .map((x, c) => (c === 0 || c === 7 ? x.padEnd(w[c]) : x.padStart(w[c])))
+      .join('  ')
+      .trimEnd();
+  process.stdout.write(`\nfiredup runs --json vs grep -c, median of ${RUNS} runs each, page cache warm\n`);
+  process.stdout.write(`  ${line(head)}\n${body.map((b) => `  ${line(b)}`).join('\n')}\n`);
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const { file, cleanup } = prepareLog(opts);
-  try {
-    warmPageCache(file);
-    const result = await bench(file);
-    report(file, result);
-  } finally {
-    cleanup();
+  if (FORMATS_WANTED.includes('sglang-comma') || opts.file) {
+    const { file, cleanup } = prepareLog(opts);
+    try {
+      warmPageCache(file);
+      const result = await bench(file);
+      report(file, result);
+      addRow("SGLang ',' decode (0.5)", file, result, true);
+    } finally {
+      cleanup();
+    }
   }
+  if (opts.file) return;
+  for (const format of FORMATS_WANTED) {
+    const spec = FORMAT_SPECS[format];
+    if (!spec) {
+      if (format !== 'sglang-comma')
+        throw new BenchError(`unknown format ${format} (one of ${ALL_FORMATS.join(', ')})`);
+      continue;
+    }
+    const { file, cleanup } = formatFile(
+      format,
+      format === 'random' ? Math.min(opts.bytes, 2e8) : opts.bytes,
+      opts.keep,
+    );
+    try {
+      warmPageCache(file);
+      log(`${format}:`);
+      addRow(
+        spec.label,
+        file,
+        await bench(file, spec.want, { ledger: spec.ledger !== false }),
+        spec.ledger !== false,
+      );
+    } finally {
+      cleanup();
+    }
+  }
+  printTable();
 }
 
 main().then(

@@ -1,7 +1,7 @@
 /** `firedup status <log>` and `firedup runs <log>`: one read of a log (recorded in the ledger), reported. */
 import { diffConfig } from '../core/diff.js';
 import { explainLatest } from '../core/explain-report.js';
-import type { LaunchReport } from '../core/report.js';
+import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import type { LaunchRecord } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
@@ -135,6 +135,26 @@ async function explain(target: string, flags: Record<string, unknown>): Promise<
   return STATUS_EXIT[x.outcome];
 }
 
+/**
+ * `runs --json`: the same bytes as one JSON.stringify of the whole, written a launch at a time, so that a log
+ * of 100k launches never holds its whole report text in memory.
+ */
+function writeRunsJson(report: AnalysisReport): void {
+  out(
+    `{"engine":${JSON.stringify(report.engine)},"lines":${report.lines},"bytes":${report.bytes},"launches":[`,
+  );
+  let buf = '';
+  const launches = report.launches;
+  for (let i = 0; i < launches.length; i++) {
+    buf += (i ? ',' : '') + JSON.stringify(launches[i]);
+    if (buf.length > 1 << 20) {
+      out(buf);
+      buf = '';
+    }
+  }
+  out(`${buf}]}\n`);
+}
+
 export async function runs(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, COMMON, 'runs');
   if (flags.help) {
@@ -147,9 +167,7 @@ export async function runs(argv: string[]): Promise<number> {
   );
   const { report } = res;
   if (flags.json) {
-    out(
-      `${JSON.stringify({ engine: report.engine, lines: report.lines, bytes: report.bytes, launches: report.launches })}\n`,
-    );
+    writeRunsJson(report);
     return 0;
   }
   if (report.launches.length === 0) {

@@ -51,6 +51,69 @@ const isStartupPhase = (p: string): p is Phase => STARTUP_PHASES.has(p);
 const exceptionRules = (type: string, message: string) =>
   classifyExceptionType(type) ?? classifyFailureText(`${type}: ${message}`);
 
+/**
+ * A quick reject before `includes`: the pairs of adjacent characters a message holds, hashed into a bit set.
+ * A signature's literal can only be in the message if each of its pairs is; a message is tested against
+ * hundreds of literals, so this turns hundreds of substring searches into a few bit tests each.
+ */
+const GRAM_BITS = 2048;
+const MAX_GRAM_LINE = 4096;
+const gramSet = new Int32Array(GRAM_BITS >> 5);
+const gramOf = (a: number, b: number) => (Math.imul(a, 0x9e3779b1) + b * 40503) & (GRAM_BITS - 1);
+const litGrams = new Map<Signature, Int32Array>();
+
+function fillGrams(msg: string): Int32Array {
+  gramSet.fill(0);
+  let prev = msg.charCodeAt(0);
+  for (let i = 1; i < msg.length; i++) {
+    const c = msg.charCodeAt(i);
+    const h = gramOf(prev, c);
+    gramSet[h >> 5]! |= 1 << (h & 31);
+    prev = c;
+  }
+  return gramSet;
+}
+
+function litMayBeIn(sig: Signature, grams: Int32Array | null): boolean {
+  if (grams === null) return true;
+  let keys = litGrams.get(sig);
+  if (keys === undefined) {
+    const lit = sig.lit!;
+    const set = new Set<number>();
+    for (let i = 1; i < lit.length; i++) set.add(gramOf(lit.charCodeAt(i - 1), lit.charCodeAt(i)));
+    keys = Int32Array.from(set);
+    litGrams.set(sig, keys);
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const h = keys[i]!;
+    if ((grams[h >> 5]! & (1 << (h & 31))) === 0) return false;
+  }
+  return true;
+}
+
+/**
+ * A byte that no text logger writes: a control character other than NUL (stripped), backspace, tab, CR and
+ * ESC, DEL, or a byte that never occurs in UTF-8.
+ */
+const isBadByte = (c: number) =>
+  c < 0x20
+    ? c !== 0 && c !== 8 && c !== 9 && c !== 13 && c !== 27
+    : c === 0x7f || c >= 0xf5 || c === 0xc0 || c === 0xc1;
+
+/**
+ * A line of binary data, not text: a sixteenth of its bytes or more are bad bytes. Only lines
+ * with a bad byte in their first 32 are counted, so a text line costs a 32-byte look.
+ */
+export function binaryLine(buf: Uint8Array, s: number, e: number): boolean {
+  const head = Math.min(e, s + 32);
+  let i = s;
+  while (i < head && !isBadByte(buf[i]!)) i++;
+  if (i === head) return false;
+  let bad = 0;
+  for (; i < e; i++) if (isBadByte(buf[i]!)) bad++;
+  return bad * 16 >= e - s;
+}
+
 interface Match {
   engine: EngineModule;
   sig: Signature;
@@ -171,6 +234,12 @@ export class LogAnalyzer {
 
   private onRaw: RawLineSink = (buf, s, e, no, offset, truncated) => {
     if (truncated) this.truncatedLines++;
+    if (binaryLine(buf, s, e)) {
+      // Bytes no logger writes (a core dump, random data cat'ed into the log): no rule can read them; the
+      // launch they fall in still reaches this far.
+      this.current?.touch(no, offset, null);
+      return;
+    }
     const text = decodeLine(buf, s, e);
     for (const seg of logicalSegments(text))
       this.onText(truncated ? `${seg} …[line truncated]` : seg, no, offset);
@@ -237,15 +306,16 @@ export class LogAnalyzer {
 
   private match(msg: string): Match | null {
     const engines = this.detector.candidates();
+    const grams = msg.length <= MAX_GRAM_LINE ? fillGrams(msg) : null;
     for (const engine of engines) {
       for (const sig of engine.signatures) {
-        if (sig.lit !== undefined && !msg.includes(sig.lit)) continue;
+        if (sig.lit !== undefined && !(litMayBeIn(sig, grams) && msg.includes(sig.lit))) continue;
         const m = sig.re.exec(msg);
         if (m) return { engine, sig, m };
       }
     }
     for (const sig of commonSignatures) {
-      if (sig.lit !== undefined && !msg.includes(sig.lit)) continue;
+      if (sig.lit !== undefined && !(litMayBeIn(sig, grams) && msg.includes(sig.lit))) continue;
       const m = sig.re.exec(msg);
       if (m) return { engine: engines[0]!, sig, m };
     }

@@ -43,7 +43,7 @@ export interface ServingRunData {
     genTps: number;
     promptTps: null;
     running: number;
-    queued: number;
+    queued: number | null;
     kvUsage: number;
     ts: number;
     line: number;
@@ -125,6 +125,7 @@ const R = {
   nSeries: 32,
   nTags: 33,
   firstStart: 34,
+  quN: 35,
 } as const;
 
 let compiled: WebAssembly.Module | null = null;
@@ -196,7 +197,7 @@ export class BulkReader {
     const genN = r[R.genN]!;
     if (genN > 0) {
       const hist = new Uint32Array(mem, HIST, BINS);
-      const into = run.gen.hist!;
+      const into = run.gen.bins();
       for (let i = 0; i < BINS; i++) into[i]! += hist[i]!;
       run.gen.zeros += r[R.genZeros]!;
       fold(run.gen, genN, r[R.genLast]!, r[R.genPeak]!);
@@ -209,7 +210,8 @@ export class BulkReader {
           genTps: peakGen,
           promptTps: null,
           running: r[R.peakRunning]!,
-          queued: r[R.peakQueued]!,
+          // -1: the line reports no queue (an older SGLang's `largest-len` decode line)
+          queued: r[R.peakQueued]! < 0 ? null : r[R.peakQueued]!,
           kvUsage: r[R.peakKv]!,
           ts: r[R.peakTs]!,
           line: lineNo + 1 + r[R.peakIdx]!,
@@ -220,7 +222,7 @@ export class BulkReader {
     fold(run.prompt, r[R.prN]!, r[R.prLast]!, r[R.prPeak]!);
     const ruN = r[R.ruN]!;
     fold(run.running, ruN, r[R.ruLast]!, r[R.ruPeak]!);
-    fold(run.queued, ruN, r[R.quLast]!, r[R.quPeak]!);
+    fold(run.queued, r[R.quN]!, r[R.quLast]!, r[R.quPeak]!);
     fold(run.kv, ruN, r[R.kvLast]!, r[R.kvPeak]!);
     return next;
   }

@@ -6,6 +6,8 @@
 
 export const BINS = 1400; // 1.01^1400 ≈ 1.1e6: covers 0.01 .. 10k tok/s and beyond with 1% resolution
 export const LOG_STEP = Math.log(1.01);
+/** Values a median summary keeps one by one before it allocates its histogram. */
+const FEW = 32;
 
 /** The histogram bin of a value (log scale, 1% wide). */
 export function binOf(v: number): number {
@@ -19,23 +21,49 @@ export class SeriesSummary {
   last: number | null = null;
   peak: number | null = null;
   zeros = 0;
-  readonly hist: Uint32Array | null;
+  /**
+   * The histogram, allocated once more than FEW values were counted; until then the bins of the values are
+   * kept in `few` (same median): a launch that served a handful of batches keeps a few numbers, not 5.6 KB.
+   */
+  hist: Uint32Array | null = null;
+  few: number[] | null = null;
+  readonly withMedian: boolean;
 
   constructor(withMedian = false) {
-    this.hist = withMedian ? new Uint32Array(BINS) : null;
+    this.withMedian = withMedian;
+  }
+
+  /** The histogram, allocated (with the few values kept so far) if need be. */
+  bins(): Uint32Array {
+    if (this.hist === null) {
+      this.hist = new Uint32Array(BINS);
+      if (this.few !== null) for (const b of this.few) this.hist[b]!++;
+      this.few = null;
+    }
+    return this.hist;
+  }
+
+  private put(bin: number): void {
+    if (this.hist === null) {
+      const few = (this.few ??= []);
+      if (few.length < FEW) {
+        few.push(bin);
+        return;
+      }
+    }
+    this.bins()[bin]!++;
   }
 
   add(v: number): void {
     this.count++;
     this.last = v;
     if (this.peak === null || v > this.peak) this.peak = v;
-    const hist = this.hist;
-    if (hist === null) return;
+    if (!this.withMedian) return;
     if (v <= 0.01) {
       this.zeros++;
       return;
     }
-    hist[binOf(v)]!++;
+    this.put(binOf(v));
   }
 
   /** Appends the summary of the values that came after this one's. */
@@ -45,16 +73,26 @@ export class SeriesSummary {
     this.last = o.last;
     if (o.peak !== null && (this.peak === null || o.peak > this.peak)) this.peak = o.peak;
     this.zeros += o.zeros;
-    if (this.hist && o.hist) for (let i = 0; i < BINS; i++) this.hist[i]! += o.hist[i]!;
+    if (!this.withMedian) return;
+    if (o.hist) {
+      const hist = this.bins();
+      for (let i = 0; i < BINS; i++) hist[i]! += o.hist[i]!;
+    }
+    if (o.few) for (const b of o.few) this.put(b);
   }
 
   /** Median of the values, to within 1%. */
   median(): number | null {
     const hist = this.hist;
-    if (this.count === 0 || hist === null) return null;
+    if (this.count === 0 || !this.withMedian) return null;
     let need = Math.ceil(this.count / 2);
     if (need <= this.zeros) return 0;
     need -= this.zeros;
+    if (hist === null) {
+      const few = this.few === null ? [] : [...this.few].sort((a, b) => a - b);
+      const b = few[need - 1];
+      return b === undefined ? this.peak : Math.round(0.01 * 1.01 ** (b + 0.5) * 100) / 100;
+    }
     for (let b = 0; b < BINS; b++) {
       need -= hist[b]!;
       if (need <= 0) return Math.round(0.01 * 1.01 ** (b + 0.5) * 100) / 100;
@@ -63,7 +101,9 @@ export class SeriesSummary {
   }
 }
 
-export type SeriesSummaryData = Pick<SeriesSummary, 'count' | 'last' | 'peak' | 'zeros' | 'hist'>;
+export type SeriesSummaryData = Pick<SeriesSummary, 'count' | 'last' | 'peak' | 'zeros' | 'hist'> & {
+  few?: number[] | null;
+};
 
 /**
  * A time series kept as at most `max` buckets whose width doubles when they run out. Buckets sit on a
@@ -80,8 +120,9 @@ export class TimeSeries {
   private used = 0;
 
   constructor(private readonly max = 512) {
-    this.sums = new Float64Array(max + 1);
-    this.counts = new Float64Array(max + 1);
+    // Small at first and doubled as buckets come (grow): a launch that never serves keeps almost nothing.
+    this.sums = new Float64Array(Math.min(max + 1, 8));
+    this.counts = new Float64Array(Math.min(max + 1, 8));
   }
 
   /** Keys count from 2^30 s (2004), a multiple of every width, so they fit V8's small integers. */

@@ -137,3 +137,52 @@ describe('the byte-level fast path agrees with the general path', () => {
     assert.ok(fast.launches[0]!.throughput!.samples > 1000);
   });
 });
+
+describe('every serving format: bulk reading on and off give the same report', () => {
+  // Each engine's serving lines as real logs have them (scripts/gen-format-logs.mjs, from the corpus), read
+  // whole, in 64 KiB chunks and in random chunks, with the bulk reader and without.
+  for (const format of ['sglang-dot', 'vllm-v1', 'tgi', 'llamacpp']) {
+    it(format, async () => {
+      const { generateFormatLog } = await import(
+        path.join('..', '..', '..', 'scripts', 'gen-format-logs.mjs') as string
+      );
+      const dir = fs.mkdtempSync('/tmp/firedup-fast-');
+      const file = path.join(dir, `${format}.log`);
+      generateFormatLog(format, file, { bytes: 1_500_000, seed: 11 });
+      const data = fs.readFileSync(file);
+      fs.rmSync(dir, { recursive: true });
+      const general = analyzeChunks([data], false);
+      assert.equal(general.launches.length, 1);
+      assert.equal(general.launches[0]!.outcome, 'serving');
+      assert.deepEqual(analyzeChunks([data], true), general);
+      const pieces: Buffer[] = [];
+      for (let at = 0; at < data.length; at += 65536) pieces.push(data.subarray(at, at + 65536));
+      assert.deepEqual(analyzeChunks(pieces, true), general);
+      const cuts = Array.from({ length: 40 }, (_, i) => (i * 2654435761) % data.length);
+      assert.deepEqual(feedInPieces(data, cuts, true), general);
+    });
+  }
+
+  it('older SGLang decode lines are read in bulk', async () => {
+    // The fast path must take them (not only agree): a bulk read of them reads a run, not line by line.
+    const { generateFormatLog } = await import(
+      path.join('..', '..', '..', 'scripts', 'gen-format-logs.mjs') as string
+    );
+    const dir = fs.mkdtempSync('/tmp/firedup-fast-');
+    const file = path.join(dir, 'dot.log');
+    generateFormatLog('sglang-dot', file, { bytes: 2_000_000, seed: 3 });
+    const data = fs.readFileSync(file);
+    fs.rmSync(dir, { recursive: true });
+    const a = new LogAnalyzer({ year: 2026 });
+    let runs = 0;
+    const apply = a.applyRun.bind(a);
+    a.applyRun = (r) => {
+      runs += r.lines;
+      apply(r);
+    };
+    a.push(data);
+    const rep = a.end();
+    assert.ok(runs > rep.lines * 0.9, `${runs} of ${rep.lines} lines read in bulk`);
+    assert.ok(rep.launches[0]!.throughput!.samples > 1000);
+  });
+});
