@@ -47,8 +47,8 @@ export class EngineDetector {
   }
 
   observe(line: LogLine): void {
-    if (this.foreign < FOREIGN_DECIDES && line.text.startsWith('time=') && GO_SLOG.test(line.text))
-      this.foreign += OLLAMA.test(line.text) ? FOREIGN_DECIDES : 1;
+    if (this.foreign < FOREIGN_DECIDES && line.msg.startsWith('time=') && GO_SLOG.test(line.msg))
+      this.foreign += OLLAMA.test(line.msg) ? FOREIGN_DECIDES : 1;
     if (this.locked) return;
     let changed = false;
     for (const e of ENGINE_MODULES) {

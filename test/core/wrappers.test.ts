@@ -11,6 +11,23 @@ function read(lines: string[], ctx: PrefixContext = { year: 2026 }) {
 }
 
 describe('wrappers no one listed', () => {
+  it("wrappers inside an application logger's message: a Ray/vLLM process prefix, a compose gutter", () => {
+    const [a, b] = read([
+      '2025-03-04 05:06:07,890 - gateway - INFO - (EngineCore_DP0 pid=77)   File "/x/vllm/v1/engine/core.py", line 1, in run',
+      '2025-03-04 05:06:07,890 - gateway - INFO - llm-1  | [gpu_id=1] Load weight end. type=X, avail mem=1.00 GB',
+    ]);
+    assert.equal(a!.msg, '  File "/x/vllm/v1/engine/core.py", line 1, in run');
+    assert.equal(a!.pid, 77);
+    assert.equal(b!.msg, 'Load weight end. type=X, avail mem=1.00 GB');
+    assert.equal(b!.tags, 'gpu1');
+  });
+
+  it('a multi-host collector gutter (`host >> line`) before lines with no frame of their own', () => {
+    const [a] = read(['[2025-03-04T05:06:07Z] gpu-node-7 >> Traceback (most recent call last):']);
+    assert.equal(a!.msg, 'Traceback (most recent call last):');
+    assert.equal(a!.container, 'gpu-node-7');
+  });
+
   it("an application's logger printing a vLLM line as its message", () => {
     const [l] = read([
       '2025-03-04 05:06:07,890 - gateway - INFO - INFO 03-04 05:06:07 [api_server.py:12] Started',

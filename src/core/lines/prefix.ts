@@ -31,6 +31,8 @@ const MONTHS: Record<string, number> = {
 const CI_STAMP =
   /^\[?(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})\]? (?!\s*(?:TRACE|DEBUG|INFO|WARN|ERROR)\s+(?!\d{2}-\d{2} \d{2}:|\d+ \[))/;
 const JOURNALD = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) \S+ [^\s:[]+(?:\[(\d+)\])?: /;
+/** A log collector's host gutter (`gpu-node-3 >> line`, `host » line`): what multi-host tails print. */
+const COLLECTOR = /^([A-Za-z0-9][\w.-]*)\s*(?:>>|»)\s/;
 const COMPOSE = /^(\[?[\w][\w.-]*\]?)\s+\|(?: |$)/;
 const PROCESS =
   /^\(([A-Za-z][\w-]*(?: (?:rank=\d+|[A-Z]+\d+(?:_[A-Z]+\d+)*))?) pid=(\d+)(?:, ip=[\d.]+)?\) ?/;
@@ -116,6 +118,14 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
       }
     }
   }
+  if (frame !== null && GENERIC_FRAME.has(frame)) {
+    // An application's logger around a wrapped line (`… - INFO - (EngineCore pid=7) …`, `… - app  | …`): the
+    // wrappers inside its message are peeled too, and an engine frame under them decides.
+    const inner = peelWrappers(line, line.msg, ctx);
+    const got = readFrame(line, inner, ctx);
+    if (got !== null) frame = got;
+    else if (inner !== line.msg) line.msg = inner;
+  }
   if (frame === null) {
     line.msg = rest;
     // A continuation line under a learned wrapper: the wrapper's own stamp, if it has one, dates it.
@@ -169,6 +179,12 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
     m = COMPOSE.exec(rest);
     if (m) {
       line.container = m[1]!;
+      rest = rest.slice(m[0].length);
+      continue;
+    }
+    m = COLLECTOR.exec(rest);
+    if (m) {
+      line.container ??= m[1]!;
       rest = rest.slice(m[0].length);
       continue;
     }
