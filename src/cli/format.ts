@@ -243,7 +243,8 @@ export function formatRuns(file: string, report: AnalysisReport, st: Style): str
     `${st.bold(file)} · ${report.engine ?? 'unknown engine'} · ${report.launches.length} launch${report.launches.length === 1 ? '' : 'es'} · ${report.lines} lines`,
   );
   report.launches.forEach((l, i) => {
-    const what = l.failure ? `${l.failure.class} at line ${l.failure.line}` : (progressText(l) ?? '');
+    // No ETA here: `runs` has no live verdict to tell a moving bar from a stalled one (`status` has).
+    const what = l.failure ? `${l.failure.class} at line ${l.failure.line}` : (progressText(l, false) ?? '');
     const tp = l.throughput ? `peak ${l.throughput.peak} tok/s` : '';
     out.push(
       `  ${String(i + 1).padStart(2)}. lines ${`${l.startLine}–${l.endLine}`.padEnd(13)} ${outcomeBadge(l, st).padEnd(st.on ? 24 : 14)} ${(l.phase ?? '-').padEnd(16)} ${[clockOf(l.startTime) === '--:--:--' ? '' : l.startTime!.replace('T', ' '), fmtDuration(l.duration), what, tp].filter(Boolean).join(' · ')}`,

@@ -233,6 +233,39 @@ describe('dashboard pages (headless Chromium, firedup serve)', () => {
     await page.close();
   });
 
+  it('a launch the live verdict called stalled is stalled in the table, with no ETA in its detail and no delta in compare', async () => {
+    const stuck = byPath('relaunch', 'in_progress');
+    const before = byPath('relaunch', 'ended');
+    const l = Ledger.open(ledgerFile);
+    try {
+      l.setLive(stuck.id, {
+        state: 'stalled',
+        at: 1_771_600_100,
+        why: 'no progress in loading_weights for 2811 s',
+        phase: 'loading_weights',
+        evidence: [],
+      });
+    } finally {
+      l.close();
+    }
+    const page = await open(`${served.base}/#/`);
+    const row = page.locator(`tbody tr[data-id="${stuck.id}"]`);
+    await until('the stalled row', async () => /stalled/.test(await shown(row)));
+    assert.doesNotMatch(await shown(row), /in progress|ETA/);
+    await page.goto(`${served.base}/#/launch/${stuck.id}`);
+    await page.locator('svg').first().waitFor();
+    await until('the detail', async () => /stalled/.test(await shown(page.locator('body'))));
+    assert.doesNotMatch(await shown(page.locator('body')), /ETA/);
+    await page.goto(`${served.base}/#/compare/${before.id},${stuck.id}`);
+    await page.locator('table.phasecmp').waitFor();
+    const phases = await shown(page.locator('table.phasecmp'));
+    const loading = phases.split('\n').filter((x) => x.includes('so far'));
+    assert.ok(loading.length > 0, phases);
+    // A phase still running has no duration to compare: no green (or red) delta next to it.
+    for (const x of loading) assert.doesNotMatch(x, /[−+]\d/, x);
+    await page.close();
+  });
+
   it('the live page and the table follow the watched log as it grows, without a reload', async () => {
     // Two days later than the recorded scenario launch: a launch of its own, not that one read again.
     const lines = fs
