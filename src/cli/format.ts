@@ -1,7 +1,7 @@
 /** Human-readable output: readable at a glance, the evidence one line away. */
 import { diffConfig } from '../core/diff.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import type { Verdict } from '../core/verdict.js';
+import { LIVE_STATES, type Verdict } from '../core/verdict.js';
 import type { Style } from './style.js';
 
 export function fmtDuration(s: number | null): string {
@@ -82,18 +82,10 @@ export function summaryLine(l: LaunchReport): string {
   return bits.join(' · ');
 }
 
-/** States in which the log's progress is still moving, so its ETA means something. */
-const MOVING = new Set([
-  'starting',
-  'loading',
-  'dist_init',
-  'weights_loaded',
-  'kv_cache',
-  'compile',
-  'autotune',
-  'cuda_graph',
-  'warmup',
-]);
+/** States in which the log's progress is still moving, so its ETA means something: starting … warmup. */
+const MOVING = new Set<string>(
+  LIVE_STATES.slice(LIVE_STATES.indexOf('starting'), LIVE_STATES.indexOf('ready')),
+);
 
 /** The live verdict as status's first line: the state now (not what the log said last), and why. */
 export function verdictLine(v: Verdict, st: Style): string {

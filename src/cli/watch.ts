@@ -1,6 +1,7 @@
 /** `firedup watch` and `firedup wait`: a live session rendered, or waited on. */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { PHASES } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import { waitExitCode } from '../core/verdict.js';
 import { remoteProbes } from '../probes/remote/index.js';
@@ -174,16 +175,7 @@ type Goal = (typeof GOALS)[number];
 /** `wait` gives up after an hour unless told otherwise: a script must never hang forever. */
 export const WAIT_TIMEOUT_DEFAULT = 3600;
 /** Phases reached once the weights are in GPU memory. */
-const LOADED = new Set([
-  'weights_loaded',
-  'kv_cache',
-  'compile',
-  'autotune',
-  'cuda_graph',
-  'warmup',
-  'ready',
-  'serving',
-]);
+const LOADED = new Set<string>(PHASES.slice(PHASES.indexOf('weights_loaded')));
 
 function goalFlag(v: unknown): Goal {
   if (v === undefined) return 'ready';
