@@ -13,8 +13,10 @@ import { after, before, describe, it } from 'node:test';
 import { Ledger } from '../../src/store/ledger.js';
 import type { SweepPointRecord } from '../../src/store/types.js';
 import { Api } from '../../src/web/api.js';
+import { launchBrowser } from '../browser.js';
 import { BIN, tmpDir } from '../helpers.js';
 import { ensureLlama, freePort } from '../llama.js';
+import { serve } from '../web/serve-helpers.js';
 
 const skip = process.env.FIREDUP_NO_LLAMA === '1' ? 'FIREDUP_NO_LLAMA=1' : false;
 const noPython = spawnSync('python3', ['-c', '0']).status === 0 ? false : 'python3 not found';
@@ -232,6 +234,25 @@ describe('firedup sweep with a real llama-server', { timeout: 120_000, skip }, (
       assert.throws(() => api.sweep('nope'), /no sweep named nope/);
     } finally {
       db.close();
+    }
+
+    // And the page itself, in headless Chromium: the ranked table and its two charts, no script error.
+    const served = await serve(['--ledger', ledger]);
+    const browser = await launchBrowser();
+    try {
+      const errors: string[] = [];
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${served.base}/#/sweeps`);
+      await page.locator('a[href="#/sweep/np-ctx"]').click();
+      await page.locator('table.sweep-table tbody tr').first().waitFor();
+      assert.equal(await page.locator('table.sweep-table tbody tr').count(), 4);
+      assert.equal(await page.locator('svg.sweep-chart').count(), 2);
+      assert.deepEqual(errors, []);
+      await page.close();
+    } finally {
+      await browser.close();
+      await served.stop();
     }
   });
 
