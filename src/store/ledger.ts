@@ -81,8 +81,16 @@ function osReason(e: unknown): string {
 /** SQLite's and the OS's errors as the one-line LedgerError the CLI prints; anything else is a bug, rethrown. */
 function ledgerError(e: unknown, file: string): unknown {
   if (e instanceof LedgerError) return e;
+  // The only text the store parses is what it wrote (JSON columns): a parse failure is a damaged record.
+  if (e instanceof SyntaxError)
+    return new LedgerError(
+      'corrupt',
+      `ledger ${file} is damaged (a record does not read back: ${e.message}); move it aside or ${ELSEWHERE}`,
+    );
   const code = String((e as { code?: unknown }).code ?? '');
-  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
+  // SQLite's JSON functions over a damaged JSON column: the same damage, seen from SQL.
+  const badJson = code === 'SQLITE_ERROR' && /malformed JSON/i.test((e as Error).message);
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT') || badJson)
     return new LedgerError(
       'corrupt',
       `ledger ${file} is damaged (${(e as Error).message}); move it aside or ${ELSEWHERE}`,
