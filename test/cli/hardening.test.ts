@@ -246,3 +246,28 @@ describe('ledgers that cannot be used as they are', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('a watched local log rotated and recreated', () => {
+  it('records each launch once (no duplicates across the rotation)', async () => {
+    const dir = tmpDir();
+    const log = path.join(dir, 'server.log');
+    const ledger = path.join(dir, 'l.db');
+    const serving = fs.readFileSync(path.join(ROOT, 'examples', 'glm5-serving.log'), 'utf8').split('\n');
+    const relaunch = fs
+      .readFileSync(path.join(ROOT, 'examples', 'glm5-relaunch-stuck-at-48pct.log'), 'utf8')
+      .split('\n');
+    fs.writeFileSync(log, `${serving.slice(0, 150).join('\n')}\n`);
+    const watch = spawnCli(['watch', log, '--json', '--no-gpu', '--timeout', '6s', '--ledger', ledger]);
+    await new Promise((r) => setTimeout(r, 1500));
+    // logrotate's create mode: the old file moved aside (and still written to), a new one at the path.
+    fs.renameSync(log, `${log}.1`);
+    fs.writeFileSync(log, `${relaunch.slice(321, 360).join('\n')}\n`);
+    await new Promise((r) => setTimeout(r, 1500));
+    fs.appendFileSync(`${log}.1`, `${serving.slice(150, 200).join('\n')}\n`);
+    await watch.done;
+    const listed = JSON.parse(runCli(['runs', '--json', '--ledger', ledger]).stdout);
+    const launches = Array.isArray(listed) ? listed : listed.launches;
+    assert.equal(launches.length, 2, JSON.stringify(launches.map((l: { id: string }) => l.id)));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
