@@ -44,7 +44,8 @@ function outcomeBadge(l: LaunchReport, st: Style): string {
 /** `eta: false` leaves the bar's ETA out: it is stale once the launch is stalled, dead or over. */
 export function progressText(l: LaunchReport, eta = true): string | null {
   const p = l.phase === 'cuda_graph' && l.graphProgress ? l.graphProgress : l.progress;
-  if (!p) return null;
+  // A bar the launch has moved past without it reaching its end says nothing about now.
+  if (!p || (p.phase !== undefined && p.phase !== l.phase && p.done < p.total)) return null;
   const pct = Math.round(p.ratio * 100);
   const parts = [`${p.done}/${p.total} (${pct}%)`];
   if (p.rate !== null) parts.push(`${p.rate}/s`);

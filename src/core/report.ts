@@ -36,6 +36,8 @@ export interface FailureReport {
 }
 
 export interface ProgressReport {
+  /** The phase the bar belongs to (loading_weights for shards, cuda_graph for capture batches). */
+  phase: Phase;
   done: number;
   total: number;
   ratio: number;
@@ -235,6 +237,7 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null, engineSc
   }
   const prog = (p: LaunchBuilder['progress'], curve: Array<[number, number]>): ProgressReport | null =>
     p && {
+      phase: p.phase,
       done: p.done,
       total: p.total,
       ratio: r2(p.done / p.total)!,

@@ -176,6 +176,17 @@ describe('stops', () => {
 });
 
 describe('phase order', () => {
+  it("TensorRT-LLM's autotuner: its [Autotuner] tag taken for a module tag still leaves the line read", () => {
+    const l = last(
+      [
+        '[04/02/2026-10:00:01] [TRT-LLM] [RANK 0] [I] Use 12.50 GB for model weights.',
+        '[04/02/2026-10:00:30] [TRT-LLM] [RANK 0] [I] Model init total -- 29.10s',
+        '[04/02/2026-10:00:31] [TRT-LLM] [RANK 0] [I] [Autotuner] Autotuning process starts ...',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'autotune');
+  });
+
   it('vLLM V1 sizes the KV cache after torch.compile', () => {
     const l = last(
       [

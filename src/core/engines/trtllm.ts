@@ -57,7 +57,9 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'autotune',
     lit: 'Autotun',
-    re: /\[Autotuner\] Autotuning process/,
+    // _torch/autotuner.py logs `[Autotuner] Autotuning process starts …`; the frame reader takes the bracketed
+    // tag for a module tag, so the message may start at `Autotuning`.
+    re: /(?:\[Autotuner\] |^)Autotuning process (?:starts|ends)/,
   },
   {
     id: 'cuda_graph',
