@@ -4,6 +4,7 @@
  */
 
 import { BulkHook, type ServingRunData } from './bulk.js';
+import { type LineScanner, type ScanEnv, VllmScanner } from './scan.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import { mayHoldSecret, redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
@@ -40,6 +41,10 @@ export interface AnalyzerOptions {
 }
 
 const NEWLINE = Buffer.from('\n');
+/** The engines whose serving lines a JS scanner reads in bulk (SGLang's: the wasm reader). */
+const SCANNERS: Partial<Record<EngineId, () => LineScanner>> = {
+  vllm: () => new VllmScanner(),
+};
 /** The rule `status --explain` names for a line read through the engine-source catalog. */
 const CATALOG_RULE = 'engine-source catalog';
 /** The rules any engine's log can hold: a line they match says nothing about the engine (confidence). */
@@ -171,6 +176,7 @@ export class LogAnalyzer {
         : new BulkHook(
             () => this.steady(),
             (run) => this.applyRun(run),
+            () => this.bulkScanner(),
           );
     this.splitter = new LineSplitter(this.onRaw, opts.maxLine ?? DEFAULT_MAX_LINE, bulk);
   }
@@ -584,6 +590,37 @@ export class LogAnalyzer {
     );
   }
 
+  private readonly scanners: Partial<Record<EngineId, LineScanner>> = {};
+  private readonly scanEnv: ScanEnv = { year: 0, lastTs: null, maxLine: 0, readyMarked: false };
+
+  /**
+   * The scanner for another engine's serving lines (scan.ts), under the same condition as `steady` for
+   * SGLang's, and no wrapper learned (its lines are peeled otherwise) nor `explain` (it looks at every line).
+   */
+  bulkScanner(): { scanner: LineScanner; env: ScanEnv } | null {
+    const l = this.current;
+    const id = this.detector.locked?.id;
+    if (
+      l === null ||
+      l.phase !== 'serving' ||
+      l.candidates.length !== 0 ||
+      id === undefined ||
+      !(id in SCANNERS) ||
+      this.ctx.wrap !== null ||
+      this.explainer !== null ||
+      this.block !== null ||
+      this.tracker.openStart !== null
+    )
+      return null;
+    const scanner = (this.scanners[id] ??= SCANNERS[id]!());
+    const env = this.scanEnv;
+    env.year = this.ctx.year;
+    env.lastTs = this.lastTs;
+    env.maxLine = this.options.maxLine ?? DEFAULT_MAX_LINE;
+    env.readyMarked = l.marks.some((m) => m.phase === 'ready');
+    return { scanner, env };
+  }
+
   /**
    * Joins what another reader found in the part of the file after the bytes pushed so far. Returns null when
    * done, or the line boundary from which the caller must push the rest of the file itself (a run that
@@ -615,8 +652,8 @@ export class LogAnalyzer {
   applyRun(r: ServingRunData): void {
     if (r.lines === 0) return;
     this.current!.applyRun(r);
-    this.lastTs = r.lastTs;
-    this.ctx.year = r.year;
+    if (r.lastTs !== null) this.lastTs = r.lastTs;
+    if (r.engineLines === undefined) this.ctx.year = r.year;
     this.tracker.reset();
   }
 }

@@ -186,3 +186,70 @@ describe('every serving format: bulk reading on and off give the same report', (
     assert.ok(rep.launches[0]!.throughput!.samples > 1000);
   });
 });
+
+describe('made-up serving lines of each engine: bulk on and off, whole and in small chunks', () => {
+  const corpusHead = (file: string, until: string) => {
+    const text = fs.readFileSync(path.join('test', 'fixtures', 'corpus', file), 'utf8');
+    const at = text.indexOf(until);
+    return text.slice(0, text.indexOf('\n', at) + 1);
+  };
+  const check = (data: Buffer, minBulk: number) => {
+    const general = analyzeChunks([data], false);
+    const a = new LogAnalyzer({ year: 2026 });
+    let bulk = 0;
+    const apply = a.applyRun.bind(a);
+    a.applyRun = (r) => {
+      bulk += r.lines;
+      apply(r);
+    };
+    a.push(data);
+    assert.deepEqual(a.end(), general);
+    for (const size of [1, 7, 61, 4096]) {
+      const pieces: Buffer[] = [];
+      for (let at = 0; at < data.length; at += size) pieces.push(data.subarray(at, at + size));
+      assert.deepEqual(analyzeChunks(pieces, true), general, `chunks of ${size}`);
+    }
+    assert.ok(bulk >= minBulk, `${bulk} lines read in bulk, want >= ${minBulk}`);
+    return general;
+  };
+
+  it('vLLM stats and access lines', () => {
+    const E = '\x1b[1;36m(APIServer pid=155)\x1b[0;0m ';
+    const stats = (p: string, tail: string) =>
+      `${p}INFO 11-28 15:30:0${tail.length % 10} [loggers.py:236] Engine 000: Avg prompt throughput: 12.5 tokens/s, Avg generation throughput: 1673.25 tokens/s, Running: 9 reqs, Waiting: 3 reqs${tail}`;
+    const lines = [
+      stats(E, ', GPU KV cache usage: 11.7%, Prefix cache hit rate: 69.7%'),
+      stats(E, ', GPU KV cache usage: 0.1%'),
+      stats(E, ''),
+      stats('(APIServer pid=7) ', ', GPU KV cache usage: 100.0%, Prefix cache hit rate: 0.0%'),
+      stats('', ', GPU KV cache usage: 11.7%, Prefix cache hit rate: 69.7%, MM cache hit rate: 3.0%'),
+      `${E}INFO 11-28 15:31:00 [metrics.py:455] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 9999.9 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 1.2%, CPU KV cache usage: 0.0%.`,
+      `INFO 11-28 15:31:01 [metrics.py:455] Avg prompt throughput: 5 tokens/s, Avg generation throughput: 77 tokens/s, Running: 2 reqs, Swapped: 1 reqs, Pending: 4 reqs, GPU KV cache usage: 2.5%`,
+      `${E}INFO:     10.0.0.5:40000 - "POST /v1/completions HTTP/1.1" 200 OK`,
+      `${E}INFO:     10.0.0.5:40001 - "GET /tokenize HTTP/1.1" 200 OK`,
+      `${E}INFO:     10.0.0.5:40001 - "GET /v1/models?api_key=abcdefgh12345678 HTTP/1.1" 200 OK`,
+      `${E}INFO:     10.0.0.5:40002 - "POST /v1/chat/completions HTTP/1.1" 404 Not Found`,
+      `${E}INFO:     10.0.0.5:40002 - "POST /v1/chat/completions HTTP/1.1" 401 Unauthorized`,
+      `${E}INFO:     10.0.0.5:40003 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error`,
+      `(APIServer pid=155) INFO:     127.0.0.1:5000 - "POST /v1/completions HTTP/2" 200`,
+      `${E}INFO:     10.0.0.5:40004 - "POST /v1/completions HTTP/1.1" 200 OK `,
+      `${E}INFO:     10.0.0.5:40004 - "POST /v1/completions HTTP/1.1" 200 OK\r`,
+      `${E}INFO:     [::1]:40004 - "POST /v1/completions HTTP/1.1" 200 OK`,
+      `${E}WARNING 11-28 15:31:02 [protocol.py:93] The following fields were present in the request but ignored: {'x'}`,
+      `(APIServer pid=155) INFO 12-31 23:59:59 [loggers.py:236] Engine 001: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 3 reqs, Waiting: 4 reqs, GPU KV cache usage: 5.0%`,
+    ];
+    const body: string[] = [];
+    for (let i = 0; i < 400; i++)
+      body.push(lines[(i * 7) % lines.length]!, lines[0]!.replace('1673.25', `${i}.5`));
+    body.splice(
+      300,
+      0,
+      `${E}ERROR 11-28 15:31:03 [serving_chat.py:200] Error in preprocessing prompt inputs`,
+    );
+    const data = Buffer.from(
+      corpusHead('full/003.log', 'Application startup complete.') + body.join('\n') + '\n',
+    );
+    const rep = check(data, 400);
+    assert.equal(rep.launches[0]!.outcome, 'serving');
+  });
+});

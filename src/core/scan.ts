@@ -1,0 +1,476 @@
+/**
+ * Byte-level scanners for the serving lines of vLLM (V0/V1 stats and uvicorn access lines), llama-server
+ * (slot, timing and request lines) and TGI (the router's per-request lines), the JavaScript sibling of the
+ * SGLang bulk reader (bulk.ts). Each recognises a line by its exact shape from the bytes (no string decoding,
+ * no regex, no prefix parse, no signature loop) and adds to a `ServingRunData` exactly what the general path
+ * would (samples, request counts, timestamps, progress). They only run while the launch is steadily serving
+ * (LogAnalyzer.bulkScanner); a line in any other shape, or with a byte the general path would treat specially
+ * (a colour code elsewhere, a `\r`, a possible credential), ends the run and goes through the general path.
+ * They keep no state between lines but caches of pure functions of bytes, so a checkpoint needs nothing of them.
+ * test/core/chunking.test.ts checks that both paths give the same report.
+ */
+import { mayHoldSecret } from './config/redact.js';
+import type { ServingRunData } from './bulk.js';
+import type { TimeSeries } from './stats.js';
+
+/** What a scanner needs from the analyzer's state at the start of a run. */
+export interface ScanEnv {
+  /** Year for vLLM's `MM-DD` stamps. */
+  year: number;
+  /** The analyzer's last timestamp: the time of a line that prints none. */
+  lastTs: number | null;
+  /** Lines longer than this are truncated by the splitter: never taken. */
+  maxLine: number;
+  /** llama-server: the launch has its `ready` mark (the `all slots are idle` line then changes nothing but the end). */
+  readyMarked: boolean;
+}
+
+const MAX_SCAN_LINE = 2048;
+
+/** One serving line's effect, filled by a scanner's `line` (kind: false = not a line this scanner takes). */
+interface Scanned {
+  ts: number | null;
+  tag: string | null;
+  pid: number;
+  /** 0: serving line, no sample; 1: sample; 2: access (request) */
+  kind: number;
+  /** The line advances the launch's progress (lastProgressLine). */
+  progress: boolean;
+  /** The line is one an engine signature matches (engineLines). */
+  engine: boolean;
+  genTps: number | null;
+  promptTps: number | null;
+  running: number | null;
+  queued: number | null;
+  kvUsage: number | null;
+}
+
+const D0 = 48;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/** Shared parsing cursor over one line's bytes. */
+class Cursor {
+  buf!: Buffer;
+  i = 0;
+  e = 0;
+  /** The last number read. */
+  v = 0;
+
+  set(buf: Buffer, s: number, e: number): void {
+    this.buf = buf;
+    this.i = s;
+    this.e = e;
+  }
+
+  lit(bytes: Uint8Array): boolean {
+    const { buf, i } = this;
+    if (i + bytes.length > this.e) return false;
+    for (let k = 0; k < bytes.length; k++) if (buf[i + k] !== bytes[k]) return false;
+    this.i = i + bytes.length;
+    return true;
+  }
+
+  byte(c: number): boolean {
+    if (this.i < this.e && this.buf[this.i] === c) {
+      this.i++;
+      return true;
+    }
+    return false;
+  }
+
+  /** `\d+` (at most 15 digits): its value in `v`. */
+  int(): boolean {
+    const { buf, e } = this;
+    let i = this.i;
+    let v = 0;
+    const s = i;
+    while (i < e && isDigit(buf[i]!)) v = v * 10 + (buf[i++]! - D0);
+    if (i === s || i - s > 15) return false;
+    this.v = v;
+    this.i = i;
+    return true;
+  }
+
+  /** `\d+(\.\d+)?` (at most 15 digits in all): the value `Number()` gives for it, in `v`. */
+  dec(): boolean {
+    const { buf, e } = this;
+    let i = this.i;
+    let v = 0;
+    const s = i;
+    while (i < e && isDigit(buf[i]!)) v = v * 10 + (buf[i++]! - D0);
+    if (i === s) return false;
+    let digits = i - s;
+    if (i < e && buf[i] === 46 && i + 1 < e && isDigit(buf[i + 1]!)) {
+      i++;
+      const f = i;
+      while (i < e && isDigit(buf[i]!)) v = v * 10 + (buf[i++]! - D0);
+      digits += i - f;
+      if (digits > 15) return false;
+      // one correctly rounded division of two exact values: the same double as Number("int.frac")
+      v = v / POW10[i - f]!;
+    } else if (digits > 15) return false;
+    this.v = v;
+    this.i = i;
+    return true;
+  }
+
+  /** `n` digits exactly: their value in `v`. */
+  fixed(n: number): boolean {
+    const { buf } = this;
+    const i = this.i;
+    if (i + n > this.e) return false;
+    let v = 0;
+    for (let k = 0; k < n; k++) {
+      const c = buf[i + k]!;
+      if (!isDigit(c)) return false;
+      v = v * 10 + (c - D0);
+    }
+    this.v = v;
+    this.i = i + n;
+    return true;
+  }
+
+  spaces(min: number): boolean {
+    const s = this.i;
+    while (this.i < this.e && this.buf[this.i] === 32) this.i++;
+    return this.i - s >= min;
+  }
+
+  get done(): boolean {
+    return this.i === this.e;
+  }
+}
+
+const b = (s: string) => Buffer.from(s, 'latin1');
+
+/** Byte range [s, e) equals the string `str` (latin1). */
+function sameBytes(buf: Buffer, s: number, e: number, str: string): boolean {
+  if (e - s !== str.length) return false;
+  for (let i = s; i < e; i++) if (buf[i] !== str.charCodeAt(i - s)) return false;
+  return true;
+}
+
+/** A free field (a path, a status phrase) the general path keeps as is: no credential hint in it (cached). */
+class SafeText {
+  private readonly seen = new Map<number, { text: string; ok: boolean }>();
+  check(buf: Buffer, s: number, e: number, allowed: (c: number) => boolean): boolean {
+    if (e - s > 128) return false;
+    let h = 0x811c9dc5;
+    for (let i = s; i < e; i++) {
+      const c = buf[i]!;
+      if (!allowed(c)) return false;
+      h = Math.imul(h ^ c, 16777619);
+    }
+    const hit = this.seen.get(h);
+    if (hit !== undefined && sameBytes(buf, s, e, hit.text)) return hit.ok;
+    const text = buf.toString('latin1', s, e);
+    const ok = !mayHoldSecret(text);
+    if (this.seen.size > 4096) this.seen.clear();
+    this.seen.set(h, { text, ok });
+    return ok;
+  }
+}
+
+const pathByte = (c: number) =>
+  (c >= 97 && c <= 122) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 48 && c <= 57) ||
+  c === 47 ||
+  c === 95 ||
+  c === 46 ||
+  c === 45;
+const clientByte = (c: number) => (c >= 48 && c <= 58) || c === 46;
+const wordByte = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 32 || c === 45;
+
+export abstract class LineScanner {
+  protected readonly c = new Cursor();
+  protected readonly r: Scanned = {
+    ts: null,
+    tag: null,
+    pid: -1,
+    kind: 0,
+    progress: true,
+    engine: true,
+    genTps: null,
+    promptTps: null,
+    running: null,
+    queued: null,
+    kvUsage: null,
+  };
+  protected env!: ScanEnv;
+  /** Key order of a peak sample as the engine's `sample` builds it (reports are compared as JSON). */
+  protected abstract readonly promptFirst: boolean;
+
+  /** Reads line [s, e) into `this.r`; false when it is not a line this scanner takes. */
+  protected abstract line(buf: Buffer, s: number, e: number): boolean;
+
+  /** Reads whole serving lines from `start` into `run`; returns the position after them. */
+  read(
+    buf: Buffer,
+    start: number,
+    end: number,
+    lineNo: number,
+    offset: number,
+    run: ServingRunData,
+    env: ScanEnv,
+  ): number {
+    this.env = env;
+    const r = this.r;
+    const maxLen = Math.min(env.maxLine, MAX_SCAN_LINE);
+    let s = start;
+    let n = 0;
+    let lastTs = env.lastTs;
+    for (;;) {
+      const e = buf.indexOf(10, s);
+      if (e < 0 || e >= end || e - s > maxLen) break;
+      r.ts = null;
+      r.tag = null;
+      r.pid = -1;
+      r.kind = 0;
+      r.progress = true;
+      r.engine = true;
+      if (!this.line(buf, s, e)) break;
+      n++;
+      const no = lineNo + n;
+      if (run.lines === 0) {
+        run.firstLine = no;
+        run.firstOffset = offset + (s - start);
+        run.firstTs = null;
+        run.lastTs = null;
+      }
+      run.lines++;
+      run.lastLine = no;
+      run.lastOffset = offset + (s - start);
+      run.endOffset = offset + (e + 1 - start);
+      if (r.ts !== null) {
+        if (run.firstTs === null) run.firstTs = r.ts;
+        run.lastTs = r.ts;
+        lastTs = r.ts;
+      }
+      if (r.tag !== null && !run.tags.includes(r.tag)) run.tags.push(r.tag);
+      if (r.pid >= 0 && !run.pids!.includes(r.pid)) run.pids!.push(r.pid);
+      if (r.engine) run.engineLines!++;
+      if (r.progress) {
+        run.progressLine = no;
+        run.progressTs = lastTs;
+      }
+      if (r.kind === 2) run.requests++;
+      else if (r.kind === 1) this.sample(run, no, lastTs, buf, s, e);
+      s = e + 1;
+    }
+    return s;
+  }
+
+  private sample(
+    run: ServingRunData,
+    no: number,
+    ts: number | null,
+    buf: Buffer,
+    s: number,
+    e: number,
+  ): void {
+    const r = this.r;
+    run.samples++;
+    if (r.genTps !== null) {
+      run.gen.add(r.genTps);
+      if (ts !== null) (run.series as TimeSeries).add(ts, r.genTps);
+      if (run.peak === null || r.genTps > (run.peak.genTps ?? -1)) {
+        run.peak = this.promptFirst
+          ? {
+              promptTps: r.promptTps,
+              genTps: r.genTps,
+              running: r.running,
+              queued: r.queued,
+              kvUsage: r.kvUsage,
+              ts,
+              line: no,
+              text: this.text(buf, s, e),
+            }
+          : {
+              genTps: r.genTps,
+              promptTps: r.promptTps,
+              running: r.running,
+              queued: r.queued,
+              kvUsage: r.kvUsage,
+              ts,
+              line: no,
+              text: this.text(buf, s, e),
+            };
+      }
+    }
+    if (r.promptTps !== null) run.prompt.add(r.promptTps);
+    if (r.running !== null) run.running.add(r.running);
+    if (r.queued !== null) run.queued.add(r.queued);
+    if (r.kvUsage !== null) run.kv.add(r.kvUsage);
+    run.lastSampleLine = no;
+  }
+
+  /** The line's text as the general path keeps it (colour codes stripped). */
+  protected text(buf: Buffer, s: number, e: number): string {
+    return buf.toString('utf8', s, e).replace(/\x1b\[[0-9;]*m/g, '');
+  }
+}
+
+const L = {
+  pid: b(' pid='),
+  info: b('INFO'),
+  infoColon: b('INFO:'),
+  engine: b('Engine '),
+  avgPrompt: b('Avg prompt throughput: '),
+  avgGen: b(' tokens/s, Avg generation throughput: '),
+  running: b(' tokens/s, Running: '),
+  reqsComma: b(' reqs, '),
+  swapped: b('Swapped: '),
+  waiting: b('Waiting: '),
+  pending: b('Pending: '),
+  reqs: b(' reqs'),
+  kv: b(', GPU KV cache usage: '),
+  prefix: b(', Prefix cache hit rate: '),
+  dash: b(' - "'),
+  http: b(' HTTP/'),
+};
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH'].map(b);
+
+/** vLLM: `[(Name pid=N) ]INFO MM-DD hh:mm:ss [file.py:N] [Engine NNN: ]Avg prompt throughput: …` and uvicorn access lines. */
+export class VllmScanner extends LineScanner {
+  protected readonly promptFirst = true;
+  private tag = '';
+  private readonly safe = new SafeText();
+
+  /** `\x1b[…m`: true when skipped (or none). */
+  private sgr(): boolean {
+    const c = this.c;
+    if (!c.byte(0x1b)) return true;
+    if (!c.byte(0x5b)) return false;
+    while (c.i < c.e && (isDigit(c.buf[c.i]!) || c.buf[c.i] === 59)) c.i++;
+    return c.byte(0x6d);
+  }
+
+  protected line(buf: Buffer, s: number, e: number): boolean {
+    const c = this.c;
+    const r = this.r;
+    c.set(buf, s, e);
+    if (buf[s] === 0x1b || buf[s] === 0x28) {
+      const colour = buf[s] === 0x1b;
+      if (!this.sgr() || !c.byte(0x28)) return false;
+      const n0 = c.i;
+      const first = buf[n0]!;
+      if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122))) return false;
+      while (c.i < e) {
+        const x = buf[c.i]!;
+        if ((x >= 65 && x <= 90) || (x >= 97 && x <= 122) || isDigit(x) || x === 95 || x === 45) c.i++;
+        else break;
+      }
+      const n1 = c.i;
+      if (!c.lit(L.pid) || !c.int() || !c.byte(0x29)) return false;
+      r.pid = c.v;
+      if (colour && !this.sgr()) return false;
+      c.byte(32);
+      if (!sameBytes(buf, n0, n1, this.tag)) this.tag = buf.toString('latin1', n0, n1);
+      r.tag = this.tag;
+    }
+    if (!c.lit(L.info)) return false;
+    if (c.byte(58 /* : */)) return this.access();
+    if (!c.byte(32)) return false;
+    return this.stats();
+  }
+
+  private stats(): boolean {
+    const c = this.c;
+    const r = this.r;
+    const buf = c.buf;
+    if (!c.fixed(2)) return false;
+    const mo = c.v;
+    if (!c.byte(45) || !c.fixed(2)) return false;
+    const d = c.v;
+    if (!c.byte(32) || !c.fixed(2)) return false;
+    const h = c.v;
+    if (!c.byte(58) || !c.fixed(2)) return false;
+    const mi = c.v;
+    if (!c.byte(58) || !c.fixed(2)) return false;
+    const sec = c.v;
+    if (c.byte(46) && !c.int()) return false;
+    if (!c.byte(32)) return false;
+    // `\[?[\w./-]+(?::\d+)?\] ?`
+    c.byte(91);
+    const f0 = c.i;
+    while (c.i < c.e) {
+      const x = buf[c.i]!;
+      if (pathByte(x)) c.i++;
+      else break;
+    }
+    if (c.i === f0) return false;
+    if (c.byte(58) && !c.int()) return false;
+    if (!c.byte(93)) return false;
+    c.byte(32);
+    if (c.lit(L.engine)) {
+      if (!c.int() || !c.byte(58) || !c.byte(32)) return false;
+    }
+    if (!c.lit(L.avgPrompt) || !c.dec()) return false;
+    const prompt = c.v;
+    if (!c.lit(L.avgGen) || !c.dec()) return false;
+    const gen = c.v;
+    if (!c.lit(L.running) || !c.int()) return false;
+    const running = c.v;
+    if (!c.lit(L.reqsComma)) return false;
+    if (c.lit(L.swapped)) {
+      if (!c.int() || !c.lit(L.reqsComma)) return false;
+    }
+    if (!(c.lit(L.waiting) || c.lit(L.pending)) || !c.int()) return false;
+    const queued = c.v;
+    if (!c.lit(L.reqs)) return false;
+    let kv: number | null = null;
+    if (c.lit(L.kv)) {
+      if (!c.dec() || !c.byte(37)) return false;
+      kv = c.v / 100;
+    }
+    if (c.lit(L.prefix)) {
+      if (!c.dec() || !c.byte(37)) return false;
+    }
+    if (!c.done) return false;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59) return false;
+    r.ts = Date.UTC(this.env.year, mo - 1, d, h, mi, sec) / 1000;
+    r.kind = 1;
+    r.promptTps = prompt;
+    r.genTps = gen;
+    r.running = running;
+    r.queued = queued;
+    r.kvUsage = kv;
+    return true;
+  }
+
+  /** `INFO:     CLIENT - "METHOD PATH HTTP/V" NNN[ Phrase]` */
+  private access(): boolean {
+    const c = this.c;
+    const buf = c.buf;
+    if (!c.spaces(1)) return false;
+    const c0 = c.i;
+    while (c.i < c.e && clientByte(buf[c.i]!)) c.i++;
+    // digits, dots and colons: nothing a credential could be
+    if (c.i === c0) return false;
+    if (!c.lit(L.dash)) return false;
+    let m = false;
+    for (const x of METHODS)
+      if (c.lit(x)) {
+        m = true;
+        break;
+      }
+    if (!m || !c.byte(32)) return false;
+    const p0 = c.i;
+    while (c.i < c.e && buf[c.i] !== 32) c.i++;
+    if (c.i === p0 || !this.safe.check(buf, p0, c.i, pathByte)) return false;
+    if (!c.lit(L.http)) return false;
+    const v0 = c.i;
+    while (c.i < c.e && (isDigit(buf[c.i]!) || buf[c.i] === 46)) c.i++;
+    if (c.i === v0 || !c.byte(34) || !c.byte(32) || !c.fixed(3)) return false;
+    if (!c.done) {
+      if (!c.byte(32)) return false;
+      const t0 = c.i;
+      if (t0 === c.e || !this.safe.check(buf, t0, c.e, wordByte) || buf[c.e - 1] === 32) return false;
+      c.i = c.e;
+    }
+    this.r.kind = 2;
+    return true;
+  }
+}
