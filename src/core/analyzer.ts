@@ -4,7 +4,6 @@
  */
 
 import { BulkHook, type ServingRunData } from './bulk.js';
-import { type LineScanner, type ScanEnv, VllmScanner } from './scan.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import { mayHoldSecret, redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
@@ -19,6 +18,15 @@ import { type PrefixContext, parseLine } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
 import { type AnalysisReport, buildReport } from './report.js';
+import {
+  type LineScanner,
+  LlamaScanner,
+  type ScanEnv,
+  type ShapeClassifier,
+  ShapeScanner,
+  TgiScanner,
+  VllmScanner,
+} from './scan.js';
 import { barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
 import type { EngineId, FailureClass, LogLine, Phase } from './types.js';
@@ -44,7 +52,12 @@ const NEWLINE = Buffer.from('\n');
 /** The engines whose serving lines a JS scanner reads in bulk (SGLang's: the wasm reader). */
 const SCANNERS: Partial<Record<EngineId, () => LineScanner>> = {
   vllm: () => new VllmScanner(),
+  llamacpp: () => new LlamaScanner(),
+  tgi: () => new TgiScanner(),
 };
+/** What a shape scanner never takes on a shape's word: digit-dependent credential masks, traceback lines, slog. */
+const SHAPE_UNSAFE =
+  /hf_|sk-|gh[pousr]_|github_pat_|AKIA|Bearer|:\/\/|--|Traceback|File "|Error|Exception|Interrupt|SystemExit|raise |^\s*\^|^time=/;
 /** The rule `status --explain` names for a line read through the engine-source catalog. */
 const CATALOG_RULE = 'engine-source catalog';
 /** The rules any engine's log can hold: a line they match says nothing about the engine (confidence). */
@@ -604,6 +617,7 @@ export class LogAnalyzer {
       l === null ||
       l.phase !== 'serving' ||
       l.candidates.length !== 0 ||
+      l.engine === null ||
       id === undefined ||
       !(id in SCANNERS) ||
       this.ctx.wrap !== null ||
@@ -617,9 +631,52 @@ export class LogAnalyzer {
     env.year = this.ctx.year;
     env.lastTs = this.lastTs;
     env.maxLine = this.options.maxLine ?? DEFAULT_MAX_LINE;
-    env.readyMarked = l.marks.some((m) => m.phase === 'ready');
+    if (scanner instanceof ShapeScanner) {
+      scanner.classify = this.classifyShape;
+      scanner.marked = l.marked;
+    }
     return { scanner, env };
   }
+
+  /**
+   * What the general path would do with every line of this line's shape (its digits aside), for the shape
+   * scanners (scan.ts); null when that could depend on more than the shape, or is more than a serving line,
+   * a phase line that changes nothing, or a line no rule reads. Changes nothing.
+   */
+  private classifyShape: ShapeClassifier = (buf, s, e, ts) => {
+    const segs = logicalSegments(decodeLine(buf, s, e));
+    if (segs.length !== 1) return null;
+    const text = segs[0]!;
+    // credential shapes whose masking depends on the digits; lines the traceback reader or Go's slog may take
+    if (SHAPE_UNSAFE.test(text)) return null;
+    if (mayHoldSecret(text) && redactText(text) !== text) return null;
+    const ctx: PrefixContext = { year: this.ctx.year, wrap: null, wrapSeen: null };
+    const line = parseLine(text, 1, 0, ctx);
+    if (ctx.wrap !== null || line.rel !== null || line.ts !== ts || line.tags !== null || line.pid !== null)
+      return null;
+    const hit = this.match(line.msg);
+    if (hit === null) {
+      const engine = this.current?.engine ?? this.detector.best();
+      if (line.msg.includes('%') || engine === null || catalogLine(engine, line.msg) !== null) return null;
+      return { kind: 'touch', phase: null, engine: false };
+    }
+    const { sig } = hit;
+    if (sig.version || sig.config) return null;
+    const engine = !COMMON.has(sig);
+    if (sig.kind === 'serving') {
+      if (sig.id === 'access' || hit.engine.sample?.(sig, hit.m)) return null;
+      return { kind: 'serving', phase: null, engine };
+    }
+    if (
+      sig.kind === 'phase' &&
+      sig.phase &&
+      !line.msg.includes('%') &&
+      phaseRank(sig.phase) >= phaseRank('ready') &&
+      phaseRank(sig.phase) < phaseRank('serving')
+    )
+      return { kind: 'phase', phase: sig.phase, engine };
+    return null;
+  };
 
   /**
    * Joins what another reader found in the part of the file after the bytes pushed so far. Returns null when
@@ -653,7 +710,7 @@ export class LogAnalyzer {
     if (r.lines === 0) return;
     this.current!.applyRun(r);
     if (r.lastTs !== null) this.lastTs = r.lastTs;
-    if (r.engineLines === undefined) this.ctx.year = r.year;
+    this.ctx.year = r.year;
     this.tracker.reset();
   }
 }

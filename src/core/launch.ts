@@ -83,7 +83,7 @@ export class LaunchBuilder {
   phase: Phase | null = null;
   /** First mark of each phase, in the order reached. */
   readonly marks: PhaseMark[] = [];
-  private readonly marked = new Set<Phase>();
+  readonly marked = new Set<Phase>();
   progress: ProgressState | null = null;
   graphProgress: ProgressState | null = null;
   /** The load curve: `[ts, done]` of each bar update of the current bar (bounded, see addCurvePoint). */

@@ -9,8 +9,9 @@
  * They keep no state between lines but caches of pure functions of bytes, so a checkpoint needs nothing of them.
  * test/core/chunking.test.ts checks that both paths give the same report.
  */
-import { mayHoldSecret } from './config/redact.js';
+
 import type { ServingRunData } from './bulk.js';
+import { mayHoldSecret } from './config/redact.js';
 import type { TimeSeries } from './stats.js';
 
 /** What a scanner needs from the analyzer's state at the start of a run. */
@@ -259,6 +260,7 @@ export abstract class LineScanner {
       else if (r.kind === 1) this.sample(run, no, lastTs, buf, s, e);
       s = e + 1;
     }
+    run.year = env.year;
     return s;
   }
 
@@ -472,5 +474,175 @@ export class VllmScanner extends LineScanner {
     }
     this.r.kind = 2;
     return true;
+  }
+}
+
+/**
+ * What the general path does with a message of one shape (its digits aside), found once by the analyzer
+ * (`LogAnalyzer.classifyShape`) on the first line of that shape: the signature that matched, or none.
+ */
+export interface ShapeEffect {
+  /** serving: a serving signature without a sample; phase: a phase signature whose phase is `phase`;
+   * touch: no rule at all (the line only moves the launch's end). */
+  kind: 'serving' | 'phase' | 'touch';
+  phase: string | null;
+  /** An engine's own rule (counted in engineLines), not a common one. */
+  engine: boolean;
+}
+
+/** The analyzer's side of a shape scanner: the effect of a line's shape, null when it must take the general path. */
+export type ShapeClassifier = (buf: Buffer, s: number, e: number, ts: number | null) => ShapeEffect | null;
+
+/**
+ * A scanner for engines whose serving lines vary in many small ways (llama-server's slot lines, TGI's request
+ * spans): each line's frame is read explicitly, and its message's shape (the bytes with every run of digits
+ * as one mark) is looked up in a table the analyzer fills from the general path on the first line of each
+ * shape. Only shapes whose effect cannot depend on the digits are kept: no sample (samples are read
+ * explicitly), no access status, no credential look-alike (`classifyShape` checks).
+ */
+export abstract class ShapeScanner extends LineScanner {
+  private readonly shapes = new Map<number, ShapeEffect | null>();
+  classify: ShapeClassifier | null = null;
+  /** Phases the launch has marked (a phase line of a marked phase below serving changes nothing). */
+  marked: ReadonlySet<string> = new Set();
+
+  /** Reads the line's frame: the message's start (or -1), its time into this.r.ts. */
+  protected abstract frame(buf: Buffer, s: number, e: number): number;
+  /** Lines read explicitly (samples): true when taken. */
+  protected special(_buf: Buffer, _m: number, _e: number): boolean {
+    return false;
+  }
+
+  protected line(buf: Buffer, s: number, e: number): boolean {
+    const m = this.frame(buf, s, e);
+    if (m < 0) return false;
+    if (this.special(buf, m, e)) return true;
+    let h1 = 0x811c9dc5;
+    let h2 = 0x12345;
+    let digits = false;
+    for (let i = m; i < e; i++) {
+      const c = buf[i]!;
+      if (c >= 48 && c <= 57) {
+        digits = true;
+        continue;
+      }
+      if (c < 0x20 || c === 0x7f || c >= 0xf5 || c === 0xc0 || c === 0xc1) return false;
+      if (digits) {
+        h1 = Math.imul(h1 ^ 0x30, 16777619);
+        h2 = (Math.imul(h2, 31) + 0x30) | 0;
+        digits = false;
+      }
+      h1 = Math.imul(h1 ^ c, 16777619);
+      h2 = (Math.imul(h2, 31) + c) | 0;
+    }
+    if (digits) {
+      h1 = Math.imul(h1 ^ 0x30, 16777619);
+      h2 = (Math.imul(h2, 31) + 0x30) | 0;
+    }
+    // two 32-bit hashes as one 53-bit key
+    const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);
+    let fx = this.shapes.get(key);
+    if (fx === undefined) {
+      fx = this.classify === null ? null : this.classify(buf, s, e, this.r.ts);
+      if (this.shapes.size > 65536) this.shapes.clear();
+      this.shapes.set(key, fx);
+      // The first line of a shape always takes the general path: the table only says what later ones do.
+      return false;
+    }
+    if (fx === null) return false;
+    const r = this.r;
+    if (fx.kind === 'touch') {
+      r.progress = false;
+      r.engine = false;
+    } else if (fx.kind === 'phase') {
+      if (!this.marked.has(fx.phase!)) return false;
+      r.progress = false;
+      r.engine = fx.engine;
+    } else r.engine = fx.engine;
+    return true;
+  }
+}
+
+const LL = {
+  evalT: b('eval time = '),
+  promptEval: b('prompt eval time = '),
+  ms: b(' ms / '),
+  tokens: b(' tokens ('),
+  perToken: b(' ms per token, '),
+  perSecond: b(' tokens per second)'),
+};
+
+/** llama-server: bare lines (`slot update_slots: id  0 | task 5 | …`, `srv  …`, the timing lines). */
+export class LlamaScanner extends ShapeScanner {
+  protected readonly promptFirst = false;
+
+  protected frame(_buf: Buffer, s: number, _e: number): number {
+    // No stamp: a sample's time is the last one seen (the general path's `line.ts ?? lastTs`).
+    return s;
+  }
+
+  /** `[ prompt ]eval time = F ms / N tokens ( F ms per token, F tokens per second)` */
+  protected override special(buf: Buffer, m: number, e: number): boolean {
+    const c = this.c;
+    c.set(buf, m, e);
+    c.spaces(0);
+    const prompt = c.lit(LL.promptEval);
+    if (!prompt && !c.lit(LL.evalT)) return false;
+    if (!c.spaces(1) || !c.dec() || !c.lit(LL.ms) || !c.spaces(0) || !c.int() || !c.lit(LL.tokens))
+      return false;
+    if (!c.spaces(1) || !c.dec() || !c.lit(LL.perToken) || !c.spaces(0) || !c.dec()) return false;
+    const tps = c.v;
+    if (!c.lit(LL.perSecond) || !c.done) return false;
+    const r = this.r;
+    r.kind = 1;
+    r.genTps = prompt ? null : tps;
+    r.promptTps = prompt ? tps : null;
+    r.running = null;
+    r.queued = null;
+    r.kvUsage = null;
+    return true;
+  }
+}
+
+/** TGI: `YYYY-MM-DDTHH:MM:SS.ffffffZ  INFO msg` (the router's request spans). */
+export class TgiScanner extends ShapeScanner {
+  protected readonly promptFirst = false;
+  private dayKey = -1;
+  private dayBase = 0;
+
+  protected frame(buf: Buffer, s: number, e: number): number {
+    const c = this.c;
+    c.set(buf, s, e);
+    if (!c.fixed(4)) return -1;
+    const y = c.v;
+    if (!c.byte(45) || !c.fixed(2)) return -1;
+    const mo = c.v;
+    if (!c.byte(45) || !c.fixed(2)) return -1;
+    const d = c.v;
+    if (!c.byte(84) || !c.fixed(2)) return -1;
+    const h = c.v;
+    if (!c.byte(58) || !c.fixed(2)) return -1;
+    const mi = c.v;
+    if (!c.byte(58) || !c.fixed(2)) return -1;
+    const sec = c.v;
+    let frac = 0;
+    if (c.byte(46)) {
+      const f0 = c.i;
+      if (!c.int()) return -1;
+      // Number(`0.${frac}`): one correctly rounded division, as dec() does
+      frac = c.v / POW10[c.i - f0]!;
+      if (c.i - f0 === 0) return -1;
+    }
+    if (!c.byte(90) || !c.spaces(1) || !c.lit(L.info) || !c.spaces(1)) return -1;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59) return -1;
+    const key = y * 10000 + mo * 100 + d;
+    if (key !== this.dayKey) {
+      this.dayKey = key;
+      this.dayBase = Date.UTC(y, mo - 1, d, 0, 0, 0) / 1000;
+    }
+    const base = this.dayBase + h * 3600 + mi * 60 + sec;
+    this.r.ts = base + frac;
+    this.env.year = y;
+    return c.i;
   }
 }

@@ -247,9 +247,75 @@ describe('made-up serving lines of each engine: bulk on and off, whole and in sm
       `${E}ERROR 11-28 15:31:03 [serving_chat.py:200] Error in preprocessing prompt inputs`,
     );
     const data = Buffer.from(
-      corpusHead('full/003.log', 'Application startup complete.') + body.join('\n') + '\n',
+      `${corpusHead('full/003.log', 'Application startup complete.') + body.join('\n')}\n`,
     );
     const rep = check(data, 400);
     assert.equal(rep.launches[0]!.outcome, 'serving');
+  });
+
+  it('llama-server slot, timing, request and idle lines', () => {
+    const id = (t: number) => `id  ${t % 4} | task ${t} |`;
+    const req = (t: number) => [
+      'srv  params_from_: Chat format: peg-gemma4',
+      `slot get_availabl: ${id(t).replace(/task \d+/, 'task -1')} selected slot by LRU, t_last = -1`,
+      `slot get_availabl: id  2 | task -1 | selected slot by LCP similarity, sim_best = 0.${t % 10}00 (> 0.100 thold), f_keep = 0.5`,
+      `slot launch_slot_: ${id(t)} processing task, is_child = 0`,
+      `slot update_slots: ${id(t)} new prompt, n_ctx_slot = 65536, n_keep = 0, task.n_tokens = ${t * 3}`,
+      `slot update_slots: ${id(t)} n_tokens = ${t}, memory_seq_rm [${t}, end)`,
+      `slot update_slots: ${id(t)} prompt processing progress, n_tokens = ${t}, batch.n_tokens = 512, progress = 0.${t % 97}`,
+      `slot update_slots: ${id(t)} prompt processing done, n_tokens = ${t * 3}, batch.n_tokens = ${t % 512}`,
+      `srv  log_server_r: done request: POST /v1/chat/completions 10.0.0.1 ${t % 7 ? 200 : 500}`,
+      `slot print_timing: ${id(t)} `,
+      `prompt eval time =    ${t}.69 ms /  ${t % 900} tokens (    0.80 ms per token,    ${(t * 7) % 5000}.90 tokens per second)`,
+      `       eval time =   ${t * 3}.55 ms /   596 tokens (  149.47 ms per token,       ${t % 300}.${t % 10}9 tokens per second)`,
+      `      total time =   93270.24 ms /  5857 tokens`,
+      `slot      release: ${id(t)} stop processing: n_tokens = ${t * 4}, truncated = 0`,
+      t % 5 === 0 ? 'srv  update_slots: all slots are idle' : 'srv  update_slots: all slots are idle ',
+      t % 11 === 0
+        ? 'slot update_slots: id  0 | task 9 | 50% done, api_key = abcdef0123456789'
+        : 'srv        update:    - prompt 0x7f00:    12 tokens, checkpoints:  1,   3.5 MiB',
+      t % 13 === 0
+        ? 'srv    operator(): operator(): cleaning up before exit...'
+        : 'srv  get_availabl: updating prompt cache',
+    ];
+    const body: string[] = [];
+    for (let t = 100; t < 400; t++) body.push(...req(t));
+    const data = Buffer.from(`${corpusHead('full/009.log', 'server is listening on') + body.join('\n')}\n`);
+    const rep = check(data, 3000);
+    assert.ok(
+      rep.launches.length >= 1,
+      JSON.stringify(rep.launches.map((l) => [l.outcome, l.throughput?.samples])),
+    );
+  });
+
+  it('TGI request lines', () => {
+    const lines: string[] = [];
+    const routes = ['generate', 'generate_stream', 'chat_completions', 'completions', 'vertex_compatibility'];
+    for (let i = 0; i < 600; i++) {
+      const us = String((i * 7919) % 1000000).padStart(6, '0');
+      const stamp = `2025-04-${String(14 + Math.floor(i / 200)).padStart(2, '0')}T15:${String(10 + (i % 50)).padStart(2, '0')}:0${i % 10}.${us}Z`;
+      const route = routes[i % routes.length]!;
+      lines.push(
+        `${stamp}  INFO ${route}{total_time="${i}.5ms" validation_time="${i % 9}µs" queue_time="1µs" inference_time="${i}.1ms" time_per_token="2.${i}ms" seed="${i % 3 ? 'None' : i}"}: text_generation_router::server: router/src/server.rs:637: Success`,
+      );
+      if (i % 50 === 7)
+        lines.push(
+          `${stamp}  INFO text_generation_router::server: router/src/server.rs:1700: Shutting down? no`,
+        );
+      if (i % 50 === 9)
+        lines.push(
+          `${stamp} INFO ${route}{total_time="${i}ms"}: text_generation_router::server: router/src/server.rs:637: Success`,
+        );
+      if (i % 50 === 11)
+        lines.push(
+          `${stamp}  WARN ${route}{x="1"}: text_generation_router::infer: router/src/infer/mod.rs:1: slow`,
+        );
+      if (i % 97 === 13)
+        lines.push(
+          `${stamp}  ERROR ${route}{x="1"}: text_generation_router::infer: router/src/infer/mod.rs:1: Request failed during generation: Server error: CUDA out of memory`,
+        );
+    }
+    const data = Buffer.from(`${corpusHead('full/007.log', ' Connected') + lines.join('\n')}\n`);
+    check(data, 300);
   });
 });
