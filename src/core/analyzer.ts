@@ -639,6 +639,15 @@ export class LogAnalyzer {
   }
 
   /**
+   * Whether reading the rest of the file on one thread is best: the engine's serving lines are read by a JS
+   * scanner, which a worker reading the second half (RangeScanner: SGLang's bulk reader only) cannot use.
+   */
+  oneThread(): boolean {
+    const id = this.detector.locked?.id;
+    return id !== undefined && id in SCANNERS;
+  }
+
+  /**
    * What the general path would do with every line of this line's shape (its digits aside), for the shape
    * scanners (scan.ts); null when that could depend on more than the shape, or is more than a serving line,
    * a phase line that changes nothing, or a line no rule reads. Changes nothing.
@@ -685,10 +694,24 @@ export class LogAnalyzer {
    */
   applySegments(scan: RangeScan): { lineNo: number; offset: number } | null {
     const base = this.splitter.lines;
-    for (const seg of scan.segments) {
+    const segs = scan.segments;
+    for (let i = 0; i < segs.length; i++) {
+      const seg = segs[i]!;
       if (seg.kind === 'line') {
+        // Consecutive lines are pushed as one chunk, so that the bulk readers see runs of them, not single lines.
+        const parts: Uint8Array[] = [seg.bytes];
+        let last = seg;
+        while (seg.terminated && i + 1 < segs.length) {
+          const next = segs[i + 1]!;
+          if (next.kind !== 'line' || next.no !== last.no + 1) break;
+          parts.push(NEWLINE, next.bytes);
+          last = next;
+          i++;
+          if (!next.terminated) break;
+        }
+        if (last.terminated) parts.push(NEWLINE);
         this.splitter.seek(base + seg.no - 1, seg.offset);
-        this.push(seg.terminated ? Buffer.concat([seg.bytes, NEWLINE]) : seg.bytes);
+        this.push(parts.length === 1 ? seg.bytes : Buffer.concat(parts));
         continue;
       }
       const run = shiftRun(seg.run, base);
