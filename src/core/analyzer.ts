@@ -23,7 +23,6 @@ import {
   LlamaScanner,
   type ScanEnv,
   type ShapeClassifier,
-  ShapeScanner,
   TgiScanner,
   VllmScanner,
 } from './scan.js';
@@ -631,10 +630,9 @@ export class LogAnalyzer {
     env.year = this.ctx.year;
     env.lastTs = this.lastTs;
     env.maxLine = this.options.maxLine ?? DEFAULT_MAX_LINE;
-    if (scanner instanceof ShapeScanner) {
-      scanner.classify = this.classifyShape;
-      scanner.marked = l.marked;
-    }
+    scanner.classify = this.classifyShape;
+    scanner.marked = l.marked;
+    scanner.launch = l;
     return { scanner, env };
   }
 
@@ -652,7 +650,7 @@ export class LogAnalyzer {
    * scanners (scan.ts); null when that could depend on more than the shape, or is more than a serving line,
    * a phase line that changes nothing, or a line no rule reads. Changes nothing.
    */
-  private classifyShape: ShapeClassifier = (buf, s, e, ts) => {
+  private classifyShape: ShapeClassifier = (buf, s, e, ts, tag, pid) => {
     const segs = logicalSegments(decodeLine(buf, s, e));
     if (segs.length !== 1) return null;
     const text = segs[0]!;
@@ -661,7 +659,7 @@ export class LogAnalyzer {
     if (mayHoldSecret(text) && redactText(text) !== text) return null;
     const ctx: PrefixContext = { year: this.ctx.year, wrap: null, wrapSeen: null };
     const line = parseLine(text, 1, 0, ctx);
-    if (ctx.wrap !== null || line.rel !== null || line.ts !== ts || line.tags !== null || line.pid !== null)
+    if (ctx.wrap !== null || line.rel !== null || line.ts !== ts || line.tags !== tag || line.pid !== pid)
       return null;
     const hit = this.match(line.msg);
     if (hit === null) {
@@ -673,8 +671,9 @@ export class LogAnalyzer {
     if (sig.version || sig.config) return null;
     const engine = !COMMON.has(sig);
     if (sig.kind === 'serving') {
-      if (sig.id === 'access' || hit.engine.sample?.(sig, hit.m)) return null;
-      return { kind: 'serving', phase: null, engine };
+      if (hit.engine.sample?.(sig, hit.m)) return null;
+      // a request line: in a steady launch its status changes nothing but the count
+      return { kind: sig.id === 'access' ? 'access' : 'serving', phase: null, engine };
     }
     if (
       sig.kind === 'phase' &&

@@ -16,7 +16,7 @@
  * generated ones.
  */
 import { BULK_WASM_BASE64 } from './bulk-wasm.js';
-import type { LineScanner, ScanEnv } from './scan.js';
+import { type LineScanner, newScanChunk, type ScanEnv } from './scan.js';
 import { BINS, SeriesSummary, TimeSeries, type TimeSeriesData } from './stats.js';
 
 /** Everything a run of serving lines changes in a launch. Plain data, so a worker thread can send it. */
@@ -143,6 +143,20 @@ const R = {
 
 let compiled: WebAssembly.Module | null = null;
 
+/** A new instance of the bulk wasm module (its own memory). */
+export function bulkInstance(): Record<string, unknown> {
+  compiled ??= new WebAssembly.Module(Buffer.from(BULK_WASM_BASE64, 'base64'));
+  const instance = new WebAssembly.Instance(compiled, {
+    env: {
+      log: Math.log,
+      abort: () => {
+        throw new Error('bulk reader: wasm abort');
+      },
+    },
+  });
+  return instance.exports as Record<string, unknown>;
+}
+
 interface Exports {
   memory: WebAssembly.Memory;
   scan(start: number, end: number): number;
@@ -158,16 +172,7 @@ export class BulkReader {
   private copied: Buffer | null = null;
 
   constructor() {
-    compiled ??= new WebAssembly.Module(Buffer.from(BULK_WASM_BASE64, 'base64'));
-    const instance = new WebAssembly.Instance(compiled, {
-      env: {
-        log: Math.log,
-        abort: () => {
-          throw new Error('bulk reader: wasm abort');
-        },
-      },
-    });
-    this.x = instance.exports as unknown as Exports;
+    this.x = bulkInstance() as unknown as Exports;
   }
 
   /** A new chunk is coming: even the same Buffer object may hold other bytes now. */
@@ -260,6 +265,7 @@ export class BulkHook {
 
   newChunk(): void {
     this.reader.newChunk();
+    newScanChunk();
   }
 
   read(buf: Buffer, start: number, end: number, lineNo: number, offset: number): number {

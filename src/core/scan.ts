@@ -10,7 +10,7 @@
  * test/core/chunking.test.ts checks that both paths give the same report.
  */
 
-import type { ServingRunData } from './bulk.js';
+import { bulkInstance, type ServingRunData } from './bulk.js';
 import { mayHoldSecret } from './config/redact.js';
 import type { TimeSeries } from './stats.js';
 
@@ -45,6 +45,73 @@ interface Scanned {
   queued: number | null;
   kvUsage: number | null;
 }
+
+/** Result slots of shapeScan (assembly/bulk.ts S_*). */
+const S = {
+  lines: 40,
+  lastStart: 41,
+  lastEnd: 42,
+  firstTs: 43,
+  lastTs: 44,
+  year: 45,
+  engineLines: 46,
+  requests: 47,
+  progIdx: 48,
+  progTs: 49,
+  stop: 50,
+  h1: 51,
+  h2: 52,
+  tagStart: 53,
+  tagLen: 54,
+  pid: 55,
+  stopTs: 56,
+} as const;
+const IN = 524288;
+
+/** Bumped at every chunk pushed (BulkHook.newChunk): the wasm copy of a chunk is stale after it. */
+let chunkEpoch = 0;
+export function newScanChunk(): void {
+  chunkEpoch++;
+}
+
+interface ShapeExports {
+  memory: WebAssembly.Memory;
+  shapeScan(start: number, end: number, engine: number, maxLen: number): number;
+  shapeSet(h1: number, h2: number, fx: number): number;
+  shapeClear(): void;
+}
+
+/** The wasm shape scanner's instance (its own memory), shared by the scanners of one thread. */
+class ShapeWasm {
+  readonly x: ShapeExports;
+  owner: LineScanner | null = null;
+  launch: object | null = null;
+  private epoch = -1;
+  private copied: Buffer | null = null;
+
+  constructor() {
+    this.x = bulkInstance() as unknown as ShapeExports;
+  }
+
+  load(buf: Buffer): void {
+    if (this.copied === buf && this.epoch === chunkEpoch) return;
+    const x = this.x;
+    const need = IN + buf.length - x.memory.buffer.byteLength;
+    if (need > 0) x.memory.grow(Math.ceil(need / 65536));
+    new Uint8Array(x.memory.buffer, IN, buf.length).set(buf);
+    this.copied = buf;
+    this.epoch = chunkEpoch;
+  }
+
+  private view: Float64Array | null = null;
+
+  res(): Float64Array {
+    const mem = this.x.memory.buffer;
+    if (this.view === null || this.view.buffer !== mem) this.view = new Float64Array(mem, 0, 64);
+    return this.view;
+  }
+}
+let shapeWasm: ShapeWasm | null = null;
 
 const D0 = 48;
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -200,6 +267,15 @@ export abstract class LineScanner {
     kvUsage: null,
   };
   protected env!: ScanEnv;
+  /** Engine code of the wasm shape scanner (assembly/bulk.ts shapeScan): 0, none. */
+  protected readonly wasmEngine: number = 0;
+  /** What the general path does with a line's shape (LogAnalyzer.classifyShape), set by the analyzer. */
+  classify: ShapeClassifier | null = null;
+  /** Phases the launch has marked (a phase line of a marked phase below serving changes nothing). */
+  marked: ReadonlySet<string> = new Set();
+  /** The launch being read: a table of shapes holds for one launch (its marks, its engine). */
+  launch: object | null = null;
+  private lastTag = '';
   /** Key order of a peak sample as the engine's `sample` builds it (reports are compared as JSON). */
   protected abstract readonly promptFirst: boolean;
 
@@ -222,7 +298,78 @@ export abstract class LineScanner {
     let s = start;
     let n = 0;
     let lastTs = env.lastTs;
+    const w = this.classify !== null && this.wasmEngine > 0 ? (shapeWasm ??= new ShapeWasm()) : null;
+    if (w !== null) {
+      w.load(buf);
+      if (w.owner !== this || w.launch !== this.launch) {
+        w.x.shapeClear();
+        w.owner = this;
+        w.launch = this.launch;
+      }
+    }
     for (;;) {
+      if (w !== null) {
+        // whole lines of known shapes in wasm; the line it stops at is tried here
+        const next = w.x.shapeScan(s, end, this.wasmEngine, maxLen);
+        const R = w.res();
+        const k = R[S.lines]!;
+        if (k > 0) {
+          const no0 = lineNo + n;
+          if (run.lines === 0) {
+            run.firstLine = no0 + 1;
+            run.firstOffset = offset + (s - start);
+            run.firstTs = null;
+            run.lastTs = null;
+          }
+          run.lines += k;
+          n += k;
+          run.lastLine = lineNo + n;
+          run.lastOffset = offset + (R[S.lastStart]! - start);
+          run.endOffset = offset + (R[S.lastEnd]! + 1 - start);
+          const progIdx = R[S.progIdx]!;
+          if (progIdx >= 0) {
+            run.progressLine = no0 + 1 + progIdx;
+            const pts = R[S.progTs]!;
+            run.progressTs = Number.isNaN(pts) ? lastTs : pts;
+          }
+          const fts = R[S.firstTs]!;
+          if (!Number.isNaN(fts) && run.firstTs === null) run.firstTs = fts;
+          const lts = R[S.lastTs]!;
+          if (!Number.isNaN(lts)) {
+            run.lastTs = lts;
+            lastTs = lts;
+          }
+          const yr = R[S.year]!;
+          if (!Number.isNaN(yr)) env.year = yr;
+          const tagLen = R[S.tagLen]!;
+          if (tagLen > 0) {
+            const t0 = R[S.tagStart]!;
+            if (!sameBytes(buf, t0, t0 + tagLen, this.lastTag))
+              this.lastTag = buf.toString('latin1', t0, t0 + tagLen);
+            if (!run.tags.includes(this.lastTag)) run.tags.push(this.lastTag);
+          }
+          const pid = R[S.pid]!;
+          if (pid >= 0 && !run.pids!.includes(pid)) run.pids!.push(pid);
+          run.engineLines! += R[S.engineLines]!;
+          run.requests += R[S.requests]!;
+          s = next;
+        }
+        const stop = R[S.stop]!;
+        if (stop === 0) break;
+        if (stop === 1) {
+          // a shape not seen yet: learn what the general path does with it; this line takes the general path
+          const e = buf.indexOf(10, s);
+          if (e >= 0 && e < end) {
+            const ts = R[S.stopTs]!;
+            const fx = this.learn(buf, s, e, Number.isNaN(ts) ? null : ts);
+            if (!w.x.shapeSet(R[S.h1]!, R[S.h2]!, fx)) {
+              w.x.shapeClear();
+              w.x.shapeSet(R[S.h1]!, R[S.h2]!, fx);
+            }
+          }
+          break;
+        }
+      }
       const e = buf.indexOf(10, s);
       if (e < 0 || e >= end || e - s > maxLen) break;
       r.ts = null;
@@ -262,6 +409,34 @@ export abstract class LineScanner {
     }
     run.year = env.year;
     return s;
+  }
+
+  /** The wasm table's code for a line's shape (see assembly/bulk.ts FX_*): 7, never in bulk. */
+  private learn(buf: Buffer, s: number, e: number, ts: number | null): number {
+    const r = this.r;
+    r.tag = null;
+    r.pid = -1;
+    let tag: string | null = null;
+    let pid: number | null = null;
+    if (this.wasmEngine === 1) {
+      // vLLM: the process prefix, as the JS reader reads it (only access lines reach here)
+      r.ts = null;
+      if (!this.line(buf, s, e) || r.kind !== 2) return 7;
+      tag = r.tag;
+      pid = r.pid >= 0 ? r.pid : null;
+    }
+    const fx = this.classify!(buf, s, e, ts, tag, pid);
+    if (fx === null) return 7;
+    switch (fx.kind) {
+      case 'serving':
+        return fx.engine ? 1 : 2;
+      case 'access':
+        return fx.engine ? 3 : 7;
+      case 'touch':
+        return 4;
+      case 'phase':
+        return this.marked.has(fx.phase!) ? (fx.engine ? 5 : 6) : 7;
+    }
   }
 
   private sample(
@@ -337,6 +512,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH'].map
 /** vLLM: `[(Name pid=N) ]INFO MM-DD hh:mm:ss [file.py:N] [Engine NNN: ]Avg prompt throughput: …` and uvicorn access lines. */
 export class VllmScanner extends LineScanner {
   protected readonly promptFirst = true;
+  protected override readonly wasmEngine = 1;
   private tag = '';
   private readonly safe = new SafeText();
 
@@ -484,14 +660,21 @@ export class VllmScanner extends LineScanner {
 export interface ShapeEffect {
   /** serving: a serving signature without a sample; phase: a phase signature whose phase is `phase`;
    * touch: no rule at all (the line only moves the launch's end). */
-  kind: 'serving' | 'phase' | 'touch';
+  kind: 'serving' | 'access' | 'phase' | 'touch';
   phase: string | null;
   /** An engine's own rule (counted in engineLines), not a common one. */
   engine: boolean;
 }
 
 /** The analyzer's side of a shape scanner: the effect of a line's shape, null when it must take the general path. */
-export type ShapeClassifier = (buf: Buffer, s: number, e: number, ts: number | null) => ShapeEffect | null;
+export type ShapeClassifier = (
+  buf: Buffer,
+  s: number,
+  e: number,
+  ts: number | null,
+  tag: string | null,
+  pid: number | null,
+) => ShapeEffect | null;
 
 /**
  * A scanner for engines whose serving lines vary in many small ways (llama-server's slot lines, TGI's request
@@ -502,9 +685,7 @@ export type ShapeClassifier = (buf: Buffer, s: number, e: number, ts: number | n
  */
 export abstract class ShapeScanner extends LineScanner {
   private readonly shapes = new Map<number, ShapeEffect | null>();
-  classify: ShapeClassifier | null = null;
-  /** Phases the launch has marked (a phase line of a marked phase below serving changes nothing). */
-  marked: ReadonlySet<string> = new Set();
+  private shapesOf: object | null = null;
 
   /** Reads the line's frame: the message's start (or -1), its time into this.r.ts. */
   protected abstract frame(buf: Buffer, s: number, e: number): number;
@@ -541,9 +722,13 @@ export abstract class ShapeScanner extends LineScanner {
     }
     // two 32-bit hashes as one 53-bit key
     const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);
+    if (this.shapesOf !== this.launch) {
+      this.shapes.clear();
+      this.shapesOf = this.launch;
+    }
     let fx = this.shapes.get(key);
     if (fx === undefined) {
-      fx = this.classify === null ? null : this.classify(buf, s, e, this.r.ts);
+      fx = this.classify === null ? null : this.classify(buf, s, e, this.r.ts, null, null);
       if (this.shapes.size > 65536) this.shapes.clear();
       this.shapes.set(key, fx);
       // The first line of a shape always takes the general path: the table only says what later ones do.
@@ -554,6 +739,9 @@ export abstract class ShapeScanner extends LineScanner {
     if (fx.kind === 'touch') {
       r.progress = false;
       r.engine = false;
+    } else if (fx.kind === 'access') {
+      r.kind = 2;
+      r.engine = fx.engine;
     } else if (fx.kind === 'phase') {
       if (!this.marked.has(fx.phase!)) return false;
       r.progress = false;
@@ -575,6 +763,7 @@ const LL = {
 /** llama-server: bare lines (`slot update_slots: id  0 | task 5 | …`, `srv  …`, the timing lines). */
 export class LlamaScanner extends ShapeScanner {
   protected readonly promptFirst = false;
+  protected override readonly wasmEngine = 2;
 
   protected frame(_buf: Buffer, s: number, _e: number): number {
     // No stamp: a sample's time is the last one seen (the general path's `line.ts ?? lastTs`).
@@ -607,6 +796,7 @@ export class LlamaScanner extends ShapeScanner {
 /** TGI: `YYYY-MM-DDTHH:MM:SS.ffffffZ  INFO msg` (the router's request spans). */
 export class TgiScanner extends ShapeScanner {
   protected readonly promptFirst = false;
+  protected override readonly wasmEngine = 3;
   private dayKey = -1;
   private dayBase = 0;
 
