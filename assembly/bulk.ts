@@ -667,8 +667,11 @@ export function reset(): void {
 // fills from the general path (shapeSet). A line whose shape is not in the table, or whose frame differs,
 // stops the scan; the caller handles it. Results in RES at the S_* slots.
 
-const TABLE: usize = 65536; // (u32 h1, u32 h2, i32 effect) * TABLE_N
-const TABLE_N: i32 = 16384;
+const TABLE: usize = 65536; // entries (u32 key, u32 template start, u32 template length, i32 effect)
+const TABLE_N: i32 = 8192;
+const TPL: usize = 196608; // templates: messages with each run of digits as one `0`
+const TPL_END: usize = 524288;
+const KEY_BYTES: i32 = 32;
 
 const S_LINES = 40;
 const S_LAST_START = 41;
@@ -681,59 +684,122 @@ const S_REQUESTS = 47;
 const S_PROG_IDX = 48;
 const S_PROG_TS = 49;
 const S_STOP = 50;
-const S_STOP_H1 = 51;
-const S_STOP_H2 = 52;
+const S_STOP_MSG = 51;
 const S_TAG_START = 53;
 const S_TAG_LEN = 54;
 const S_PID = 55;
 const S_STOP_TS = 56;
 
-// effects (scan.ts SHAPE_EFFECT)
+// effects (scan.ts learn)
 const FX_SERVING = 1;
-const FX_SERVING_COMMON = 2;
 const FX_ACCESS = 3;
-const FX_TOUCH = 4;
 const FX_PHASE = 5;
 const FX_PHASE_COMMON = 6;
 
 let tableUsed: i32 = 0;
+let tplUsed: usize = TPL;
 
-@inline function slot(h1: u32, h2: u32): usize {
-  return TABLE + <usize>((h1 ^ (h2 * 0x9e3779b1)) & <u32>(TABLE_N - 1)) * 12;
+@inline function slot(h: u32): usize {
+  return TABLE + <usize>((h * 0x9e3779b1) >> 19) * 16;
 }
 
-/** Adds a shape's effect (7: never in bulk). False when the table is full: clear it first. */
-export function shapeSet(h1: u32, h2: u32, fx: i32): bool {
-  if (tableUsed >= TABLE_N >> 1) return false;
-  let p = slot(h1, h2);
-  while (load<i32>(p + 8) != 0) {
-    if (load<u32>(p) == h1 && load<u32>(p + 4) == h2) {
-      store<i32>(p + 8, fx);
-      return true;
-    }
-    p += 12;
-    if (p >= TABLE + <usize>TABLE_N * 12) p = TABLE;
+@inline function nextSlot(p: usize): usize {
+  p += 16;
+  return p >= TABLE + <usize>TABLE_N * 16 ? TABLE : p;
+}
+
+// The key of a message: its first KEY_BYTES bytes with each run of digits as one `0` (the template is compared
+// in full after).
+function shapeKey(m: i32, end: i32): u32 {
+  let h: u32 = 0x811c9dc5;
+  let n = 0;
+  let prevDigit = false;
+  let p = m;
+  while (p < end && n < KEY_BYTES) {
+    const c = <u32>b(p);
+    if (c == 10) break;
+    p++;
+    const d = c - 48 < 10;
+    if (d && prevDigit) continue;
+    prevDigit = d;
+    h = (h ^ (d ? 48 : c)) * 16777619;
+    n++;
   }
-  store<u32>(p, h1);
-  store<u32>(p + 4, h2);
-  store<i32>(p + 8, fx);
+  return h;
+}
+
+/** The message at IN[m, lineEnd) as a new shape with effect fx. False when full: clear first. */
+export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
+  if (tableUsed >= TABLE_N >> 1 || tplUsed + <usize>(lineEnd - m) > TPL_END) return false;
+  const h = shapeKey(m, lineEnd);
+  const t0 = tplUsed;
+  let prevDigit = false;
+  for (let p = m; p < lineEnd; p++) {
+    const c = b(p);
+    const d = c >= 48 && c <= 57;
+    if (d && prevDigit) continue;
+    prevDigit = d;
+    store<u8>(tplUsed, d ? 48 : c);
+    tplUsed++;
+  }
+  let q = slot(h);
+  while (load<i32>(q + 12) != 0) q = nextSlot(q);
+  store<u32>(q, h);
+  store<u32>(q + 4, <u32>t0);
+  store<u32>(q + 8, <u32>(tplUsed - t0));
+  store<i32>(q + 12, fx);
   tableUsed++;
   return true;
 }
 
 export function shapeClear(): void {
-  memory.fill(TABLE, 0, <usize>TABLE_N * 12);
+  memory.fill(TABLE, 0, <usize>TABLE_N * 16);
   tableUsed = 0;
+  tplUsed = TPL;
 }
 
-function lookup(h1: u32, h2: u32): i32 {
-  let p = slot(h1, h2);
-  let e = load<i32>(p + 8);
-  while (e != 0) {
-    if (load<u32>(p) == h1 && load<u32>(p + 4) == h2) return e;
-    p += 12;
-    if (p >= TABLE + <usize>TABLE_N * 12) p = TABLE;
-    e = load<i32>(p + 8);
+// The line end (position of its newline) if IN[m, …) is exactly the template, else -1.
+function matchTemplate(m: i32, end: i32, t: usize, tn: usize): i32 {
+  const te = t + tn;
+  let p = m;
+  while (t < te) {
+    if (p >= end) return -1;
+    const c = b(p);
+    const tc = <i32>load<u8>(t);
+    if (tc == 48) {
+      if (c < 48 || c > 57) return -1;
+      p++;
+      while (p < end) {
+        const d = b(p);
+        if (d < 48 || d > 57) break;
+        p++;
+      }
+    } else {
+      if (c != tc) return -1;
+      p++;
+    }
+    t++;
+  }
+  return p < end && b(p) == 10 ? p : -1;
+}
+
+let FOUND_END: i32 = 0;
+
+// The effect of the line whose message starts at m (0: shape unknown); its end in FOUND_END.
+function lookup(m: i32, end: i32): i32 {
+  const h = shapeKey(m, end);
+  let q = slot(h);
+  let fx = load<i32>(q + 12);
+  while (fx != 0) {
+    if (load<u32>(q) == h) {
+      const e = matchTemplate(m, end, <usize>load<u32>(q + 4), <usize>load<u32>(q + 8));
+      if (e >= 0) {
+        FOUND_END = e;
+        return fx;
+      }
+    }
+    q = nextSlot(q);
+    fx = load<i32>(q + 12);
   }
   return 0;
 }
@@ -883,11 +949,10 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
   let pid: i32 = -1;
   let year: f64 = NaN;
   let stop: i32 = 0;
-  let h1: u32 = 0;
-  let h2: u32 = 0;
+  let m = s;
   while (s < end) {
     // frame
-    let m = s;
+    m = s;
     if (engine == 1) {
       m = vllmFrame(s, end);
       if (m < 0) {
@@ -923,44 +988,15 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
       }
     }
     // the message's shape
-    h1 = 0x811c9dc5;
-    h2 = 0x12345;
-    let digits = false;
-    let p = m;
-    let bad = false;
-    while (p < end) {
-      const c = b(p);
-      if (c == 10) break;
-      p++;
-      if (c >= 48 && c <= 57) {
-        digits = true;
-        continue;
-      }
-      if (c < 32 || c == 127 || c >= 245 || c == 192 || c == 193) {
-        bad = true;
-        break;
-      }
-      if (digits) {
-        h1 = (h1 ^ 48) * 16777619;
-        h2 = h2 * 31 + 48;
-        digits = false;
-      }
-      h1 = (h1 ^ <u32>c) * 16777619;
-      h2 = h2 * 31 + <u32>c;
-    }
-    if (bad) {
-      stop = 2;
+    const fx = lookup(m, end);
+    if (fx == 0) {
+      // unknown, or no newline before end: the caller's
+      stop = 1;
       break;
     }
-    if (p >= end) break; // no newline before end: the caller's
-    if (p - s > maxLen) break;
-    if (digits) {
-      h1 = (h1 ^ 48) * 16777619;
-      h2 = h2 * 31 + 48;
-    }
-    const fx = lookup(h1, h2);
-    if (fx < FX_SERVING || fx > FX_PHASE_COMMON) {
-      stop = fx == 0 ? 1 : 2;
+    const p = FOUND_END;
+    if (p - s > maxLen || fx < FX_SERVING || fx > FX_PHASE_COMMON) {
+      stop = 2;
       break;
     }
     // the line is taken
@@ -991,8 +1027,7 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
   res(S_PROG_IDX, <f64>progIdx);
   res(S_PROG_TS, progTs);
   res(S_STOP, <f64>stop);
-  res(S_STOP_H1, <f64>h1);
-  res(S_STOP_H2, <f64>h2);
+  res(S_STOP_MSG, <f64>m);
   res(S_TAG_START, <f64>tagStart);
   res(S_TAG_LEN, <f64>tagLen);
   res(S_PID, <f64>pid);

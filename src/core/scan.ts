@@ -59,8 +59,7 @@ const S = {
   progIdx: 48,
   progTs: 49,
   stop: 50,
-  h1: 51,
-  h2: 52,
+  stopMsg: 51,
   tagStart: 53,
   tagLen: 54,
   pid: 55,
@@ -77,7 +76,7 @@ export function newScanChunk(): void {
 interface ShapeExports {
   memory: WebAssembly.Memory;
   shapeScan(start: number, end: number, engine: number, maxLen: number): number;
-  shapeSet(h1: number, h2: number, fx: number): number;
+  shapeSetAt(msgStart: number, lineEnd: number, fx: number): number;
   shapeClear(): void;
 }
 
@@ -362,9 +361,10 @@ export abstract class LineScanner {
           if (e >= 0 && e < end) {
             const ts = R[S.stopTs]!;
             const fx = this.learn(buf, s, e, Number.isNaN(ts) ? null : ts);
-            if (!w.x.shapeSet(R[S.h1]!, R[S.h2]!, fx)) {
+            const m = R[S.stopMsg]!;
+            if (!w.x.shapeSetAt(m, e, fx)) {
               w.x.shapeClear();
-              w.x.shapeSet(R[S.h1]!, R[S.h2]!, fx);
+              w.x.shapeSetAt(m, e, fx);
             }
           }
           break;
