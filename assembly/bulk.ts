@@ -659,3 +659,378 @@ export function reset(): void {
   haveStamp = false;
   tagWordLen = 0;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The shape scanner (src/core/scan.ts, ShapeWasm): vLLM access lines, llama-server and TGI serving lines.
+// Each line's frame is read here (vLLM's `(Name pid=N) ` prefix, TGI's stamp, none for llama-server), its
+// message hashed with every run of digits as one mark, and the hash looked up in a table the TypeScript side
+// fills from the general path (shapeSet). A line whose shape is not in the table, or whose frame differs,
+// stops the scan; the caller handles it. Results in RES at the S_* slots.
+
+const TABLE: usize = 65536; // entries (u32 key, u32 template start, u32 template length, i32 effect)
+const TABLE_N: i32 = 8192;
+const TPL: usize = 196608; // templates: messages with each run of digits as one `0`
+const TPL_END: usize = 524288;
+const KEY_BYTES: i32 = 32;
+
+const S_LINES = 40;
+const S_LAST_START = 41;
+const S_LAST_END = 42;
+const S_FIRST_TS = 43;
+const S_LAST_TS = 44;
+const S_YEAR = 45;
+const S_ENGINE_LINES = 46;
+const S_REQUESTS = 47;
+const S_PROG_IDX = 48;
+const S_PROG_TS = 49;
+const S_STOP = 50;
+const S_STOP_MSG = 51;
+const S_TAG_START = 53;
+const S_TAG_LEN = 54;
+const S_PID = 55;
+const S_STOP_TS = 56;
+
+// effects (scan.ts learn)
+const FX_SERVING = 1;
+const FX_ACCESS = 3;
+const FX_PHASE = 5;
+const FX_PHASE_COMMON = 6;
+
+let tableUsed: i32 = 0;
+let tplUsed: usize = TPL;
+
+@inline function slot(h: u32): usize {
+  return TABLE + <usize>((h * 0x9e3779b1) >> 19) * 16;
+}
+
+@inline function nextSlot(p: usize): usize {
+  p += 16;
+  return p >= TABLE + <usize>TABLE_N * 16 ? TABLE : p;
+}
+
+// The key of a message: its first KEY_BYTES bytes with each run of digits as one `0` (the template is compared
+// in full after).
+function shapeKey(m: i32, end: i32): u32 {
+  let h: u32 = 0x811c9dc5;
+  let n = 0;
+  let prevDigit = false;
+  let p = m;
+  while (p < end && n < KEY_BYTES) {
+    const c = <u32>b(p);
+    if (c == 10) break;
+    p++;
+    const d = c - 48 < 10;
+    if (d && prevDigit) continue;
+    prevDigit = d;
+    h = (h ^ (d ? 48 : c)) * 16777619;
+    n++;
+  }
+  return h;
+}
+
+/** The message at IN[m, lineEnd) as a new shape with effect fx. False when full: clear first. */
+export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
+  if (tableUsed >= TABLE_N >> 1 || tplUsed + <usize>(lineEnd - m) > TPL_END) return false;
+  const h = shapeKey(m, lineEnd);
+  const t0 = tplUsed;
+  let prevDigit = false;
+  for (let p = m; p < lineEnd; p++) {
+    const c = b(p);
+    const d = c >= 48 && c <= 57;
+    if (d && prevDigit) continue;
+    prevDigit = d;
+    store<u8>(tplUsed, d ? 48 : c);
+    tplUsed++;
+  }
+  let q = slot(h);
+  while (load<i32>(q + 12) != 0) q = nextSlot(q);
+  store<u32>(q, h);
+  store<u32>(q + 4, <u32>t0);
+  store<u32>(q + 8, <u32>(tplUsed - t0));
+  store<i32>(q + 12, fx);
+  tableUsed++;
+  return true;
+}
+
+export function shapeClear(): void {
+  memory.fill(TABLE, 0, <usize>TABLE_N * 16);
+  tableUsed = 0;
+  tplUsed = TPL;
+}
+
+// The line end (position of its newline) if IN[m, …) is exactly the template, else -1.
+function matchTemplate(m: i32, end: i32, t: usize, tn: usize): i32 {
+  const te = t + tn;
+  let p = m;
+  while (t < te) {
+    if (p >= end) return -1;
+    const c = b(p);
+    const tc = <i32>load<u8>(t);
+    if (tc == 48) {
+      if (c < 48 || c > 57) return -1;
+      p++;
+      while (p < end) {
+        const d = b(p);
+        if (d < 48 || d > 57) break;
+        p++;
+      }
+    } else {
+      if (c != tc) return -1;
+      p++;
+    }
+    t++;
+  }
+  return p < end && b(p) == 10 ? p : -1;
+}
+
+let FOUND_END: i32 = 0;
+
+// The effect of the line whose message starts at m (0: shape unknown); its end in FOUND_END.
+function lookup(m: i32, end: i32): i32 {
+  const h = shapeKey(m, end);
+  let q = slot(h);
+  let fx = load<i32>(q + 12);
+  while (fx != 0) {
+    if (load<u32>(q) == h) {
+      const e = matchTemplate(m, end, <usize>load<u32>(q + 4), <usize>load<u32>(q + 8));
+      if (e >= 0) {
+        FOUND_END = e;
+        return fx;
+      }
+    }
+    q = nextSlot(q);
+    fx = load<i32>(q + 12);
+  }
+  return 0;
+}
+
+// the frame of the line being read
+let fTagStart: i32 = 0;
+let fTagLen: i32 = 0;
+let fPid: i32 = -1;
+let fTs: f64 = NaN;
+let fYear: f64 = 0;
+
+// `\x1b[` digits/semicolons `m`, from p: the position after it, or -1.
+function skipSgr(p: i32, end: i32): i32 {
+  if (p + 1 >= end || b(p + 1) != 91) return -1;
+  p += 2;
+  while (p < end) {
+    const c = b(p);
+    if ((c >= 48 && c <= 57) || c == 59) p++;
+    else break;
+  }
+  if (p >= end || b(p) != 109) return -1;
+  return p + 1;
+}
+
+@inline function isAlpha(c: i32): bool {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+// vLLM: `[\x1b[…m](Name pid=N)[\x1b[…m] ` then `INFO:` (an access line; stats lines are the caller's). -1: not.
+function vllmFrame(p: i32, end: i32): i32 {
+  fTagStart = 0;
+  fTagLen = 0;
+  fPid = -1;
+  fTs = NaN;
+  let c = b(p);
+  if (c == 27 || c == 40) {
+    const colour = c == 27;
+    if (colour) {
+      p = skipSgr(p, end);
+      if (p < 0 || p >= end || b(p) != 40) return -1;
+    }
+    p++;
+    const n0 = p;
+    if (p >= end || !isAlpha(b(p))) return -1;
+    while (p < end) {
+      c = b(p);
+      if (isAlpha(c) || (c >= 48 && c <= 57) || c == 95 || c == 45) p++;
+      else break;
+    }
+    fTagStart = n0;
+    fTagLen = p - n0;
+    // ` pid=`
+    if (p + 5 > end || b(p) != 32 || b(p + 1) != 112 || b(p + 2) != 105 || b(p + 3) != 100 || b(p + 4) != 61)
+      return -1;
+    p += 5;
+    const d0 = p;
+    let pid: i32 = 0;
+    while (p < end) {
+      c = b(p);
+      if (c < 48 || c > 57) break;
+      pid = pid * 10 + (c - 48);
+      p++;
+    }
+    if (p == d0 || p - d0 > 9 || p >= end || b(p) != 41) return -1;
+    fPid = pid;
+    p++;
+    if (colour) {
+      if (p >= end || b(p) != 27) return -1;
+      p = skipSgr(p, end);
+      if (p < 0) return -1;
+    }
+    if (p < end && b(p) == 32) p++;
+  }
+  // `INFO:`
+  if (p + 5 > end || b(p) != 73 || b(p + 1) != 78 || b(p + 2) != 70 || b(p + 3) != 79 || b(p + 4) != 58) return -1;
+  return p;
+}
+
+// TGI: `YYYY-MM-DDTHH:MM:SS[.f]Z +INFO +`: the message start, or -1. Time and year in fTs, fYear.
+function tgiFrame(p: i32, end: i32): i32 {
+  if (p + 20 > end) return -1;
+  for (let i = 0; i < 19; i++) {
+    if (i == 4 || i == 7 || i == 10 || i == 13 || i == 16) continue;
+    const d = dig(p + i);
+    if (d < 0 || d > 9) return -1;
+  }
+  if (b(p + 4) != 45 || b(p + 7) != 45 || b(p + 10) != 84 || b(p + 13) != 58 || b(p + 16) != 58) return -1;
+  const y = dig(p) * 1000 + dig(p + 1) * 100 + dig(p + 2) * 10 + dig(p + 3);
+  const mo = dig(p + 5) * 10 + dig(p + 6);
+  const d = dig(p + 8) * 10 + dig(p + 9);
+  const h = dig(p + 11) * 10 + dig(p + 12);
+  const mi = dig(p + 14) * 10 + dig(p + 15);
+  const sec = dig(p + 17) * 10 + dig(p + 18);
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59) return -1;
+  p += 19;
+  let frac: f64 = 0;
+  if (b(p) == 46) {
+    p++;
+    const f0 = p;
+    let v: f64 = 0;
+    let div: f64 = 1;
+    while (p < end) {
+      const c = b(p);
+      if (c < 48 || c > 57) break;
+      v = v * 10 + <f64>(c - 48);
+      div *= 10;
+      p++;
+    }
+    if (p == f0 || p - f0 > 15) return -1;
+    frac = v / div;
+  }
+  if (p >= end || b(p) != 90) return -1;
+  p++;
+  const s0 = p;
+  while (p < end && b(p) == 32) p++;
+  if (p == s0) return -1;
+  if (p + 4 > end || b(p) != 73 || b(p + 1) != 78 || b(p + 2) != 70 || b(p + 3) != 79) return -1;
+  p += 4;
+  const s1 = p;
+  while (p < end && b(p) == 32) p++;
+  if (p == s1) return -1;
+  const yu = y < 100 ? y + 1900 : y;
+  const days = daysFromCivil(yu, mo, 1) + d - 1;
+  fTs = <f64>days * 86400 + <f64>(h * 3600 + mi * 60 + sec) + frac;
+  fYear = <f64>y;
+  return p;
+}
+
+/**
+ * Reads lines from IN[start, end) whose shape is in the table, for engine 1 (vLLM), 2 (llama-server) or
+ * 3 (TGI), until one that is not, or a line without its newline before `end`, or longer than maxLen.
+ * Returns the position of the first unread byte.
+ */
+export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
+  let s = start;
+  let lines: i32 = 0;
+  let engineLines: i32 = 0;
+  let requests: i32 = 0;
+  let firstTs: f64 = NaN;
+  let curTs: f64 = NaN;
+  let progIdx: i32 = -1;
+  let progTs: f64 = NaN;
+  let lastStart: i32 = -1;
+  let lastEnd: i32 = -1;
+  let tagStart: i32 = -1;
+  let tagLen: i32 = 0;
+  let pid: i32 = -1;
+  let year: f64 = NaN;
+  let stop: i32 = 0;
+  let m = s;
+  while (s < end) {
+    // frame
+    m = s;
+    if (engine == 1) {
+      m = vllmFrame(s, end);
+      if (m < 0) {
+        stop = 2;
+        break;
+      }
+      if (lines == 0 && tagStart < 0) {
+        tagStart = fTagStart;
+        tagLen = fTagLen;
+        pid = fPid;
+      } else {
+        // other process prefix: the caller records it
+        if (fPid != pid || fTagLen != tagLen) {
+          stop = 2;
+          break;
+        }
+        let same = true;
+        for (let i = 0; i < tagLen; i++)
+          if (b(fTagStart + i) != b(tagStart + i)) {
+            same = false;
+            break;
+          }
+        if (!same) {
+          stop = 2;
+          break;
+        }
+      }
+    } else if (engine == 3) {
+      m = tgiFrame(s, end);
+      if (m < 0) {
+        stop = 2;
+        break;
+      }
+    }
+    // the message's shape
+    const fx = lookup(m, end);
+    if (fx == 0) {
+      // unknown, or no newline before end: the caller's
+      stop = 1;
+      break;
+    }
+    const p = FOUND_END;
+    if (p - s > maxLen || fx < FX_SERVING || fx > FX_PHASE_COMMON) {
+      stop = 2;
+      break;
+    }
+    // the line is taken
+    if (engine == 3) {
+      curTs = fTs;
+      if (isNaN(firstTs)) firstTs = fTs;
+      year = fYear;
+    }
+    if (fx == FX_SERVING || fx == FX_ACCESS || fx == FX_PHASE) engineLines++;
+    if (fx <= FX_ACCESS) {
+      progIdx = lines;
+      progTs = curTs;
+    }
+    if (fx == FX_ACCESS) requests++;
+    lastStart = s;
+    lastEnd = p;
+    lines++;
+    s = p + 1;
+  }
+  res(S_LINES, <f64>lines);
+  res(S_LAST_START, <f64>lastStart);
+  res(S_LAST_END, <f64>lastEnd);
+  res(S_FIRST_TS, firstTs);
+  res(S_LAST_TS, curTs);
+  res(S_YEAR, year);
+  res(S_ENGINE_LINES, <f64>engineLines);
+  res(S_REQUESTS, <f64>requests);
+  res(S_PROG_IDX, <f64>progIdx);
+  res(S_PROG_TS, progTs);
+  res(S_STOP, <f64>stop);
+  res(S_STOP_MSG, <f64>m);
+  res(S_TAG_START, <f64>tagStart);
+  res(S_TAG_LEN, <f64>tagLen);
+  res(S_PID, <f64>pid);
+  res(S_STOP_TS, fTs);
+  return s;
+}

@@ -18,6 +18,14 @@ import { type PrefixContext, parseLine } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
 import { type AnalysisReport, buildReport } from './report.js';
+import {
+  type LineScanner,
+  LlamaScanner,
+  type ScanEnv,
+  type ShapeClassifier,
+  TgiScanner,
+  VllmScanner,
+} from './scan.js';
 import { barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
 import type { EngineId, FailureClass, LogLine, Phase } from './types.js';
@@ -40,6 +48,15 @@ export interface AnalyzerOptions {
 }
 
 const NEWLINE = Buffer.from('\n');
+/** The engines whose serving lines a JS scanner reads in bulk (SGLang's: the wasm reader). */
+const SCANNERS: Partial<Record<EngineId, () => LineScanner>> = {
+  vllm: () => new VllmScanner(),
+  llamacpp: () => new LlamaScanner(),
+  tgi: () => new TgiScanner(),
+};
+/** What a shape scanner never takes on a shape's word: digit-dependent credential masks, traceback lines, slog. */
+const SHAPE_UNSAFE =
+  /hf_|sk-|gh[pousr]_|github_pat_|AKIA|Bearer|:\/\/|--|Traceback|File "|Error|Exception|Interrupt|SystemExit|raise |^\s*\^|^time=/;
 /** The rule `status --explain` names for a line read through the engine-source catalog. */
 const CATALOG_RULE = 'engine-source catalog';
 /** The rules any engine's log can hold: a line they match says nothing about the engine (confidence). */
@@ -171,6 +188,7 @@ export class LogAnalyzer {
         : new BulkHook(
             () => this.steady(),
             (run) => this.applyRun(run),
+            () => this.bulkScanner(),
           );
     this.splitter = new LineSplitter(this.onRaw, opts.maxLine ?? DEFAULT_MAX_LINE, bulk);
   }
@@ -584,6 +602,90 @@ export class LogAnalyzer {
     );
   }
 
+  private readonly scanners: Partial<Record<EngineId, LineScanner>> = {};
+  private readonly scanEnv: ScanEnv = { year: 0, lastTs: null, maxLine: 0, readyMarked: false };
+
+  /**
+   * The scanner for another engine's serving lines (scan.ts), under the same condition as `steady` for
+   * SGLang's, and no wrapper learned (its lines are peeled otherwise) nor `explain` (it looks at every line).
+   */
+  bulkScanner(): { scanner: LineScanner; env: ScanEnv } | null {
+    const l = this.current;
+    const id = this.detector.locked?.id;
+    if (
+      l === null ||
+      l.phase !== 'serving' ||
+      l.candidates.length !== 0 ||
+      l.engine === null ||
+      id === undefined ||
+      !(id in SCANNERS) ||
+      this.ctx.wrap !== null ||
+      this.explainer !== null ||
+      this.block !== null ||
+      this.tracker.openStart !== null
+    )
+      return null;
+    const scanner = (this.scanners[id] ??= SCANNERS[id]!());
+    const env = this.scanEnv;
+    env.year = this.ctx.year;
+    env.lastTs = this.lastTs;
+    env.maxLine = this.options.maxLine ?? DEFAULT_MAX_LINE;
+    scanner.classify = this.classifyShape;
+    scanner.marked = l.marked;
+    scanner.launch = l;
+    return { scanner, env };
+  }
+
+  /**
+   * Whether reading the rest of the file on one thread is best: the engine's serving lines are read by a JS
+   * scanner, which a worker reading the second half (RangeScanner: SGLang's bulk reader only) cannot use.
+   */
+  oneThread(): boolean {
+    const id = this.detector.locked?.id;
+    return id !== undefined && id in SCANNERS;
+  }
+
+  /**
+   * What the general path would do with every line of this line's shape (its digits aside), for the shape
+   * scanners (scan.ts); null when that could depend on more than the shape, or is more than a serving line,
+   * a phase line that changes nothing, or a line no rule reads. Changes nothing.
+   */
+  private classifyShape: ShapeClassifier = (buf, s, e, ts, tag, pid) => {
+    const segs = logicalSegments(decodeLine(buf, s, e));
+    if (segs.length !== 1) return null;
+    const text = segs[0]!;
+    // credential shapes whose masking depends on the digits; lines the traceback reader or Go's slog may take
+    if (SHAPE_UNSAFE.test(text)) return null;
+    if (mayHoldSecret(text) && redactText(text) !== text) return null;
+    const ctx: PrefixContext = { year: this.ctx.year, wrap: null, wrapSeen: null };
+    const line = parseLine(text, 1, 0, ctx);
+    if (ctx.wrap !== null || line.rel !== null || line.ts !== ts || line.tags !== tag || line.pid !== pid)
+      return null;
+    const hit = this.match(line.msg);
+    if (hit === null) {
+      const engine = this.current?.engine ?? this.detector.best();
+      if (line.msg.includes('%') || engine === null || catalogLine(engine, line.msg) !== null) return null;
+      return { kind: 'touch', phase: null, engine: false };
+    }
+    const { sig } = hit;
+    if (sig.version || sig.config) return null;
+    const engine = !COMMON.has(sig);
+    if (sig.kind === 'serving') {
+      if (hit.engine.sample?.(sig, hit.m)) return null;
+      // a request line: in a steady launch its status changes nothing but the count
+      return { kind: sig.id === 'access' ? 'access' : 'serving', phase: null, engine };
+    }
+    if (
+      sig.kind === 'phase' &&
+      sig.phase &&
+      !line.msg.includes('%') &&
+      phaseRank(sig.phase) >= phaseRank('ready') &&
+      phaseRank(sig.phase) < phaseRank('serving')
+    )
+      return { kind: 'phase', phase: sig.phase, engine };
+    return null;
+  };
+
   /**
    * Joins what another reader found in the part of the file after the bytes pushed so far. Returns null when
    * done, or the line boundary from which the caller must push the rest of the file itself (a run that
@@ -591,10 +693,24 @@ export class LogAnalyzer {
    */
   applySegments(scan: RangeScan): { lineNo: number; offset: number } | null {
     const base = this.splitter.lines;
-    for (const seg of scan.segments) {
+    const segs = scan.segments;
+    for (let i = 0; i < segs.length; i++) {
+      const seg = segs[i]!;
       if (seg.kind === 'line') {
+        // Consecutive lines are pushed as one chunk, so that the bulk readers see runs of them, not single lines.
+        const parts: Uint8Array[] = [seg.bytes];
+        let last = seg;
+        while (seg.terminated && i + 1 < segs.length) {
+          const next = segs[i + 1]!;
+          if (next.kind !== 'line' || next.no !== last.no + 1) break;
+          parts.push(NEWLINE, next.bytes);
+          last = next;
+          i++;
+          if (!next.terminated) break;
+        }
+        if (last.terminated) parts.push(NEWLINE);
         this.splitter.seek(base + seg.no - 1, seg.offset);
-        this.push(seg.terminated ? Buffer.concat([seg.bytes, NEWLINE]) : seg.bytes);
+        this.push(parts.length === 1 ? seg.bytes : Buffer.concat(parts));
         continue;
       }
       const run = shiftRun(seg.run, base);
@@ -615,7 +731,7 @@ export class LogAnalyzer {
   applyRun(r: ServingRunData): void {
     if (r.lines === 0) return;
     this.current!.applyRun(r);
-    this.lastTs = r.lastTs;
+    if (r.lastTs !== null) this.lastTs = r.lastTs;
     this.ctx.year = r.year;
     this.tracker.reset();
   }

@@ -16,6 +16,7 @@
  * generated ones.
  */
 import { BULK_WASM_BASE64 } from './bulk-wasm.js';
+import { type LineScanner, newScanChunk, type ScanEnv } from './scan.js';
 import { BINS, SeriesSummary, TimeSeries, type TimeSeriesData } from './stats.js';
 
 /** Everything a run of serving lines changes in a launch. Plain data, so a worker thread can send it. */
@@ -27,8 +28,9 @@ export interface ServingRunData {
   lastOffset: number;
   /** Byte offset just past the run's last newline. */
   endOffset: number;
-  firstTs: number;
-  lastTs: number;
+  /** null: no line of the run prints a time (llama-server). */
+  firstTs: number | null;
+  lastTs: number | null;
   year: number;
   tags: string[];
   requests: number;
@@ -41,15 +43,21 @@ export interface ServingRunData {
   series: TimeSeries | TimeSeriesData;
   peak: {
     genTps: number;
-    promptTps: null;
-    running: number;
+    promptTps: number | null;
+    running: number | null;
     queued: number | null;
-    kvUsage: number;
-    ts: number;
+    kvUsage: number | null;
+    ts: number | null;
     line: number;
     text: string;
   } | null;
   lastSampleLine: number | null;
+  /** The JS scanners (scan.ts) also say: the pids of the lines' process prefixes, the lines an engine rule
+   * matched (else all), and the last line that moved the launch with its time (else the last line, lastTs). */
+  pids?: number[];
+  engineLines?: number;
+  progressLine?: number;
+  progressTs?: number | null;
 }
 
 export function emptyRun(): ServingRunData {
@@ -75,6 +83,11 @@ export function emptyRun(): ServingRunData {
     peak: null,
     lastSampleLine: null,
   };
+}
+
+/** An empty run for the JS scanners. */
+export function emptyScanRun(): ServingRunData {
+  return { ...emptyRun(), pids: [], engineLines: 0 };
 }
 
 /** Adds n values whose last and peak are given to a summary (peak -1: none). */
@@ -130,6 +143,20 @@ const R = {
 
 let compiled: WebAssembly.Module | null = null;
 
+/** A new instance of the bulk wasm module (its own memory). */
+export function bulkInstance(): Record<string, unknown> {
+  compiled ??= new WebAssembly.Module(Buffer.from(BULK_WASM_BASE64, 'base64'));
+  const instance = new WebAssembly.Instance(compiled, {
+    env: {
+      log: Math.log,
+      abort: () => {
+        throw new Error('bulk reader: wasm abort');
+      },
+    },
+  });
+  return instance.exports as Record<string, unknown>;
+}
+
 interface Exports {
   memory: WebAssembly.Memory;
   scan(start: number, end: number): number;
@@ -145,16 +172,7 @@ export class BulkReader {
   private copied: Buffer | null = null;
 
   constructor() {
-    compiled ??= new WebAssembly.Module(Buffer.from(BULK_WASM_BASE64, 'base64'));
-    const instance = new WebAssembly.Instance(compiled, {
-      env: {
-        log: Math.log,
-        abort: () => {
-          throw new Error('bulk reader: wasm abort');
-        },
-      },
-    });
-    this.x = instance.exports as unknown as Exports;
+    this.x = bulkInstance() as unknown as Exports;
   }
 
   /** A new chunk is coming: even the same Buffer object may hold other bytes now. */
@@ -236,19 +254,34 @@ export class BulkHook {
   lines = 0;
   private readonly reader = new BulkReader();
   private spare: ServingRunData | null = null;
+  private spareScan: ServingRunData | null = null;
 
   constructor(
     private readonly ready: () => boolean,
     private readonly take: (run: ServingRunData) => void,
+    /** Another engine's scanner (scan.ts) and its state, when its launch is steadily serving. */
+    private readonly scanner: () => { scanner: LineScanner; env: ScanEnv } | null = () => null,
   ) {}
 
   newChunk(): void {
     this.reader.newChunk();
+    newScanChunk();
   }
 
   read(buf: Buffer, start: number, end: number, lineNo: number, offset: number): number {
     this.lines = 0;
-    if (!this.ready()) return start;
+    if (!this.ready()) {
+      const sc = this.scanner();
+      if (sc === null) return start;
+      const run = (this.spareScan ??= emptyScanRun());
+      const next = sc.scanner.read(buf, start, end, lineNo, offset, run, sc.env);
+      if (run.lines > 0) {
+        this.spareScan = null;
+        this.lines = run.lines;
+        this.take(run);
+      }
+      return next;
+    }
     // Offered at every line start; most offers after a general line read nothing, so the empty run is
     // kept for the next offer instead of allocating one (histogram and series buffers) each time.
     const run = (this.spare ??= emptyRun());

@@ -59,8 +59,9 @@ export const ANALYZER_SPEC: IntoSpec = {
     'truncatedLines',
     'block',
   ],
-  // `explainer` is only set for an explaining read, which is never resumed from a checkpoint.
-  rebuilt: ['onRaw', 'ended', 'options', 'explainer'],
+  // `explainer` is only set for an explaining read, which is never resumed from a checkpoint. The serving-line
+  // scanners (scan.ts) keep only caches of pure functions of bytes, and `scanEnv` is refilled before each use.
+  rebuilt: ['onRaw', 'ended', 'options', 'explainer', 'scanners', 'scanEnv', 'classifyShape'],
 };
 
 /** At a line boundary the carry buffer is empty; the sink, limit and bulk hook come from the options. */

@@ -83,7 +83,7 @@ export class LaunchBuilder {
   phase: Phase | null = null;
   /** First mark of each phase, in the order reached. */
   readonly marks: PhaseMark[] = [];
-  private readonly marked = new Set<Phase>();
+  readonly marked = new Set<Phase>();
   progress: ProgressState | null = null;
   graphProgress: ProgressState | null = null;
   /** The load curve: `[ts, done]` of each bar update of the current bar (bounded, see addCurvePoint). */
@@ -217,10 +217,12 @@ export class LaunchBuilder {
     if (this.startTs === null) this.startTs = r.firstTs;
     this.endLine = r.lastLine;
     this.endOffset = r.lastOffset;
-    this.lastTs = r.lastTs;
+    if (r.lastTs !== null) this.lastTs = r.lastTs;
     for (const t of r.tags) this.ranks.add(t);
-    // Every line of a bulk run is one an SGLang signature would have matched on the general path.
-    this.engineLines += r.lines;
+    if (r.pids) for (const p of r.pids) this.pids.add(p);
+    // Every line of a bulk run is one an engine signature would have matched on the general path (the JS
+    // scanners count the ones that were).
+    this.engineLines += r.engineLines ?? r.lines;
     this.requests += r.requests;
     this.samples += r.samples;
     this.gen.merge(r.gen);
@@ -232,8 +234,13 @@ export class LaunchBuilder {
     if (r.peak !== null && (this.peakSample === null || r.peak.genTps > (this.peakSample.genTps ?? -1)))
       this.peakSample = { ...r.peak };
     if (r.lastSampleLine !== null) this.lastSampleLine = r.lastSampleLine;
-    this.lastProgressTs = r.lastTs;
-    this.lastProgressLine = r.lastLine;
+    if (r.engineLines === undefined) {
+      this.lastProgressTs = r.lastTs;
+      this.lastProgressLine = r.lastLine;
+    } else if (r.progressLine !== undefined) {
+      this.lastProgressTs = r.progressTs ?? this.lastProgressTs;
+      this.lastProgressLine = r.progressLine;
+    }
   }
 
   addFailure(c: FailureCandidate): void {

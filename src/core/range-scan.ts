@@ -77,6 +77,7 @@ export function shiftRun(r: ServingRunData, by: number): ServingRunData {
     firstLine: r.firstLine + by,
     lastLine: r.lastLine + by,
     lastSampleLine: r.lastSampleLine === null ? null : r.lastSampleLine + by,
+    ...(r.progressLine === undefined ? {} : { progressLine: r.progressLine + by }),
     peak: r.peak && { ...r.peak, line: r.peak.line + by },
   };
 }

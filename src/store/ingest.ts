@@ -15,6 +15,10 @@ import { CheckpointError } from '../core/checkpoint.js';
 import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
 import type { AnalysisReport } from '../core/report.js';
 import { describeFsError, middleLineStart, PARALLEL_MIN_BYTES, scanInWorker } from '../sources/file.js';
+
+/** Bytes read before deciding whether a second thread helps (see `LogAnalyzer.oneThread`). */
+const HEAD_PROBE = 8 << 20;
+
 import { recordFromReport } from './record.js';
 import type { LaunchRecord, LogKey, LogState } from './types.js';
 
@@ -248,13 +252,23 @@ export async function ingestLocal(
     const boundary = file.lastLineEnd(resumedFrom, size);
     let reached = resumedFrom;
     const min = opts.parallelMinBytes ?? PARALLEL_MIN_BYTES;
-    const mid =
+    let mid =
       boundary - resumedFrom >= min && opts.bulk !== false ? middleLineStart(fd, boundary, resumedFrom) : -1;
+    let from = resumedFrom;
+    if (mid > 0) {
+      // A first part tells the engine: one whose serving lines a JS scanner reads (vLLM, TGI, llama-server) is
+      // read faster and in less memory by this thread alone (the worker reads only SGLang's in bulk).
+      const head = Math.min(mid, resumedFrom + HEAD_PROBE);
+      reached = from = file.push(a, resumedFrom, head, saver);
+      // -2: the file shrank under the read, which stops here
+      if (reached !== head) mid = -2;
+      else if (a.oneThread()) mid = -1;
+    }
     if (mid > 0) {
       // The second half on another thread, joined to this thread's first half (same report as a straight read).
       const worker = scanInWorker(real, mid, boundary, opts.maxLine ?? DEFAULT_MAX_LINE);
       try {
-        reached = file.push(a, resumedFrom, mid, saver);
+        reached = file.push(a, from, mid, saver);
         const scan = reached === mid ? await worker.scan : null;
         file.bytesRead += boundary - mid;
         if (reached === mid) {
@@ -268,7 +282,7 @@ export async function ingestLocal(
       } finally {
         worker.stop();
       }
-    } else reached = file.push(a, resumedFrom, boundary, saver);
+    } else if (mid !== -2) reached = file.push(a, from, boundary, saver);
 
     // A file that shrank while being read is not checkpointed: the next read sees it changed.
     const done = reached === boundary;

@@ -186,3 +186,136 @@ describe('every serving format: bulk reading on and off give the same report', (
     assert.ok(rep.launches[0]!.throughput!.samples > 1000);
   });
 });
+
+describe('made-up serving lines of each engine: bulk on and off, whole and in small chunks', () => {
+  const corpusHead = (file: string, until: string) => {
+    const text = fs.readFileSync(path.join('test', 'fixtures', 'corpus', file), 'utf8');
+    const at = text.indexOf(until);
+    return text.slice(0, text.indexOf('\n', at) + 1);
+  };
+  const check = (data: Buffer, minBulk: number) => {
+    const general = analyzeChunks([data], false);
+    const a = new LogAnalyzer({ year: 2026 });
+    let bulk = 0;
+    const apply = a.applyRun.bind(a);
+    a.applyRun = (r) => {
+      bulk += r.lines;
+      apply(r);
+    };
+    a.push(data);
+    assert.deepEqual(a.end(), general);
+    for (const size of [1, 7, 61, 4096]) {
+      const pieces: Buffer[] = [];
+      for (let at = 0; at < data.length; at += size) pieces.push(data.subarray(at, at + size));
+      assert.deepEqual(analyzeChunks(pieces, true), general, `chunks of ${size}`);
+    }
+    assert.ok(bulk >= minBulk, `${bulk} lines read in bulk, want >= ${minBulk}`);
+    return general;
+  };
+
+  it('vLLM stats and access lines', () => {
+    const E = '\x1b[1;36m(APIServer pid=155)\x1b[0;0m ';
+    const stats = (p: string, tail: string) =>
+      `${p}INFO 11-28 15:30:0${tail.length % 10} [loggers.py:236] Engine 000: Avg prompt throughput: 12.5 tokens/s, Avg generation throughput: 1673.25 tokens/s, Running: 9 reqs, Waiting: 3 reqs${tail}`;
+    const lines = [
+      stats(E, ', GPU KV cache usage: 11.7%, Prefix cache hit rate: 69.7%'),
+      stats(E, ', GPU KV cache usage: 0.1%'),
+      stats(E, ''),
+      stats('(APIServer pid=7) ', ', GPU KV cache usage: 100.0%, Prefix cache hit rate: 0.0%'),
+      stats('', ', GPU KV cache usage: 11.7%, Prefix cache hit rate: 69.7%, MM cache hit rate: 3.0%'),
+      `${E}INFO 11-28 15:31:00 [metrics.py:455] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 9999.9 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 1.2%, CPU KV cache usage: 0.0%.`,
+      `INFO 11-28 15:31:01 [metrics.py:455] Avg prompt throughput: 5 tokens/s, Avg generation throughput: 77 tokens/s, Running: 2 reqs, Swapped: 1 reqs, Pending: 4 reqs, GPU KV cache usage: 2.5%`,
+      `${E}INFO:     10.0.0.5:40000 - "POST /v1/completions HTTP/1.1" 200 OK`,
+      `${E}INFO:     10.0.0.5:40001 - "GET /tokenize HTTP/1.1" 200 OK`,
+      `${E}INFO:     10.0.0.5:40001 - "GET /v1/models?api_key=abcdefgh12345678 HTTP/1.1" 200 OK`,
+      `${E}INFO:     10.0.0.5:40002 - "POST /v1/chat/completions HTTP/1.1" 404 Not Found`,
+      `${E}INFO:     10.0.0.5:40002 - "POST /v1/chat/completions HTTP/1.1" 401 Unauthorized`,
+      `${E}INFO:     10.0.0.5:40003 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error`,
+      `(APIServer pid=155) INFO:     127.0.0.1:5000 - "POST /v1/completions HTTP/2" 200`,
+      `${E}INFO:     10.0.0.5:40004 - "POST /v1/completions HTTP/1.1" 200 OK `,
+      `${E}INFO:     10.0.0.5:40004 - "POST /v1/completions HTTP/1.1" 200 OK\r`,
+      `${E}INFO:     [::1]:40004 - "POST /v1/completions HTTP/1.1" 200 OK`,
+      `${E}WARNING 11-28 15:31:02 [protocol.py:93] The following fields were present in the request but ignored: {'x'}`,
+      `(APIServer pid=155) INFO 12-31 23:59:59 [loggers.py:236] Engine 001: Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 2.0 tokens/s, Running: 3 reqs, Waiting: 4 reqs, GPU KV cache usage: 5.0%`,
+    ];
+    const body: string[] = [];
+    for (let i = 0; i < 400; i++)
+      body.push(lines[(i * 7) % lines.length]!, lines[0]!.replace('1673.25', `${i}.5`));
+    body.splice(
+      300,
+      0,
+      `${E}ERROR 11-28 15:31:03 [serving_chat.py:200] Error in preprocessing prompt inputs`,
+    );
+    const data = Buffer.from(
+      `${corpusHead('full/003.log', 'Application startup complete.') + body.join('\n')}\n`,
+    );
+    const rep = check(data, 400);
+    assert.equal(rep.launches[0]!.outcome, 'serving');
+  });
+
+  it('llama-server slot, timing, request and idle lines', () => {
+    const id = (t: number) => `id  ${t % 4} | task ${t} |`;
+    const req = (t: number) => [
+      'srv  params_from_: Chat format: peg-gemma4',
+      `slot get_availabl: ${id(t).replace(/task \d+/, 'task -1')} selected slot by LRU, t_last = -1`,
+      `slot get_availabl: id  2 | task -1 | selected slot by LCP similarity, sim_best = 0.${t % 10}00 (> 0.100 thold), f_keep = 0.5`,
+      `slot launch_slot_: ${id(t)} processing task, is_child = 0`,
+      `slot update_slots: ${id(t)} new prompt, n_ctx_slot = 65536, n_keep = 0, task.n_tokens = ${t * 3}`,
+      `slot update_slots: ${id(t)} n_tokens = ${t}, memory_seq_rm [${t}, end)`,
+      `slot update_slots: ${id(t)} prompt processing progress, n_tokens = ${t}, batch.n_tokens = 512, progress = 0.${t % 97}`,
+      `slot update_slots: ${id(t)} prompt processing done, n_tokens = ${t * 3}, batch.n_tokens = ${t % 512}`,
+      `srv  log_server_r: done request: POST /v1/chat/completions 10.0.0.1 ${t % 7 ? 200 : 500}`,
+      `slot print_timing: ${id(t)} `,
+      `prompt eval time =    ${t}.69 ms /  ${t % 900} tokens (    0.80 ms per token,    ${(t * 7) % 5000}.90 tokens per second)`,
+      `       eval time =   ${t * 3}.55 ms /   596 tokens (  149.47 ms per token,       ${t % 300}.${t % 10}9 tokens per second)`,
+      `      total time =   93270.24 ms /  5857 tokens`,
+      `slot      release: ${id(t)} stop processing: n_tokens = ${t * 4}, truncated = 0`,
+      t % 5 === 0 ? 'srv  update_slots: all slots are idle' : 'srv  update_slots: all slots are idle ',
+      t % 11 === 0
+        ? 'slot update_slots: id  0 | task 9 | 50% done, api_key = abcdef0123456789'
+        : 'srv        update:    - prompt 0x7f00:    12 tokens, checkpoints:  1,   3.5 MiB',
+      t % 13 === 0
+        ? 'srv    operator(): operator(): cleaning up before exit...'
+        : 'srv  get_availabl: updating prompt cache',
+    ];
+    const body: string[] = [];
+    for (let t = 100; t < 400; t++) body.push(...req(t));
+    const data = Buffer.from(`${corpusHead('full/009.log', 'server is listening on') + body.join('\n')}\n`);
+    const rep = check(data, 3000);
+    assert.ok(
+      rep.launches.length >= 1,
+      JSON.stringify(rep.launches.map((l) => [l.outcome, l.throughput?.samples])),
+    );
+  });
+
+  it('TGI request lines', () => {
+    const lines: string[] = [];
+    const routes = ['generate', 'generate_stream', 'chat_completions', 'completions', 'vertex_compatibility'];
+    for (let i = 0; i < 600; i++) {
+      const us = String((i * 7919) % 1000000).padStart(6, '0');
+      const stamp = `2025-04-${String(14 + Math.floor(i / 200)).padStart(2, '0')}T15:${String(10 + (i % 50)).padStart(2, '0')}:0${i % 10}.${us}Z`;
+      const route = routes[i % routes.length]!;
+      lines.push(
+        `${stamp}  INFO ${route}{total_time="${i}.5ms" validation_time="${i % 9}µs" queue_time="1µs" inference_time="${i}.1ms" time_per_token="2.${i}ms" seed="${i % 3 ? 'None' : i}"}: text_generation_router::server: router/src/server.rs:637: Success`,
+      );
+      if (i % 50 === 7)
+        lines.push(
+          `${stamp}  INFO text_generation_router::server: router/src/server.rs:1700: Shutting down? no`,
+        );
+      if (i % 50 === 9)
+        lines.push(
+          `${stamp} INFO ${route}{total_time="${i}ms"}: text_generation_router::server: router/src/server.rs:637: Success`,
+        );
+      if (i % 50 === 11)
+        lines.push(
+          `${stamp}  WARN ${route}{x="1"}: text_generation_router::infer: router/src/infer/mod.rs:1: slow`,
+        );
+      if (i % 97 === 13)
+        lines.push(
+          `${stamp}  ERROR ${route}{x="1"}: text_generation_router::infer: router/src/infer/mod.rs:1: Request failed during generation: Server error: CUDA out of memory`,
+        );
+    }
+    const data = Buffer.from(`${corpusHead('full/007.log', ' Connected') + lines.join('\n')}\n`);
+    check(data, 300);
+  });
+});
