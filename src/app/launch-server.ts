@@ -29,6 +29,7 @@ import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import { earlierRuns } from '../core/run-boundary.js';
 import type { EngineId } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
+import { FiredupError } from '../errors.js';
 import { discoverEngineInstall } from '../probes/engine-install.js';
 import type { IntendedLaunch } from '../store/types.js';
 
@@ -51,13 +52,13 @@ export interface WatchedLaunchOptions {
 export type LaunchErrorCode = 'not_found' | 'not_runnable';
 
 /** The server could not be started at all; `status` is what a shell would give (127, 126). */
-export class LaunchError extends Error {
+export class LaunchError extends FiredupError<LaunchErrorCode> {
   constructor(
-    readonly code: LaunchErrorCode,
+    code: LaunchErrorCode,
     message: string,
     readonly status: number,
   ) {
-    super(message);
+    super(code, message);
     this.name = 'LaunchError';
   }
 }

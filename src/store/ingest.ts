@@ -9,11 +9,11 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { UsageError } from '../cli/errors.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import { CheckpointError } from '../core/checkpoint.js';
 import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
 import type { AnalysisReport } from '../core/report.js';
+import { UsageError } from '../errors.js';
 import { describeFsError, middleLineStart, PARALLEL_MIN_BYTES, scanInWorker } from '../sources/file.js';
 import { recordFromReport } from './record.js';
 import type { LaunchRecord, LogKey, LogState } from './types.js';

@@ -4,6 +4,7 @@
  */
 import type { KeptLiveState, LaunchState } from '../core/launch-state.js';
 import type { LaunchReport } from '../core/report.js';
+import { FiredupError } from '../errors.js';
 
 /** Where a log lives. `host` is `localhost` for a local file, else the ssh host as the user wrote it (alias or name). */
 export interface LogKey {
@@ -278,12 +279,9 @@ export type LedgerErrorCode =
   | 'busy'
   | 'bad_filter';
 
-export class LedgerError extends Error {
-  constructor(
-    readonly code: LedgerErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class LedgerError extends FiredupError<LedgerErrorCode> {
+  constructor(code: LedgerErrorCode, message: string) {
+    super(code, message);
     this.name = 'LedgerError';
   }
 }

@@ -19,9 +19,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../cli/errors.js';
 import { type Entry, parseToml } from '../config/toml.js';
 import { ENGINES, type EngineId } from '../core/types.js';
+import { UsageError } from '../errors.js';
 import type { TargetSpec } from './targets.js';
 
 export interface ServeConfig {
