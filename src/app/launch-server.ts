@@ -25,13 +25,13 @@ import {
 import { type LiveEvent, LiveSession } from '../cli/live.js';
 import { intendedUrl, type ParsedCommand, parseCommand } from '../core/intended.js';
 import { redactArgv, selectEnv } from '../core/intended-env.js';
+import type { IntendedLaunch } from '../core/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import { earlierRuns } from '../core/run-boundary.js';
 import type { EngineId } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import { FiredupError } from '../errors.js';
 import { discoverEngineInstall } from '../probes/engine-install.js';
-import type { IntendedLaunch } from '../store/types.js';
 
 export interface WatchedLaunchOptions {
   argv: string[];

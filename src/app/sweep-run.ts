@@ -23,12 +23,12 @@ import type { Level } from '../core/bench/loadgen/types.js';
 import { intendedUrl, parseCommand } from '../core/intended.js';
 import { checkIntended, type Mismatch } from '../core/intended-check.js';
 import { redactArgv } from '../core/intended-env.js';
+import type { SweepPointDetail, SweepPointRecord, SweepPointStatus } from '../core/records.js';
 import type { LaunchReport } from '../core/report.js';
 import { type BenchSpec, expandPoints, pointIdentity, type SweepPoint } from '../core/sweep/plan.js';
 import type { Verdict } from '../core/verdict.js';
 import { probeGpu } from '../probes/gpu.js';
 import { Ledger } from '../store/ledger.js';
-import type { SweepPointDetail, SweepPointRecord, SweepPointStatus } from '../store/types.js';
 import { LaunchError, WatchedLaunch } from './launch-server.js';
 import type { LoadedSweep } from './sweep-file.js';
 

@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { BenchParseError, type ParsedBench, parseBenchOutput } from '../core/bench/index.js';
+import type { BenchRecord, BenchResult, LaunchRecord } from '../core/records.js';
 import type { Ledger } from '../store/ledger.js';
-import { type BenchRecord, type BenchResult, type LaunchRecord, LedgerError } from '../store/types.js';
+import { LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtNum, fmtTs, shortId } from './format-ledger.js';

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { redactText } from '../core/config/redact.js';
 import type { Expectations } from '../core/expectations.js';
 import { isKeptLiveState } from '../core/launch-state.js';
+import type { LaunchRecord, LiveMark } from '../core/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
 import { parseTarget } from '../sources/target.js';
@@ -16,7 +17,7 @@ import { Ledger } from '../store/ledger.js';
 import { defaultLedgerPath } from '../store/paths.js';
 import { recordFromReport } from '../store/record.js';
 import { LaunchRecorder } from '../store/recorder.js';
-import { type LaunchRecord, LedgerError, type LiveMark } from '../store/types.js';
+import { LedgerError } from '../store/types.js';
 import type { FlagSpec } from './args.js';
 import { UsageError } from './errors.js';
 

@@ -1,8 +1,8 @@
 /** `firedup status <log>` and `firedup runs <log>`: one read of a log (recorded in the ledger), reported. */
 import { diffConfig } from '../core/diff.js';
 import { explainLatest } from '../core/explain-report.js';
+import type { LaunchRecord } from '../core/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import type { LaunchRecord } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
