@@ -12,17 +12,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import { FlagWatch } from '../cli/launch-check.js';
-import { IntendedLaunchWriter, type ServerExit } from '../cli/launch-ledger.js';
-import {
-  countNewlines,
-  exitStatus,
-  type OpenedLog,
-  openLog,
-  signalServer,
-  startServer,
-} from '../cli/launch-process.js';
-import { type LiveEvent, LiveSession } from '../cli/live.js';
 import { intendedUrl, type ParsedCommand, parseCommand } from '../core/intended.js';
 import { redactArgv, selectEnv } from '../core/intended-env.js';
 import type { IntendedLaunch } from '../core/records.js';
@@ -32,6 +21,17 @@ import type { EngineId } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import { FiredupError } from '../errors.js';
 import { discoverEngineInstall } from '../probes/engine-install.js';
+import { FlagWatch } from './launch-check.js';
+import { IntendedLaunchWriter, type ServerExit } from './launch-ledger.js';
+import {
+  countNewlines,
+  exitStatus,
+  type OpenedLog,
+  openLog,
+  signalServer,
+  startServer,
+} from './launch-process.js';
+import { type LiveEvent, LiveSession } from './live.js';
 
 export interface WatchedLaunchOptions {
   argv: string[];

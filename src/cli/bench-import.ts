@@ -1,9 +1,5 @@
-/**
- * `firedup bench import FILE`: reads benchmark results (core/bench), fingerprints each run (here, to keep the
- * core free of hashing), and attaches each to the launch that was serving when it ran.
- */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { fingerprinted, LOCAL, wallOf } from '../app/bench-import.js';
 import { BenchParseError, type ParsedBench, parseBenchOutput } from '../core/bench/index.js';
 import type { BenchRecord, BenchResult, LaunchRecord } from '../core/records.js';
 import type { Ledger } from '../store/ledger.js';
@@ -21,19 +17,6 @@ const FLAGS: Record<string, FlagSpec> = {
   host: { type: 'string' },
   port: { type: 'string' },
 };
-
-/** Names that mean "this machine": a bench run against them ran against a server here. */
-export const LOCAL = new Set(['localhost', '127.0.0.1', '0.0.0.0', '::1', '::', '[::1]']);
-
-export function fingerprinted(p: ParsedBench): BenchResult {
-  const { runText, ...rest } = p;
-  return { ...rest, fingerprint: createHash('sha256').update(runText).digest('hex').slice(0, 16) };
-}
-
-/** An epoch instant as the logs' wall time written as UTC (LaunchReport.startTs), this machine's zone. */
-export function wallOf(epochS: number): number {
-  return epochS - new Date(epochS * 1000).getTimezoneOffset() * 60;
-}
 
 interface Placed {
   result: BenchResult;

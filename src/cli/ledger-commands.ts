@@ -3,6 +3,8 @@
  * and `target`. `bench import` is in bench-import.ts. Every LedgerError becomes a one-line UsageError.
  */
 import fs from 'node:fs';
+import { explainNoLaunch, isRemote, readLog } from '../app/read-log.js';
+import { logIdentity } from '../app/recording.js';
 import { bestBench } from '../core/bench/select.js';
 import { diffLaunches } from '../core/launch-diff.js';
 import { LAUNCH_STATES } from '../core/launch-state.js';
@@ -20,8 +22,8 @@ import { fmtValue } from './format.js';
 import { formatDiff } from './format-diff.js';
 import { formatLedgerRuns, formatShow, formatTargets, type ListedLaunch } from './format-ledger.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
-import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
-import { ledgerFile, logIdentity, withRecording } from './recording.js';
+import { engineFlag, sshFlags } from './read.js';
+import { ledgerFile, withRecording } from './recording.js';
 import { parseSince } from './since.js';
 import { colorWanted, makeStyle, type Style } from './style.js';
 

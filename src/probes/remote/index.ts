@@ -1,6 +1,7 @@
 /** The probes of a live session whose log is on another machine: all of them run there, over one SSH session. */
-import type { LiveProbes } from '../../cli/live.js';
+
 import type { SshSession } from '../../sources/ssh/session.js';
+import type { LiveProbes } from '../types.js';
 import { RemoteHttp } from './forward.js';
 import { probeRemoteGpu } from './remote-gpu.js';
 import { findRemoteServerPid, probeRemoteProcess } from './remote-process.js';

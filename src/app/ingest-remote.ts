@@ -10,9 +10,9 @@ import type { AnalysisReport } from '../core/report.js';
 import { UsageError } from '../errors.js';
 import { parseHeads, remoteArgv } from '../sources/ssh/remote.js';
 import type { SshSession } from '../sources/ssh/session.js';
+import { recordFromReport } from '../store/record.js';
+import type { LogKey } from '../store/types.js';
 import { HEAD_LEN, type LedgerLike, SAVE_EVERY } from './ingest.js';
-import { recordFromReport } from './record.js';
-import type { LogKey } from './types.js';
 
 export interface RemoteIngestResult {
   report: AnalysisReport;

@@ -15,8 +15,8 @@ import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
 import type { AnalysisReport } from '../core/report.js';
 import { UsageError } from '../errors.js';
 import { describeFsError, middleLineStart, PARALLEL_MIN_BYTES, scanInWorker } from '../sources/file.js';
-import { recordFromReport } from './record.js';
-import type { LaunchRecord, LogKey, LogState } from './types.js';
+import { recordFromReport } from '../store/record.js';
+import type { LaunchRecord, LogKey, LogState } from '../store/types.js';
 
 /** What ingest needs of the ledger (the Ledger class, or a stand-in in tests). */
 export interface LedgerLike {
