@@ -61,19 +61,8 @@ module.exports = {
           '^src/errors\\.ts$',
           // Within its own folder.
           '^src/$1/',
-          // See remote-probes-ride-the-ssh-session.
-          '^src/sources/ssh/session\\.ts$',
         ],
       },
-    },
-    {
-      name: 'remote-probes-ride-the-ssh-session',
-      severity: 'error',
-      comment:
-        'Exception to the rule above, and only this one: the remote probes (probes/remote/) run their commands over ' +
-        'the SshSession the remote log is followed through (one connection, one login): they take its type.',
-      from: { path: '^src/(probes|store|bench|config)/', pathNot: '^src/probes/remote/' },
-      to: { path: '^src/sources/ssh/session\\.ts$' },
     },
     {
       name: 'app-imports-down',

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Prints which layer of src/ imports which (counts of import statements), and the imports that point the wrong way.
+// Prints which layer (top folder) of src/ imports which, with counts of import statements; ↑ marks an import to the
+// same floor or above (floors: errors < core < sources/probes/store/bench/config < app < cli/web).
 // Usage: node scripts/import-graph.mjs [srcDir]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -33,11 +34,28 @@ for (const file of files) {
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
 }
+// The floors, bottom up (see .dependency-cruiser.cjs): an import to the same floor or above is marked ↑.
+const FLOOR = {
+  errors: 0,
+  core: 1,
+  sources: 2,
+  probes: 2,
+  store: 2,
+  bench: 2,
+  config: 2,
+  app: 3,
+  cli: 4,
+  web: 4,
+};
 const rows = [...counts].sort((a, b) => a[0].localeCompare(b[0]));
 const byFrom = new Map();
+let up = 0;
 for (const [k, n] of rows) {
   const [from, to] = k.split(' → ');
+  const wrong = (FLOOR[to] ?? 9) >= (FLOOR[from] ?? 9);
+  if (wrong) up += n;
   if (!byFrom.has(from)) byFrom.set(from, []);
-  byFrom.get(from).push(`${to} ${n}`);
+  byFrom.get(from).push(`${wrong ? '↑' : ''}${to} ${n}`);
 }
 for (const [from, tos] of byFrom) console.log(`${from.padEnd(8)} → ${tos.join(', ')}`);
+console.log(`imports to the same floor or above (↑): ${up}`);

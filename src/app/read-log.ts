@@ -4,14 +4,17 @@
  */
 import fs from 'node:fs';
 import type { AnalyzerOptions } from '../core/analyzer.js';
+import type { LaunchRecord } from '../core/records.js';
 import { UsageError } from '../errors.js';
 import { analyzeFifo, analyzeStream, localKind, type ReadResult } from '../sources/file.js';
 import { type SshOptions, SshSession } from '../sources/ssh/session.js';
 import { parseTarget } from '../sources/target.js';
 import type { Ledger } from '../store/ledger.js';
+import { recordFromReport } from '../store/record.js';
 import { LedgerError } from '../store/types.js';
 import { ingestLocal } from './ingest.js';
 import { ingestRemote } from './ingest-remote.js';
+import { logIdentity } from './recording.js';
 
 /** True when the argument names a file on another machine (`host:path`, `user@host:path`, `ssh://`). */
 export function isRemote(target: string): boolean {
@@ -95,4 +98,23 @@ function looksBinary(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A log's launches (as read by readLog) as records: the ledger's ids where it keeps them, so that what `diff`
+ * prints can be given to `show` and `diff` afterwards.
+ */
+export function launchRecords(arg: string, res: ReadResult, ledger: Ledger | null): LaunchRecord[] {
+  const t = parseTarget(arg);
+  const host = t.kind === 'ssh' ? t.host : 'localhost';
+  const now = Date.now() / 1000;
+  const stored = (res as { records?: LaunchRecord[] }).records;
+  return res.report.launches.map((l) => {
+    const rec = recordFromReport(
+      { ...l, engine: l.engine ?? res.report.engine },
+      { host, path: logIdentity(arg)?.path ?? t.path, fileId: null, now },
+    );
+    const kept = stored?.find((r) => r.startOffset === l.startOffset)?.id ?? ledger?.keptId(rec) ?? null;
+    return kept ? { ...rec, id: kept } : rec;
+  });
 }
