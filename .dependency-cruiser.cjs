@@ -5,15 +5,15 @@
  *     ↓
  *   app                 use cases: read a log, live session + recording, launch, bench import/run, sweep
  *     ↓
- *   sources probes store bench config    I/O: log bytes, process/HTTP/GPU, the ledger, the load generator, TOML
+ *   sources probes store bench    I/O: log bytes, process/HTTP/GPU, the ledger, the load generator
  *     ↓
- *   core                pure: analyzer, engines, verdict, domain records (no node:*, no packages)
+ *   core                pure: analyzer, engines, verdict, domain records, parsers (no node:*, no packages)
  *     ↓
  *   errors              typed errors with a code (src/errors.ts)
  *
  * An exception is a rule's `pathNot` with the reason next to it; keep them few.
  */
-const LOWER = '^src/(sources|probes|store|bench|config)/';
+const LOWER = '^src/(sources|probes|store|bench)/';
 
 module.exports = {
   forbidden: [
@@ -52,8 +52,8 @@ module.exports = {
       name: 'lower-layers-import-core-only',
       severity: 'error',
       comment:
-        'sources, probes, store, bench and config stand on the core side by side: none imports another or anything above.',
-      from: { path: '^src/(sources|probes|store|bench|config)/' },
+        'sources, probes, store and bench stand on the core side by side: none imports another or anything above.',
+      from: { path: '^src/(sources|probes|store|bench)/' },
       to: {
         path: '^src/',
         pathNot: [
@@ -97,17 +97,17 @@ module.exports = {
         path: LOWER,
         pathNot: [
           // The ledger is the faces' query API (runs, show, diff, target, the dashboard's tables): LedgerError, the Ledger
-          // handle a command opens from its --ledger flag, LaunchFilter/LaunchListItem and the row mapping a list shows.
+          // handle a command opens from its --ledger flag, LaunchFilter/LaunchListItem and listItemOf (a record as
+          // a list row, web/api.ts).
           '^src/store/(ledger|types|paths|record)\\.ts$',
-          // Types of the load generator's plan and result that `bench run` formats, and BenchError it prints.
+          // `bench run` calls the load generator itself (servedModel, serverInfo, runBench) with its own progress
+          // line and Ctrl-C, formats its plan and result types and words BenchError; recording is app/bench-run.ts.
           '^src/bench/(run|errors|server-info)\\.ts$',
           // Pure helpers of the I/O layers: a target's parse (`host:path`), an fs error's one-line description,
           // SshOptions for --ssh-config, EngineInstall's type for `launch`'s output.
           '^src/sources/(target|file)\\.ts$',
           '^src/sources/ssh/session\\.ts$',
           '^src/probes/engine-install\\.ts$',
-          // `serve --config` reads TOML.
-          '^src/config/toml\\.ts$',
         ],
       },
     },

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Prints which layer (top folder) of src/ imports which, with counts of import statements; ↑ marks an import to the
-// same floor or above (floors: errors < core < sources/probes/store/bench/config < app < cli/web).
+// same floor or above (floors: errors < core < sources/probes/store/bench < app < cli/web).
 // Usage: node scripts/import-graph.mjs [srcDir]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -29,7 +29,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Entry, type Keys, parseToml, type Value } from '../config/toml.js';
+import { type Entry, type Keys, parseToml, type Value } from '../core/config/toml.js';
 import {
   type BenchSpec,
   flagName,

@@ -1,7 +1,11 @@
+/**
+ * `firedup bench import FILE`: reads benchmark results (core/bench) and attaches each to the launch that was
+ * serving when it ran (app/bench-import.ts: fingerprint, placing, matching); prints what was attached.
+ */
 import fs from 'node:fs';
-import { fingerprinted, LOCAL, wallOf } from '../app/bench-import.js';
+import { attachBenches, fingerprinted, type Placed, place, wallOf } from '../app/bench-import.js';
 import { BenchParseError, type ParsedBench, parseBenchOutput } from '../core/bench/index.js';
-import type { BenchRecord, BenchResult, LaunchRecord } from '../core/records.js';
+import type { LaunchRecord } from '../core/records.js';
 import type { Ledger } from '../store/ledger.js';
 import { LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
@@ -17,34 +21,6 @@ const FLAGS: Record<string, FlagSpec> = {
   host: { type: 'string' },
   port: { type: 'string' },
 };
-
-interface Placed {
-  result: BenchResult;
-  /** The moment the launch must have been serving: the run's middle when its duration is known. */
-  at: number | null;
-  fromFileTime: boolean;
-  host: string;
-  port: number | null;
-}
-
-function place(
-  r: BenchResult,
-  mtimeWall: number,
-  flags: Record<string, unknown>,
-  port: number | null,
-): Placed {
-  const fromFileTime = r.finishedAt === null;
-  const result = fromFileTime ? { ...r, finishedAt: mtimeWall } : r;
-  const end = result.finishedAt!;
-  const at = result.durationS !== null && !fromFileTime ? end - result.durationS / 2 : end;
-  const host =
-    typeof flags.host === 'string'
-      ? flags.host
-      : r.host && !LOCAL.has(r.host.toLowerCase())
-        ? r.host
-        : 'localhost';
-  return { result, at, fromFileTime, host, port: port ?? r.port };
-}
 
 function portFlag(v: unknown): number | null {
   if (v === undefined) return null;
@@ -110,17 +86,7 @@ function attach(ledger: Ledger, file: string, placed: Placed[], flags: Record<st
     if (e instanceof LedgerError) throw new UsageError(`bench import: --launch: ${e.message}`);
     throw e;
   }
-  const done: Array<{ p: Placed; launch: LaunchRecord; record: BenchRecord; added: boolean }> = [];
-  const unmatched: Placed[] = [];
-  for (const p of placed) {
-    const launch = forced ?? (p.at === null ? null : ledger.servingAt(p.host, p.port, p.at));
-    if (!launch) {
-      unmatched.push(p);
-      continue;
-    }
-    const { record, added } = ledger.addBench(launch.id, p.result);
-    done.push({ p, launch, record, added });
-  }
+  const { done, unmatched } = attachBenches(ledger, placed, forced);
   if (flags.json) {
     process.stdout.write(
       `${JSON.stringify({
