@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { MODULES } from '../src/web/static.js';
 import { ROOT, tmpDir } from './helpers.js';
 
 const DEPCRUISE = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
@@ -57,5 +58,24 @@ describe('architecture', () => {
       'no-cycles',
     ])
       assert.match(r.out, new RegExp(`${rule}:`), `${rule} not reported:\n${r.out}`);
+  });
+});
+
+describe('dashboard modules', () => {
+  it('every ES module the dashboard imports is one the server serves (MODULES), and none is left unused', () => {
+    const web = path.join(ROOT, 'web');
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^import [^;]*? from '(\.[^']+)';/gm)) {
+        const target = path.resolve(path.dirname(file), m[1]!);
+        const rel = path.relative(path.join(web, 'js'), target).replace(/\.js$/, '');
+        if (seen.has(rel)) continue;
+        seen.add(rel);
+        visit(target);
+      }
+    };
+    visit(path.join(web, 'app.js'));
+    assert.deepEqual([...seen].sort(), [...MODULES].sort());
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The JSON the dashboard's API sends (see the contract in README, "Dashboard and Prometheus"). The pages
- * (web/app.js) read exactly these shapes; fields may be added, never renamed.
+ * (web/js/) read exactly these shapes; fields may be added, never renamed.
  */
 
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
