@@ -146,7 +146,7 @@ function ingestScript(work, dist) {
   const mod = (rel) => JSON.stringify(pathToFileURL(path.join(dist, rel)).href);
   fs.writeFileSync(
     file,
-    `import { ingestLocal } from ${mod('src/store/ingest.js')};
+    `import { ingestLocal } from ${mod('src/app/ingest.js')};
 import { Ledger } from ${mod('src/store/ledger.js')};
 const t0 = performance.now();
 const ledger = Ledger.open(process.argv[2]);
@@ -212,7 +212,7 @@ async function pair(mode, argv, logFile, size, more, db) {
 async function bench(base, work, opts) {
   const dist = opts.dist;
   if (!fs.existsSync(path.join(dist, 'src', 'store', 'ingest.js')))
-    throw new BenchError(`${dist} has no src/store/ingest.js: run \`npm run build\` (or pass --dist)`);
+    throw new BenchError(`${dist} has no src/app/ingest.js: run \`npm run build\` (or pass --dist)`);
   const cli = await statusRecords(work, dist);
   log(
     cli

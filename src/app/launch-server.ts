@@ -12,8 +12,17 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import { FlagWatch } from '../cli/launch-check.js';
-import { IntendedLaunchWriter, type ServerExit } from '../cli/launch-ledger.js';
+import { intendedUrl, type ParsedCommand, parseCommand } from '../core/intended.js';
+import { redactArgv, selectEnv } from '../core/intended-env.js';
+import type { IntendedLaunch } from '../core/records.js';
+import type { AnalysisReport, LaunchReport } from '../core/report.js';
+import { earlierRuns } from '../core/run-boundary.js';
+import type { EngineId } from '../core/types.js';
+import type { Verdict } from '../core/verdict.js';
+import { FiredupError } from '../errors.js';
+import { discoverEngineInstall } from '../probes/engine-install.js';
+import { FlagWatch } from './launch-check.js';
+import { IntendedLaunchWriter, type ServerExit } from './launch-ledger.js';
 import {
   countNewlines,
   exitStatus,
@@ -21,16 +30,8 @@ import {
   openLog,
   signalServer,
   startServer,
-} from '../cli/launch-process.js';
-import { type LiveEvent, LiveSession } from '../cli/live.js';
-import { intendedUrl, type ParsedCommand, parseCommand } from '../core/intended.js';
-import { redactArgv, selectEnv } from '../core/intended-env.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import { earlierRuns } from '../core/run-boundary.js';
-import type { EngineId } from '../core/types.js';
-import type { Verdict } from '../core/verdict.js';
-import { discoverEngineInstall } from '../probes/engine-install.js';
-import type { IntendedLaunch } from '../store/types.js';
+} from './launch-process.js';
+import { type LiveEvent, LiveSession } from './live.js';
 
 export interface WatchedLaunchOptions {
   argv: string[];
@@ -51,13 +52,13 @@ export interface WatchedLaunchOptions {
 export type LaunchErrorCode = 'not_found' | 'not_runnable';
 
 /** The server could not be started at all; `status` is what a shell would give (127, 126). */
-export class LaunchError extends Error {
+export class LaunchError extends FiredupError<LaunchErrorCode> {
   constructor(
-    readonly code: LaunchErrorCode,
+    code: LaunchErrorCode,
     message: string,
     readonly status: number,
   ) {
-    super(message);
+    super(code, message);
     this.name = 'LaunchError';
   }
 }

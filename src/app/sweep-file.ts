@@ -29,8 +29,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../cli/errors.js';
-import { type Entry, type Keys, parseToml, type Value } from '../config/toml.js';
+import { type Entry, type Keys, parseToml, type Value } from '../core/config/toml.js';
 import {
   type BenchSpec,
   flagName,
@@ -42,6 +41,7 @@ import {
 } from '../core/sweep/plan.js';
 import { parseTarget, TargetParseError } from '../core/targets.js';
 import { ENGINES, type EngineId } from '../core/types.js';
+import { UsageError } from '../errors.js';
 
 export interface LoadedSweep {
   spec: SweepSpec;

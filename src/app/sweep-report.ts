@@ -3,6 +3,7 @@
  * (core/sweep/rank.ts). One reader for `firedup sweep`'s closing table, `firedup sweep report` and the dashboard.
  */
 
+import type { SweepPointRecord, TargetRecord } from '../core/records.js';
 import {
   bestPoint,
   type Difference,
@@ -13,7 +14,6 @@ import {
 } from '../core/sweep/rank.js';
 import { parseTarget } from '../core/targets.js';
 import type { Ledger } from '../store/ledger.js';
-import type { SweepPointRecord, TargetRecord } from '../store/types.js';
 
 export interface SweepReport {
   name: string;

@@ -14,22 +14,22 @@ import path from 'node:path';
 import { BenchError } from '../bench/errors.js';
 import { type BenchPlan, type BenchRunResult, runBench } from '../bench/run.js';
 import { servedModel, serverInfo } from '../bench/server-info.js';
-import { fingerprinted, LOCAL, wallOf } from '../cli/bench-import.js';
-import { parseSlo } from '../cli/bench-run-flags.js';
-import { nvidiaSmiOnPath } from '../cli/live.js';
 import { randomPrompt, rng } from '../core/bench/loadgen/prompts.js';
+import { parseSlo } from '../core/bench/loadgen/slo.js';
 import { levelToBench } from '../core/bench/loadgen/to-result.js';
 import type { Level } from '../core/bench/loadgen/types.js';
 import { intendedUrl, parseCommand } from '../core/intended.js';
 import { checkIntended, type Mismatch } from '../core/intended-check.js';
 import { redactArgv } from '../core/intended-env.js';
+import type { SweepPointDetail, SweepPointRecord, SweepPointStatus } from '../core/records.js';
 import type { LaunchReport } from '../core/report.js';
 import { type BenchSpec, expandPoints, pointIdentity, type SweepPoint } from '../core/sweep/plan.js';
 import type { Verdict } from '../core/verdict.js';
 import { probeGpu } from '../probes/gpu.js';
 import { Ledger } from '../store/ledger.js';
-import type { SweepPointDetail, SweepPointRecord, SweepPointStatus } from '../store/types.js';
+import { fingerprinted, LOCAL, wallOf } from './bench-import.js';
 import { LaunchError, WatchedLaunch } from './launch-server.js';
+import { nvidiaSmiOnPath } from './live.js';
 import type { LoadedSweep } from './sweep-file.js';
 
 /** A point whose last run ended so is not run again by --resume (interrupted runs are). */

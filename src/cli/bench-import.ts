@@ -1,12 +1,13 @@
 /**
- * `firedup bench import FILE`: reads benchmark results (core/bench), fingerprints each run (here, to keep the
- * core free of hashing), and attaches each to the launch that was serving when it ran.
+ * `firedup bench import FILE`: reads benchmark results (core/bench) and attaches each to the launch that was
+ * serving when it ran (app/bench-import.ts: fingerprint, placing, matching); prints what was attached.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { attachBenches, fingerprinted, type Placed, place, wallOf } from '../app/bench-import.js';
 import { BenchParseError, type ParsedBench, parseBenchOutput } from '../core/bench/index.js';
+import type { LaunchRecord } from '../core/records.js';
 import type { Ledger } from '../store/ledger.js';
-import { type BenchRecord, type BenchResult, type LaunchRecord, LedgerError } from '../store/types.js';
+import { LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtNum, fmtTs, shortId } from './format-ledger.js';
@@ -20,47 +21,6 @@ const FLAGS: Record<string, FlagSpec> = {
   host: { type: 'string' },
   port: { type: 'string' },
 };
-
-/** Names that mean "this machine": a bench run against them ran against a server here. */
-export const LOCAL = new Set(['localhost', '127.0.0.1', '0.0.0.0', '::1', '::', '[::1]']);
-
-export function fingerprinted(p: ParsedBench): BenchResult {
-  const { runText, ...rest } = p;
-  return { ...rest, fingerprint: createHash('sha256').update(runText).digest('hex').slice(0, 16) };
-}
-
-/** An epoch instant as the logs' wall time written as UTC (LaunchReport.startTs), this machine's zone. */
-export function wallOf(epochS: number): number {
-  return epochS - new Date(epochS * 1000).getTimezoneOffset() * 60;
-}
-
-interface Placed {
-  result: BenchResult;
-  /** The moment the launch must have been serving: the run's middle when its duration is known. */
-  at: number | null;
-  fromFileTime: boolean;
-  host: string;
-  port: number | null;
-}
-
-function place(
-  r: BenchResult,
-  mtimeWall: number,
-  flags: Record<string, unknown>,
-  port: number | null,
-): Placed {
-  const fromFileTime = r.finishedAt === null;
-  const result = fromFileTime ? { ...r, finishedAt: mtimeWall } : r;
-  const end = result.finishedAt!;
-  const at = result.durationS !== null && !fromFileTime ? end - result.durationS / 2 : end;
-  const host =
-    typeof flags.host === 'string'
-      ? flags.host
-      : r.host && !LOCAL.has(r.host.toLowerCase())
-        ? r.host
-        : 'localhost';
-  return { result, at, fromFileTime, host, port: port ?? r.port };
-}
 
 function portFlag(v: unknown): number | null {
   if (v === undefined) return null;
@@ -126,17 +86,7 @@ function attach(ledger: Ledger, file: string, placed: Placed[], flags: Record<st
     if (e instanceof LedgerError) throw new UsageError(`bench import: --launch: ${e.message}`);
     throw e;
   }
-  const done: Array<{ p: Placed; launch: LaunchRecord; record: BenchRecord; added: boolean }> = [];
-  const unmatched: Placed[] = [];
-  for (const p of placed) {
-    const launch = forced ?? (p.at === null ? null : ledger.servingAt(p.host, p.port, p.at));
-    if (!launch) {
-      unmatched.push(p);
-      continue;
-    }
-    const { record, added } = ledger.addBench(launch.id, p.result);
-    done.push({ p, launch, record, added });
-  }
+  const { done, unmatched } = attachBenches(ledger, placed, forced);
   if (flags.json) {
     process.stdout.write(
       `${JSON.stringify({

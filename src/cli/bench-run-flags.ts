@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import type { BenchPlan, Endpoint } from '../bench/run.js';
 import { DatasetError, type Prompt, parseDataset, randomPrompt, rng } from '../core/bench/loadgen/prompts.js';
-import type { Level, Slo } from '../core/bench/loadgen/types.js';
+import { parseSlo } from '../core/bench/loadgen/slo.js';
+import type { Level } from '../core/bench/loadgen/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { LEDGER_FLAGS } from './ledger-commands.js';
@@ -72,23 +73,6 @@ export function seconds(s: string, flag: string): number {
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
   return unit === 'ms' ? n / 1000 : unit === 's' ? n : unit === 'm' ? n * 60 : n * 3600;
-}
-
-const SLO_KEYS: Record<string, keyof Slo> = { ttft_ms: 'ttftMs', tpot_ms: 'tpotMs', e2e_ms: 'e2eMs' };
-
-export function parseSlo(v: string): Slo {
-  const slo: Slo = {};
-  for (const part of v.split(',')) {
-    const [k, val] = part.split('=').map((x) => x.trim());
-    const key = SLO_KEYS[k ?? ''];
-    const n = Number(val);
-    if (!key || val === undefined || val === '' || !Number.isFinite(n) || n <= 0)
-      throw bad(
-        `--slo ${v}: expected key=milliseconds pairs of ttft_ms, tpot_ms, e2e_ms (e.g. --slo ttft_ms=500,tpot_ms=50)`,
-      );
-    slo[key] = n;
-  }
-  return slo;
 }
 
 export function parseUrl(v: unknown): URL {

@@ -4,14 +4,12 @@
  * `bench import` makes for sglang.bench_serving and vllm bench serve, plus what only a generator of our own knows
  * (failures with their causes, goodput, the server's config).
  */
+
+import { type Recorded, recordBenchRun } from '../app/bench-run.js';
 import { BenchError } from '../bench/errors.js';
 import { type BenchRunResult, runBench } from '../bench/run.js';
 import { type ServerInfo, servedModel, serverInfo } from '../bench/server-info.js';
-import { levelToBench } from '../core/bench/loadgen/to-result.js';
-import type { Ledger } from '../store/ledger.js';
-import { type LaunchRecord, LedgerError } from '../store/types.js';
-import { fingerprinted, LOCAL, wallOf } from './bench-import.js';
-import { parseRunFlags, type RunOptions } from './bench-run-flags.js';
+import { parseRunFlags } from './bench-run-flags.js';
 import { formatResults, levelJson, progressPrinter } from './bench-run-output.js';
 import { UsageError } from './errors.js';
 import { shortId } from './format-ledger.js';
@@ -54,57 +52,6 @@ function benchErrorLine(url: string, e: BenchError): string {
 function serverLine(s: ServerInfo): string | null {
   if (!s.engine) return null;
   return `${s.engine}${s.version ? ` ${s.version}` : ''}${s.config ? ' (config recorded)' : ''}`;
-}
-
-interface Recorded {
-  launch: LaunchRecord | null;
-  benches: number[];
-  why: string | null;
-}
-
-function record(ledger: Ledger, opts: RunOptions, r: BenchRunResult, server: ServerInfo): Recorded {
-  const url = opts.url;
-  const host =
-    typeof opts.flags.host === 'string'
-      ? opts.flags.host
-      : LOCAL.has(url.hostname.toLowerCase())
-        ? 'localhost'
-        : url.hostname;
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  const first = r.levels[0]!;
-  const last = r.levels[r.levels.length - 1]!;
-  const mid = wallOf((first.startedAt + last.endedAt) / 2);
-  let launch: LaunchRecord | null;
-  try {
-    launch =
-      typeof opts.flags.launch === 'string'
-        ? ledger.resolve(opts.flags.launch)
-        : ledger.servingAt(host, port, mid);
-  } catch (e) {
-    if (e instanceof LedgerError) throw new UsageError(`bench run: --launch: ${e.message}`, 2);
-    throw e;
-  }
-  if (!launch)
-    return {
-      launch: null,
-      benches: [],
-      why: `no launch serving on ${host}:${port} in the ledger; attach with --launch ID (firedup runs lists launches)`,
-    };
-  const benches = r.levels.map((l) => {
-    const parsed = levelToBench(l.metrics, {
-      url: url.origin,
-      host,
-      port,
-      model: r.model,
-      endpoint: r.endpoint,
-      finishedAtWall: wallOf(l.endedAt),
-      startedAtEpoch: l.startedAt,
-      slo: opts.plan.slo ? { ...opts.plan.slo } : null,
-      server,
-    });
-    return ledger.addBench(launch!.id, fingerprinted(parsed)).record.id;
-  });
-  return { launch, benches, why: null };
 }
 
 export async function benchRunCommand(argv: string[]): Promise<number> {
@@ -152,7 +99,7 @@ export async function benchRunCommand(argv: string[]): Promise<number> {
   const anyOk = result.levels.some((l) => l.metrics.completed > 0);
   const rec: Recorded =
     useLedger && anyOk
-      ? await withLedger(opts.flags, (l) => record(l, opts, result, server))
+      ? await withLedger(opts.flags, (l) => recordBenchRun(l, opts, result, server))
       : {
           launch: null,
           benches: [],

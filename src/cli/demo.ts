@@ -8,11 +8,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runReplay } from '../app/replay.js';
 import { planDemo } from '../core/demo-plan.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtDuration } from './format.js';
-import { runReplay } from './replay.js';
 import { colorWanted, makeStyle, type Style } from './style.js';
 import { watchCommand } from './watch.js';
 

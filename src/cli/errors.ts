@@ -1,10 +1,2 @@
-/** A mistake of the user's (bad flag, missing file): printed as one line, never with a stack trace. */
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+/** The CLI's errors: they live at the base of the tree (`src/errors.ts`); re-exported for the commands. */
+export { FiredupError, UsageError } from '../errors.js';

@@ -1,8 +1,8 @@
 /** Human-readable output of the ledger commands: `runs` (no file), `show`, `target list`, `bench import`. */
 import { VOLATILE } from '../core/diff.js';
+import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
 import type { TargetResult } from '../core/targets.js';
 import { TARGET_METRICS } from '../core/targets.js';
-import type { BenchRecord, LaunchRecord, TargetRecord } from '../store/types.js';
 import { fmtDuration, fmtValue, progressText, summaryLine } from './format.js';
 import type { Style } from './style.js';
 import { type Row, renderTable, type TableOptions } from './table.js';

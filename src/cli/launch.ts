@@ -4,7 +4,9 @@
  * the ledger, and exits with the server's own status.
  */
 import path from 'node:path';
+import { checkCommand, defaultLogName } from '../app/launch-process.js';
 import { LaunchError, WatchedLaunch } from '../app/launch-server.js';
+import type { LiveEvent } from '../app/live.js';
 import { intendedUrl, parseCommand } from '../core/intended.js';
 import type { IntendedCheck, Mismatch } from '../core/intended-check.js';
 import type { LaunchReport } from '../core/report.js';
@@ -14,8 +16,6 @@ import { defaultLedgerPath } from '../store/paths.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { checkSummary, exitLine, installLine, mismatchLine } from './launch-output.js';
-import { checkCommand, defaultLogName } from './launch-process.js';
-import type { LiveEvent } from './live.js';
 import { engineFlag } from './read.js';
 import { urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';

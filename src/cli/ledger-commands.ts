@@ -3,24 +3,25 @@
  * and `target`. `bench import` is in bench-import.ts. Every LedgerError becomes a one-line UsageError.
  */
 import fs from 'node:fs';
+import { explainNoLaunch, isRemote, launchRecords, readLog } from '../app/read-log.js';
+import { logIdentity } from '../app/recording.js';
 import { bestBench } from '../core/bench/select.js';
 import { diffLaunches } from '../core/launch-diff.js';
 import { LAUNCH_STATES } from '../core/launch-state.js';
+import type { LaunchRecord } from '../core/records.js';
 import { summaryKeys } from '../core/report.js';
 import { evaluateTargets, parseTarget, TargetParseError } from '../core/targets.js';
 import type { VerdictEvidence } from '../core/verdict.js';
-import { parseTarget as parseLogTarget } from '../sources/target.js';
 import { Ledger } from '../store/ledger.js';
-import { recordFromReport } from '../store/record.js';
-import { type LaunchFilter, type LaunchRecord, LedgerError } from '../store/types.js';
+import { type LaunchFilter, LedgerError } from '../store/types.js';
 import { choice, type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtValue } from './format.js';
 import { formatDiff } from './format-diff.js';
 import { formatLedgerRuns, formatShow, formatTargets, type ListedLaunch } from './format-ledger.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
-import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
-import { ledgerFile, logIdentity, withRecording } from './recording.js';
+import { engineFlag, sshFlags } from './read.js';
+import { ledgerFile, withRecording } from './recording.js';
 import { parseSince } from './since.js';
 import { colorWanted, makeStyle, type Style } from './style.js';
 
@@ -322,18 +323,7 @@ async function logRecords(arg: string, flags: Record<string, unknown>): Promise<
   return withRecording(record ? flags : { 'no-ledger': true }, async (ledger) => {
     const res = await readLog(arg, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
     if (!res.report.launches.length) throw new UsageError(`diff: ${explainNoLaunch(arg, res)}`);
-    const t = parseLogTarget(arg);
-    const host = t.kind === 'ssh' ? t.host : 'localhost';
-    const now = Date.now() / 1000;
-    const stored = (res as { records?: LaunchRecord[] }).records;
-    return res.report.launches.map((l) => {
-      const rec = recordFromReport(
-        { ...l, engine: l.engine ?? res.report.engine },
-        { host, path: logIdentity(arg)?.path ?? t.path, fileId: null, now },
-      );
-      const kept = stored?.find((r) => r.startOffset === l.startOffset)?.id ?? ledger?.keptId(rec) ?? null;
-      return kept ? { ...rec, id: kept } : rec;
-    });
+    return launchRecords(arg, res, ledger);
   });
 }
 

@@ -3,20 +3,11 @@
  * else the XDG data dir; `--no-ledger` to skip). This is the CLI's one place that decides where and whether.
  */
 
-import fs from 'node:fs';
 import path from 'node:path';
 import { redactText } from '../core/config/redact.js';
-import type { Expectations } from '../core/expectations.js';
-import { isKeptLiveState } from '../core/launch-state.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import type { Verdict } from '../core/verdict.js';
-import { parseTarget } from '../sources/target.js';
-import { expectationsFor } from '../store/history.js';
 import { Ledger } from '../store/ledger.js';
 import { defaultLedgerPath } from '../store/paths.js';
-import { recordFromReport } from '../store/record.js';
-import { LaunchRecorder } from '../store/recorder.js';
-import { type LaunchRecord, LedgerError, type LiveMark } from '../store/types.js';
+import { LedgerError } from '../store/types.js';
 import type { FlagSpec } from './args.js';
 import { UsageError } from './errors.js';
 
@@ -78,143 +69,4 @@ export async function withRecording<T>(
   } finally {
     ledger?.close();
   }
-}
-
-/** Where a log is, as the ledger names it: `localhost` and the real path, or the ssh host and its path. */
-export function logIdentity(log: string): { host: string; path: string; local: boolean } | null {
-  if (log === '-') return null;
-  const t = parseTarget(log);
-  if (t.kind === 'ssh') return { host: t.host, path: t.path, local: false };
-  let real = path.resolve(t.path);
-  try {
-    real = fs.realpathSync(real);
-  } catch {
-    // Not there yet (watch waits for it): the absolute path as given.
-  }
-  return { host: 'localhost', path: real, local: true };
-}
-
-function localFileId(file: string): string | null {
-  try {
-    const st = fs.statSync(file);
-    return `${st.dev}:${st.ino}`;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * What the ledger keeps of a live verdict: stalled, dead and exited say more than a log left open; any other
- * verdict about the launch clears what an earlier look kept. `undefined`: this verdict says nothing (no launch yet).
- */
-export function liveMark(v: Verdict | null, now: number): LiveMark | null | undefined {
-  if (!v || v.launch === null || v.state === 'waiting') return undefined;
-  if (!isKeptLiveState(v.state)) return null;
-  return {
-    state: v.state,
-    at: now,
-    why: v.why,
-    phase: v.stalledIn ?? v.phase,
-    evidence: v.evidence.slice(0, 8).map((e) => ({ ...e })),
-  };
-}
-
-/**
- * Keeps `status`'s verdict on the latest launch's record (already written by the read), so that a launch
- * called stalled is listed stalled, not in progress forever. A busy ledger loses the verdict, not the read.
- */
-export function keepVerdict(
-  ledger: Ledger | null,
-  log: string,
-  report: AnalysisReport,
-  records: LaunchRecord[] | undefined,
-  v: Verdict | null,
-): void {
-  const last = report.launches.at(-1);
-  const mark = liveMark(v, Date.now() / 1000);
-  const where = logIdentity(log);
-  if (!ledger || !last || mark === undefined || !where) return;
-  const rec =
-    records?.find((r) => r.startOffset === last.startOffset) ??
-    recordFromReport(last, { host: where.host, path: where.path, fileId: null, now: Date.now() / 1000 });
-  try {
-    const id = ledger.keptId(rec);
-    if (id) ledger.setLive(id, mark);
-  } catch (err) {
-    if (!(err instanceof LedgerError)) throw err;
-  }
-}
-
-/** Recording for a live session (`watch`, `wait`, `serve`): writes launches, answers history. */
-export class LiveRecording {
-  private recorder: LaunchRecorder | null = null;
-  private fileId: string | null = null;
-  /** The live verdict last kept, as `launch start|state`, so a verdict repeated every tick is written once. */
-  private keptLive = '';
-  private checkedAt = Number.NEGATIVE_INFINITY;
-
-  constructor(
-    private readonly ledger: Ledger,
-    private readonly where: { host: string; path: string; local: boolean },
-    /** A busy or broken ledger never stops the watching: its errors come here (default: dropped). */
-    private readonly onError: (err: LedgerError) => void = () => {},
-  ) {}
-
-  private current(now: number): LaunchRecorder {
-    // A rotated or recreated file is another file: its launches get ids of their own.
-    if (this.where.local && now - this.checkedAt >= 1) {
-      this.checkedAt = now;
-      const id = localFileId(this.where.path);
-      if (id !== this.fileId || !this.recorder) {
-        this.fileId = id;
-        this.recorder = new LaunchRecorder(this.ledger, { ...this.where, fileId: id });
-      }
-    }
-    this.recorder ??= new LaunchRecorder(this.ledger, { ...this.where, fileId: null });
-    return this.recorder;
-  }
-
-  /** Writes the launches that changed (see LaunchRecorder); returns those written. */
-  observe(
-    report: AnalysisReport | null,
-    pid: number | null,
-    { now = Date.now() / 1000, force = false }: { now?: number; force?: boolean } = {},
-  ): LaunchRecord[] {
-    if (!report || report.launches.length === 0) return [];
-    try {
-      return this.current(now).observe(report, now, pid, force);
-    } catch (err) {
-      if (!(err instanceof LedgerError)) throw err;
-      this.onError(err);
-      return [];
-    }
-  }
-
-  /** Keeps the verdict on the latest launch's record when it changed (see liveMark); call after observe(). */
-  verdict(v: Verdict | null, report: AnalysisReport | null, now = Date.now() / 1000): void {
-    const last = report?.launches.at(-1);
-    const mark = liveMark(v, now);
-    if (!last || mark === undefined) return;
-    const key = `${last.startOffset}|${mark?.state ?? ''}`;
-    if (key === this.keptLive) return;
-    try {
-      const id = this.ledger.keptId(this.current(now).record(last, now));
-      if (!id) return;
-      this.ledger.setLive(id, mark);
-      this.keptLive = key;
-    } catch (err) {
-      if (!(err instanceof LedgerError)) throw err;
-      this.onError(err);
-    }
-  }
-
-  expect = (l: LaunchReport): Expectations | null => {
-    const now = Date.now() / 1000;
-    try {
-      return expectationsFor(this.ledger, this.current(now).record(l, now));
-    } catch (err) {
-      if (err instanceof LedgerError) return null;
-      throw err;
-    }
-  };
 }

@@ -5,6 +5,7 @@
 
 import os from 'node:os';
 import path from 'node:path';
+import { isRemote } from '../app/read-log.js';
 import { parseTarget } from '../sources/target.js';
 import { Ledger } from '../store/ledger.js';
 import { LedgerError } from '../store/types.js';
@@ -15,7 +16,7 @@ import { type TargetSpec, WatchedTarget } from '../web/targets.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { openForReading } from './ledger-commands.js';
-import { engineFlag, isRemote, sshFlags } from './read.js';
+import { engineFlag, sshFlags } from './read.js';
 import { ledgerFile } from './recording.js';
 import { budgetScale, checkFollowable } from './watch.js';
 

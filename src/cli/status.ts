@@ -1,17 +1,21 @@
 /** `firedup status <log>` and `firedup runs <log>`: one read of a log (recorded in the ledger), reported. */
+
+import { explainNoLaunch, isRemote, readLog } from '../app/read-log.js';
+import { keepVerdict, logIdentity } from '../app/recording.js';
+import { statusVerdict } from '../app/status-verdict.js';
 import { diffConfig } from '../core/diff.js';
 import { explainLatest } from '../core/explain-report.js';
+import type { LaunchRecord } from '../core/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import type { LaunchRecord } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
 import { formatExplain } from './format-explain.js';
 import { helpText } from './help.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
-import { engineFlag, explainNoLaunch, isRemote, readLog, sshFlags } from './read.js';
-import { keepVerdict, logIdentity, RECORD_FLAGS, withRecording } from './recording.js';
-import { pidFlag, statusVerdict, urlFlag } from './status-live.js';
+import { engineFlag, sshFlags } from './read.js';
+import { RECORD_FLAGS, withRecording } from './recording.js';
+import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
 
 export const COMMON: Record<string, FlagSpec> = {

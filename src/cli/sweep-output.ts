@@ -3,8 +3,8 @@
 import type { LoadedSweep } from '../app/sweep-file.js';
 import type { SweepReport } from '../app/sweep-report.js';
 import type { PlannedPoint, SweepEvent } from '../app/sweep-run.js';
+import type { SweepPointStatus } from '../core/records.js';
 import type { PointSummary } from '../core/sweep/rank.js';
-import type { SweepPointStatus } from '../store/types.js';
 import { fmtNum, shortId } from './format-ledger.js';
 import type { Style } from './style.js';
 import { type Row, renderTable } from './table.js';

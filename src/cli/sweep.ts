@@ -4,13 +4,13 @@
  * the targets. `firedup sweep report [NAME]` shows the ranking again from the ledger.
  */
 import fs from 'node:fs';
+import { checkCommand } from '../app/launch-process.js';
 import { loadSweepFile } from '../app/sweep-file.js';
 import { sweepReport } from '../app/sweep-report.js';
 import { planPoints, runSweep } from '../app/sweep-run.js';
 import { LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
-import { checkCommand } from './launch-process.js';
 import { LEDGER_FLAGS, ledgerPath, withLedger } from './ledger-commands.js';
 import { colorWanted, makeStyle } from './style.js';
 import { eventText, formatPlan, formatReport } from './sweep-output.js';

@@ -3,11 +3,12 @@
  * scrolling above it (the technique of vitest's WindowRenderer): each redraw moves the cursor up over the
  * old block, clears to the end of the screen and writes the new block in one write, so nothing flickers.
  */
+
+import type { LiveEvent } from '../app/live.js';
 import type { GpuObservation } from '../core/observations.js';
 import type { AnalysisReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
 import { bar, fmtDuration } from './format.js';
-import type { LiveEvent } from './live.js';
 import type { Style } from './style.js';
 import { cutStart, cutText, fitLine, outputWidth, wrapText } from './width.js';
 

@@ -1,21 +1,19 @@
 /** `firedup watch` and `firedup wait`: a live session rendered, or waited on. */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { type LiveEvent, LiveSession } from '../app/live.js';
+import { isRemote } from '../app/read-log.js';
+import { LiveRecording, logIdentity } from '../app/recording.js';
+import { remoteLive } from '../app/remote-live.js';
 import { PHASES } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import { waitExitCode } from '../core/verdict.js';
-import { remoteProbes } from '../probes/remote/index.js';
-import { remoteHasNvidiaSmi } from '../probes/remote/remote-gpu.js';
 import { describeFsError } from '../sources/file.js';
-import { SshFollower } from '../sources/ssh/follow.js';
-import { type SshOptions, SshSession } from '../sources/ssh/session.js';
-import { parseTarget } from '../sources/target.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtDuration } from './format.js';
-import { type LiveEvent, type LiveOptions, LiveSession } from './live.js';
-import { engineFlag, isRemote, sshFlags } from './read.js';
-import { LiveRecording, logIdentity, RECORD_FLAGS, recordingLedger } from './recording.js';
+import { engineFlag, sshFlags } from './read.js';
+import { RECORD_FLAGS, recordingLedger } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
 import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
@@ -67,42 +65,6 @@ firedup wait <log> [--for ready|serving|loaded] [--next] [--timeout 60m] [-q] [-
                  ~/.local/share/firedup/ledger.db); earlier launches like this one set the budgets
   --no-ledger    record nothing
 `;
-
-/** Follows a log on another machine through the system ssh client. */
-function sshSource(target: string, ssh: SshOptions): { follower: SshFollower; session: SshSession } {
-  const t = parseTarget(target);
-  if (t.kind !== 'ssh') throw new UsageError(`${target}: not a remote log`);
-  try {
-    const session = new SshSession(t, ssh);
-    // Bytes stream continuously through `tail -f`; the stat poll only detects truncation and rotation.
-    return { follower: new SshFollower(session, t.path, { pollMs: 2000 }), session };
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
-
-/**
- * What a live session on a remote log needs: the SSH follower, and probes that all run on that host over
- * the same connection (`--pid` and `--url` name the process and address there). nvidia-smi is asked for
- * there once (this also opens the connection). Shared by `watch`/`wait` and `serve`.
- */
-export async function remoteLive(
-  log: string,
-  ssh: SshOptions,
-  noGpu: boolean,
-): Promise<{
-  opts: Pick<LiveOptions, 'source' | 'localProbes' | 'probes' | 'gpu' | 'gpuAbsent'>;
-  session: SshSession;
-}> {
-  const { follower, session } = sshSource(log, ssh);
-  const gpu = noGpu ? false : await remoteHasNvidiaSmi(session);
-  const t = parseTarget(log);
-  const gpuAbsent = noGpu || gpu ? undefined : `nvidia-smi not found on ${t.kind === 'ssh' ? t.host : log}`;
-  return {
-    opts: { source: follower, localProbes: false, probes: remoteProbes(session), gpu, gpuAbsent },
-    session,
-  };
-}
 
 /** A missing log is fine (the launch has not begun); a directory or an unreadable file is a mistake. */
 export function checkFollowable(log: string): void {

@@ -15,7 +15,7 @@
  * The tests check that the general path reads the same numbers from these lines, on every real log and on
  * generated ones.
  */
-import { BULK_WASM_BASE64 } from './bulk-wasm.js';
+import { bulkInstance } from './bulk-instance.js';
 import { type LineScanner, newScanChunk, type ScanEnv } from './scan.js';
 import { BINS, SeriesSummary, TimeSeries, type TimeSeriesData } from './stats.js';
 
@@ -140,22 +140,6 @@ const R = {
   firstStart: 34,
   quN: 35,
 } as const;
-
-let compiled: WebAssembly.Module | null = null;
-
-/** A new instance of the bulk wasm module (its own memory). */
-export function bulkInstance(): Record<string, unknown> {
-  compiled ??= new WebAssembly.Module(Buffer.from(BULK_WASM_BASE64, 'base64'));
-  const instance = new WebAssembly.Instance(compiled, {
-    env: {
-      log: Math.log,
-      abort: () => {
-        throw new Error('bulk reader: wasm abort');
-      },
-    },
-  });
-  return instance.exports as Record<string, unknown>;
-}
 
 interface Exports {
   memory: WebAssembly.Memory;

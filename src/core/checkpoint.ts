@@ -11,6 +11,7 @@
  * A checkpoint names its format version and a fingerprint of the saved classes' fields: one written by
  * another version of firedup fails to restore with a CheckpointError, and the caller reads the log afresh.
  */
+import { FiredupError } from '../errors.js';
 import type { AnalyzerOptions, LogAnalyzer } from './analyzer.js';
 import { EngineDetector } from './detect.js';
 import { commonSignatures } from './engines/common.js';
@@ -28,12 +29,9 @@ const MAGIC = 'firedup-checkpoint';
 export type CheckpointErrorCode = 'corrupt' | 'version' | 'options';
 
 /** A checkpoint that cannot be restored: the caller reads the log from the start instead. */
-export class CheckpointError extends Error {
-  constructor(
-    readonly code: CheckpointErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class CheckpointError extends FiredupError<CheckpointErrorCode> {
+  constructor(code: CheckpointErrorCode, message: string) {
+    super(code, message);
     this.name = 'CheckpointError';
   }
 }

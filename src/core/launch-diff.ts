@@ -2,10 +2,11 @@
  * Two recorded launches side by side: what was asked differently (config, grouped), and what came of it (phase
  * timings, load time, throughput, benchmark results, outcome). Pure: the CLI fetches records and benches.
  */
-import type { BenchRecord, IntendedLaunch, LaunchRecord } from '../store/types.js';
+
 import { bestBench, bestByConcurrency } from './bench/select.js';
 import { type ConfigGroup, groupByConfig } from './config/groups.js';
 import { type ConfigChange, diffConfig } from './diff.js';
+import type { BenchRecord, IntendedLaunch, LaunchRecord } from './records.js';
 import { PHASES } from './types.js';
 
 export interface NumDelta {

@@ -10,7 +10,8 @@
  * test/core/chunking.test.ts checks that both paths give the same report.
  */
 
-import { bulkInstance, type ServingRunData } from './bulk.js';
+import type { ServingRunData } from './bulk.js';
+import { bulkInstance } from './bulk-instance.js';
 import { mayHoldSecret } from './config/redact.js';
 import type { TimeSeries } from './stats.js';
 

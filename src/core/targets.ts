@@ -2,8 +2,9 @@
  * Performance targets (`output_tok_s >= 1000`) and how a recorded launch measures up to them. Bench metrics come
  * from the launch's best benchmark run (bench/select.ts), log metrics from the launch record itself.
  */
-import type { BenchRecord, LaunchRecord, TargetRecord } from '../store/types.js';
+
 import { bestBench, singleStreamBench } from './bench/select.js';
+import type { BenchRecord, LaunchRecord, TargetRecord } from './records.js';
 
 type Op = TargetRecord['op'];
 

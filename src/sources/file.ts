@@ -1,10 +1,10 @@
 /** Reads a log file (or stdin) into the core, in fixed-size chunks so memory does not grow with the file. */
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { UsageError } from '../cli/errors.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import type { RangeScan } from '../core/range-scan.js';
 import type { AnalysisReport } from '../core/report.js';
+import { UsageError } from '../errors.js';
 
 const CHUNK = 8 << 20;
 

@@ -1,10 +1,11 @@
 /**
  * The JSON the dashboard's API sends (see the contract in README, "Dashboard and Prometheus"). The pages
- * (web/app.js) read exactly these shapes; fields may be added, never renamed.
+ * (web/js/) read exactly these shapes; fields may be added, never renamed.
  */
+
+import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
 import type { LaunchReport, ThroughputReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
-import type { BenchRecord, LaunchRecord, TargetRecord } from '../store/types.js';
 
 /** A target evaluated against one launch: pass is null when the launch has no value for the metric. */
 export interface TargetResult {

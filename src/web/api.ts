@@ -6,17 +6,11 @@
 
 import { sweepReport } from '../app/sweep-report.js';
 import { LAUNCH_STATES } from '../core/launch-state.js';
+import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
 import { evaluateTargets } from '../core/targets.js';
 import type { Ledger } from '../store/ledger.js';
 import { listItemOf } from '../store/record.js';
-import {
-  type BenchRecord,
-  type LaunchFilter,
-  type LaunchListItem,
-  type LaunchRecord,
-  LedgerError,
-  type TargetRecord,
-} from '../store/types.js';
+import { type LaunchFilter, type LaunchListItem, LedgerError } from '../store/types.js';
 import type {
   ApiLaunch,
   BenchSummary,

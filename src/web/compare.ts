@@ -5,7 +5,7 @@
  */
 import { groupByConfig } from '../core/config/groups.js';
 import { diffConfig } from '../core/diff.js';
-import type { LaunchRecord } from '../store/types.js';
+import type { LaunchRecord } from '../core/records.js';
 
 export function compareConfigs(launches: ReadonlyArray<{ report: Pick<LaunchRecord['report'], 'config'> }>): {
   changes: Array<{ key: string; values: unknown[] }>;

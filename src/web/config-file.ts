@@ -13,15 +13,15 @@
  *   url = "http://127.0.0.1:30000"
  *   pid = 4242
  *
- * Read with the small TOML reader of src/config/toml.ts (`[[target]]` tables only); anything else is an
+ * Read with the small TOML reader of src/core/config/toml.ts (`[[target]]` tables only); anything else is an
  * error that names the file and the line.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../cli/errors.js';
-import { type Entry, parseToml } from '../config/toml.js';
+import { type Entry, parseToml } from '../core/config/toml.js';
 import { ENGINES, type EngineId } from '../core/types.js';
+import { UsageError } from '../errors.js';
 import type { TargetSpec } from './targets.js';
 
 export interface ServeConfig {

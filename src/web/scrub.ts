@@ -6,7 +6,7 @@
  */
 import { isSecretKey, REDACTED, redactConfig } from '../core/config/redact.js';
 import { redactArgv } from '../core/intended-env.js';
-import type { IntendedLaunch, LaunchRecord } from '../store/types.js';
+import type { IntendedLaunch, LaunchRecord } from '../core/records.js';
 
 /** `['--api-key', 'x']` and `['--api-key=x']` both lose `x` (the same rule `launch` applies when it records). */
 export function scrubArgv(argv: readonly string[]): string[] {

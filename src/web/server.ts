@@ -5,8 +5,8 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LaunchRecord } from '../core/records.js';
 import type { Ledger } from '../store/ledger.js';
-import type { LaunchRecord } from '../store/types.js';
 import { Api, HttpError } from './api.js';
 import type { LiveTarget } from './api-types.js';
 import { checkAuth } from './auth.js';

@@ -27,6 +27,21 @@ function uplotDir(): string | null {
   }
 }
 
+/** The dashboard's ES modules under web/js/ that app.js imports (directly or not), each at /assets/js/NAME.js. */
+export const MODULES = [
+  'dom',
+  'format',
+  'states',
+  'api',
+  'charts',
+  'router',
+  'pages/table',
+  'pages/detail',
+  'pages/compare',
+  'pages/sweeps',
+  'pages/live',
+];
+
 /** URL path → file. Built once; `webRoot` overrides the repository's web/ (tests). */
 export function staticTable(webRoot?: string): Map<string, StaticFile> {
   const web = webRoot ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web');
@@ -35,6 +50,7 @@ export function staticTable(webRoot?: string): Map<string, StaticFile> {
     ['/assets/app.js', { file: path.join(web, 'app.js'), type: JS }],
     ['/assets/app.css', { file: path.join(web, 'app.css'), type: CSS }],
   ]);
+  for (const m of MODULES) t.set(`/assets/js/${m}.js`, { file: path.join(web, 'js', `${m}.js`), type: JS });
   const uplot = uplotDir();
   if (uplot) {
     t.set('/assets/uplot.js', { file: path.join(uplot, 'uPlot.iife.min.js'), type: JS });

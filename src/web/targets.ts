@@ -5,9 +5,9 @@
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import { type LiveEvent, LiveSession } from '../cli/live.js';
-import { LiveRecording, logIdentity } from '../cli/recording.js';
-import { remoteLive } from '../cli/watch.js';
+import { type LiveEvent, LiveSession } from '../app/live.js';
+import { LiveRecording, logIdentity } from '../app/recording.js';
+import { remoteLive } from '../app/remote-live.js';
 import type { GpuObservation } from '../core/observations.js';
 import type { LaunchReport } from '../core/report.js';
 import type { EngineId } from '../core/types.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { analyzeFile } from '../../src/sources/file.js';
-import { ingestLocal } from '../../src/store/ingest.js';
+import { ingestLocal } from '../../src/app/ingest.js';
 import { SCENARIOS, tmpDir } from '../helpers.js';
 
 /** Reading the second half on a worker thread must give the report a single straight read gives. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SshSession } from '../../src/sources/ssh/session.js';
-import { ingestRemote } from '../../src/store/ingest-remote.js';
+import { ingestRemote } from '../../src/app/ingest-remote.js';
 import { Ledger } from '../../src/store/ledger.js';
 import { analyzeBytes, runCli, SCENARIOS, tmpDir } from '../helpers.js';
 import { startSshd, type TestSshd } from '../ssh.js';

@@ -12,7 +12,7 @@ import {
   ingestLocal,
   type LedgerLike,
   TAIL_LEN,
-} from '../../src/store/ingest.js';
+} from '../../src/app/ingest.js';
 import { Ledger } from '../../src/store/ledger.js';
 import type { LaunchRecord, LogKey, LogState } from '../../src/store/types.js';
 import { DIST, ROOT, SCENARIOS, tmpDir } from '../helpers.js';
@@ -330,7 +330,7 @@ describe('with the real ledger', () => {
     const mod = (rel: string) => JSON.stringify(pathToFileURL(path.join(DIST, rel)).href);
     fs.writeFileSync(
       script,
-      `import { ingestLocal } from ${mod('src/store/ingest.js')};
+      `import { ingestLocal } from ${mod('src/app/ingest.js')};
        import { Ledger } from ${mod('src/store/ledger.js')};
        const ledger = Ledger.open(process.argv[2]);
        const hanging = {

@@ -1,5 +1,5 @@
 /** Value coercion shared by the benchmark parsers: every missing, `inf`, `nan` or `not set` value becomes null. */
-import type { LatencyStats } from '../../store/types.js';
+import type { LatencyStats } from '../records.js';
 
 /** A finite number from a JSON value or a printed cell, else null (never NaN or Infinity: JSON cannot carry them). */
 export function num(v: unknown): number | null {

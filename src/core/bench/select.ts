@@ -3,7 +3,7 @@
  * run with the highest output tok/s (the tools' headline number) is "the best", and its latencies are the ones
  * reported with it, so a throughput and a TTFT always come from the same run. Ties go to the latest run.
  */
-import type { BenchRecord } from '../../store/types.js';
+import type { BenchRecord } from '../records.js';
 
 /** Later first: by the run's own end time, then by import order (id). */
 function later(a: BenchRecord, b: BenchRecord): boolean {

@@ -1,5 +1,5 @@
 /** What the benchmark parsers return before the CLI fingerprints a run (hashing stays out of the pure core). */
-import type { BenchResult } from '../../store/types.js';
+import type { BenchResult } from '../records.js';
 
 /** A BenchResult without its fingerprint, plus the exact text of the run the fingerprint is computed from. */
 export interface ParsedBench extends Omit<BenchResult, 'fingerprint'> {

@@ -4,8 +4,9 @@
  * output tok/s; points that never benchmarked (crashed, stalled, not the flags asked for) last, with their cause.
  * And what differs between the best point and each other one. Pure.
  */
-import type { BenchRecord, SweepPointRecord, TargetRecord } from '../../store/types.js';
+
 import { bestBench, singleStreamBench } from '../bench/select.js';
+import type { BenchRecord, SweepPointRecord, TargetRecord } from '../records.js';
 import { evaluateTargets, type TargetResult, type TargetSubject } from '../targets.js';
 
 /** A run of a point with what the ledger knows of its launch. */

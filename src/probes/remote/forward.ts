@@ -6,9 +6,9 @@
  */
 import net from 'node:net';
 import type { HttpObservation } from '../../core/observations.js';
-import type { SshSession } from '../../sources/ssh/session.js';
 import { probeHttp } from '../http.js';
 import { parseListening } from '../process.js';
+import type { RemoteHost } from '../types.js';
 
 /** How long a reading of the remote TCP tables answers for. */
 const LISTEN_CHECK_MS = 5000;
@@ -30,7 +30,7 @@ function freePort(): Promise<number> {
 export class RemoteHttp {
   private readonly forwards = new Map<string, number>();
 
-  constructor(private readonly session: SshSession) {}
+  constructor(private readonly session: RemoteHost) {}
 
   /** Local port forwarded to `host:port` on the remote side, or null when the master refused or is not up. */
   private async local(host: string, port: number): Promise<number | null> {

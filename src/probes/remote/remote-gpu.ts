@@ -3,11 +3,11 @@
  * session (quoted by the session, never joined into shell text). probeGpu's own deadline still holds.
  */
 import type { GpuObservation } from '../../core/observations.js';
-import type { SshSession } from '../../sources/ssh/session.js';
 import { probeGpu } from '../gpu.js';
+import type { RemoteHost } from '../types.js';
 
 /** An exec for probeGpu; `prefix` goes before the argv (tests: `env PATH=...`). */
-export function sshExec(session: SshSession, prefix: readonly string[] = [], timeoutMs = 2000) {
+export function sshExec(session: RemoteHost, prefix: readonly string[] = [], timeoutMs = 2000) {
   return async (argv: string[]): Promise<string> => {
     const res = await session.run([...prefix, ...argv], timeoutMs, 'gpu');
     if (res.code !== 0) {
@@ -21,7 +21,7 @@ export function sshExec(session: SshSession, prefix: readonly string[] = [], tim
 }
 
 /** True when nvidia-smi is on the remote PATH (asked once per session, before probing). */
-export async function remoteHasNvidiaSmi(session: SshSession, prefix: readonly string[] = []) {
+export async function remoteHasNvidiaSmi(session: RemoteHost, prefix: readonly string[] = []) {
   // No ssh client, no connection yet, or slow: no GPU probe (the follower reports connection errors itself).
   const res = await session
     .run([...prefix, 'sh', '-c', 'command -v nvidia-smi >/dev/null 2>&1'], 5000, 'gpu')
@@ -29,6 +29,6 @@ export async function remoteHasNvidiaSmi(session: SshSession, prefix: readonly s
   return res?.code === 0;
 }
 
-export function probeRemoteGpu(session: SshSession, prefix: readonly string[] = []): Promise<GpuObservation> {
+export function probeRemoteGpu(session: RemoteHost, prefix: readonly string[] = []): Promise<GpuObservation> {
   return probeGpu({ exec: sshExec(session, prefix), timeoutMs: 4000 });
 }

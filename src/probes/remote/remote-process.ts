@@ -5,7 +5,6 @@
  * every stat at once: each stat line starts with its pid), and the pid is passed as "$1", never as code.
  */
 import type { ProcessObservation } from '../../core/observations.js';
-import type { SshSession } from '../../sources/ssh/session.js';
 import {
   byAge,
   descendants,
@@ -15,6 +14,7 @@ import {
   parseListening,
   parseStat,
 } from '../process.js';
+import type { RemoteHost } from '../types.js';
 
 // $1: the pid to probe, or '' to find the server. $2: 'all' prints every command line (finding by engine),
 // all from one grep (`PID/cmdline:ARGS` lines) rather than one process per pid: a GPU box runs thousands.
@@ -100,7 +100,7 @@ export function parseSnapshot(text: string): Snapshot {
   return snap;
 }
 
-async function snapshot(session: SshSession, pid: number | null, all: boolean, timeoutMs: number) {
+async function snapshot(session: RemoteHost, pid: number | null, all: boolean, timeoutMs: number) {
   const res = await session.run(
     ['sh', '-c', SCRIPT, 'firedup', pid === null ? '' : String(pid), all ? 'all' : ''],
     timeoutMs,
@@ -114,7 +114,7 @@ async function snapshot(session: SshSession, pid: number | null, all: boolean, t
 
 /** What the remote /proc shows of `pid` and its descendants: the same observation as the local probe. */
 export async function probeRemoteProcess(
-  session: SshSession,
+  session: RemoteHost,
   pid: number,
   timeoutMs = 10_000,
 ): Promise<ProcessObservation> {
@@ -155,7 +155,7 @@ export async function probeRemoteProcess(
 
 /** The remote server's pid, by the same rules as the local `findServerPid`: listening port, then cmdline. */
 export async function findRemoteServerPid(
-  session: SshSession,
+  session: RemoteHost,
   opts: { port?: number; engine?: string | null },
   timeoutMs = 10_000,
 ): Promise<number | null> {

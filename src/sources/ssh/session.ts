@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FiredupError } from '../../errors.js';
 import { shCommand } from './command.js';
 import { RemoteShell } from './shell.js';
 
@@ -52,12 +53,13 @@ export type SshErrorKind =
   | 'timeout'
   | 'other';
 
-export class SshError extends Error {
+/** `kind` is the code (kept under its old name too). */
+export class SshError extends FiredupError<SshErrorKind> {
   constructor(
     readonly kind: SshErrorKind,
     message: string,
   ) {
-    super(message);
+    super(kind, message);
   }
 }
 

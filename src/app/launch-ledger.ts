@@ -3,10 +3,11 @@
  * the log, whenever its outcome, phase or the intended-vs-logged check changes, and once the server is gone.
  * A ledger that cannot be opened or written costs a warning, never the launch.
  */
+
+import type { IntendedLaunch, LaunchRecord } from '../core/records.js';
 import type { LaunchReport } from '../core/report.js';
 import { Ledger } from '../store/ledger.js';
 import { recordFromReport } from '../store/record.js';
-import type { IntendedLaunch, LaunchRecord } from '../store/types.js';
 
 export interface ServerExit {
   code: number | null;

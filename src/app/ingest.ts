@@ -9,18 +9,17 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { UsageError } from '../cli/errors.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import { CheckpointError } from '../core/checkpoint.js';
 import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
 import type { AnalysisReport } from '../core/report.js';
+import { UsageError } from '../errors.js';
 import { describeFsError, middleLineStart, PARALLEL_MIN_BYTES, scanInWorker } from '../sources/file.js';
+import { recordFromReport } from '../store/record.js';
+import type { LaunchRecord, LogKey, LogState } from '../store/types.js';
 
 /** Bytes read before deciding whether a second thread helps (see `LogAnalyzer.oneThread`). */
 const HEAD_PROBE = 8 << 20;
-
-import { recordFromReport } from './record.js';
-import type { LaunchRecord, LogKey, LogState } from './types.js';
 
 /** What ingest needs of the ledger (the Ledger class, or a stand-in in tests). */
 export interface LedgerLike {

@@ -19,6 +19,7 @@ import { liveVerdict, ProgressClock, type Verdict } from '../core/verdict.js';
 import { probeGpu } from '../probes/gpu.js';
 import { probeHttp } from '../probes/http.js';
 import { findServerPid, probeProcess } from '../probes/process.js';
+import type { LiveProbes } from '../probes/types.js';
 import { FileFollower, type FollowEvent } from '../sources/follow.js';
 import { type LiveSource, StreamSource } from '../sources/stdin.js';
 
@@ -57,13 +58,7 @@ export interface LiveOptions {
   probes?: LiveProbes;
 }
 
-/** The probes a session runs; the defaults read this machine. */
-export interface LiveProbes {
-  process(pid: number): Promise<ProcessObservation>;
-  findPid(opts: { port?: number; engine: EngineId | null }): Promise<number | null>;
-  http(url: string, engine: EngineId | null): Promise<HttpObservation>;
-  gpu(): Promise<GpuObservation>;
-}
+export type { LiveProbes };
 
 const LOCAL_PROBES: LiveProbes = {
   process: (pid) => probeProcess(pid),

@@ -4,7 +4,7 @@
  * `[[array]]` tables, each only where the caller allows it. Anything else is an error that names the file and
  * the line: a config file is written by hand, and "line 12: ..." is what its author needs.
  */
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../../errors.js';
 
 export type Scalar = string | number | boolean;
 export type Value = Scalar | Scalar[];

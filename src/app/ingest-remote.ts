@@ -4,15 +4,15 @@
  * stored offset cross the wire (`tail -c +N`). The seeds re-read the whole log on the server at every poll.
  */
 import type { Readable } from 'node:stream';
-import { UsageError } from '../cli/errors.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import { CheckpointError } from '../core/checkpoint.js';
 import type { AnalysisReport } from '../core/report.js';
+import { UsageError } from '../errors.js';
 import { parseHeads, remoteArgv } from '../sources/ssh/remote.js';
 import type { SshSession } from '../sources/ssh/session.js';
+import { recordFromReport } from '../store/record.js';
+import type { LogKey } from '../store/types.js';
 import { HEAD_LEN, type LedgerLike, SAVE_EVERY } from './ingest.js';
-import { recordFromReport } from './record.js';
-import type { LogKey } from './types.js';
 
 export interface RemoteIngestResult {
   report: AnalysisReport;

@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 export interface OpenedLog {
   fd: number;

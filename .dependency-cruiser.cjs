@@ -1,0 +1,122 @@
+/**
+ * firedup's layers, checked by test/architecture.test.ts (and `npm run arch`). Imports point down only:
+ *
+ *   cli, web            faces: arguments/HTTP in, terminal text/JSON out
+ *     ↓
+ *   app                 use cases: read a log, live session + recording, launch, bench import/run, sweep
+ *     ↓
+ *   sources probes store bench    I/O: log bytes, process/HTTP/GPU, the ledger, the load generator
+ *     ↓
+ *   core                pure: analyzer, engines, verdict, domain records, parsers (no node:*, no packages)
+ *     ↓
+ *   errors              typed errors with a code (src/errors.ts)
+ *
+ * An exception is a rule's `pathNot` with the reason next to it; keep them few.
+ */
+const LOWER = '^src/(sources|probes|store|bench)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment:
+        'A cycle makes two modules one: neither can be read, tested or moved alone. Exception: a cycle closed only by ' +
+        '`import type` is erased at compile time (core/analyzer ↔ report, checkpoint: the report and the checkpoint ' +
+        'take the analyzer as a parameter type); it is allowed.',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'errors-is-the-base',
+      severity: 'error',
+      comment: 'src/errors.ts is imported by every layer, so it imports nothing.',
+      from: { path: '^src/errors\\.ts$' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'core-imports-only-core',
+      severity: 'error',
+      comment: 'The core is pure: it takes nothing from the layers above it.',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: ['^src/core/', '^src/errors\\.ts$'] },
+    },
+    {
+      name: 'core-has-no-io',
+      severity: 'error',
+      comment: 'The core reads no files, spawns nothing, opens no sockets: no node built-ins, no packages.',
+      from: { path: '^src/core/' },
+      to: { dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'lower-layers-import-core-only',
+      severity: 'error',
+      comment:
+        'sources, probes, store and bench stand on the core side by side: none imports another or anything above.',
+      from: { path: '^src/(sources|probes|store|bench)/' },
+      to: {
+        path: '^src/',
+        pathNot: [
+          '^src/core/',
+          '^src/errors\\.ts$',
+          // Within its own folder.
+          '^src/$1/',
+        ],
+      },
+    },
+    {
+      name: 'app-imports-down',
+      severity: 'error',
+      comment: 'Use cases compose the layers below; they know nothing of a face.',
+      from: { path: '^src/app/' },
+      to: { path: '^src/(cli|web)/' },
+    },
+    {
+      name: 'faces-do-not-import-each-other',
+      severity: 'error',
+      comment: 'The dashboard never calls into the CLI.',
+      from: { path: '^src/web/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'cli-serve-starts-the-dashboard',
+      severity: 'error',
+      comment:
+        'Exception, and only this one: `firedup serve` (cli/serve.ts) starts the dashboard, so it imports web/. No other CLI module does.',
+      from: { path: '^src/cli/', pathNot: '^src/cli/serve\\.ts$' },
+      to: { path: '^src/web/' },
+    },
+    {
+      name: 'faces-use-the-app-not-the-io',
+      severity: 'error',
+      comment:
+        'cli/ and web/ call use cases in app/ and format core types; they do not open files, streams or probes themselves. ' +
+        'Exceptions (pathNot below), each for a reason.',
+      from: { path: '^src/(cli|web)/' },
+      to: {
+        path: LOWER,
+        pathNot: [
+          // The ledger is the faces' query API (runs, show, diff, target, the dashboard's tables): LedgerError, the Ledger
+          // handle a command opens from its --ledger flag, LaunchFilter/LaunchListItem and listItemOf (a record as
+          // a list row, web/api.ts).
+          '^src/store/(ledger|types|paths|record)\\.ts$',
+          // `bench run` calls the load generator itself (servedModel, serverInfo, runBench) with its own progress
+          // line and Ctrl-C, formats its plan and result types and words BenchError; recording is app/bench-run.ts.
+          '^src/bench/(run|errors|server-info)\\.ts$',
+          // Pure helpers of the I/O layers: a target's parse (`host:path`), an fs error's one-line description,
+          // SshOptions for --ssh-config, EngineInstall's type for `launch`'s output.
+          '^src/sources/(target|file)\\.ts$',
+          '^src/sources/ssh/session\\.ts$',
+          '^src/probes/engine-install\\.ts$',
+        ],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.d\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,77 @@
+/** `bench run`'s use case past the measuring: the results recorded on the launch that served them. */
+import type { BenchRunResult } from '../bench/run.js';
+import type { ServerInfo } from '../bench/server-info.js';
+import { levelToBench } from '../core/bench/loadgen/to-result.js';
+import type { Slo } from '../core/bench/loadgen/types.js';
+import type { LaunchRecord } from '../core/records.js';
+import { UsageError } from '../errors.js';
+import type { Ledger } from '../store/ledger.js';
+import { LedgerError } from '../store/types.js';
+import { fingerprinted, LOCAL, wallOf } from './bench-import.js';
+
+export interface Recorded {
+  launch: LaunchRecord | null;
+  benches: number[];
+  why: string | null;
+}
+
+/** What `bench run` needs of its options here: the URL, `--host`/`--launch`, the plan's SLO. */
+export interface BenchRunTarget {
+  url: URL;
+  flags: Record<string, unknown>;
+  plan: { slo?: Slo | null };
+}
+
+/**
+ * Records each level of a bench run in the ledger on the launch serving at the URL (or the one `--launch` names),
+ * the record `bench import` makes, plus what only firedup's own generator knows.
+ */
+export function recordBenchRun(
+  ledger: Ledger,
+  opts: BenchRunTarget,
+  r: BenchRunResult,
+  server: ServerInfo,
+): Recorded {
+  const url = opts.url;
+  const host =
+    typeof opts.flags.host === 'string'
+      ? opts.flags.host
+      : LOCAL.has(url.hostname.toLowerCase())
+        ? 'localhost'
+        : url.hostname;
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const first = r.levels[0]!;
+  const last = r.levels[r.levels.length - 1]!;
+  const mid = wallOf((first.startedAt + last.endedAt) / 2);
+  let launch: LaunchRecord | null;
+  try {
+    launch =
+      typeof opts.flags.launch === 'string'
+        ? ledger.resolve(opts.flags.launch)
+        : ledger.servingAt(host, port, mid);
+  } catch (e) {
+    if (e instanceof LedgerError) throw new UsageError(`bench run: --launch: ${e.message}`, 2);
+    throw e;
+  }
+  if (!launch)
+    return {
+      launch: null,
+      benches: [],
+      why: `no launch serving on ${host}:${port} in the ledger; attach with --launch ID (firedup runs lists launches)`,
+    };
+  const benches = r.levels.map((l) => {
+    const parsed = levelToBench(l.metrics, {
+      url: url.origin,
+      host,
+      port,
+      model: r.model,
+      endpoint: r.endpoint,
+      finishedAtWall: wallOf(l.endedAt),
+      startedAtEpoch: l.startedAt,
+      slo: opts.plan.slo ? { ...opts.plan.slo } : null,
+      server,
+    });
+    return ledger.addBench(launch!.id, fingerprinted(parsed)).record.id;
+  });
+  return { launch, benches, why: null };
+}

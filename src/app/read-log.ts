@@ -1,0 +1,120 @@
+/**
+ * Reading a log once (`status`, `runs`, `show`): a path or `-` into an analysis, continuing from the ledger's saved
+ * state where there is one, with one-line errors for everything a user can get wrong.
+ */
+import fs from 'node:fs';
+import type { AnalyzerOptions } from '../core/analyzer.js';
+import type { LaunchRecord } from '../core/records.js';
+import { UsageError } from '../errors.js';
+import { analyzeFifo, analyzeStream, localKind, type ReadResult } from '../sources/file.js';
+import { type SshOptions, SshSession } from '../sources/ssh/session.js';
+import { parseTarget } from '../sources/target.js';
+import type { Ledger } from '../store/ledger.js';
+import { recordFromReport } from '../store/record.js';
+import { LedgerError } from '../store/types.js';
+import { ingestLocal } from './ingest.js';
+import { ingestRemote } from './ingest-remote.js';
+import { logIdentity } from './recording.js';
+
+/** True when the argument names a file on another machine (`host:path`, `user@host:path`, `ssh://`). */
+export function isRemote(target: string): boolean {
+  try {
+    return target !== '-' && parseTarget(target).kind === 'ssh';
+  } catch {
+    // A malformed ssh:// is remote too; readLog reports what is wrong with it.
+    return true;
+  }
+}
+
+/**
+ * Reads a log, recording its launches when a ledger is given. A local file continues from where the ledger
+ * left it (a 2 GB log that grew by 1 MB reads about 1 MB); a remote one is read whole and its launches
+ * recorded under the ssh host's name.
+ */
+export async function readLog(
+  target: string,
+  opts: AnalyzerOptions,
+  ssh: SshOptions = {},
+  ledger: Ledger | null = null,
+): Promise<ReadResult> {
+  if (target === '-') return analyzeStream(process.stdin, opts);
+  let t: ReturnType<typeof parseTarget>;
+  try {
+    t = parseTarget(target);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (t.kind === 'local') {
+    const kind = localKind(t.path);
+    if (kind === 'stream') return analyzeFifo(t.path, opts);
+    if (kind === 'device')
+      throw new UsageError(
+        `${t.path}: a device, not a log file (name the server's log file, or pipe it: cmd | firedup status -)`,
+      );
+    return warnDamaged(target, await ingestLocal(ledger, t.path, opts));
+  }
+  let session: SshSession;
+  try {
+    session = new SshSession(t, { persistSec: 1, ...ssh });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  try {
+    return warnDamaged(target, await ingestRemote(ledger, session, { host: t.host, path: t.path }, opts));
+  } catch (err) {
+    if (err instanceof LedgerError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** A damaged saved state is dropped and the log read afresh: the user is told once, the answer is right. */
+function warnDamaged<T extends ReadResult>(target: string, res: T): T {
+  if (res.damaged)
+    process.stderr.write(
+      `firedup: warning: ${target}: the ledger's saved state was damaged (${res.damaged}); read afresh\n`,
+    );
+  return res;
+}
+
+/** Says why a file gave no launch, when the reason is the file itself. */
+export function explainNoLaunch(target: string, res: ReadResult): string {
+  if (res.size === 0) return `${target}: empty file, nothing to report`;
+  if (target !== '-' && looksBinary(target)) return `${target}: looks like a binary file, not a text log`;
+  return `${target}: no server launch recognised in ${res.report.lines} line${res.report.lines === 1 ? '' : 's'} (not an SGLang, vLLM, TensorRT-LLM, TGI or llama.cpp log? --engine forces one)`;
+}
+
+function looksBinary(path: string): boolean {
+  try {
+    const fd = fs.openSync(path, 'r');
+    const buf = Buffer.alloc(8192);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    fs.closeSync(fd);
+    let odd = 0;
+    for (let i = 0; i < n; i++) {
+      const c = buf[i]!;
+      if (c === 0 || (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 27)) odd++;
+    }
+    return n > 0 && odd / n > 0.05;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A log's launches (as read by readLog) as records: the ledger's ids where it keeps them, so that what `diff`
+ * prints can be given to `show` and `diff` afterwards.
+ */
+export function launchRecords(arg: string, res: ReadResult, ledger: Ledger | null): LaunchRecord[] {
+  const t = parseTarget(arg);
+  const host = t.kind === 'ssh' ? t.host : 'localhost';
+  const now = Date.now() / 1000;
+  const stored = (res as { records?: LaunchRecord[] }).records;
+  return res.report.launches.map((l) => {
+    const rec = recordFromReport(
+      { ...l, engine: l.engine ?? res.report.engine },
+      { host, path: logIdentity(arg)?.path ?? t.path, fileId: null, now },
+    );
+    const kept = stored?.find((r) => r.startOffset === l.startOffset)?.id ?? ledger?.keptId(rec) ?? null;
+    return kept ? { ...rec, id: kept } : rec;
+  });
+}

@@ -1,0 +1,26 @@
+/** What the probes answer, as one interface: a live session runs these (local ones, or a remote host's over SSH). */
+import type { GpuObservation, HttpObservation, ProcessObservation } from '../core/observations.js';
+import type { EngineId } from '../core/types.js';
+
+/** The probes a session runs; the defaults read this machine. */
+export interface LiveProbes {
+  process(pid: number): Promise<ProcessObservation>;
+  findPid(opts: { port?: number; engine: EngineId | null }): Promise<number | null>;
+  http(url: string, engine: EngineId | null): Promise<HttpObservation>;
+  gpu(): Promise<GpuObservation>;
+}
+
+/**
+ * What the remote probes need of an SSH connection (`sources/ssh/session.ts`'s SshSession is one): run a command
+ * on the host in one of its lanes, say why a command failed, forward a local port to the host's.
+ */
+export interface RemoteHost {
+  readonly label: string;
+  run(
+    remote: readonly string[],
+    timeoutMs?: number,
+    lane?: 'log' | 'probe' | 'gpu',
+  ): Promise<{ code: number | null; stdout: Buffer; stderr: string }>;
+  classify(res: { code: number | null; stderr: string }, file: string): Error | null;
+  forward(spec: string): Promise<boolean>;
+}

@@ -1,0 +1,81 @@
+/**
+ * The layers' rules (.dependency-cruiser.cjs) hold on src/: imports point down (faces → app → I/O layers → core →
+ * errors), with the few exceptions the config names, and no cycles. A violation fails the suite.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { MODULES } from '../src/web/static.js';
+import { ROOT, tmpDir } from './helpers.js';
+
+const DEPCRUISE = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
+
+function cruise(cwd: string): { status: number | null; out: string } {
+  const r = spawnSync(process.execPath, [DEPCRUISE, '--config', CONFIG, '--output-type', 'err', 'src'], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+describe('architecture', () => {
+  it('every import in src/ follows the layers (dependency-cruiser, .dependency-cruiser.cjs)', () => {
+    const r = cruise(ROOT);
+    assert.equal(r.status, 0, r.out);
+  });
+
+  it('the rules catch an import that points up, I/O in the core, a face importing the other, a cycle', () => {
+    const dir = tmpDir();
+    const put = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    };
+    put(
+      'tsconfig.json',
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }),
+    );
+    put('src/errors.ts', 'export class UsageError extends Error {}\n');
+    put(
+      'src/core/a.ts',
+      "import fs from 'node:fs';\nimport { b } from '../cli/b.js';\nexport const a = [fs, b];\n",
+    );
+    put('src/cli/b.ts', 'export const b = 1;\n');
+    put('src/web/c.ts', "import { b } from '../cli/b.js';\nexport const c = b;\n");
+    put('src/store/d.ts', "import { e } from '../app/e.js';\nexport const d = e;\n");
+    put('src/app/e.ts', "import { f } from './f.js';\nexport const e = f;\n");
+    put('src/app/f.ts', "import { e } from './e.js';\nexport const f = () => e;\n");
+    const r = cruise(dir);
+    assert.notEqual(r.status, 0, r.out);
+    for (const rule of [
+      'core-imports-only-core',
+      'core-has-no-io',
+      'faces-do-not-import-each-other',
+      'lower-layers-import-core-only',
+      'no-cycles',
+    ])
+      assert.match(r.out, new RegExp(`${rule}:`), `${rule} not reported:\n${r.out}`);
+  });
+});
+
+describe('dashboard modules', () => {
+  it('every ES module the dashboard imports is one the server serves (MODULES), and none is left unused', () => {
+    const web = path.join(ROOT, 'web');
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^import [^;]*? from '(\.[^']+)';/gm)) {
+        const target = path.resolve(path.dirname(file), m[1]!);
+        const rel = path.relative(path.join(web, 'js'), target).replace(/\.js$/, '');
+        if (seen.has(rel)) continue;
+        seen.add(rel);
+        visit(target);
+      }
+    };
+    visit(path.join(web, 'app.js'));
+    assert.deepEqual([...seen].sort(), [...MODULES].sort());
+  });
+});

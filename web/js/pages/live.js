@@ -1,0 +1,155 @@
+/**
+ * Page #/live : one card per watched target, updated from /api/events.
+ */
+import { api, viewEvents } from '../api.js';
+import { h } from '../dom.js';
+import { fmtDur, fmtGiB, fmtNum } from '../format.js';
+import { onCleanup, routeSeq } from '../router.js';
+import { badge, tone } from '../states.js';
+import { progressBar } from './detail.js';
+
+export async function liveView(seq) {
+  const data = await api('api/live');
+  if (seq !== routeSeq) return null;
+  const root = h('section', { class: 'live' });
+  const grid = h('div', { class: 'cards' });
+  const cards = new Map();
+  const put = (t) => {
+    const card = liveCard(t);
+    const old = cards.get(t.name);
+    if (old) old.el.replaceWith(card);
+    else grid.append(card);
+    cards.set(t.name, { el: card, t });
+    empty.hidden = cards.size > 0;
+  };
+  const empty = h(
+    'p',
+    { class: 'muted' },
+    'No watched target: start ',
+    h('code', null, 'firedup serve --watch LOG'),
+    ' (or list targets in firedup.toml).',
+  );
+  root.append(h('h1', null, 'Live'), empty, grid);
+  for (const t of data.targets ?? []) put(t);
+  viewEvents.live = put;
+  // "updated N s ago" ticks without a server event.
+  const timer = setInterval(() => {
+    for (const c of cards.values()) {
+      const el = c.el.querySelector('.ago');
+      if (el) el.textContent = agoText(c.t.updatedAt);
+    }
+  }, 1000);
+  onCleanup(() => clearInterval(timer));
+  return root;
+}
+
+function agoText(ts) {
+  if (!ts) return '';
+  const d = Math.max(0, Date.now() / 1000 - ts);
+  return `updated ${d < 1 ? 'just now' : `${fmtDur(Math.round(d))} ago`}`;
+}
+
+function liveCard(t) {
+  const v = t.verdict;
+  const l = t.launch;
+  const state = v?.state ?? 'waiting';
+  const phase = v?.phase ?? l?.phase ?? null;
+  const card = h('article', { class: `card live-card ${tone(state)}`, 'data-target': t.name });
+  card.append(
+    h(
+      'header',
+      null,
+      h('h2', null, t.name),
+      h('span', { class: 'state', 'data-state': state }, badge(state)),
+      h('span', { class: 'spacer' }),
+      h('span', { class: 'ago muted' }, agoText(t.updatedAt)),
+    ),
+    h('div', { class: 'target mono muted' }, t.target),
+    h(
+      'div',
+      { class: 'meta' },
+      phase
+        ? h('span', null, 'phase ', h('strong', { class: 'phase-name' }, phase))
+        : h('span', { class: 'muted' }, 'no phase yet'),
+      v?.launch ? h('span', null, `launch ${v.launch} of ${v.launches}`) : null,
+      v?.engine || l?.engine ? h('span', null, v?.engine ?? l?.engine) : null,
+      l?.model ? h('span', { class: 'model' }, l.model) : null,
+      v?.throughput !== null && v?.throughput !== undefined
+        ? h('span', null, `${fmtNum(v.throughput, 1)} tok/s`)
+        : null,
+    ),
+  );
+  const p = v?.progress ?? l?.progress ?? null;
+  if (p) {
+    // The verdict's progress is the graph capture's while in cuda_graph, the weights' otherwise.
+    const bar = l?.phase === 'cuda_graph' && l?.graphProgress ? l.graphProgress : l?.progress;
+    card.append(
+      progressBar(p.ratio, `${bar?.what ? `${bar.what}: ` : ''}${p.done}/${p.total}`),
+      h(
+        'div',
+        { class: 'muted small' },
+        [
+          p.rate ? `${p.rate}/s` : null,
+          !v?.final && p.eta !== null && p.eta !== undefined && p.ratio < 1 ? `ETA ${fmtDur(p.eta)}` : null,
+          !v?.final && v?.quietFor !== null && v?.quietFor !== undefined
+            ? `quiet ${fmtDur(v.quietFor)}${v.budget ? ` of ${fmtDur(v.budget)} allowed` : ''}`
+            : null,
+        ]
+          .filter(Boolean)
+          .join(' · '),
+      ),
+    );
+  }
+  if (v?.why) card.append(h('p', { class: 'why' }, v.why));
+  if (v?.next) card.append(h('p', { class: 'next' }, h('strong', null, 'next: '), v.next));
+  if (t.gpus?.length) {
+    card.append(
+      h(
+        'div',
+        { class: 'gpus', 'aria-label': 'GPU memory' },
+        h('div', { class: 'muted small' }, 'GPU memory used · utilisation'),
+        t.gpus.map((g) => {
+          const ratio = g.memTotalBytes ? g.memUsedBytes / g.memTotalBytes : 0;
+          // util is a fraction (0–1), null when nvidia-smi did not say.
+          const util = g.util === null || g.util === undefined ? '–' : `${Math.round(g.util * 100)}%`;
+          return h(
+            'div',
+            {
+              class: 'gpu',
+              title: `GPU ${g.index}: ${fmtGiB(g.memUsedBytes)} of ${fmtGiB(g.memTotalBytes)} GiB used, utilisation ${util}`,
+            },
+            h('span', { class: 'gi mono' }, `GPU${g.index}`),
+            h(
+              'span',
+              { class: 'membar' },
+              h('span', { class: 'fill', style: { width: `${(ratio * 100).toFixed(1)}%` } }),
+            ),
+            h(
+              'span',
+              { class: 'mono small' },
+              `${fmtGiB(g.memUsedBytes)}/${fmtGiB(g.memTotalBytes)} GiB · ${util}`,
+            ),
+          );
+        }),
+      ),
+    );
+  }
+  const ev = (v?.evidence ?? []).slice(0, 4);
+  if (ev.length)
+    card.append(
+      h(
+        'ol',
+        { class: 'evidence compact' },
+        ev.map((e) =>
+          h(
+            'li',
+            null,
+            h('span', { class: 'what' }, e.source),
+            e.line ? h('span', { class: 'ln' }, `line ${e.line}`) : null,
+            h('code', { class: 'text' }, e.text),
+          ),
+        ),
+      ),
+    );
+  return card;
+}

@@ -1,0 +1,78 @@
+/**
+ * Phases, states and their colours: the badge of an outcome or live state, the order of outcomes.
+ */
+import { h } from './dom.js';
+
+export const PHASES = [
+  'args',
+  'dist_init',
+  'loading_weights',
+  'weights_loaded',
+  'kv_cache',
+  'compile',
+  'autotune',
+  'cuda_graph',
+  'warmup',
+  'ready',
+  'serving',
+];
+
+export const PHASE_COLOR = {
+  args: '#94a3b8',
+  dist_init: '#a78bfa',
+  loading_weights: '#3b82f6',
+  weights_loaded: '#60a5fa',
+  kv_cache: '#14b8a6',
+  compile: '#f59e0b',
+  autotune: '#f97316',
+  cuda_graph: '#ec4899',
+  warmup: '#eab308',
+  ready: '#22c55e',
+  serving: '#15803d',
+};
+
+/** Colours of the 2–4 launches on the compare page (also their legend swatches). */
+export const LAUNCH_COLOR = ['#2563eb', '#dc2626', '#16a34a', '#9333ea'];
+
+/** Badge colour of an outcome or live state. */
+export function tone(state) {
+  switch (state) {
+    case 'ready':
+    case 'serving':
+    case 'idle':
+      return 'ok';
+    case 'crashed':
+    case 'dead':
+      return 'bad';
+    case 'stalled':
+      return 'warn';
+    case 'shutdown':
+    case 'exited':
+    case 'waiting':
+      return 'off';
+    default:
+      return 'run';
+  }
+}
+
+export function badge(state, label = state) {
+  return h('span', { class: `badge ${tone(state)}` }, String(label ?? '–').replace('_', ' '));
+}
+
+export const OUTCOME_RANK = {
+  serving: 0,
+  ready: 1,
+  in_progress: 2,
+  stalled: 3,
+  shutdown: 4,
+  exited: 5,
+  ended: 6,
+  dead: 7,
+  crashed: 8,
+};
+
+/**
+ * What the CLI lists as the launch's state (`firedup runs`): the log's outcome, or the live verdict the ledger
+ * kept (stalled, dead, exited) where the log leaves the launch open. Older servers send no state.
+ */
+export const stateOf = (l) => l.state ?? l.outcome;
