@@ -4,7 +4,9 @@
 // TypeScript side turns those sums into a ServingRun. The shapes and rules are those documented in
 // src/core/bulk.ts; the tests check that this reader and the general path agree on real and generated logs.
 
-// Memory map (bytes)
+// Memory map (bytes). Static data (string literals) is placed at 9216 (scripts/lib/wasm.mjs --memoryBase),
+// in a gap of both maps: the bulk reader's below and the shape scanner's (RES 0-512, SAMP 16384-59584, TABLE
+// 65536-196608, TPL 196608-524288, IN), each in its own instance.
 const RES: usize = 0; // f64 results, see the R_* indices
 const HIST: usize = 1024; // u32[1400]: histogram of gen throughput
 const TAGS: usize = 8192; // i32 pairs: (start, length) of rank tags that changed
@@ -689,6 +691,7 @@ const S_TAG_START = 53;
 const S_TAG_LEN = 54;
 const S_PID = 55;
 const S_STOP_TS = 56;
+const S_N_SAMP = 57;
 
 // effects (scan.ts learn)
 const FX_SERVING = 1;
@@ -810,6 +813,187 @@ let fTagLen: i32 = 0;
 let fPid: i32 = -1;
 let fTs: f64 = NaN;
 let fYear: f64 = 0;
+let fPrefixEnd: i32 = -1;
+// a sample line's numbers (NaN: none)
+let smGen: f64 = NaN;
+let smPrompt: f64 = NaN;
+let smRunning: f64 = NaN;
+let smQueued: f64 = NaN;
+let smKv: f64 = NaN;
+let smTs: f64 = NaN;
+
+const SAMP: usize = 16384; // f64 records of SAMP_F: line index, ts, gen, prompt, running, queued, kv, start, end
+const SAMP_F: i32 = 9;
+const MAX_SAMP: i32 = 600;
+
+// `lit` at p: the position after it, or -1.
+function litAt(p: i32, end: i32, lit: string): i32 {
+  const n = lit.length;
+  if (p < 0 || p + n > end) return -1;
+  for (let i = 0; i < n; i++) if (b(p + i) != <i32>lit.charCodeAt(i)) return -1;
+  return p + n;
+}
+
+// `\d+(\.\d+)?` (at most 15 digits) at p: value in NUM, the position after it, or -1 (the JS scanner's dec()).
+function decAt(p: i32, end: i32): i32 {
+  if (p < 0) return -1;
+  let v: f64 = 0;
+  const p0 = p;
+  while (p < end) {
+    const c = b(p);
+    if (c < 48 || c > 57) break;
+    v = v * 10 + <f64>(c - 48);
+    p++;
+  }
+  if (p == p0) return -1;
+  let digits = p - p0;
+  if (p + 1 < end && b(p) == 46 && b(p + 1) >= 48 && b(p + 1) <= 57) {
+    p++;
+    const f = p;
+    let div: f64 = 1;
+    while (p < end) {
+      const c = b(p);
+      if (c < 48 || c > 57) break;
+      v = v * 10 + <f64>(c - 48);
+      div *= 10;
+      p++;
+    }
+    digits += p - f;
+    if (digits > 15) return -1;
+    v = v / div;
+  } else if (digits > 15) return -1;
+  NUM = v;
+  return p;
+}
+
+@inline function spacesAt(p: i32, end: i32, min: i32): i32 {
+  if (p < 0) return -1;
+  const p0 = p;
+  while (p < end && b(p) == 32) p++;
+  return p - p0 >= min ? p : -1;
+}
+
+@inline function two(p: i32): i32 {
+  const a = b(p) - 48;
+  const c = b(p + 1) - 48;
+  return a < 0 || a > 9 || c < 0 || c > 9 ? -1 : a * 10 + c;
+}
+
+// vLLM's stats line after its prefix: `INFO MM-DD hh:mm:ss[.f] [file.py:N] [Engine N: ]Avg prompt throughput: …`
+// (the JS VllmScanner's shapes). True with the numbers in sm*, its end in FOUND_END.
+function vllmStats(p: i32, end: i32, yr: i32): bool {
+  p = litAt(p, end, 'INFO ');
+  if (p < 0 || p + 15 > end) return false;
+  const mo = two(p);
+  const d = two(p + 3);
+  const h = two(p + 6);
+  const mi = two(p + 9);
+  const sec = two(p + 12);
+  if (b(p + 2) != 45 || b(p + 5) != 32 || b(p + 8) != 58 || b(p + 11) != 58) return false;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) return false;
+  p += 14;
+  if (b(p) == 46) {
+    p++;
+    const f = p;
+    while (p < end && b(p) >= 48 && b(p) <= 57) p++;
+    if (p == f || p - f > 15) return false;
+  }
+  if (p >= end || b(p) != 32) return false;
+  p++;
+  if (p < end && b(p) == 91) p++;
+  const f0 = p;
+  while (p < end) {
+    const c = b(p);
+    if (isAlpha(c) || (c >= 48 && c <= 57) || c == 47 || c == 95 || c == 46 || c == 45) p++;
+    else break;
+  }
+  if (p == f0) return false;
+  if (p < end && b(p) == 58) {
+    p++;
+    const q = p;
+    while (p < end && b(p) >= 48 && b(p) <= 57) p++;
+    if (p == q || p - q > 15) return false;
+  }
+  if (p >= end || b(p) != 93) return false;
+  p++;
+  if (p < end && b(p) == 32) p++;
+  const e0 = litAt(p, end, 'Engine ');
+  if (e0 >= 0) {
+    p = e0;
+    const q = p;
+    while (p < end && b(p) >= 48 && b(p) <= 57) p++;
+    if (p == q || p - q > 15) return false;
+    p = litAt(p, end, ': ');
+  }
+  p = decAt(litAt(p, end, 'Avg prompt throughput: '), end);
+  if (p < 0) return false;
+  smPrompt = NUM;
+  p = decAt(litAt(p, end, ' tokens/s, Avg generation throughput: '), end);
+  if (p < 0) return false;
+  smGen = NUM;
+  p = litAt(p, end, ' tokens/s, Running: ');
+  if (p < 0 || !readInt(p, end)) return false;
+  smRunning = NUM;
+  p = litAt(POS, end, ' reqs, ');
+  if (p < 0) return false;
+  const sw = litAt(p, end, 'Swapped: ');
+  if (sw >= 0) {
+    if (!readInt(sw, end)) return false;
+    p = litAt(POS, end, ' reqs, ');
+    if (p < 0) return false;
+  }
+  let w = litAt(p, end, 'Waiting: ');
+  if (w < 0) w = litAt(p, end, 'Pending: ');
+  if (w < 0 || !readInt(w, end)) return false;
+  smQueued = NUM;
+  p = litAt(POS, end, ' reqs');
+  if (p < 0) return false;
+  smKv = NaN;
+  const kv = litAt(p, end, ', GPU KV cache usage: ');
+  if (kv >= 0) {
+    p = decAt(kv, end);
+    if (p < 0 || p >= end || b(p) != 37) return false;
+    smKv = NUM / 100;
+    p++;
+  }
+  const pr = litAt(p, end, ', Prefix cache hit rate: ');
+  if (pr >= 0) {
+    p = decAt(pr, end);
+    if (p < 0 || p >= end || b(p) != 37) return false;
+    p++;
+  }
+  if (p >= end || b(p) != 10) return false;
+  const yu = yr < 100 ? yr + 1900 : yr;
+  smTs = <f64>(daysFromCivil(yu, mo, 1) + d - 1) * 86400 + <f64>(h * 3600 + mi * 60 + sec);
+  FOUND_END = p;
+  return true;
+}
+
+// llama-server's `[ ]*[prompt ]eval time = F ms / N tokens ( F ms per token, F tokens per second)` (the JS
+// LlamaScanner's shape).
+function llamaTiming(p: i32, end: i32): bool {
+  p = spacesAt(p, end, 0);
+  let q = litAt(p, end, 'prompt eval time = ');
+  const prompt = q >= 0;
+  if (!prompt) q = litAt(p, end, 'eval time = ');
+  p = decAt(spacesAt(q, end, 1), end);
+  p = spacesAt(litAt(p, end, ' ms / '), end, 0);
+  if (p < 0 || !readInt(p, end)) return false;
+  p = decAt(spacesAt(litAt(POS, end, ' tokens ('), end, 1), end);
+  p = decAt(spacesAt(litAt(p, end, ' ms per token, '), end, 0), end);
+  if (p < 0) return false;
+  const tps = NUM;
+  p = litAt(p, end, ' tokens per second)');
+  if (p < 0 || p >= end || b(p) != 10) return false;
+  smGen = prompt ? NaN : tps;
+  smPrompt = prompt ? tps : NaN;
+  smRunning = NaN;
+  smQueued = NaN;
+  smKv = NaN;
+  smTs = NaN;
+  FOUND_END = p;
+  return true;
+}
 
 // `\x1b[` digits/semicolons `m`, from p: the position after it, or -1.
 function skipSgr(p: i32, end: i32): i32 {
@@ -830,6 +1014,7 @@ function skipSgr(p: i32, end: i32): i32 {
 
 // vLLM: `[\x1b[…m](Name pid=N)[\x1b[…m] ` then `INFO:` (an access line; stats lines are the caller's). -1: not.
 function vllmFrame(p: i32, end: i32): i32 {
+  fPrefixEnd = -1;
   fTagStart = 0;
   fTagLen = 0;
   fPid = -1;
@@ -873,6 +1058,7 @@ function vllmFrame(p: i32, end: i32): i32 {
     }
     if (p < end && b(p) == 32) p++;
   }
+  fPrefixEnd = p;
   // `INFO:`
   if (p + 5 > end || b(p) != 73 || b(p + 1) != 78 || b(p + 2) != 70 || b(p + 3) != 79 || b(p + 4) != 58) return -1;
   return p;
@@ -933,7 +1119,8 @@ function tgiFrame(p: i32, end: i32): i32 {
  * 3 (TGI), until one that is not, or a line without its newline before `end`, or longer than maxLen.
  * Returns the position of the first unread byte.
  */
-export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
+export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i32): i32 {
+  let nSamp: i32 = 0;
   let s = start;
   let lines: i32 = 0;
   let engineLines: i32 = 0;
@@ -953,11 +1140,15 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
   while (s < end) {
     // frame
     m = s;
+    let sample = false;
     if (engine == 1) {
       m = vllmFrame(s, end);
       if (m < 0) {
-        stop = 2;
-        break;
+        if (fPrefixEnd < 0 || !vllmStats(fPrefixEnd, end, yr)) {
+          stop = 2;
+          break;
+        }
+        sample = true;
       }
       if (lines == 0 && tagStart < 0) {
         tagStart = fTagStart;
@@ -986,9 +1177,9 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
         stop = 2;
         break;
       }
-    }
+    } else if (engine == 2) sample = llamaTiming(s, end);
     // the message's shape
-    const fx = lookup(m, end);
+    const fx = sample ? FX_SERVING : lookup(m, end);
     if (fx == 0) {
       // unknown, or no newline before end: the caller's
       stop = 1;
@@ -998,6 +1189,27 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
     if (p - s > maxLen || fx < FX_SERVING || fx > FX_PHASE_COMMON) {
       stop = 2;
       break;
+    }
+    if (sample) {
+      if (nSamp >= MAX_SAMP) {
+        stop = 3;
+        break;
+      }
+      const r = SAMP + (<usize>(nSamp * SAMP_F) << 3);
+      store<f64>(r, <f64>lines);
+      store<f64>(r + 8, smTs);
+      store<f64>(r + 16, smGen);
+      store<f64>(r + 24, smPrompt);
+      store<f64>(r + 32, smRunning);
+      store<f64>(r + 40, smQueued);
+      store<f64>(r + 48, smKv);
+      store<f64>(r + 56, <f64>s);
+      store<f64>(r + 64, <f64>p);
+      nSamp++;
+      if (!isNaN(smTs)) {
+        curTs = smTs;
+        if (isNaN(firstTs)) firstTs = smTs;
+      }
     }
     // the line is taken
     if (engine == 3) {
@@ -1028,6 +1240,7 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
   res(S_PROG_TS, progTs);
   res(S_STOP, <f64>stop);
   res(S_STOP_MSG, <f64>m);
+  res(S_N_SAMP, <f64>nSamp);
   res(S_TAG_START, <f64>tagStart);
   res(S_TAG_LEN, <f64>tagLen);
   res(S_PID, <f64>pid);

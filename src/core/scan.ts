@@ -64,7 +64,11 @@ const S = {
   tagLen: 54,
   pid: 55,
   stopTs: 56,
+  nSamp: 57,
 } as const;
+/** Sample records of shapeScan: f64 fields from byte SAMP (assembly/bulk.ts). */
+const SAMP = 16384;
+const SAMP_F = 9;
 const IN = 524288;
 
 /** Bumped at every chunk pushed (BulkHook.newChunk): the wasm copy of a chunk is stale after it. */
@@ -75,7 +79,7 @@ export function newScanChunk(): void {
 
 interface ShapeExports {
   memory: WebAssembly.Memory;
-  shapeScan(start: number, end: number, engine: number, maxLen: number): number;
+  shapeScan(start: number, end: number, engine: number, maxLen: number, year: number): number;
   shapeSetAt(msgStart: number, lineEnd: number, fx: number): number;
   shapeClear(): void;
 }
@@ -104,6 +108,10 @@ class ShapeWasm {
 
   private view: Float64Array | null = null;
 
+  samples(n: number): Float64Array {
+    return new Float64Array(this.x.memory.buffer, SAMP, n * SAMP_F);
+  }
+
   res(): Float64Array {
     const mem = this.x.memory.buffer;
     if (this.view === null || this.view.buffer !== mem) this.view = new Float64Array(mem, 0, 64);
@@ -115,6 +123,8 @@ let shapeWasm: ShapeWasm | null = null;
 const D0 = 48;
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+const nullIfNaN = (v: number): number | null => (Number.isNaN(v) ? null : v);
 
 /** Shared parsing cursor over one line's bytes. */
 class Cursor {
@@ -309,7 +319,7 @@ export abstract class LineScanner {
     for (;;) {
       if (w !== null) {
         // whole lines of known shapes in wasm; the line it stops at is tried here
-        const next = w.x.shapeScan(s, end, this.wasmEngine, maxLen);
+        const next = w.x.shapeScan(s, end, this.wasmEngine, maxLen, env.year);
         const R = w.res();
         const k = R[S.lines]!;
         if (k > 0) {
@@ -325,6 +335,27 @@ export abstract class LineScanner {
           run.lastLine = lineNo + n;
           run.lastOffset = offset + (R[S.lastStart]! - start);
           run.endOffset = offset + (R[S.lastEnd]! + 1 - start);
+          const nSamp = R[S.nSamp]!;
+          if (nSamp > 0) {
+            const rec = w.samples(nSamp);
+            for (let i = 0; i < nSamp * SAMP_F; i += SAMP_F) {
+              const t = rec[i + 1]!;
+              r.genTps = nullIfNaN(rec[i + 2]!);
+              r.promptTps = nullIfNaN(rec[i + 3]!);
+              r.running = nullIfNaN(rec[i + 4]!);
+              r.queued = nullIfNaN(rec[i + 5]!);
+              r.kvUsage = nullIfNaN(rec[i + 6]!);
+              // a line without a time has the last one seen (llama-server prints none)
+              this.sample(
+                run,
+                no0 + 1 + rec[i]!,
+                Number.isNaN(t) ? lastTs : t,
+                buf,
+                rec[i + 7]!,
+                rec[i + 8]!,
+              );
+            }
+          }
           const progIdx = R[S.progIdx]!;
           if (progIdx >= 0) {
             run.progressLine = no0 + 1 + progIdx;
@@ -355,6 +386,7 @@ export abstract class LineScanner {
         }
         const stop = R[S.stop]!;
         if (stop === 0) break;
+        if (stop === 3) continue;
         if (stop === 1) {
           // a shape not seen yet: learn what the general path does with it; this line takes the general path
           const e = buf.indexOf(10, s);
