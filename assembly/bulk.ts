@@ -669,8 +669,11 @@ export function reset(): void {
 // fills from the general path (shapeSet). A line whose shape is not in the table, or whose frame differs,
 // stops the scan; the caller handles it. Results in RES at the S_* slots.
 
-const TABLE: usize = 65536; // entries (u32 key, u32 template start, u32 template length, i32 effect)
-const TABLE_N: i32 = 8192;
+// entries of 32 bytes: u32 key, u32 template start, u32 template length, i32 effect, u32 the entry of the line
+// that came after a line of this shape last time (a busy server repeats its cycle of lines: tried first)
+const TABLE: usize = 65536;
+const TABLE_N: i32 = 4096;
+const ENTRY: usize = 32;
 const TPL: usize = 196608; // templates: messages with each run of digits as one `0`
 const TPL_END: usize = 524288;
 const KEY_BYTES: i32 = 32;
@@ -703,13 +706,16 @@ let tableUsed: i32 = 0;
 let tplUsed: usize = TPL;
 
 @inline function slot(h: u32): usize {
-  return TABLE + <usize>((h * 0x9e3779b1) >> 19) * 16;
+  return TABLE + <usize>((h * 0x9e3779b1) >> 20) * ENTRY;
 }
 
 @inline function nextSlot(p: usize): usize {
-  p += 16;
-  return p >= TABLE + <usize>TABLE_N * 16 ? TABLE : p;
+  p += ENTRY;
+  return p >= TABLE + <usize>TABLE_N * ENTRY ? TABLE : p;
 }
+
+// the entry the previous line matched (0: none)
+let prevEntry: usize = 0;
 
 // The key of a message: its first KEY_BYTES bytes with each run of digits as one `0` (the template is compared
 // in full after).
@@ -751,14 +757,16 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
   store<u32>(q + 4, <u32>t0);
   store<u32>(q + 8, <u32>(tplUsed - t0));
   store<i32>(q + 12, fx);
+  store<u32>(q + 16, 0);
   tableUsed++;
   return true;
 }
 
 export function shapeClear(): void {
-  memory.fill(TABLE, 0, <usize>TABLE_N * 16);
+  memory.fill(TABLE, 0, <usize>TABLE_N * ENTRY);
   tableUsed = 0;
   tplUsed = TPL;
+  prevEntry = 0;
 }
 
 // The line end (position of its newline) if IN[m, …) is exactly the template, else -1.
@@ -766,6 +774,18 @@ function matchTemplate(m: i32, end: i32, t: usize, tn: usize): i32 {
   const te = t + tn;
   let p = m;
   while (t < te) {
+    if (t + 8 <= te && p + 8 <= end && load<u64>(IN + <usize>p) == load<u64>(t)) {
+      // 8 bytes at once; a `0` at the end may stand for a longer run of digits
+      p += 8;
+      t += 8;
+      if (load<u8>(t - 1) == 48)
+        while (p < end) {
+          const d = b(p);
+          if (d < 48 || d > 57) break;
+          p++;
+        }
+      continue;
+    }
     if (p >= end) return -1;
     const c = b(p);
     const tc = <i32>load<u8>(t);
@@ -790,6 +810,18 @@ let FOUND_END: i32 = 0;
 
 // The effect of the line whose message starts at m (0: shape unknown); its end in FOUND_END.
 function lookup(m: i32, end: i32): i32 {
+  const prev = prevEntry;
+  if (prev != 0) {
+    const g = <usize>load<u32>(prev + 16);
+    if (g != 0) {
+      const e = matchTemplate(m, end, <usize>load<u32>(g + 4), <usize>load<u32>(g + 8));
+      if (e >= 0) {
+        FOUND_END = e;
+        prevEntry = g;
+        return load<i32>(g + 12);
+      }
+    }
+  }
   const h = shapeKey(m, end);
   let q = slot(h);
   let fx = load<i32>(q + 12);
@@ -798,12 +830,15 @@ function lookup(m: i32, end: i32): i32 {
       const e = matchTemplate(m, end, <usize>load<u32>(q + 4), <usize>load<u32>(q + 8));
       if (e >= 0) {
         FOUND_END = e;
+        if (prev != 0) store<u32>(prev + 16, <u32>q);
+        prevEntry = q;
         return fx;
       }
     }
     q = nextSlot(q);
     fx = load<i32>(q + 12);
   }
+  prevEntry = 0;
   return 0;
 }
 
@@ -1012,6 +1047,24 @@ function skipSgr(p: i32, end: i32): i32 {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
+// IN[a, a+n) == IN[r, r+n)
+function sameAt(a: i32, r: i32, n: i32): bool {
+  let i = 0;
+  while (i + 8 <= n) {
+    if (load<u64>(IN + <usize>(a + i)) != load<u64>(IN + <usize>(r + i))) return false;
+    i += 8;
+  }
+  while (i < n) {
+    if (b(a + i) != b(r + i)) return false;
+    i++;
+  }
+  return true;
+}
+
+@inline function isInfoColon(p: i32): bool {
+  return b(p) == 73 && b(p + 1) == 78 && b(p + 2) == 70 && b(p + 3) == 79 && b(p + 4) == 58;
+}
+
 // vLLM: `[\x1b[…m](Name pid=N)[\x1b[…m] ` then `INFO:` (an access line; stats lines are the caller's). -1: not.
 function vllmFrame(p: i32, end: i32): i32 {
   fPrefixEnd = -1;
@@ -1121,6 +1174,8 @@ function tgiFrame(p: i32, end: i32): i32 {
  */
 export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i32): i32 {
   let nSamp: i32 = 0;
+  let refStart: i32 = 0;
+  let refLen: i32 = 0;
   let s = start;
   let lines: i32 = 0;
   let engineLines: i32 = 0;
@@ -1142,7 +1197,12 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
     m = s;
     let sample = false;
     if (engine == 1) {
-      m = vllmFrame(s, end);
+      // the same process prefix as the first line's (bytes compared 8 at a time), or read afresh
+      const fast = refLen > 0 && s + refLen + 5 <= end && sameAt(s, refStart, refLen);
+      if (fast) {
+        fPrefixEnd = s + refLen;
+        m = isInfoColon(fPrefixEnd) ? fPrefixEnd : -1;
+      } else m = vllmFrame(s, end);
       if (m < 0) {
         if (fPrefixEnd < 0 || !vllmStats(fPrefixEnd, end, yr)) {
           stop = 2;
@@ -1150,10 +1210,14 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
         }
         sample = true;
       }
-      if (lines == 0 && tagStart < 0) {
+      if (fast) {
+        // same prefix, same tag and pid
+      } else if (lines == 0 && tagStart < 0) {
         tagStart = fTagStart;
         tagLen = fTagLen;
         pid = fPid;
+        refStart = s;
+        refLen = fTagLen > 0 ? fPrefixEnd - s : 0;
       } else {
         // other process prefix: the caller records it
         if (fPid != pid || fTagLen != tagLen) {
@@ -1179,6 +1243,7 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
       }
     } else if (engine == 2) sample = llamaTiming(s, end);
     // the message's shape
+    if (sample) prevEntry = 0;
     const fx = sample ? FX_SERVING : lookup(m, end);
     if (fx == 0) {
       // unknown, or no newline before end: the caller's
