@@ -861,11 +861,58 @@ const SAMP: usize = 16384; // f64 records of SAMP_F: line index, ts, gen, prompt
 const SAMP_F: i32 = 9;
 const MAX_SAMP: i32 = 600;
 
-// `lit` at p: the position after it, or -1.
-function litAt(p: i32, end: i32, lit: string): i32 {
-  const n = lit.length;
+// Literals of the shapes read here, as bytes (static data).
+const L_MS = memory.data<u8>([32, 109, 115, 32, 47, 32]);
+const L_MS_N: i32 = 6;
+const L_MS_PER_TOKEN = memory.data<u8>([32, 109, 115, 32, 112, 101, 114, 32, 116, 111, 107, 101, 110, 44, 32]);
+const L_MS_PER_TOKEN_N: i32 = 15;
+const L_REQS = memory.data<u8>([32, 114, 101, 113, 115]);
+const L_REQS_N: i32 = 5;
+const L_REQS_3 = memory.data<u8>([32, 114, 101, 113, 115, 44, 32]);
+const L_REQS_3_N: i32 = 7;
+const L_TOKENS = memory.data<u8>([32, 116, 111, 107, 101, 110, 115, 32, 40]);
+const L_TOKENS_N: i32 = 9;
+const L_TOKENS_PER_SECOND = memory.data<u8>([32, 116, 111, 107, 101, 110, 115, 32, 112, 101, 114, 32, 115, 101, 99, 111, 110, 100, 41]);
+const L_TOKENS_PER_SECOND_N: i32 = 19;
+const L_TOKENS_S_AVG_GENERATION_THROUGHPUT = memory.data<u8>([32, 116, 111, 107, 101, 110, 115, 47, 115, 44, 32, 65, 118, 103, 32, 103, 101, 110, 101, 114, 97, 116, 105, 111, 110, 32, 116, 104, 114, 111, 117, 103, 104, 112, 117, 116, 58, 32]);
+const L_TOKENS_S_AVG_GENERATION_THROUGHPUT_N: i32 = 38;
+const L_TOKENS_S_RUNNING = memory.data<u8>([32, 116, 111, 107, 101, 110, 115, 47, 115, 44, 32, 82, 117, 110, 110, 105, 110, 103, 58, 32]);
+const L_TOKENS_S_RUNNING_N: i32 = 20;
+const L_GPU_KV_CACHE_USAGE = memory.data<u8>([44, 32, 71, 80, 85, 32, 75, 86, 32, 99, 97, 99, 104, 101, 32, 117, 115, 97, 103, 101, 58, 32]);
+const L_GPU_KV_CACHE_USAGE_N: i32 = 22;
+const L_PREFIX_CACHE_HIT_RATE = memory.data<u8>([44, 32, 80, 114, 101, 102, 105, 120, 32, 99, 97, 99, 104, 101, 32, 104, 105, 116, 32, 114, 97, 116, 101, 58, 32]);
+const L_PREFIX_CACHE_HIT_RATE_N: i32 = 25;
+const L_10 = memory.data<u8>([58, 32]);
+const L_10_N: i32 = 2;
+const L_AVG_PROMPT_THROUGHPUT = memory.data<u8>([65, 118, 103, 32, 112, 114, 111, 109, 112, 116, 32, 116, 104, 114, 111, 117, 103, 104, 112, 117, 116, 58, 32]);
+const L_AVG_PROMPT_THROUGHPUT_N: i32 = 23;
+const L_ENGINE = memory.data<u8>([69, 110, 103, 105, 110, 101, 32]);
+const L_ENGINE_N: i32 = 7;
+const L_INFO = memory.data<u8>([73, 78, 70, 79, 32]);
+const L_INFO_N: i32 = 5;
+const L_PENDING = memory.data<u8>([80, 101, 110, 100, 105, 110, 103, 58, 32]);
+const L_PENDING_N: i32 = 9;
+const L_SWAPPED = memory.data<u8>([83, 119, 97, 112, 112, 101, 100, 58, 32]);
+const L_SWAPPED_N: i32 = 9;
+const L_WAITING = memory.data<u8>([87, 97, 105, 116, 105, 110, 103, 58, 32]);
+const L_WAITING_N: i32 = 9;
+const L_EVAL_TIME = memory.data<u8>([101, 118, 97, 108, 32, 116, 105, 109, 101, 32, 61, 32]);
+const L_EVAL_TIME_N: i32 = 12;
+const L_PROMPT_EVAL_TIME = memory.data<u8>([112, 114, 111, 109, 112, 116, 32, 101, 118, 97, 108, 32, 116, 105, 109, 101, 32, 61, 32]);
+const L_PROMPT_EVAL_TIME_N: i32 = 19;
+
+// The n bytes at lit, at p (8 at a time): the position after them, or -1.
+function litAt(p: i32, end: i32, lit: usize, n: i32): i32 {
   if (p < 0 || p + n > end) return -1;
-  for (let i = 0; i < n; i++) if (b(p + i) != <i32>lit.charCodeAt(i)) return -1;
+  let i = 0;
+  while (i + 8 <= n) {
+    if (load<u64>(IN + <usize>(p + i)) != load<u64>(lit + <usize>i)) return -1;
+    i += 8;
+  }
+  while (i < n) {
+    if (b(p + i) != <i32>load<u8>(lit + <usize>i)) return -1;
+    i++;
+  }
   return p + n;
 }
 
@@ -917,7 +964,7 @@ function decAt(p: i32, end: i32): i32 {
 // vLLM's stats line after its prefix: `INFO MM-DD hh:mm:ss[.f] [file.py:N] [Engine N: ]Avg prompt throughput: …`
 // (the JS VllmScanner's shapes). True with the numbers in sm*, its end in FOUND_END.
 function vllmStats(p: i32, end: i32, yr: i32): bool {
-  p = litAt(p, end, 'INFO ');
+  p = litAt(p, end, L_INFO, L_INFO_N);
   if (p < 0 || p + 15 > end) return false;
   const mo = two(p);
   const d = two(p + 3);
@@ -952,46 +999,46 @@ function vllmStats(p: i32, end: i32, yr: i32): bool {
   if (p >= end || b(p) != 93) return false;
   p++;
   if (p < end && b(p) == 32) p++;
-  const e0 = litAt(p, end, 'Engine ');
+  const e0 = litAt(p, end, L_ENGINE, L_ENGINE_N);
   if (e0 >= 0) {
     p = e0;
     const q = p;
     while (p < end && b(p) >= 48 && b(p) <= 57) p++;
     if (p == q || p - q > 15) return false;
-    p = litAt(p, end, ': ');
+    p = litAt(p, end, L_10, L_10_N);
   }
-  p = decAt(litAt(p, end, 'Avg prompt throughput: '), end);
+  p = decAt(litAt(p, end, L_AVG_PROMPT_THROUGHPUT, L_AVG_PROMPT_THROUGHPUT_N), end);
   if (p < 0) return false;
   smPrompt = NUM;
-  p = decAt(litAt(p, end, ' tokens/s, Avg generation throughput: '), end);
+  p = decAt(litAt(p, end, L_TOKENS_S_AVG_GENERATION_THROUGHPUT, L_TOKENS_S_AVG_GENERATION_THROUGHPUT_N), end);
   if (p < 0) return false;
   smGen = NUM;
-  p = litAt(p, end, ' tokens/s, Running: ');
+  p = litAt(p, end, L_TOKENS_S_RUNNING, L_TOKENS_S_RUNNING_N);
   if (p < 0 || !readInt(p, end)) return false;
   smRunning = NUM;
-  p = litAt(POS, end, ' reqs, ');
+  p = litAt(POS, end, L_REQS_3, L_REQS_3_N);
   if (p < 0) return false;
-  const sw = litAt(p, end, 'Swapped: ');
+  const sw = litAt(p, end, L_SWAPPED, L_SWAPPED_N);
   if (sw >= 0) {
     if (!readInt(sw, end)) return false;
-    p = litAt(POS, end, ' reqs, ');
+    p = litAt(POS, end, L_REQS_3, L_REQS_3_N);
     if (p < 0) return false;
   }
-  let w = litAt(p, end, 'Waiting: ');
-  if (w < 0) w = litAt(p, end, 'Pending: ');
+  let w = litAt(p, end, L_WAITING, L_WAITING_N);
+  if (w < 0) w = litAt(p, end, L_PENDING, L_PENDING_N);
   if (w < 0 || !readInt(w, end)) return false;
   smQueued = NUM;
-  p = litAt(POS, end, ' reqs');
+  p = litAt(POS, end, L_REQS, L_REQS_N);
   if (p < 0) return false;
   smKv = NaN;
-  const kv = litAt(p, end, ', GPU KV cache usage: ');
+  const kv = litAt(p, end, L_GPU_KV_CACHE_USAGE, L_GPU_KV_CACHE_USAGE_N);
   if (kv >= 0) {
     p = decAt(kv, end);
     if (p < 0 || p >= end || b(p) != 37) return false;
     smKv = NUM / 100;
     p++;
   }
-  const pr = litAt(p, end, ', Prefix cache hit rate: ');
+  const pr = litAt(p, end, L_PREFIX_CACHE_HIT_RATE, L_PREFIX_CACHE_HIT_RATE_N);
   if (pr >= 0) {
     p = decAt(pr, end);
     if (p < 0 || p >= end || b(p) != 37) return false;
@@ -1008,17 +1055,17 @@ function vllmStats(p: i32, end: i32, yr: i32): bool {
 // LlamaScanner's shape).
 function llamaTiming(p: i32, end: i32): bool {
   p = spacesAt(p, end, 0);
-  let q = litAt(p, end, 'prompt eval time = ');
+  let q = litAt(p, end, L_PROMPT_EVAL_TIME, L_PROMPT_EVAL_TIME_N);
   const prompt = q >= 0;
-  if (!prompt) q = litAt(p, end, 'eval time = ');
+  if (!prompt) q = litAt(p, end, L_EVAL_TIME, L_EVAL_TIME_N);
   p = decAt(spacesAt(q, end, 1), end);
-  p = spacesAt(litAt(p, end, ' ms / '), end, 0);
+  p = spacesAt(litAt(p, end, L_MS, L_MS_N), end, 0);
   if (p < 0 || !readInt(p, end)) return false;
-  p = decAt(spacesAt(litAt(POS, end, ' tokens ('), end, 1), end);
-  p = decAt(spacesAt(litAt(p, end, ' ms per token, '), end, 0), end);
+  p = decAt(spacesAt(litAt(POS, end, L_TOKENS, L_TOKENS_N), end, 1), end);
+  p = decAt(spacesAt(litAt(p, end, L_MS_PER_TOKEN, L_MS_PER_TOKEN_N), end, 0), end);
   if (p < 0) return false;
   const tps = NUM;
-  p = litAt(p, end, ' tokens per second)');
+  p = litAt(p, end, L_TOKENS_PER_SECOND, L_TOKENS_PER_SECOND_N);
   if (p < 0 || p >= end || b(p) != 10) return false;
   smGen = prompt ? NaN : tps;
   smPrompt = prompt ? tps : NaN;
