@@ -737,25 +737,43 @@ function shapeKey(m: i32, end: i32): u32 {
   return h;
 }
 
-/** The message at IN[m, lineEnd) as a new shape with effect fx. False when full: clear first. */
+/**
+ * The message at IN[m, lineEnd) as a new shape with effect fx. False when full: clear first. Its template is
+ * a list of segments: u16 length, that many literal bytes, u8 1 when a run of digits follows (else 0).
+ */
 export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
-  if (tableUsed >= TABLE_N >> 1 || tplUsed + <usize>(lineEnd - m) > TPL_END) return false;
+  if (tableUsed >= TABLE_N >> 1 || tplUsed + <usize>(3 * (lineEnd - m) + 16) > TPL_END) return false;
   const h = shapeKey(m, lineEnd);
   const t0 = tplUsed;
-  let prevDigit = false;
-  for (let p = m; p < lineEnd; p++) {
-    const c = b(p);
-    const d = c >= 48 && c <= 57;
-    if (d && prevDigit) continue;
-    prevDigit = d;
-    store<u8>(tplUsed, d ? 48 : c);
+  let p = m;
+  let segs: u32 = 0;
+  for (;;) {
+    const lenAt = tplUsed;
+    tplUsed += 2;
+    let n: i32 = 0;
+    while (p < lineEnd) {
+      const c = b(p);
+      if (c >= 48 && c <= 57) break;
+      store<u8>(tplUsed, c);
+      tplUsed++;
+      n++;
+      p++;
+    }
+    store<u16>(lenAt, <u16>n);
+    const run = p < lineEnd;
+    store<u8>(tplUsed, run ? 1 : 0);
     tplUsed++;
+    segs++;
+    if (!run) break;
+    while (p < lineEnd && b(p) >= 48 && b(p) <= 57) p++;
   }
+  // slack: literal tails are compared as whole words
+  tplUsed += 8;
   let q = slot(h);
   while (load<i32>(q + 12) != 0) q = nextSlot(q);
   store<u32>(q, h);
   store<u32>(q + 4, <u32>t0);
-  store<u32>(q + 8, <u32>(tplUsed - t0));
+  store<u32>(q + 8, segs);
   store<i32>(q + 12, fx);
   store<u32>(q + 16, 0);
   tableUsed++;
@@ -769,37 +787,52 @@ export function shapeClear(): void {
   prevEntry = 0;
 }
 
-// The line end (position of its newline) if IN[m, …) is exactly the template, else -1.
-function matchTemplate(m: i32, end: i32, t: usize, tn: usize): i32 {
-  const te = t + tn;
+// The first byte at or after p that is not a digit (8 at a time: a word's non-digit bytes get their top bit
+// set by the add or the subtract below; carries and borrows only run upward from a non-digit byte).
+@inline function skipDigits(p: i32, end: i32): i32 {
+  while (p + 8 <= end) {
+    const v = load<u64>(IN + <usize>p);
+    const nd = ((v + 0x4646464646464646) | (v - 0x3030303030303030)) & 0x8080808080808080;
+    if (nd != 0) return p + <i32>(ctz<u64>(nd) >> 3);
+    p += 8;
+  }
+  while (p < end) {
+    const d = b(p);
+    if (d < 48 || d > 57) break;
+    p++;
+  }
+  return p;
+}
+
+// The line end (position of its newline) if IN[m, …) is exactly the template of `segs` segments at t (each
+// run of digits where the template has one), else -1.
+function matchTemplate(m: i32, end: i32, t: usize, segs: u32): i32 {
   let p = m;
-  while (t < te) {
-    if (t + 8 <= te && p + 8 <= end && load<u64>(IN + <usize>p) == load<u64>(t)) {
-      // 8 bytes at once; a `0` at the end may stand for a longer run of digits
-      p += 8;
-      t += 8;
-      if (load<u8>(t - 1) == 48)
-        while (p < end) {
-          const d = b(p);
-          if (d < 48 || d > 57) break;
-          p++;
-        }
-      continue;
-    }
-    if (p >= end) return -1;
-    const c = b(p);
-    const tc = <i32>load<u8>(t);
-    if (tc == 48) {
-      if (c < 48 || c > 57) return -1;
-      p++;
-      while (p < end) {
-        const d = b(p);
-        if (d < 48 || d > 57) break;
-        p++;
+  for (let k: u32 = 0; k < segs; k++) {
+    const n = <i32>load<u16>(t);
+    t += 2;
+    if (p + n + 8 <= end) {
+      let i = 0;
+      while (i + 8 <= n) {
+        if (load<u64>(IN + <usize>(p + i)) != load<u64>(t + <usize>i)) return -1;
+        i += 8;
+      }
+      const tail = n - i;
+      if (tail > 0) {
+        const mask: u64 = (<u64>1 << (<u64>tail << 3)) - 1;
+        if (((load<u64>(IN + <usize>(p + i)) ^ load<u64>(t + <usize>i)) & mask) != 0) return -1;
       }
     } else {
-      if (c != tc) return -1;
-      p++;
+      if (p + n > end) return -1;
+      for (let i = 0; i < n; i++) if (b(p + i) != <i32>load<u8>(t + <usize>i)) return -1;
+    }
+    p += n;
+    t += <usize>n;
+    if (load<u8>(t) != 0) {
+      if (p >= end) return -1;
+      const c = b(p);
+      if (c < 48 || c > 57) return -1;
+      p = skipDigits(p + 1, end);
     }
     t++;
   }
@@ -814,7 +847,7 @@ function lookup(m: i32, end: i32): i32 {
   if (prev != 0) {
     const g = <usize>load<u32>(prev + 16);
     if (g != 0) {
-      const e = matchTemplate(m, end, <usize>load<u32>(g + 4), <usize>load<u32>(g + 8));
+      const e = matchTemplate(m, end, <usize>load<u32>(g + 4), load<u32>(g + 8));
       if (e >= 0) {
         FOUND_END = e;
         prevEntry = g;
@@ -827,7 +860,7 @@ function lookup(m: i32, end: i32): i32 {
   let fx = load<i32>(q + 12);
   while (fx != 0) {
     if (load<u32>(q) == h) {
-      const e = matchTemplate(m, end, <usize>load<u32>(q + 4), <usize>load<u32>(q + 8));
+      const e = matchTemplate(m, end, <usize>load<u32>(q + 4), load<u32>(q + 8));
       if (e >= 0) {
         FOUND_END = e;
         if (prev != 0) store<u32>(prev + 16, <u32>q);

@@ -318,4 +318,26 @@ describe('made-up serving lines of each engine: bulk on and off, whole and in sm
     const data = Buffer.from(`${corpusHead('full/007.log', ' Connected') + lines.join('\n')}\n`);
     check(data, 300);
   });
+
+  it('lines of many shapes with runs of digits anywhere (the shape table and its templates)', () => {
+    // A seeded mix: shapes that differ only in where their digits are, share long prefixes, or end early.
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const bits = ['a', '0', '12', ' ', 'x9', '.', '123456789012', 'ab', '9a9', ', n = ', '|', 'tokens'];
+    const shapes = Array.from({ length: 40 }, () =>
+      Array.from({ length: 2 + rnd(12) }, () => bits[rnd(bits.length)]!).join(''),
+    );
+    const body: string[] = [];
+    for (let i = 0; i < 6000; i++) {
+      const sh = shapes[rnd(i < 3000 ? 8 : shapes.length)]!;
+      body.push(
+        `slot update_slots: id  ${rnd(4)} | task ${rnd(100000)} | ${sh.replace(/\d+/g, () => String(rnd(10 ** (1 + rnd(9)))))}`,
+      );
+    }
+    const data = Buffer.from(`${corpusHead('full/009.log', 'server is listening on')}${body.join('\n')}\n`);
+    check(data, 5000);
+  });
 });
