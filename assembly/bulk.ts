@@ -1087,14 +1087,20 @@ function vllmStats(p: i32, end: i32, yr: i32): bool {
 // llama-server's `[ ]*[prompt ]eval time = F ms / N tokens ( F ms per token, F tokens per second)` (the JS
 // LlamaScanner's shape).
 function llamaTiming(p: i32, end: i32): bool {
-  p = spacesAt(p, end, 0);
+  while (p < end && b(p) == 32) p++;
+  // most lines are not timing lines: one byte tells
+  const first = p < end ? b(p) : 0;
+  if (first != 112 && first != 101) return false;
   let q = litAt(p, end, L_PROMPT_EVAL_TIME, L_PROMPT_EVAL_TIME_N);
   const prompt = q >= 0;
   if (!prompt) q = litAt(p, end, L_EVAL_TIME, L_EVAL_TIME_N);
+  if (q < 0) return false;
   p = decAt(spacesAt(q, end, 1), end);
+  if (p < 0) return false;
   p = spacesAt(litAt(p, end, L_MS, L_MS_N), end, 0);
   if (p < 0 || !readInt(p, end)) return false;
   p = decAt(spacesAt(litAt(POS, end, L_TOKENS, L_TOKENS_N), end, 1), end);
+  if (p < 0) return false;
   p = decAt(spacesAt(litAt(p, end, L_MS_PER_TOKEN, L_MS_PER_TOKEN_N), end, 0), end);
   if (p < 0) return false;
   const tps = NUM;
