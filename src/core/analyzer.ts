@@ -603,7 +603,7 @@ export class LogAnalyzer {
   }
 
   private readonly scanners: Partial<Record<EngineId, LineScanner>> = {};
-  private readonly scanEnv: ScanEnv = { year: 0, lastTs: null, maxLine: 0, readyMarked: false };
+  private readonly scanEnv: ScanEnv = { year: 0, lastTs: null, maxLine: 0 };
 
   /**
    * The scanner for another engine's serving lines (scan.ts), under the same condition as `steady` for

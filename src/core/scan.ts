@@ -1,13 +1,19 @@
 /**
- * Byte-level scanners for the serving lines of vLLM (V0/V1 stats and uvicorn access lines), llama-server
- * (slot, timing and request lines) and TGI (the router's per-request lines), the JavaScript sibling of the
- * SGLang bulk reader (bulk.ts). Each recognises a line by its exact shape from the bytes (no string decoding,
- * no regex, no prefix parse, no signature loop) and adds to a `ServingRunData` exactly what the general path
- * would (samples, request counts, timestamps, progress). They only run while the launch is steadily serving
- * (LogAnalyzer.bulkScanner); a line in any other shape, or with a byte the general path would treat specially
- * (a colour code elsewhere, a `\r`, a possible credential), ends the run and goes through the general path.
- * They keep no state between lines but caches of pure functions of bytes, so a checkpoint needs nothing of them.
- * test/core/chunking.test.ts checks that both paths give the same report.
+ * The bulk readers for the serving lines of vLLM (V0/V1 stats and uvicorn access lines), llama-server (slot,
+ * timing and request lines) and TGI (the router's per-request lines): the sibling of SGLang's (bulk.ts). They
+ * add to a `ServingRunData` exactly what the general path would (samples, request counts, timestamps, progress,
+ * ranks, pids), and only run while the launch is steadily serving (LogAnalyzer.bulkScanner).
+ *
+ * The loop is `shapeScan` in the wasm module (assembly/bulk.ts): it reads each line's frame (vLLM's process
+ * prefix, TGI's stamp), parses the sample lines (vLLM's throughput line, llama-server's timings) into records,
+ * and looks every other line's message up by its shape, the bytes with each run of digits as one mark, in a
+ * table of templates. The table is filled here from the general path's verdict on a shape's first line
+ * (`LogAnalyzer.classifyShape`), which only admits shapes whose effect cannot depend on the digits: no sample,
+ * no credential look-alike, no line the traceback reader or a wrapper could take. A line the wasm loop stops at
+ * is tried by the JavaScript readers below (same shapes, parsed with a cursor), and else ends the run and goes
+ * through the general path. The table holds for one launch (its marks); nothing else is kept between lines, so a
+ * checkpoint needs nothing of these readers. test/core/chunking.test.ts checks that both paths give the same
+ * report, on generated logs and on made-up lines of every shape.
  */
 
 import { bulkInstance, type ServingRunData } from './bulk.js';
@@ -22,8 +28,6 @@ export interface ScanEnv {
   lastTs: number | null;
   /** Lines longer than this are truncated by the splitter: never taken. */
   maxLine: number;
-  /** llama-server: the launch has its `ready` mark (the `all slots are idle` line then changes nothing but the end). */
-  readyMarked: boolean;
 }
 
 const MAX_SCAN_LINE = 2048;
