@@ -739,7 +739,8 @@ function shapeKey(m: i32, end: i32): u32 {
 
 /**
  * The message at IN[m, lineEnd) as a new shape with effect fx. False when full: clear first. Its template is
- * a list of segments: u16 length, that many literal bytes, u8 1 when a run of digits follows (else 0).
+ * a list of segments: u16 length, that many literal bytes, u8 the length of the run of digits that follows (0:
+ * none; 5: five or more). Runs of different lengths are other shapes: a rule may count digits (`\d{3}`).
  */
 export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
   if (tableUsed >= TABLE_N >> 1 || tplUsed + <usize>(3 * (lineEnd - m) + 16) > TPL_END) return false;
@@ -760,12 +761,13 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
       p++;
     }
     store<u16>(lenAt, <u16>n);
-    const run = p < lineEnd;
-    store<u8>(tplUsed, run ? 1 : 0);
+    const r0 = p;
+    while (p < lineEnd && b(p) >= 48 && b(p) <= 57) p++;
+    const run = p - r0;
+    store<u8>(tplUsed, <u8>(run < 5 ? run : 5));
     tplUsed++;
     segs++;
-    if (!run) break;
-    while (p < lineEnd && b(p) >= 48 && b(p) <= 57) p++;
+    if (run == 0) break;
   }
   // slack: literal tails are compared as whole words
   tplUsed += 8;
@@ -828,11 +830,14 @@ function matchTemplate(m: i32, end: i32, t: usize, segs: u32): i32 {
     }
     p += n;
     t += <usize>n;
-    if (load<u8>(t) != 0) {
+    const run = <i32>load<u8>(t);
+    if (run != 0) {
       if (p >= end) return -1;
       const c = b(p);
       if (c < 48 || c > 57) return -1;
-      p = skipDigits(p + 1, end);
+      const q = skipDigits(p + 1, end);
+      if ((q - p < 5 ? q - p : 5) != run) return -1;
+      p = q;
     }
     t++;
   }

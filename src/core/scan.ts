@@ -6,8 +6,8 @@
  *
  * The loop is `shapeScan` in the wasm module (assembly/bulk.ts): it reads each line's frame (vLLM's process
  * prefix, TGI's stamp), parses the sample lines (vLLM's throughput line, llama-server's timings) into records,
- * and looks every other line's message up by its shape, the bytes with each run of digits as one mark, in a
- * table of templates. The table is filled here from the general path's verdict on a shape's first line
+ * and looks every other line's message up by its shape, the bytes with each run of digits as one mark (of its
+ * length: 1 to 4, or more), in a table of templates. The table is filled here from the general path's verdict on a shape's first line
  * (`LogAnalyzer.classifyShape`), which only admits shapes whose effect cannot depend on the digits: no sample,
  * no credential look-alike, no line the traceback reader or a wrapper could take. A line the wasm loop stops at
  * is tried by the JavaScript readers below (same shapes, parsed with a cursor), and else ends the run and goes
@@ -396,8 +396,8 @@ export abstract class LineScanner {
           const e = buf.indexOf(10, s);
           if (e >= 0 && e < end) {
             const ts = R[S.stopTs]!;
-            const fx = this.learn(buf, s, e, Number.isNaN(ts) ? null : ts);
             const m = R[S.stopMsg]!;
+            const fx = this.learn(buf, s, m, e, Number.isNaN(ts) ? null : ts);
             if (!w.x.shapeSetAt(m, e, fx)) {
               w.x.shapeClear();
               w.x.shapeSetAt(m, e, fx);
@@ -448,7 +448,13 @@ export abstract class LineScanner {
   }
 
   /** The wasm table's code for a line's shape (see assembly/bulk.ts FX_*): 7, never in bulk. */
-  private learn(buf: Buffer, s: number, e: number, ts: number | null): number {
+  private learn(buf: Buffer, s: number, m: number, e: number, ts: number | null): number {
+    // control bytes in the message (colour codes, a binary line's bytes): the general path's reading of them may
+    // depend on more than the shape
+    for (let i = m; i < e; i++) {
+      const c = buf[i]!;
+      if ((c < 0x20 && c !== 9) || c === 0x7f || c >= 0xf5 || c === 0xc0 || c === 0xc1) return 7;
+    }
     const r = this.r;
     r.tag = null;
     r.pid = -1;
