@@ -721,7 +721,7 @@ export type ShapeClassifier = (
 /**
  * A scanner for engines whose serving lines vary in many small ways (llama-server's slot lines, TGI's request
  * spans): each line's frame is read explicitly, and its message's shape (the bytes with every run of digits
- * as one mark) is looked up in a table the analyzer fills from the general path on the first line of each
+ * as one mark of its length) is looked up in a table the analyzer fills from the general path on the first line of each
  * shape. Only shapes whose effect cannot depend on the digits are kept: no sample (samples are read
  * explicitly), no access status, no credential look-alike (`classifyShape` checks).
  */
@@ -742,25 +742,28 @@ export abstract class ShapeScanner extends LineScanner {
     if (this.special(buf, m, e)) return true;
     let h1 = 0x811c9dc5;
     let h2 = 0x12345;
-    let digits = false;
+    // a run of digits hashes as one mark of its length (1-4, 5+), as the wasm templates have it
+    let digits = 0;
     for (let i = m; i < e; i++) {
       const c = buf[i]!;
       if (c >= 48 && c <= 57) {
-        digits = true;
+        digits++;
         continue;
       }
       if (c < 0x20 || c === 0x7f || c >= 0xf5 || c === 0xc0 || c === 0xc1) return false;
-      if (digits) {
-        h1 = Math.imul(h1 ^ 0x30, 16777619);
-        h2 = (Math.imul(h2, 31) + 0x30) | 0;
-        digits = false;
+      if (digits > 0) {
+        const mark = 0x2f + Math.min(digits, 5);
+        h1 = Math.imul(h1 ^ mark, 16777619);
+        h2 = (Math.imul(h2, 31) + mark) | 0;
+        digits = 0;
       }
       h1 = Math.imul(h1 ^ c, 16777619);
       h2 = (Math.imul(h2, 31) + c) | 0;
     }
-    if (digits) {
-      h1 = Math.imul(h1 ^ 0x30, 16777619);
-      h2 = (Math.imul(h2, 31) + 0x30) | 0;
+    if (digits > 0) {
+      const mark = 0x2f + Math.min(digits, 5);
+      h1 = Math.imul(h1 ^ mark, 16777619);
+      h2 = (Math.imul(h2, 31) + mark) | 0;
     }
     // two 32-bit hashes as one 53-bit key
     const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);
