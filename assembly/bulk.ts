@@ -1138,6 +1138,35 @@ function skipSgr(p: i32, end: i32): i32 {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
+// `INFO:     CLIENT ` at m: the position of the space after the client, whose bytes (digits, dots, colons:
+// nothing a rule or a mask reads, and their count varies with the address) are no part of the access line's
+// shape; m itself when the line is not in that form. Eight bytes at a time.
+function skipClient(m: i32, end: i32): i32 {
+  let q = m + 5;
+  while (q < end && b(q) == 32) q++;
+  if (q == m + 5) return m;
+  const c0 = q;
+  while (q + 8 <= end) {
+    const v = load<u64>(IN + <usize>q);
+    // outside 0x2e-0x3a, or a slash
+    const out = ((v + 0x4545454545454545) | (v - 0x2e2e2e2e2e2e2e2e)) & 0x8080808080808080;
+    const y = v ^ 0x2f2f2f2f2f2f2f2f;
+    const slash = (y - 0x0101010101010101) & ~y & 0x8080808080808080;
+    const stop = out | slash;
+    if (stop != 0) {
+      q += <i32>(ctz<u64>(stop) >> 3);
+      return q > c0 && b(q) == 32 ? q : m;
+    }
+    q += 8;
+  }
+  while (q < end) {
+    const c = b(q);
+    if ((c >= 48 && c <= 58) || c == 46) q++;
+    else break;
+  }
+  return q > c0 && q < end && b(q) == 32 ? q : m;
+}
+
 // IN[a, a+n) == IN[r, r+n)
 function sameAt(a: i32, r: i32, n: i32): bool {
   let i = 0;
@@ -1326,6 +1355,7 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
           break;
         }
       }
+      if (m >= 0) m = skipClient(m, end);
     } else if (engine == 3) {
       m = tgiFrame(s, end);
       if (m < 0) {

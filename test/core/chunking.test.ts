@@ -280,6 +280,11 @@ describe('made-up serving lines of each engine: bulk on and off, whole and in sm
       t % 13 === 0
         ? 'srv    operator(): operator(): cleaning up before exit...'
         : 'srv  get_availabl: updating prompt cache',
+      // an engine frame inside a line, where the numbers before it push it along (late: a wrapper learned from
+      // it ends bulk reading)
+      t < 390
+        ? 'srv  get_availabl: updating prompt cache'
+        : `slot update_slots: ${id(t)} ${'x'.repeat(t % 90)} got WARNING 11-28 15:30:0${t % 10} [x.py:${t}] late`,
     ];
     const body: string[] = [];
     for (let t = 100; t < 400; t++) body.push(...req(t));
