@@ -4,7 +4,9 @@
 // TypeScript side turns those sums into a ServingRun. The shapes and rules are those documented in
 // src/core/bulk.ts; the tests check that this reader and the general path agree on real and generated logs.
 
-// Memory map (bytes)
+// Memory map (bytes). Static data (string literals) is placed at 9216 (scripts/lib/wasm.mjs --memoryBase),
+// in a gap of both maps: the bulk reader's below and the shape scanner's (RES 0-512, SAMP 16384-59584, TABLE
+// 65536-196608, TPL 196608-524288, IN), each in its own instance.
 const RES: usize = 0; // f64 results, see the R_* indices
 const HIST: usize = 1024; // u32[1400]: histogram of gen throughput
 const TAGS: usize = 8192; // i32 pairs: (start, length) of rank tags that changed
@@ -667,8 +669,11 @@ export function reset(): void {
 // fills from the general path (shapeSet). A line whose shape is not in the table, or whose frame differs,
 // stops the scan; the caller handles it. Results in RES at the S_* slots.
 
-const TABLE: usize = 65536; // entries (u32 key, u32 template start, u32 template length, i32 effect)
-const TABLE_N: i32 = 8192;
+// entries of 32 bytes: u32 key, u32 template start, u32 template length, i32 effect, u32 the entry of the line
+// that came after a line of this shape last time (a busy server repeats its cycle of lines: tried first)
+const TABLE: usize = 65536;
+const TABLE_N: i32 = 4096;
+const ENTRY: usize = 32;
 const TPL: usize = 196608; // templates: messages with each run of digits as one `0`
 const TPL_END: usize = 524288;
 const KEY_BYTES: i32 = 32;
@@ -689,6 +694,7 @@ const S_TAG_START = 53;
 const S_TAG_LEN = 54;
 const S_PID = 55;
 const S_STOP_TS = 56;
+const S_N_SAMP = 57;
 
 // effects (scan.ts learn)
 const FX_SERVING = 1;
@@ -700,13 +706,16 @@ let tableUsed: i32 = 0;
 let tplUsed: usize = TPL;
 
 @inline function slot(h: u32): usize {
-  return TABLE + <usize>((h * 0x9e3779b1) >> 19) * 16;
+  return TABLE + <usize>((h * 0x9e3779b1) >> 20) * ENTRY;
 }
 
 @inline function nextSlot(p: usize): usize {
-  p += 16;
-  return p >= TABLE + <usize>TABLE_N * 16 ? TABLE : p;
+  p += ENTRY;
+  return p >= TABLE + <usize>TABLE_N * ENTRY ? TABLE : p;
 }
+
+// the entry the previous line matched (0: none)
+let prevEntry: usize = 0;
 
 // The key of a message: its first KEY_BYTES bytes with each run of digits as one `0` (the template is compared
 // in full after).
@@ -728,55 +737,107 @@ function shapeKey(m: i32, end: i32): u32 {
   return h;
 }
 
-/** The message at IN[m, lineEnd) as a new shape with effect fx. False when full: clear first. */
+/**
+ * The message at IN[m, lineEnd) as a new shape with effect fx. False when full: clear first. Its template is
+ * a list of segments: u16 length, that many literal bytes, u8 the length of the run of digits that follows (0:
+ * none; 5: five or more). Runs of different lengths are other shapes: a rule may count digits (`\d{3}`).
+ */
 export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
-  if (tableUsed >= TABLE_N >> 1 || tplUsed + <usize>(lineEnd - m) > TPL_END) return false;
+  if (tableUsed >= TABLE_N >> 1 || tplUsed + <usize>(3 * (lineEnd - m) + 16) > TPL_END) return false;
   const h = shapeKey(m, lineEnd);
   const t0 = tplUsed;
-  let prevDigit = false;
-  for (let p = m; p < lineEnd; p++) {
-    const c = b(p);
-    const d = c >= 48 && c <= 57;
-    if (d && prevDigit) continue;
-    prevDigit = d;
-    store<u8>(tplUsed, d ? 48 : c);
+  let p = m;
+  let segs: u32 = 0;
+  for (;;) {
+    const lenAt = tplUsed;
+    tplUsed += 2;
+    let n: i32 = 0;
+    while (p < lineEnd) {
+      const c = b(p);
+      if (c >= 48 && c <= 57) break;
+      store<u8>(tplUsed, c);
+      tplUsed++;
+      n++;
+      p++;
+    }
+    store<u16>(lenAt, <u16>n);
+    const r0 = p;
+    while (p < lineEnd && b(p) >= 48 && b(p) <= 57) p++;
+    const run = p - r0;
+    store<u8>(tplUsed, <u8>(run < 5 ? run : 5));
     tplUsed++;
+    segs++;
+    if (run == 0) break;
   }
+  // slack: literal tails are compared as whole words
+  tplUsed += 8;
   let q = slot(h);
   while (load<i32>(q + 12) != 0) q = nextSlot(q);
   store<u32>(q, h);
   store<u32>(q + 4, <u32>t0);
-  store<u32>(q + 8, <u32>(tplUsed - t0));
+  store<u32>(q + 8, segs);
   store<i32>(q + 12, fx);
+  store<u32>(q + 16, 0);
   tableUsed++;
   return true;
 }
 
 export function shapeClear(): void {
-  memory.fill(TABLE, 0, <usize>TABLE_N * 16);
+  memory.fill(TABLE, 0, <usize>TABLE_N * ENTRY);
   tableUsed = 0;
   tplUsed = TPL;
+  prevEntry = 0;
 }
 
-// The line end (position of its newline) if IN[m, …) is exactly the template, else -1.
-function matchTemplate(m: i32, end: i32, t: usize, tn: usize): i32 {
-  const te = t + tn;
+// The first byte at or after p that is not a digit (8 at a time: a word's non-digit bytes get their top bit
+// set by the add or the subtract below; carries and borrows only run upward from a non-digit byte).
+@inline function skipDigits(p: i32, end: i32): i32 {
+  while (p + 8 <= end) {
+    const v = load<u64>(IN + <usize>p);
+    const nd = ((v + 0x4646464646464646) | (v - 0x3030303030303030)) & 0x8080808080808080;
+    if (nd != 0) return p + <i32>(ctz<u64>(nd) >> 3);
+    p += 8;
+  }
+  while (p < end) {
+    const d = b(p);
+    if (d < 48 || d > 57) break;
+    p++;
+  }
+  return p;
+}
+
+// The line end (position of its newline) if IN[m, …) is exactly the template of `segs` segments at t (each
+// run of digits where the template has one), else -1.
+function matchTemplate(m: i32, end: i32, t: usize, segs: u32): i32 {
   let p = m;
-  while (t < te) {
-    if (p >= end) return -1;
-    const c = b(p);
-    const tc = <i32>load<u8>(t);
-    if (tc == 48) {
-      if (c < 48 || c > 57) return -1;
-      p++;
-      while (p < end) {
-        const d = b(p);
-        if (d < 48 || d > 57) break;
-        p++;
+  for (let k: u32 = 0; k < segs; k++) {
+    const n = <i32>load<u16>(t);
+    t += 2;
+    if (p + n + 8 <= end) {
+      let i = 0;
+      while (i + 8 <= n) {
+        if (load<u64>(IN + <usize>(p + i)) != load<u64>(t + <usize>i)) return -1;
+        i += 8;
+      }
+      const tail = n - i;
+      if (tail > 0) {
+        const mask: u64 = (<u64>1 << (<u64>tail << 3)) - 1;
+        if (((load<u64>(IN + <usize>(p + i)) ^ load<u64>(t + <usize>i)) & mask) != 0) return -1;
       }
     } else {
-      if (c != tc) return -1;
-      p++;
+      if (p + n > end) return -1;
+      for (let i = 0; i < n; i++) if (b(p + i) != <i32>load<u8>(t + <usize>i)) return -1;
+    }
+    p += n;
+    t += <usize>n;
+    const run = <i32>load<u8>(t);
+    if (run != 0) {
+      if (p >= end) return -1;
+      const c = b(p);
+      if (c < 48 || c > 57) return -1;
+      const q = skipDigits(p + 1, end);
+      if ((q - p < 5 ? q - p : 5) != run) return -1;
+      p = q;
     }
     t++;
   }
@@ -787,20 +848,35 @@ let FOUND_END: i32 = 0;
 
 // The effect of the line whose message starts at m (0: shape unknown); its end in FOUND_END.
 function lookup(m: i32, end: i32): i32 {
+  const prev = prevEntry;
+  if (prev != 0) {
+    const g = <usize>load<u32>(prev + 16);
+    if (g != 0) {
+      const e = matchTemplate(m, end, <usize>load<u32>(g + 4), load<u32>(g + 8));
+      if (e >= 0) {
+        FOUND_END = e;
+        prevEntry = g;
+        return load<i32>(g + 12);
+      }
+    }
+  }
   const h = shapeKey(m, end);
   let q = slot(h);
   let fx = load<i32>(q + 12);
   while (fx != 0) {
     if (load<u32>(q) == h) {
-      const e = matchTemplate(m, end, <usize>load<u32>(q + 4), <usize>load<u32>(q + 8));
+      const e = matchTemplate(m, end, <usize>load<u32>(q + 4), load<u32>(q + 8));
       if (e >= 0) {
         FOUND_END = e;
+        if (prev != 0) store<u32>(prev + 16, <u32>q);
+        prevEntry = q;
         return fx;
       }
     }
     q = nextSlot(q);
     fx = load<i32>(q + 12);
   }
+  prevEntry = 0;
   return 0;
 }
 
@@ -810,6 +886,240 @@ let fTagLen: i32 = 0;
 let fPid: i32 = -1;
 let fTs: f64 = NaN;
 let fYear: f64 = 0;
+let fPrefixEnd: i32 = -1;
+// a sample line's numbers (NaN: none)
+let smGen: f64 = NaN;
+let smPrompt: f64 = NaN;
+let smRunning: f64 = NaN;
+let smQueued: f64 = NaN;
+let smKv: f64 = NaN;
+let smTs: f64 = NaN;
+
+const SAMP: usize = 16384; // f64 records of SAMP_F: line index, ts, gen, prompt, running, queued, kv, start, end
+const SAMP_F: i32 = 9;
+const MAX_SAMP: i32 = 600;
+
+// Literals of the shapes read here, as bytes (static data).
+const L_MS = memory.data<u8>([32, 109, 115, 32, 47, 32]);
+const L_MS_N: i32 = 6;
+const L_MS_PER_TOKEN = memory.data<u8>([32, 109, 115, 32, 112, 101, 114, 32, 116, 111, 107, 101, 110, 44, 32]);
+const L_MS_PER_TOKEN_N: i32 = 15;
+const L_REQS = memory.data<u8>([32, 114, 101, 113, 115]);
+const L_REQS_N: i32 = 5;
+const L_REQS_3 = memory.data<u8>([32, 114, 101, 113, 115, 44, 32]);
+const L_REQS_3_N: i32 = 7;
+const L_TOKENS = memory.data<u8>([32, 116, 111, 107, 101, 110, 115, 32, 40]);
+const L_TOKENS_N: i32 = 9;
+const L_TOKENS_PER_SECOND = memory.data<u8>([32, 116, 111, 107, 101, 110, 115, 32, 112, 101, 114, 32, 115, 101, 99, 111, 110, 100, 41]);
+const L_TOKENS_PER_SECOND_N: i32 = 19;
+const L_TOKENS_S_AVG_GENERATION_THROUGHPUT = memory.data<u8>([32, 116, 111, 107, 101, 110, 115, 47, 115, 44, 32, 65, 118, 103, 32, 103, 101, 110, 101, 114, 97, 116, 105, 111, 110, 32, 116, 104, 114, 111, 117, 103, 104, 112, 117, 116, 58, 32]);
+const L_TOKENS_S_AVG_GENERATION_THROUGHPUT_N: i32 = 38;
+const L_TOKENS_S_RUNNING = memory.data<u8>([32, 116, 111, 107, 101, 110, 115, 47, 115, 44, 32, 82, 117, 110, 110, 105, 110, 103, 58, 32]);
+const L_TOKENS_S_RUNNING_N: i32 = 20;
+const L_GPU_KV_CACHE_USAGE = memory.data<u8>([44, 32, 71, 80, 85, 32, 75, 86, 32, 99, 97, 99, 104, 101, 32, 117, 115, 97, 103, 101, 58, 32]);
+const L_GPU_KV_CACHE_USAGE_N: i32 = 22;
+const L_PREFIX_CACHE_HIT_RATE = memory.data<u8>([44, 32, 80, 114, 101, 102, 105, 120, 32, 99, 97, 99, 104, 101, 32, 104, 105, 116, 32, 114, 97, 116, 101, 58, 32]);
+const L_PREFIX_CACHE_HIT_RATE_N: i32 = 25;
+const L_10 = memory.data<u8>([58, 32]);
+const L_10_N: i32 = 2;
+const L_AVG_PROMPT_THROUGHPUT = memory.data<u8>([65, 118, 103, 32, 112, 114, 111, 109, 112, 116, 32, 116, 104, 114, 111, 117, 103, 104, 112, 117, 116, 58, 32]);
+const L_AVG_PROMPT_THROUGHPUT_N: i32 = 23;
+const L_ENGINE = memory.data<u8>([69, 110, 103, 105, 110, 101, 32]);
+const L_ENGINE_N: i32 = 7;
+const L_INFO = memory.data<u8>([73, 78, 70, 79, 32]);
+const L_INFO_N: i32 = 5;
+const L_PENDING = memory.data<u8>([80, 101, 110, 100, 105, 110, 103, 58, 32]);
+const L_PENDING_N: i32 = 9;
+const L_SWAPPED = memory.data<u8>([83, 119, 97, 112, 112, 101, 100, 58, 32]);
+const L_SWAPPED_N: i32 = 9;
+const L_WAITING = memory.data<u8>([87, 97, 105, 116, 105, 110, 103, 58, 32]);
+const L_WAITING_N: i32 = 9;
+const L_EVAL_TIME = memory.data<u8>([101, 118, 97, 108, 32, 116, 105, 109, 101, 32, 61, 32]);
+const L_EVAL_TIME_N: i32 = 12;
+const L_PROMPT_EVAL_TIME = memory.data<u8>([112, 114, 111, 109, 112, 116, 32, 101, 118, 97, 108, 32, 116, 105, 109, 101, 32, 61, 32]);
+const L_PROMPT_EVAL_TIME_N: i32 = 19;
+
+// The n bytes at lit, at p (8 at a time): the position after them, or -1.
+function litAt(p: i32, end: i32, lit: usize, n: i32): i32 {
+  if (p < 0 || p + n > end) return -1;
+  let i = 0;
+  while (i + 8 <= n) {
+    if (load<u64>(IN + <usize>(p + i)) != load<u64>(lit + <usize>i)) return -1;
+    i += 8;
+  }
+  while (i < n) {
+    if (b(p + i) != <i32>load<u8>(lit + <usize>i)) return -1;
+    i++;
+  }
+  return p + n;
+}
+
+// `\d+(\.\d+)?` (at most 15 digits) at p: value in NUM, the position after it, or -1 (the JS scanner's dec()).
+function decAt(p: i32, end: i32): i32 {
+  if (p < 0) return -1;
+  let v: f64 = 0;
+  const p0 = p;
+  while (p < end) {
+    const c = b(p);
+    if (c < 48 || c > 57) break;
+    v = v * 10 + <f64>(c - 48);
+    p++;
+  }
+  if (p == p0) return -1;
+  let digits = p - p0;
+  if (p + 1 < end && b(p) == 46 && b(p + 1) >= 48 && b(p + 1) <= 57) {
+    p++;
+    const f = p;
+    let div: f64 = 1;
+    while (p < end) {
+      const c = b(p);
+      if (c < 48 || c > 57) break;
+      v = v * 10 + <f64>(c - 48);
+      div *= 10;
+      p++;
+    }
+    digits += p - f;
+    if (digits > 15) return -1;
+    v = v / div;
+  } else if (digits > 15) return -1;
+  NUM = v;
+  return p;
+}
+
+@inline function spacesAt(p: i32, end: i32, min: i32): i32 {
+  if (p < 0) return -1;
+  const p0 = p;
+  while (p < end && b(p) == 32) p++;
+  return p - p0 >= min ? p : -1;
+}
+
+@inline function two(p: i32): i32 {
+  const a = b(p) - 48;
+  const c = b(p + 1) - 48;
+  return a < 0 || a > 9 || c < 0 || c > 9 ? -1 : a * 10 + c;
+}
+
+// vLLM's stats line after its prefix: `INFO MM-DD hh:mm:ss[.f] [file.py:N] [Engine N: ]Avg prompt throughput: …`
+// (the JS VllmScanner's shapes). True with the numbers in sm*, its end in FOUND_END.
+function vllmStats(p: i32, end: i32, yr: i32): bool {
+  p = litAt(p, end, L_INFO, L_INFO_N);
+  if (p < 0 || p + 15 > end) return false;
+  const mo = two(p);
+  const d = two(p + 3);
+  const h = two(p + 6);
+  const mi = two(p + 9);
+  const sec = two(p + 12);
+  if (b(p + 2) != 45 || b(p + 5) != 32 || b(p + 8) != 58 || b(p + 11) != 58) return false;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) return false;
+  p += 14;
+  if (b(p) == 46) {
+    p++;
+    const f = p;
+    while (p < end && b(p) >= 48 && b(p) <= 57) p++;
+    if (p == f || p - f > 15) return false;
+  }
+  if (p >= end || b(p) != 32) return false;
+  p++;
+  if (p < end && b(p) == 91) p++;
+  const f0 = p;
+  while (p < end) {
+    const c = b(p);
+    if (isAlpha(c) || (c >= 48 && c <= 57) || c == 47 || c == 95 || c == 46 || c == 45) p++;
+    else break;
+  }
+  if (p == f0) return false;
+  if (p < end && b(p) == 58) {
+    p++;
+    const q = p;
+    while (p < end && b(p) >= 48 && b(p) <= 57) p++;
+    if (p == q || p - q > 15) return false;
+  }
+  if (p >= end || b(p) != 93) return false;
+  p++;
+  if (p < end && b(p) == 32) p++;
+  const e0 = litAt(p, end, L_ENGINE, L_ENGINE_N);
+  if (e0 >= 0) {
+    p = e0;
+    const q = p;
+    while (p < end && b(p) >= 48 && b(p) <= 57) p++;
+    if (p == q || p - q > 15) return false;
+    p = litAt(p, end, L_10, L_10_N);
+  }
+  p = decAt(litAt(p, end, L_AVG_PROMPT_THROUGHPUT, L_AVG_PROMPT_THROUGHPUT_N), end);
+  if (p < 0) return false;
+  smPrompt = NUM;
+  p = decAt(litAt(p, end, L_TOKENS_S_AVG_GENERATION_THROUGHPUT, L_TOKENS_S_AVG_GENERATION_THROUGHPUT_N), end);
+  if (p < 0) return false;
+  smGen = NUM;
+  p = litAt(p, end, L_TOKENS_S_RUNNING, L_TOKENS_S_RUNNING_N);
+  if (p < 0 || !readInt(p, end)) return false;
+  smRunning = NUM;
+  p = litAt(POS, end, L_REQS_3, L_REQS_3_N);
+  if (p < 0) return false;
+  const sw = litAt(p, end, L_SWAPPED, L_SWAPPED_N);
+  if (sw >= 0) {
+    if (!readInt(sw, end)) return false;
+    p = litAt(POS, end, L_REQS_3, L_REQS_3_N);
+    if (p < 0) return false;
+  }
+  let w = litAt(p, end, L_WAITING, L_WAITING_N);
+  if (w < 0) w = litAt(p, end, L_PENDING, L_PENDING_N);
+  if (w < 0 || !readInt(w, end)) return false;
+  smQueued = NUM;
+  p = litAt(POS, end, L_REQS, L_REQS_N);
+  if (p < 0) return false;
+  smKv = NaN;
+  const kv = litAt(p, end, L_GPU_KV_CACHE_USAGE, L_GPU_KV_CACHE_USAGE_N);
+  if (kv >= 0) {
+    p = decAt(kv, end);
+    if (p < 0 || p >= end || b(p) != 37) return false;
+    smKv = NUM / 100;
+    p++;
+  }
+  const pr = litAt(p, end, L_PREFIX_CACHE_HIT_RATE, L_PREFIX_CACHE_HIT_RATE_N);
+  if (pr >= 0) {
+    p = decAt(pr, end);
+    if (p < 0 || p >= end || b(p) != 37) return false;
+    p++;
+  }
+  if (p >= end || b(p) != 10) return false;
+  const yu = yr < 100 ? yr + 1900 : yr;
+  smTs = <f64>(daysFromCivil(yu, mo, 1) + d - 1) * 86400 + <f64>(h * 3600 + mi * 60 + sec);
+  FOUND_END = p;
+  return true;
+}
+
+// llama-server's `[ ]*[prompt ]eval time = F ms / N tokens ( F ms per token, F tokens per second)` (the JS
+// LlamaScanner's shape).
+function llamaTiming(p: i32, end: i32): bool {
+  while (p < end && b(p) == 32) p++;
+  // most lines are not timing lines: one byte tells
+  const first = p < end ? b(p) : 0;
+  if (first != 112 && first != 101) return false;
+  let q = litAt(p, end, L_PROMPT_EVAL_TIME, L_PROMPT_EVAL_TIME_N);
+  const prompt = q >= 0;
+  if (!prompt) q = litAt(p, end, L_EVAL_TIME, L_EVAL_TIME_N);
+  if (q < 0) return false;
+  p = decAt(spacesAt(q, end, 1), end);
+  if (p < 0) return false;
+  p = spacesAt(litAt(p, end, L_MS, L_MS_N), end, 0);
+  if (p < 0 || !readInt(p, end)) return false;
+  p = decAt(spacesAt(litAt(POS, end, L_TOKENS, L_TOKENS_N), end, 1), end);
+  if (p < 0) return false;
+  p = decAt(spacesAt(litAt(p, end, L_MS_PER_TOKEN, L_MS_PER_TOKEN_N), end, 0), end);
+  if (p < 0) return false;
+  const tps = NUM;
+  p = litAt(p, end, L_TOKENS_PER_SECOND, L_TOKENS_PER_SECOND_N);
+  if (p < 0 || p >= end || b(p) != 10) return false;
+  smGen = prompt ? NaN : tps;
+  smPrompt = prompt ? tps : NaN;
+  smRunning = NaN;
+  smQueued = NaN;
+  smKv = NaN;
+  smTs = NaN;
+  FOUND_END = p;
+  return true;
+}
 
 // `\x1b[` digits/semicolons `m`, from p: the position after it, or -1.
 function skipSgr(p: i32, end: i32): i32 {
@@ -828,8 +1138,56 @@ function skipSgr(p: i32, end: i32): i32 {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
+// `INFO:     CLIENT ` at m: the position of the space after the client, whose bytes (digits, dots, colons:
+// nothing a rule or a mask reads, and their count varies with the address) are no part of the access line's
+// shape; m itself when the line is not in that form. Eight bytes at a time.
+function skipClient(m: i32, end: i32): i32 {
+  let q = m + 5;
+  while (q < end && b(q) == 32) q++;
+  if (q == m + 5) return m;
+  const c0 = q;
+  while (q + 8 <= end) {
+    const v = load<u64>(IN + <usize>q);
+    // outside 0x2e-0x3a, or a slash
+    const out = ((v + 0x4545454545454545) | (v - 0x2e2e2e2e2e2e2e2e)) & 0x8080808080808080;
+    const y = v ^ 0x2f2f2f2f2f2f2f2f;
+    const slash = (y - 0x0101010101010101) & ~y & 0x8080808080808080;
+    const stop = out | slash;
+    if (stop != 0) {
+      q += <i32>(ctz<u64>(stop) >> 3);
+      return q > c0 && b(q) == 32 ? q : m;
+    }
+    q += 8;
+  }
+  while (q < end) {
+    const c = b(q);
+    if ((c >= 48 && c <= 58) || c == 46) q++;
+    else break;
+  }
+  return q > c0 && q < end && b(q) == 32 ? q : m;
+}
+
+// IN[a, a+n) == IN[r, r+n)
+function sameAt(a: i32, r: i32, n: i32): bool {
+  let i = 0;
+  while (i + 8 <= n) {
+    if (load<u64>(IN + <usize>(a + i)) != load<u64>(IN + <usize>(r + i))) return false;
+    i += 8;
+  }
+  while (i < n) {
+    if (b(a + i) != b(r + i)) return false;
+    i++;
+  }
+  return true;
+}
+
+@inline function isInfoColon(p: i32): bool {
+  return b(p) == 73 && b(p + 1) == 78 && b(p + 2) == 70 && b(p + 3) == 79 && b(p + 4) == 58;
+}
+
 // vLLM: `[\x1b[…m](Name pid=N)[\x1b[…m] ` then `INFO:` (an access line; stats lines are the caller's). -1: not.
 function vllmFrame(p: i32, end: i32): i32 {
+  fPrefixEnd = -1;
   fTagStart = 0;
   fTagLen = 0;
   fPid = -1;
@@ -873,6 +1231,7 @@ function vllmFrame(p: i32, end: i32): i32 {
     }
     if (p < end && b(p) == 32) p++;
   }
+  fPrefixEnd = p;
   // `INFO:`
   if (p + 5 > end || b(p) != 73 || b(p + 1) != 78 || b(p + 2) != 70 || b(p + 3) != 79 || b(p + 4) != 58) return -1;
   return p;
@@ -933,7 +1292,10 @@ function tgiFrame(p: i32, end: i32): i32 {
  * 3 (TGI), until one that is not, or a line without its newline before `end`, or longer than maxLen.
  * Returns the position of the first unread byte.
  */
-export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
+export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i32): i32 {
+  let nSamp: i32 = 0;
+  let refStart: i32 = 0;
+  let refLen: i32 = 0;
   let s = start;
   let lines: i32 = 0;
   let engineLines: i32 = 0;
@@ -953,16 +1315,29 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
   while (s < end) {
     // frame
     m = s;
+    let sample = false;
     if (engine == 1) {
-      m = vllmFrame(s, end);
+      // the same process prefix as the first line's (bytes compared 8 at a time), or read afresh
+      const fast = refLen > 0 && s + refLen + 5 <= end && sameAt(s, refStart, refLen);
+      if (fast) {
+        fPrefixEnd = s + refLen;
+        m = isInfoColon(fPrefixEnd) ? fPrefixEnd : -1;
+      } else m = vllmFrame(s, end);
       if (m < 0) {
-        stop = 2;
-        break;
+        if (fPrefixEnd < 0 || !vllmStats(fPrefixEnd, end, yr)) {
+          stop = 2;
+          break;
+        }
+        sample = true;
       }
-      if (lines == 0 && tagStart < 0) {
+      if (fast) {
+        // same prefix, same tag and pid
+      } else if (lines == 0 && tagStart < 0) {
         tagStart = fTagStart;
         tagLen = fTagLen;
         pid = fPid;
+        refStart = s;
+        refLen = fTagLen > 0 ? fPrefixEnd - s : 0;
       } else {
         // other process prefix: the caller records it
         if (fPid != pid || fTagLen != tagLen) {
@@ -980,15 +1355,17 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
           break;
         }
       }
+      if (m >= 0) m = skipClient(m, end);
     } else if (engine == 3) {
       m = tgiFrame(s, end);
       if (m < 0) {
         stop = 2;
         break;
       }
-    }
+    } else if (engine == 2) sample = llamaTiming(s, end);
     // the message's shape
-    const fx = lookup(m, end);
+    if (sample) prevEntry = 0;
+    const fx = sample ? FX_SERVING : lookup(m, end);
     if (fx == 0) {
       // unknown, or no newline before end: the caller's
       stop = 1;
@@ -998,6 +1375,27 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
     if (p - s > maxLen || fx < FX_SERVING || fx > FX_PHASE_COMMON) {
       stop = 2;
       break;
+    }
+    if (sample) {
+      if (nSamp >= MAX_SAMP) {
+        stop = 3;
+        break;
+      }
+      const r = SAMP + (<usize>(nSamp * SAMP_F) << 3);
+      store<f64>(r, <f64>lines);
+      store<f64>(r + 8, smTs);
+      store<f64>(r + 16, smGen);
+      store<f64>(r + 24, smPrompt);
+      store<f64>(r + 32, smRunning);
+      store<f64>(r + 40, smQueued);
+      store<f64>(r + 48, smKv);
+      store<f64>(r + 56, <f64>s);
+      store<f64>(r + 64, <f64>p);
+      nSamp++;
+      if (!isNaN(smTs)) {
+        curTs = smTs;
+        if (isNaN(firstTs)) firstTs = smTs;
+      }
     }
     // the line is taken
     if (engine == 3) {
@@ -1028,6 +1426,7 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32): i32 {
   res(S_PROG_TS, progTs);
   res(S_STOP, <f64>stop);
   res(S_STOP_MSG, <f64>m);
+  res(S_N_SAMP, <f64>nSamp);
   res(S_TAG_START, <f64>tagStart);
   res(S_TAG_LEN, <f64>tagLen);
   res(S_PID, <f64>pid);

@@ -5,6 +5,18 @@ import path from 'node:path';
 
 export function compileBulkWasm(root, outFile) {
   const asc = path.join(root, 'node_modules', 'assemblyscript', 'bin', 'asc.js');
-  const args = [asc, 'assembly/bulk.ts', '-O3', '--runtime', 'stub', '--noAssert', '--outFile', outFile];
+  // Static data (string literals) at 9216: between the regions assembly/bulk.ts lays out by hand (its memory map).
+  const args = [
+    asc,
+    'assembly/bulk.ts',
+    '-O3',
+    '--runtime',
+    'stub',
+    '--noAssert',
+    '--memoryBase',
+    '9216',
+    '--outFile',
+    outFile,
+  ];
   execFileSync(process.execPath, args, { cwd: root, stdio: 'pipe' });
 }

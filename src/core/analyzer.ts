@@ -16,6 +16,7 @@ import { type FailureCandidate, FRAME_RULE, LaunchBuilder } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
 import { type PrefixContext, parseLine } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
+import { frameInside } from './lines/wrapper.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
 import { type AnalysisReport, buildReport } from './report.js';
 import {
@@ -603,7 +604,7 @@ export class LogAnalyzer {
   }
 
   private readonly scanners: Partial<Record<EngineId, LineScanner>> = {};
-  private readonly scanEnv: ScanEnv = { year: 0, lastTs: null, maxLine: 0, readyMarked: false };
+  private readonly scanEnv: ScanEnv = { year: 0, lastTs: null, maxLine: 0 };
 
   /**
    * The scanner for another engine's serving lines (scan.ts), under the same condition as `steady` for
@@ -659,6 +660,8 @@ export class LogAnalyzer {
     if (mayHoldSecret(text) && redactText(text) !== text) return null;
     const ctx: PrefixContext = { year: this.ctx.year, wrap: null, wrapSeen: null };
     const line = parseLine(text, 1, 0, ctx);
+    // an engine frame inside the message: where it falls decides (the wrapper search's window), not the shape alone
+    if (frameInside(line.msg)) return null;
     if (ctx.wrap !== null || line.rel !== null || line.ts !== ts || line.tags !== tag || line.pid !== pid)
       return null;
     const hit = this.match(line.msg);

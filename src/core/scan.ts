@@ -1,13 +1,19 @@
 /**
- * Byte-level scanners for the serving lines of vLLM (V0/V1 stats and uvicorn access lines), llama-server
- * (slot, timing and request lines) and TGI (the router's per-request lines), the JavaScript sibling of the
- * SGLang bulk reader (bulk.ts). Each recognises a line by its exact shape from the bytes (no string decoding,
- * no regex, no prefix parse, no signature loop) and adds to a `ServingRunData` exactly what the general path
- * would (samples, request counts, timestamps, progress). They only run while the launch is steadily serving
- * (LogAnalyzer.bulkScanner); a line in any other shape, or with a byte the general path would treat specially
- * (a colour code elsewhere, a `\r`, a possible credential), ends the run and goes through the general path.
- * They keep no state between lines but caches of pure functions of bytes, so a checkpoint needs nothing of them.
- * test/core/chunking.test.ts checks that both paths give the same report.
+ * The bulk readers for the serving lines of vLLM (V0/V1 stats and uvicorn access lines), llama-server (slot,
+ * timing and request lines) and TGI (the router's per-request lines): the sibling of SGLang's (bulk.ts). They
+ * add to a `ServingRunData` exactly what the general path would (samples, request counts, timestamps, progress,
+ * ranks, pids), and only run while the launch is steadily serving (LogAnalyzer.bulkScanner).
+ *
+ * The loop is `shapeScan` in the wasm module (assembly/bulk.ts): it reads each line's frame (vLLM's process
+ * prefix, TGI's stamp), parses the sample lines (vLLM's throughput line, llama-server's timings) into records,
+ * and looks every other line's message up by its shape, the bytes with each run of digits as one mark (of its
+ * length: 1 to 4, or more), in a table of templates. The table is filled here from the general path's verdict on a shape's first line
+ * (`LogAnalyzer.classifyShape`), which only admits shapes whose effect cannot depend on the digits: no sample,
+ * no credential look-alike, no line the traceback reader or a wrapper could take. A line the wasm loop stops at
+ * is tried by the JavaScript readers below (same shapes, parsed with a cursor), and else ends the run and goes
+ * through the general path. The table holds for one launch (its marks); nothing else is kept between lines, so a
+ * checkpoint needs nothing of these readers. test/core/chunking.test.ts checks that both paths give the same
+ * report, on generated logs and on made-up lines of every shape.
  */
 
 import type { ServingRunData } from './bulk.js';
@@ -23,8 +29,6 @@ export interface ScanEnv {
   lastTs: number | null;
   /** Lines longer than this are truncated by the splitter: never taken. */
   maxLine: number;
-  /** llama-server: the launch has its `ready` mark (the `all slots are idle` line then changes nothing but the end). */
-  readyMarked: boolean;
 }
 
 const MAX_SCAN_LINE = 2048;
@@ -65,7 +69,11 @@ const S = {
   tagLen: 54,
   pid: 55,
   stopTs: 56,
+  nSamp: 57,
 } as const;
+/** Sample records of shapeScan: f64 fields from byte SAMP (assembly/bulk.ts). */
+const SAMP = 16384;
+const SAMP_F = 9;
 const IN = 524288;
 
 /** Bumped at every chunk pushed (BulkHook.newChunk): the wasm copy of a chunk is stale after it. */
@@ -76,7 +84,7 @@ export function newScanChunk(): void {
 
 interface ShapeExports {
   memory: WebAssembly.Memory;
-  shapeScan(start: number, end: number, engine: number, maxLen: number): number;
+  shapeScan(start: number, end: number, engine: number, maxLen: number, year: number): number;
   shapeSetAt(msgStart: number, lineEnd: number, fx: number): number;
   shapeClear(): void;
 }
@@ -105,6 +113,10 @@ class ShapeWasm {
 
   private view: Float64Array | null = null;
 
+  samples(n: number): Float64Array {
+    return new Float64Array(this.x.memory.buffer, SAMP, n * SAMP_F);
+  }
+
   res(): Float64Array {
     const mem = this.x.memory.buffer;
     if (this.view === null || this.view.buffer !== mem) this.view = new Float64Array(mem, 0, 64);
@@ -116,6 +128,8 @@ let shapeWasm: ShapeWasm | null = null;
 const D0 = 48;
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+const nullIfNaN = (v: number): number | null => (Number.isNaN(v) ? null : v);
 
 /** Shared parsing cursor over one line's bytes. */
 class Cursor {
@@ -310,7 +324,7 @@ export abstract class LineScanner {
     for (;;) {
       if (w !== null) {
         // whole lines of known shapes in wasm; the line it stops at is tried here
-        const next = w.x.shapeScan(s, end, this.wasmEngine, maxLen);
+        const next = w.x.shapeScan(s, end, this.wasmEngine, maxLen, env.year);
         const R = w.res();
         const k = R[S.lines]!;
         if (k > 0) {
@@ -326,6 +340,27 @@ export abstract class LineScanner {
           run.lastLine = lineNo + n;
           run.lastOffset = offset + (R[S.lastStart]! - start);
           run.endOffset = offset + (R[S.lastEnd]! + 1 - start);
+          const nSamp = R[S.nSamp]!;
+          if (nSamp > 0) {
+            const rec = w.samples(nSamp);
+            for (let i = 0; i < nSamp * SAMP_F; i += SAMP_F) {
+              const t = rec[i + 1]!;
+              r.genTps = nullIfNaN(rec[i + 2]!);
+              r.promptTps = nullIfNaN(rec[i + 3]!);
+              r.running = nullIfNaN(rec[i + 4]!);
+              r.queued = nullIfNaN(rec[i + 5]!);
+              r.kvUsage = nullIfNaN(rec[i + 6]!);
+              // a line without a time has the last one seen (llama-server prints none)
+              this.sample(
+                run,
+                no0 + 1 + rec[i]!,
+                Number.isNaN(t) ? lastTs : t,
+                buf,
+                rec[i + 7]!,
+                rec[i + 8]!,
+              );
+            }
+          }
           const progIdx = R[S.progIdx]!;
           if (progIdx >= 0) {
             run.progressLine = no0 + 1 + progIdx;
@@ -356,13 +391,14 @@ export abstract class LineScanner {
         }
         const stop = R[S.stop]!;
         if (stop === 0) break;
+        if (stop === 3) continue;
         if (stop === 1) {
           // a shape not seen yet: learn what the general path does with it; this line takes the general path
           const e = buf.indexOf(10, s);
           if (e >= 0 && e < end) {
             const ts = R[S.stopTs]!;
-            const fx = this.learn(buf, s, e, Number.isNaN(ts) ? null : ts);
             const m = R[S.stopMsg]!;
+            const fx = this.learn(buf, s, m, e, Number.isNaN(ts) ? null : ts);
             if (!w.x.shapeSetAt(m, e, fx)) {
               w.x.shapeClear();
               w.x.shapeSetAt(m, e, fx);
@@ -413,7 +449,13 @@ export abstract class LineScanner {
   }
 
   /** The wasm table's code for a line's shape (see assembly/bulk.ts FX_*): 7, never in bulk. */
-  private learn(buf: Buffer, s: number, e: number, ts: number | null): number {
+  private learn(buf: Buffer, s: number, m: number, e: number, ts: number | null): number {
+    // control bytes in the message (colour codes, a binary line's bytes): the general path's reading of them may
+    // depend on more than the shape
+    for (let i = m; i < e; i++) {
+      const c = buf[i]!;
+      if ((c < 0x20 && c !== 9) || c === 0x7f || c >= 0xf5 || c === 0xc0 || c === 0xc1) return 7;
+    }
     const r = this.r;
     r.tag = null;
     r.pid = -1;
@@ -680,7 +722,7 @@ export type ShapeClassifier = (
 /**
  * A scanner for engines whose serving lines vary in many small ways (llama-server's slot lines, TGI's request
  * spans): each line's frame is read explicitly, and its message's shape (the bytes with every run of digits
- * as one mark) is looked up in a table the analyzer fills from the general path on the first line of each
+ * as one mark of its length) is looked up in a table the analyzer fills from the general path on the first line of each
  * shape. Only shapes whose effect cannot depend on the digits are kept: no sample (samples are read
  * explicitly), no access status, no credential look-alike (`classifyShape` checks).
  */
@@ -701,25 +743,28 @@ export abstract class ShapeScanner extends LineScanner {
     if (this.special(buf, m, e)) return true;
     let h1 = 0x811c9dc5;
     let h2 = 0x12345;
-    let digits = false;
+    // a run of digits hashes as one mark of its length (1-4, 5+), as the wasm templates have it
+    let digits = 0;
     for (let i = m; i < e; i++) {
       const c = buf[i]!;
       if (c >= 48 && c <= 57) {
-        digits = true;
+        digits++;
         continue;
       }
       if (c < 0x20 || c === 0x7f || c >= 0xf5 || c === 0xc0 || c === 0xc1) return false;
-      if (digits) {
-        h1 = Math.imul(h1 ^ 0x30, 16777619);
-        h2 = (Math.imul(h2, 31) + 0x30) | 0;
-        digits = false;
+      if (digits > 0) {
+        const mark = 0x2f + Math.min(digits, 5);
+        h1 = Math.imul(h1 ^ mark, 16777619);
+        h2 = (Math.imul(h2, 31) + mark) | 0;
+        digits = 0;
       }
       h1 = Math.imul(h1 ^ c, 16777619);
       h2 = (Math.imul(h2, 31) + c) | 0;
     }
-    if (digits) {
-      h1 = Math.imul(h1 ^ 0x30, 16777619);
-      h2 = (Math.imul(h2, 31) + 0x30) | 0;
+    if (digits > 0) {
+      const mark = 0x2f + Math.min(digits, 5);
+      h1 = Math.imul(h1 ^ mark, 16777619);
+      h2 = (Math.imul(h2, 31) + mark) | 0;
     }
     // two 32-bit hashes as one 53-bit key
     const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);

@@ -231,6 +231,9 @@ describe('made-up serving lines of each engine: bulk on and off, whole and in sm
       `${E}INFO:     10.0.0.5:40002 - "POST /v1/chat/completions HTTP/1.1" 404 Not Found`,
       `${E}INFO:     10.0.0.5:40002 - "POST /v1/chat/completions HTTP/1.1" 401 Unauthorized`,
       `${E}INFO:     10.0.0.5:40003 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error`,
+      // digit counts a rule reads (`\d{3}`): other shapes than the three-digit status
+      `${E}INFO:     10.0.0.5:40003 - "POST /v1/completions HTTP/1.1" 20 OK`,
+      `${E}INFO:     10.0.0.5:40003 - "POST /v1/completions HTTP/1.1" 2000 OK`,
       `(APIServer pid=155) INFO:     127.0.0.1:5000 - "POST /v1/completions HTTP/2" 200`,
       `${E}INFO:     10.0.0.5:40004 - "POST /v1/completions HTTP/1.1" 200 OK `,
       `${E}INFO:     10.0.0.5:40004 - "POST /v1/completions HTTP/1.1" 200 OK\r`,
@@ -264,7 +267,7 @@ describe('made-up serving lines of each engine: bulk on and off, whole and in sm
       `slot update_slots: ${id(t)} n_tokens = ${t}, memory_seq_rm [${t}, end)`,
       `slot update_slots: ${id(t)} prompt processing progress, n_tokens = ${t}, batch.n_tokens = 512, progress = 0.${t % 97}`,
       `slot update_slots: ${id(t)} prompt processing done, n_tokens = ${t * 3}, batch.n_tokens = ${t % 512}`,
-      `srv  log_server_r: done request: POST /v1/chat/completions 10.0.0.1 ${t % 7 ? 200 : 500}`,
+      `srv  log_server_r: done request: POST /v1/chat/completions 10.0.0.1 ${t % 7 ? 200 : t % 3 ? 500 : 20}`,
       `slot print_timing: ${id(t)} `,
       `prompt eval time =    ${t}.69 ms /  ${t % 900} tokens (    0.80 ms per token,    ${(t * 7) % 5000}.90 tokens per second)`,
       `       eval time =   ${t * 3}.55 ms /   596 tokens (  149.47 ms per token,       ${t % 300}.${t % 10}9 tokens per second)`,
@@ -277,6 +280,11 @@ describe('made-up serving lines of each engine: bulk on and off, whole and in sm
       t % 13 === 0
         ? 'srv    operator(): operator(): cleaning up before exit...'
         : 'srv  get_availabl: updating prompt cache',
+      // an engine frame inside a line, where the numbers before it push it along (late: a wrapper learned from
+      // it ends bulk reading)
+      t < 390
+        ? 'srv  get_availabl: updating prompt cache'
+        : `slot update_slots: ${id(t)} ${'x'.repeat(t % 90)} got WARNING 11-28 15:30:0${t % 10} [x.py:${t}] late`,
     ];
     const body: string[] = [];
     for (let t = 100; t < 400; t++) body.push(...req(t));
@@ -317,5 +325,27 @@ describe('made-up serving lines of each engine: bulk on and off, whole and in sm
     }
     const data = Buffer.from(`${corpusHead('full/007.log', ' Connected') + lines.join('\n')}\n`);
     check(data, 300);
+  });
+
+  it('lines of many shapes with runs of digits anywhere (the shape table and its templates)', () => {
+    // A seeded mix: shapes that differ only in where their digits are, share long prefixes, or end early.
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const bits = ['a', '0', '12', ' ', 'x9', '.', '123456789012', 'ab', '9a9', ', n = ', '|', 'tokens'];
+    const shapes = Array.from({ length: 40 }, () =>
+      Array.from({ length: 2 + rnd(12) }, () => bits[rnd(bits.length)]!).join(''),
+    );
+    const body: string[] = [];
+    for (let i = 0; i < 6000; i++) {
+      const sh = shapes[rnd(i < 3000 ? 8 : shapes.length)]!;
+      body.push(
+        `slot update_slots: id  ${rnd(4)} | task ${rnd(100000)} | ${sh.replace(/\d+/g, () => String(rnd(10 ** (1 + rnd(9)))))}`,
+      );
+    }
+    const data = Buffer.from(`${corpusHead('full/009.log', 'server is listening on')}${body.join('\n')}\n`);
+    check(data, 3500);
   });
 });

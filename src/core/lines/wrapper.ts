@@ -24,6 +24,19 @@ const ANCHOR =
 /** Wrappers longer than this are not looked for: the search stays cheap on long unframed lines. */
 export const MAX_WRAPPER = 160;
 
+/**
+ * Whether an engine frame could start anywhere in `text` after its first character (no window): a line that has
+ * one is read by where it falls, which a line of the same shape with longer numbers may change.
+ */
+export function frameInside(text: string): boolean {
+  const re = new RegExp(ANCHOR.source, 'g');
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m.index >= 1) return true;
+    re.lastIndex = m.index + 1;
+  }
+  return false;
+}
+
 /** Where an engine frame starts in `rest` (at `from` or later), or -1. */
 export function findInnerFrame(rest: string, from: number): number {
   const head = rest.length > MAX_WRAPPER + 40 ? rest.slice(0, MAX_WRAPPER + 40) : rest;
