@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { analyzeFile } from '../../src/sources/file.js';
 import { ingestLocal } from '../../src/app/ingest.js';
+import { analyzeFile } from '../../src/sources/file.js';
 import { SCENARIOS, tmpDir } from '../helpers.js';
 
 /** Reading the second half on a worker thread must give the report a single straight read gives. */

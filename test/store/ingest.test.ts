@@ -4,8 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { LogAnalyzer } from '../../src/core/analyzer.js';
-import { analyzeFile } from '../../src/sources/file.js';
 import {
   HEAD_LEN,
   type IngestOptions,
@@ -13,6 +11,8 @@ import {
   type LedgerLike,
   TAIL_LEN,
 } from '../../src/app/ingest.js';
+import { LogAnalyzer } from '../../src/core/analyzer.js';
+import { analyzeFile } from '../../src/sources/file.js';
 import { Ledger } from '../../src/store/ledger.js';
 import type { LaunchRecord, LogKey, LogState } from '../../src/store/types.js';
 import { DIST, ROOT, SCENARIOS, tmpDir } from '../helpers.js';
