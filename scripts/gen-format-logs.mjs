@@ -12,6 +12,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PAD2, rng } from './gen-serving-log.mjs';
 
 export const FORMAT_GENERATOR_VERSION = 1;
 export const FORMATS = ['sglang-dot', 'vllm-v1', 'tgi', 'llamacpp', 'launches', 'random'];
@@ -19,17 +20,6 @@ export const FORMATS = ['sglang-dot', 'vllm-v1', 'tgi', 'llamacpp', 'launches', 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = path.join(REPO, 'test/fixtures/corpus');
 
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const PAD2 = Array.from({ length: 100 }, (_, i) => (i < 10 ? `0${i}` : `${i}`));
 const fix = (hundredths) => `${Math.floor(hundredths / 100)}.${PAD2[hundredths % 100]}`;
 const fix1 = (tenths) => `${Math.floor(tenths / 10)}.${tenths % 10}`;
 const int = (r, lo, hi) => lo + Math.floor(r() * (hi - lo + 1));

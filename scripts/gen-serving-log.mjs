@@ -69,7 +69,7 @@ function loadHeader() {
 }
 
 // mulberry32: tiny, fast, and good enough for noise; Math.random can't be seeded.
-function rng(seed) {
+export function rng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
@@ -79,7 +79,7 @@ function rng(seed) {
   };
 }
 
-const PAD2 = Array.from({ length: 100 }, (_, i) => (i < 10 ? `0${i}` : `${i}`));
+export const PAD2 = Array.from({ length: 100 }, (_, i) => (i < 10 ? `0${i}` : `${i}`));
 
 // toFixed(2) dominates the profile at ~7 M lines per GB; integer hundredths + a table is several times faster.
 function fix2(hundredths) {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -99,4 +100,11 @@ export function spawnCli(
     });
   });
   return { child, done };
+}
+
+/** A user's mistake is answered in one line naming the thing, never a stack trace. */
+export function assertOneLine(stderr: string): void {
+  assert.equal(stderr.trim().split('\n').length, 1, `not one line: ${stderr}`);
+  assert.ok(!/\n\s+at /.test(stderr), `stack trace: ${stderr}`);
+  assert.match(stderr, /^firedup: /);
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli, SCENARIOS, tmpDir } from '../helpers.js';
+import { assertOneLine as oneLine, runCli, SCENARIOS, tmpDir } from '../helpers.js';
 
 /** A user's mistake gets one clear line naming the file, never a stack trace, a crash or a hang. */
 describe('bad input', () => {
@@ -11,12 +11,6 @@ describe('bad input', () => {
     dir = tmpDir();
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  const oneLine = (stderr: string) => {
-    assert.equal(stderr.trim().split('\n').length, 1, `not one line: ${stderr}`);
-    assert.ok(!/\n\s+at /.test(stderr), `stack trace: ${stderr}`);
-    assert.match(stderr, /^firedup: /);
-  };
 
   it('a missing file', () => {
     const r = runCli(['status', path.join(dir, 'nope.log')]);

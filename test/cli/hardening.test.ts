@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIN, ROOT, runCli, spawnCli, tmpDir } from '../helpers.js';
+import { BIN, assertOneLine as oneLine, ROOT, runCli, spawnCli, tmpDir } from '../helpers.js';
 
 describe('hardening', () => {
   let dir: string;
@@ -13,12 +13,6 @@ describe('hardening', () => {
     dir = tmpDir();
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  const oneLine = (stderr: string) => {
-    assert.equal(stderr.trim().split('\n').length, 1, `not one line: ${stderr}`);
-    assert.ok(!/\n\s+at /.test(stderr), `stack trace: ${stderr}`);
-    assert.match(stderr, /^firedup: /);
-  };
 
   it('a firedup.toml escape past Unicode is one file:line error', () => {
     const f = path.join(dir, 'bad.toml');
