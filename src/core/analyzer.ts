@@ -472,10 +472,10 @@ export class LogAnalyzer {
           launch.addConsequence({ line: line.no, text: line.text });
           return;
         }
-        if (sig.id === 'leaked' && launch.shutdown === null && !launch.up()) {
+        if (sig.beforeReady && launch.shutdown === null && !launch.up()) {
           // The processes are gone before the server was up and nothing said why: killed from outside.
           launch.addConsequence({ line: line.no, text: line.text });
-          launch.addFailure(lineFailure(line, 'killed', 1, ts, launch));
+          launch.addFailure(lineFailure(line, sig.beforeReady, 1, ts, launch));
           return;
         }
         launch.shutdown ??= { line: line.no, text: line.text, ts };

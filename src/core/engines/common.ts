@@ -63,6 +63,7 @@ export const commonSignatures: Signature[] = [
     // processes which created them never released: every server process is gone, without its own cleanup
     id: 'leaked',
     kind: 'shutdown',
+    beforeReady: 'killed',
     lit: 'leaked',
     re: /resource_tracker: There appear to be \d+ leaked/,
   },

@@ -38,6 +38,8 @@ export interface Signature {
   strong?: boolean;
   /** For degraded lines: the engine says it handled the failure just reported (the server goes on). */
   recovers?: boolean;
+  /** For shutdown lines: what the line means when the server was never up (the processes died unasked). */
+  beforeReady?: FailureClass;
   /** Phase lines that never open a launch of their own (frames of a native stack, say). */
   weak?: boolean;
   /** Parses the configuration printed on this line. */
