@@ -177,6 +177,8 @@ export class LiveSession extends EventEmitter {
     try {
       if (this.opts.log === '-' || this.opts.source) throw new Error('no local file: no history to skip');
       const st = fs.statSync(this.opts.log);
+      // An empty file exists too: "the log does not exist yet" would send the user hunting for a path.
+      this.logExists = true;
       this.initialBytes = st.size;
       this.initialIdle = this.startedAt - st.mtimeMs / 1000;
     } catch {

@@ -51,6 +51,10 @@ export async function readLog(
       throw new UsageError(
         `${t.path}: a device, not a log file (name the server's log file, or pipe it: cmd | firedup status -)`,
       );
+    if (kind === 'pseudo')
+      throw new UsageError(
+        `${t.path}: a kernel pseudo-file (/proc, /sys), not a log file (name the server's log file, or pipe it: cmd | firedup status -)`,
+      );
     return warnDamaged(target, await ingestLocal(ledger, t.path, opts));
   }
   let session: SshSession;

@@ -8,7 +8,7 @@ import { remoteLive } from '../app/remote-live.js';
 import { PHASES } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import { waitExitCode } from '../core/verdict.js';
-import { describeFsError } from '../sources/file.js';
+import { describeFsError, localKind } from '../sources/file.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtDuration } from './format.js';
@@ -56,7 +56,8 @@ firedup wait <log> [--for ready|serving|loaded] [--next] [--timeout 60m] [-q] [-
                  remote log, as that host sees it (probed through an ssh port forward)
   --pid P        the server's process (default: found from the port or the engine's command line);
                  for a remote log, a pid on that host (read from its /proc over ssh)
-  --json         newline-delimited JSON events: launch, phase, progress, verdict
+  --json         newline-delimited JSON events: launch, phase, progress, verdict; the last line is
+                 always {"type":"exit","code":N, ...the final verdict}
   --on-ready CMD run CMD (sh -c) when the server becomes ready; FIREDUP_* variables describe the verdict
   --on-fail CMD  run CMD when it crashes, stalls or dies
   --no-gpu       do not run nvidia-smi
@@ -84,6 +85,8 @@ export function checkFollowable(log: string): void {
       `${log}: a FIFO, not a file to follow; pipe it instead: cat ${log} | firedup watch -`,
     );
   if (!st.isFile()) throw new UsageError(`${log}: a device, not a log file (name the server's log file)`);
+  if (localKind(log) === 'pseudo')
+    throw new UsageError(`${log}: a kernel pseudo-file (/proc, /sys), not a log file (name the server's log file)`);
   try {
     fs.accessSync(log, fs.constants.R_OK);
   } catch (err) {
@@ -271,11 +274,14 @@ async function live({ mode, argv }: Run): Promise<number> {
       if (view) {
         view.draw(block(v));
         view.close();
-      } else if (quiet && !json) {
+      } else if (json) {
+        // Scripts read the last line: it is always there, and it says how the watch ended.
+        process.stdout.write(`${JSON.stringify({ type: 'exit', code, ...v })}\n`);
+      } else if (quiet) {
         process.stdout.write(
           `${v.state}${v.phase && v.phase !== v.state ? ` (${v.phase})` : ''}: ${v.why}\n`,
         );
-      } else if (!json) {
+      } else {
         const out = mode === 'watch' ? process.stdout : err;
         out.write(
           `${stateBadge(v, st)} after ${fmtDuration(Date.now() / 1000 - started)} of watching: ${v.why}\n`,

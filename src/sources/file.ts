@@ -148,7 +148,13 @@ export async function analyzeStream(
 }
 
 /** What a local path names, for reading it: a file to read (and resume), a stream to read once, or neither. */
-export type LocalKind = 'file' | 'stream' | 'device';
+export type LocalKind = 'file' | 'stream' | 'device' | 'pseudo';
+
+/**
+ * Filesystems whose files say size 0 and make up their content when read (statfs f_type, from the kernel's
+ * include/uapi/linux/magic.h): proc, sysfs, debugfs, tracefs, securityfs, cgroup, cgroup2, configfs.
+ */
+const PSEUDO_FS = new Set([0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x73636673, 0x27e0eb, 0x63677270, 0x62656570]);
 
 /**
  * FIFOs and process substitutions (`<(cmd)`, a `/dev/fd/N` link to a pipe) are streams: read once, to their
@@ -164,7 +170,17 @@ export function localKind(path: string): LocalKind {
   }
   if (st.isFIFO() || st.isSocket()) return 'stream';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'device';
+  // Some of these block on read (/proc/kmsg) or never end; none is a server's log.
+  if (st.isFile() && st.size === 0 && onPseudoFs(path)) return 'pseudo';
   return 'file';
+}
+
+function onPseudoFs(path: string): boolean {
+  try {
+    return PSEUDO_FS.has(fs.statfsSync(path).type);
+  } catch {
+    return false;
+  }
 }
 
 /** Reads a FIFO to its end; says once on stderr when no writer has come after a second. */

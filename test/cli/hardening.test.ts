@@ -158,6 +158,28 @@ describe('FIFOs, process substitutions and devices', () => {
     assert.match(r.stderr, /^firedup: \/dev\/zero: a device, not a log file/);
   });
 
+  it('a kernel pseudo-file (size 0, content made up on read) is refused, not called an empty file', () => {
+    for (const args of [['status', '/proc/self/status'], ['watch', '/proc/version']]) {
+      const r = runCli(args);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /^firedup: \/proc\/[a-z/]+: a kernel pseudo-file \(\/proc, \/sys\), not a log file/);
+      oneLine(r.stderr);
+    }
+  });
+
+  it('an empty log that exists is not "does not exist yet"; wait --json always ends with an exit line', () => {
+    const file = path.join(tmpDir(), 'empty.log');
+    fs.writeFileSync(file, '');
+    const r = runCli(['wait', file, '--json', '--timeout', '4s', '--no-gpu']);
+    assert.equal(r.code, 6);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const last = lines.at(-1);
+    assert.equal(last.type, 'exit');
+    assert.equal(last.code, 6);
+    assert.match(last.why, /timeout/);
+    assert.doesNotMatch(r.stdout, /does not exist/);
+  });
+
   it('a bad %-escape in an ssh:// target names the target', () => {
     const r = runCli(['status', 'ssh://gpu-box/var/log/%zz.log']);
     assert.match(r.stderr, /^firedup: ssh:\/\/gpu-box\/var\/log\/%zz\.log: bad %-escape/);
