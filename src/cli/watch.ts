@@ -315,11 +315,7 @@ async function live({ mode, argv }: Run): Promise<number> {
       const v = session.tick();
       void finish(waitExitCode(v), v);
     });
-    const stop = () => {
-      const v = session.verdict;
-      if (v) void finish(130, v);
-      else resolve(130);
-    };
+    const stop = () => void finish(130, session.verdict ?? session.tick());
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     if (view)
