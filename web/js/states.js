@@ -3,19 +3,7 @@
  */
 import { h } from './dom.js';
 
-export const PHASES = [
-  'args',
-  'dist_init',
-  'loading_weights',
-  'weights_loaded',
-  'kv_cache',
-  'compile',
-  'autotune',
-  'cuda_graph',
-  'warmup',
-  'ready',
-  'serving',
-];
+export { PHASES } from './domain.js';
 
 export const PHASE_COLOR = {
   args: '#94a3b8',
