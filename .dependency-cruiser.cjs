@@ -100,9 +100,9 @@ module.exports = {
           // handle a command opens from its --ledger flag, LaunchFilter/LaunchListItem and listItemOf (a record as
           // a list row, web/api.ts).
           '^src/store/(ledger|types|paths|record)\\.ts$',
-          // `bench run` calls the load generator itself (servedModel, serverInfo, runBench) with its own progress
-          // line and Ctrl-C, formats its plan and result types and words BenchError; recording is app/bench-run.ts.
-          '^src/bench/(run|errors|server-info)\\.ts$',
+          // The load generator's plan, result and error types, which `bench run` formats (types only: see the
+          // next rule); measuring and recording are app/bench-run.ts.
+          '^src/bench/',
           // Pure helpers of the I/O layers: a target's parse (`host:path`), an fs error's one-line description,
           // SshOptions for --ssh-config, EngineInstall's type for `launch`'s output.
           '^src/sources/(target|file)\\.ts$',
@@ -110,6 +110,13 @@ module.exports = {
           '^src/probes/engine-install\\.ts$',
         ],
       },
+    },
+    {
+      name: 'faces-take-only-types-from-the-load-generator',
+      severity: 'error',
+      comment: 'cli/ and web/ format the load generator\'s types; running it is a use case (app/bench-run.ts, app/sweep-run.ts).',
+      from: { path: '^src/(cli|web)/' },
+      to: { path: '^src/bench/', dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {

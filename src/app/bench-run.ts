@@ -1,6 +1,7 @@
-/** `bench run`'s use case past the measuring: the results recorded on the launch that served them. */
-import type { BenchRunResult } from '../bench/run.js';
-import type { ServerInfo } from '../bench/server-info.js';
+/** `bench run`'s use case: measuring a running server, and the results recorded on the launch that served them. */
+import { BenchError } from '../bench/errors.js';
+import { type BenchPlan, type BenchRunResult, type RunHooks, runBench } from '../bench/run.js';
+import { type ServerInfo, servedModel, serverInfo } from '../bench/server-info.js';
 import { levelToBench } from '../core/bench/loadgen/to-result.js';
 import type { Slo } from '../core/bench/loadgen/types.js';
 import type { LaunchRecord } from '../core/records.js';
@@ -8,6 +9,34 @@ import { UsageError } from '../errors.js';
 import type { Ledger } from '../store/ledger.js';
 import { LedgerError } from '../store/types.js';
 import { fingerprinted, LOCAL, wallOf } from './bench-import.js';
+
+export interface Measured {
+  model: string;
+  server: ServerInfo;
+  result: BenchRunResult;
+}
+
+/**
+ * Benchmarks the server at `base`: its model (the plan's, else the first it serves), what it says about itself
+ * (engine, version, config), then the plan's levels. A server that cannot be asked is a UsageError naming it.
+ */
+export async function measureServer(
+  base: string,
+  plan: Omit<BenchPlan, 'model'> & { model?: string | null },
+  hooks: RunHooks,
+  explain: (e: BenchError) => string,
+): Promise<Measured> {
+  let model: string;
+  try {
+    model = plan.model ?? (await servedModel(base));
+  } catch (e) {
+    if (e instanceof BenchError) throw new UsageError(explain(e), 2);
+    throw e;
+  }
+  const server = await serverInfo(base);
+  const result = await runBench(base, { ...plan, model }, hooks);
+  return { model, server, result };
+}
 
 export interface Recorded {
   launch: LaunchRecord | null;

@@ -5,13 +5,11 @@
  * (failures with their causes, goodput, the server's config).
  */
 
-import { type Recorded, recordBenchRun } from '../app/bench-run.js';
-import { BenchError } from '../bench/errors.js';
-import { type BenchRunResult, runBench } from '../bench/run.js';
-import { type ServerInfo, servedModel, serverInfo } from '../bench/server-info.js';
+import { type Measured, measureServer, type Recorded, recordBenchRun } from '../app/bench-run.js';
+import type { BenchError } from '../bench/errors.js';
+import type { ServerInfo } from '../bench/server-info.js';
 import { parseRunFlags } from './bench-run-flags.js';
 import { formatResults, levelJson, progressPrinter } from './bench-run-output.js';
-import { UsageError } from './errors.js';
 import { shortId } from './format-ledger.js';
 import { withLedger } from './ledger-commands.js';
 import { colorWanted, makeStyle } from './style.js';
@@ -61,14 +59,6 @@ export async function benchRunCommand(argv: string[]): Promise<number> {
   }
   const opts = parseRunFlags(argv);
   const base = opts.url.origin;
-  let model: string;
-  try {
-    model = opts.model ?? (await servedModel(base));
-  } catch (e) {
-    if (e instanceof BenchError) throw new UsageError(benchErrorLine(base, e), 2);
-    throw e;
-  }
-  const server = await serverInfo(base);
   const abort = new AbortController();
   let interrupts = 0;
   const onSig = () => {
@@ -79,20 +69,19 @@ export async function benchRunCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', onSig);
   const tty = Boolean(process.stderr.isTTY);
   const progress = tty ? progressPrinter(process.stderr) : null;
-  let result: BenchRunResult;
+  let measured: Measured;
   try {
-    result = await runBench(
+    measured = await measureServer(
       base,
-      { ...opts.plan, model },
-      {
-        signal: abort.signal,
-        onProgress: progress ? (p) => progress.update(p) : undefined,
-      },
+      { ...opts.plan, model: opts.model ?? null },
+      { signal: abort.signal, onProgress: progress ? (p) => progress.update(p) : undefined },
+      (e) => benchErrorLine(base, e),
     );
   } finally {
     progress?.clear();
     process.off('SIGINT', onSig);
   }
+  const { model, server, result } = measured;
   const json = Boolean(opts.flags.json);
   const st = makeStyle(!json && colorWanted(process.stdout, Boolean(opts.flags['no-color'])));
   const useLedger = !opts.flags['no-ledger'] && process.env.FIREDUP_LEDGER !== 'off' && !result.interrupted;
