@@ -55,7 +55,7 @@ export async function readLog(
       throw new UsageError(
         `${t.path}: a kernel pseudo-file (/proc, /sys), not a log file (name the server's log file, or pipe it: cmd | firedup status -)`,
       );
-    return warnDamaged(target, await ingestLocal(ledger, t.path, opts));
+    return await ingestLocal(ledger, t.path, opts);
   }
   let session: SshSession;
   try {
@@ -64,20 +64,19 @@ export async function readLog(
     throw new UsageError((err as Error).message);
   }
   try {
-    return warnDamaged(target, await ingestRemote(ledger, session, { host: t.host, path: t.path }, opts));
+    return await ingestRemote(ledger, session, { host: t.host, path: t.path }, opts);
   } catch (err) {
     if (err instanceof LedgerError) throw new UsageError(err.message);
     throw err;
   }
 }
 
-/** A damaged saved state is dropped and the log read afresh: the user is told once, the answer is right. */
-function warnDamaged<T extends ReadResult>(target: string, res: T): T {
-  if (res.damaged)
-    process.stderr.write(
-      `firedup: warning: ${target}: the ledger's saved state was damaged (${res.damaged}); read afresh\n`,
-    );
-  return res;
+/**
+ * The warning a read owes the user: a damaged saved state was dropped and the log read afresh (the answer is
+ * right; the user is told once). The face prints it.
+ */
+export function readWarning(target: string, res: ReadResult): string | null {
+  return res.damaged ? `${target}: the ledger's saved state was damaged (${res.damaged}); read afresh` : null;
 }
 
 /** Says why a file gave no launch, when the reason is the file itself. */

@@ -3,7 +3,7 @@
  * and `target`. `bench import` is in bench-import.ts. Every LedgerError becomes a one-line UsageError.
  */
 import fs from 'node:fs';
-import { explainNoLaunch, isRemote, launchRecords, readLog } from '../app/read-log.js';
+import { explainNoLaunch, isRemote, launchRecords } from '../app/read-log.js';
 import { logIdentity } from '../app/recording.js';
 import { bestBench } from '../core/bench/select.js';
 import { diffLaunches } from '../core/launch-diff.js';
@@ -20,7 +20,7 @@ import { fmtValue } from './format.js';
 import { formatDiff } from './format-diff.js';
 import { formatLedgerRuns, formatShow, formatTargets, type ListedLaunch } from './format-ledger.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
-import { engineFlag, sshFlags } from './read.js';
+import { engineFlag, readLogForCli, sshFlags } from './read.js';
 import { ledgerFile, withRecording } from './recording.js';
 import { parseSince } from './since.js';
 import { colorWanted, makeStyle, type Style } from './style.js';
@@ -321,7 +321,7 @@ async function logRecords(arg: string, flags: Record<string, unknown>): Promise<
   const skip = flags['no-ledger'] || (flags.ledger === undefined && process.env.FIREDUP_LEDGER === 'off');
   const record = !skip && missingLedger(flags) === null;
   return withRecording(record ? flags : { 'no-ledger': true }, async (ledger) => {
-    const res = await readLog(arg, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
+    const res = await readLogForCli(arg, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
     if (!res.report.launches.length) throw new UsageError(`diff: ${explainNoLaunch(arg, res)}`);
     return launchRecords(arg, res, ledger);
   });

@@ -1,4 +1,6 @@
 /** The flags every log-reading command shares (`--engine`, `--ssh-config`, `--ssh-option`); the reading itself is app/read-log.ts. */
+import { readLog, readWarning } from '../app/read-log.js';
+import type { ReadResult } from '../sources/file.js';
 import { ENGINES, type EngineId } from '../core/types.js';
 import type { SshOptions } from '../sources/ssh/session.js';
 import { choice } from './args.js';
@@ -14,4 +16,12 @@ export function sshFlags(flags: Record<string, unknown>): SshOptions {
   const options = opt === undefined ? [] : Array.isArray(opt) ? opt.map(String) : [String(opt)];
   const config = typeof flags['ssh-config'] === 'string' ? flags['ssh-config'] : undefined;
   return { config, options };
+}
+
+/** Reads a log for a command, printing on stderr the warning the read owes the user, if any. */
+export async function readLogForCli(...args: Parameters<typeof readLog>): Promise<ReadResult> {
+  const res = await readLog(...args);
+  const warning = readWarning(args[0], res);
+  if (warning) process.stderr.write(`firedup: warning: ${warning}\n`);
+  return res;
 }

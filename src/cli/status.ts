@@ -1,6 +1,6 @@
 /** `firedup status <log>` and `firedup runs <log>`: one read of a log (recorded in the ledger), reported. */
 
-import { explainNoLaunch, isRemote, readLog } from '../app/read-log.js';
+import { explainNoLaunch, isRemote } from '../app/read-log.js';
 import { keepVerdict, logIdentity } from '../app/recording.js';
 import { statusVerdict } from '../app/status-verdict.js';
 import { diffConfig } from '../core/diff.js';
@@ -13,7 +13,7 @@ import { formatRuns, formatStatus } from './format.js';
 import { formatExplain } from './format-explain.js';
 import { helpText } from './help.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
-import { engineFlag, sshFlags } from './read.js';
+import { engineFlag, readLogForCli, sshFlags } from './read.js';
 import { RECORD_FLAGS, withRecording } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
@@ -75,7 +75,7 @@ export async function status(argv0: string[]): Promise<number> {
     throw new UsageError('status: --url and --pid are not supported for a remote log yet');
   const probes = { url: urlFlag(flags.url), pid: pidFlag(flags.pid) };
   const { res, live } = await withRecording(flags, async (ledger) => {
-    const res = await readLog(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
+    const res = await readLogForCli(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
     if (!res.report.launches.length) return { res, live: null };
     const live = await statusVerdict(res.report, res.mtimeMs, probes);
     // The ledger lists the launch as this verdict calls it (stalled, dead), not in progress forever.
@@ -123,7 +123,7 @@ export async function status(argv0: string[]): Promise<number> {
 async function explain(target: string, flags: Record<string, unknown>): Promise<number> {
   if (flags.url !== undefined || flags.pid !== undefined)
     throw new UsageError('status: --explain reads the log only; leave out --url and --pid');
-  const res = await readLog(
+  const res = await readLogForCli(
     target,
     { engine: engineFlag(flags.engine), explain: true },
     sshFlags(flags),
@@ -167,7 +167,7 @@ export async function runs(argv: string[]): Promise<number> {
   }
   const target = oneLog(positionals, 'runs');
   const res = await withRecording(flags, (ledger) =>
-    readLog(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger),
+    readLogForCli(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger),
   );
   const { report } = res;
   if (flags.json) {
