@@ -41,16 +41,16 @@ const ELSEWHERE = 'pass --ledger PATH (or FIREDUP_LEDGER)';
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const PAYLOAD = Buffer.from([64, 32, 32]);
 /** Newest first: by the log's own start time, else when firedup first saw the launch. */
-const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
+export const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
 /** What listItems() reads: every column but the report and the config. */
-const LIST_COLUMNS = `id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine, version, model,
+export const LIST_COLUMNS = `id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine, version, model,
   port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s, intended, first_seen,
   updated_at, summary, fingerprint, live_state, live`;
 /**
  * The launch's state (src/core/launch-state.ts, launchState) in SQL, for `--outcome`: the live verdict kept
  * where the log leaves the launch open. The two must say the same.
  */
-const STATE_SQL = `CASE WHEN outcome IN ('in_progress', 'ready', 'serving') AND live_state IN ('stalled', 'dead', 'exited')
+export const STATE_SQL = `CASE WHEN outcome IN ('in_progress', 'ready', 'serving') AND live_state IN ('stalled', 'dead', 'exited')
   THEN live_state ELSE outcome END`;
 const now = (): number => Date.now() / 1000;
 /** In an upsert: the log moved on since the last write (an outcome, a phase, a sign of progress). */
@@ -249,7 +249,7 @@ function refuseUrl(file: string): void {
 
 /** Bounds on what one query may ask: past them it is a typo or an attack, not a question. */
 export const MAX_WHERE = 64;
-const MAX_ROWS = 1_000_000;
+export const MAX_ROWS = 1_000_000;
 
 /** The SQL that matches a config field against what the user typed (`where` in LaunchFilter). */
 function configMatch(keys: string[], value: string): { sql: string; params: unknown[] } {
@@ -307,7 +307,7 @@ function filterSql(filter: LaunchFilter): { sql: string; params: unknown[] } {
   return { sql: `${where} ${NEWEST_FIRST}${limit}`, params };
 }
 
-function when(r: Pick<LaunchRecord, 'startTs' | 'firstSeen'>): string {
+export function when(r: Pick<LaunchRecord, 'startTs' | 'firstSeen'>): string {
   const ts = r.startTs ?? r.firstSeen;
   return new Date(ts * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
 }

@@ -81,7 +81,11 @@ export type LedgerErrorCode =
   | 'not_found'
   | 'ambiguous'
   | 'busy'
-  | 'bad_filter';
+  | 'bad_filter'
+  /** A Postgres ledger whose server cannot be reached (down, wrong host, no such database, timed out). */
+  | 'unreachable'
+  /** A Postgres ledger that refused the user (password, pg_hba). */
+  | 'denied';
 
 export class LedgerError extends FiredupError<LedgerErrorCode> {
   constructor(code: LedgerErrorCode, message: string) {
