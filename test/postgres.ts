@@ -21,6 +21,8 @@ export interface TestPostgres {
   createDatabase(): string;
   /** Stops the server at once (`immediate`): clients see it go away mid-conversation. */
   kill(): void;
+  /** Starts it again on the same data (after kill). */
+  restart(): void;
   stop(): void;
 }
 
@@ -70,7 +72,9 @@ export function startPostgres(): TestPostgres {
   }
   asOwner(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '-N'], root);
   const opts = `-k ${sock} -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=200`;
-  asOwner(pgCtl, ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start'], root);
+  const start = () =>
+    asOwner(pgCtl, ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start'], root);
+  start();
   let running = true;
   const stop = (mode: string) => {
     if (!running) return;
@@ -99,6 +103,11 @@ export function startPostgres(): TestPostgres {
     },
     kill() {
       stop('immediate');
+    },
+    restart() {
+      if (running) return;
+      start();
+      running = true;
     },
     stop() {
       stop('fast');
