@@ -44,6 +44,7 @@ import { createPool, numbered, type Queryable } from './query.js';
 import { migratePg } from './schema.js';
 
 const now = (): number => Date.now() / 1000;
+const ignore = (): void => {};
 /** In an upsert: the log moved on since the last write (as ledger.ts's MOVED). */
 const MOVED = `excluded.outcome IS DISTINCT FROM launches.outcome OR excluded.phase IS DISTINCT FROM launches.phase
   OR (excluded.report::jsonb ->> 'lastProgressLine') IS DISTINCT FROM (launches.report::jsonb ->> 'lastProgressLine')`;
@@ -116,12 +117,14 @@ export class PgLedgerStore implements LedgerStore {
       throw new LedgerError('unreachable', `ledger ${where}: not a usable Postgres URL (${(e as Error).message})`);
     }
     // An idle connection the server drops must not crash the process: the next query reports it.
-    pool.on('error', () => {});
+    pool.on('error', ignore);
     try {
       const client = await pool.connect();
+      client.on('error', ignore);
       try {
         await migratePg(client, where);
       } finally {
+        client.off('error', ignore);
         client.release();
       }
       return new PgLedgerStore(pool, where);
@@ -151,6 +154,9 @@ export class PgLedgerStore implements LedgerStore {
     } catch (e) {
       throw pgLedgerError(e, this.path);
     }
+    // A connection lost while checked out is also emitted as an event: without a listener it would end the
+    // process; the query in flight rejects with it, and that is where it is reported.
+    client.on('error', ignore);
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
@@ -162,6 +168,7 @@ export class PgLedgerStore implements LedgerStore {
       await client.query('ROLLBACK').catch(() => {});
       throw pgLedgerError(e, this.path, true);
     } finally {
+      client.off('error', ignore);
       // A connection that failed mid-transaction is not handed to the next caller.
       client.release(broken && !(broken instanceof LedgerError) ? broken : undefined);
     }
