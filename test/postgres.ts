@@ -9,7 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tmpDir } from './helpers.js';
 
-const SEARCH = ['/usr/local/bin', '/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'];
+const SEARCH = [
+  '/usr/local/bin',
+  '/usr/lib/postgresql/17/bin',
+  '/usr/lib/postgresql/16/bin',
+  '/usr/lib/postgresql/15/bin',
+];
 
 export interface TestPostgres {
   dir: string;
@@ -46,7 +51,8 @@ export function ensurePostgres(): { initdb: string; pgCtl: string } {
     initdb = findBin('initdb');
     pgCtl = findBin('pg_ctl');
   }
-  if (!initdb || !pgCtl) throw new Error(`no initdb/pg_ctl in ${SEARCH.join(', ')} after installing postgresql`);
+  if (!initdb || !pgCtl)
+    throw new Error(`no initdb/pg_ctl in ${SEARCH.join(', ')} after installing postgresql`);
   return { initdb, pgCtl };
 }
 
@@ -95,9 +101,13 @@ export function startPostgres(): TestPostgres {
     url,
     createDatabase() {
       const name = `firedup_test_${process.pid}_${++seq}`;
-      const r = spawnSync('psql', ['-h', sock, '-U', 'postgres', '-d', 'postgres', '-qAtc', `CREATE DATABASE ${name}`], {
-        encoding: 'utf8',
-      });
+      const r = spawnSync(
+        'psql',
+        ['-h', sock, '-U', 'postgres', '-d', 'postgres', '-qAtc', `CREATE DATABASE ${name}`],
+        {
+          encoding: 'utf8',
+        },
+      );
       if (r.status !== 0) throw new Error(`createdb ${name}: ${r.stderr}`);
       return `postgres://postgres@localhost/${name}?host=${encodeURIComponent(sock)}`;
     },

@@ -236,7 +236,16 @@ export async function ingestLocal(
       recs: LaunchRecord[],
     ): Promise<LaunchRecord[]> => {
       headHash ??= file.headHash(headLen);
-      const state = { ...key, fileId, headHash, headLen, tailHash: file.tailHash(offset), offset, lines, checkpoint };
+      const state = {
+        ...key,
+        fileId,
+        headHash,
+        headLen,
+        tailHash: file.tailHash(offset),
+        offset,
+        lines,
+        checkpoint,
+      };
       const run = pending.then(async () => (await ledger!.saveProgress(state, recs)) || recs);
       // Handled here, thrown by the `await pending` at the end of the read.
       run.catch(() => {});

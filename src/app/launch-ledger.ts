@@ -4,9 +4,9 @@
  * A ledger that cannot be opened or written costs a warning, never the launch.
  */
 
+import { redactText } from '../core/config/redact.js';
 import type { IntendedLaunch, LaunchRecord } from '../core/records.js';
 import type { LaunchReport } from '../core/report.js';
-import { redactText } from '../core/config/redact.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { openLedger } from '../store/open.js';
 import { recordFromReport } from '../store/record.js';
@@ -98,7 +98,9 @@ export class IntendedLaunchWriter {
       } catch (err) {
         // One warning: the server runs on, only its history is not kept.
         this.failed = true;
-        this.warn(`ledger ${redactText(this.ledgerPath)}: ${(err as Error).message} — this launch is not recorded`);
+        this.warn(
+          `ledger ${redactText(this.ledgerPath)}: ${(err as Error).message} — this launch is not recorded`,
+        );
       }
     });
   }

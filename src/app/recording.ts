@@ -113,7 +113,7 @@ export class LiveRecording {
   }
 
   /** Runs `fn` after every write asked before it; a ledger error goes to onError and gives `fallback`. */
-  private then<T>(fn: () => Promise<T>, fallback: T): Promise<T> {
+  private enqueue<T>(fn: () => Promise<T>, fallback: T): Promise<T> {
     const run = this.queue.then(fn).catch((err: unknown) => {
       if (!(err instanceof LedgerError)) throw err;
       this.onError(err);
@@ -132,7 +132,7 @@ export class LiveRecording {
     if (!report || report.launches.length === 0) return Promise.resolve([]);
     // The recorder decides now what changed (it remembers what it has seen); the write waits its turn.
     const recorder = this.current(now);
-    return this.then(() => recorder.observe(report, now, pid, force), []);
+    return this.enqueue(() => recorder.observe(report, now, pid, force), []);
   }
 
   /** Keeps the verdict on the latest launch's record when it changed (see liveMark); call after observe(). */
@@ -144,7 +144,7 @@ export class LiveRecording {
     if (key === this.keptLive) return Promise.resolve();
     this.keptLive = key;
     const rec = this.current(now).record(last, now);
-    return this.then(async () => {
+    return this.enqueue(async () => {
       let kept = false;
       try {
         const id = await this.ledger.keptId(rec);
@@ -161,7 +161,7 @@ export class LiveRecording {
 
   /** Every write asked so far, done (or failed and reported). */
   flush(): Promise<void> {
-    return this.then(async () => {}, undefined);
+    return this.enqueue(async () => {}, undefined);
   }
 
   /** What earlier launches like this one took; asked once per config (see LiveSession), answered later. */

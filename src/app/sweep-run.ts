@@ -475,21 +475,21 @@ async function benchPoint(
         detail.benchIds.push(
           (
             await ledger.addBench(
-            launchId,
-            fingerprinted(
-              levelToBench(l.metrics, {
-                url: base,
-                host,
-                port: Number(u.port || 80),
-                model,
-                endpoint: result.endpoint,
-                finishedAtWall: wallOf(l.endedAt),
-                startedAtEpoch: l.startedAt,
-                slo: spec.bench.slo ? { ...parseSlo(spec.bench.slo) } : null,
-                server,
-              }),
-            ),
-          )
+              launchId,
+              fingerprinted(
+                levelToBench(l.metrics, {
+                  url: base,
+                  host,
+                  port: Number(u.port || 80),
+                  model,
+                  endpoint: result.endpoint,
+                  finishedAtWall: wallOf(l.endedAt),
+                  startedAtEpoch: l.startedAt,
+                  slo: spec.bench.slo ? { ...parseSlo(spec.bench.slo) } : null,
+                  server,
+                }),
+              ),
+            )
           ).record.id,
         );
     }

@@ -144,7 +144,9 @@ export const COMMANDS: CommandDoc[] = [
       JSON_OPT,
       LEDGER_OPT,
     ],
-    examples: [['firedup ledger push --to postgres://firedup@db.lab/firedup', "a laptop's history joins the team's"]],
+    examples: [
+      ['firedup ledger push --to postgres://firedup@db.lab/firedup', "a laptop's history joins the team's"],
+    ],
     subcommands: ['push'],
   },
   {

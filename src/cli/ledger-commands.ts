@@ -76,7 +76,8 @@ export async function withLedger<T>(
 ): Promise<T> {
   let ledger: LedgerStore | undefined;
   try {
-    ledger = access === 'read' ? await openForReading(ledgerPath(flags)) : await openLedger(ledgerPath(flags));
+    ledger =
+      access === 'read' ? await openForReading(ledgerPath(flags)) : await openLedger(ledgerPath(flags));
     return await fn(ledger);
   } catch (e) {
     if (e instanceof LedgerError) throw new UsageError(e.message);

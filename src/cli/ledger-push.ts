@@ -44,12 +44,18 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
     process.stdout.write(LEDGER_PUSH_USAGE);
     return 0;
   }
-  if (positionals.length) throw new UsageError(`ledger push: takes no arguments (got ${positionals.join(' ')}); --to URL names where`);
+  if (positionals.length)
+    throw new UsageError(
+      `ledger push: takes no arguments (got ${positionals.join(' ')}); --to URL names where`,
+    );
   if (typeof flags.to !== 'string' || flags.to.trim() === '')
     throw new UsageError('ledger push: --to needs the ledger to copy into: --to postgres://user@host/db');
   const source = ledgerPath(flags);
   const dest = flags.to;
-  if (source === dest || (!isUrl(dest) && !isUrl(source) && (await import('node:path')).resolve(dest) === source))
+  if (
+    source === dest ||
+    (!isUrl(dest) && !isUrl(source) && (await import('node:path')).resolve(dest) === source)
+  )
     throw new UsageError(`ledger push: --to ${redactText(dest)} is the ledger being pushed; name another`);
   let from: LedgerStore | undefined;
   let to: LedgerStore | undefined;

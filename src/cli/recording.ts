@@ -41,7 +41,10 @@ export function ledgerFile(flags: Record<string, unknown>, configured?: string):
 function notUrl(value: string, where: string): string {
   if (isPostgresUrl(value)) return value;
   const bad = unsupportedUrl(value);
-  if (bad) throw new UsageError(`${where} ${redactText(value)}: a URL firedup cannot keep a ledger at; give a file path or a postgres:// URL`);
+  if (bad)
+    throw new UsageError(
+      `${where} ${redactText(value)}: a URL firedup cannot keep a ledger at; give a file path or a postgres:// URL`,
+    );
   return path.resolve(value);
 }
 

@@ -11,7 +11,10 @@ export interface HistorySource {
  * launches that got ready or crashed after loading count, so one stuck launch does not make stalls look
  * normal. Null without any: the default budgets apply.
  */
-export async function expectationsFor(ledger: HistorySource, launch: LaunchRecord): Promise<Expectations | null> {
+export async function expectationsFor(
+  ledger: HistorySource,
+  launch: LaunchRecord,
+): Promise<Expectations | null> {
   if (launch.configHash === null || launch.model === null) return null;
   const key: HistoryKey = {
     model: launch.model,

@@ -20,7 +20,10 @@ export async function openLedger(spec: string): Promise<LedgerStore> {
  * For reading only: a SQLite ledger firedup may not write (a read-only file or directory) is read from a copy
  * in memory; a Postgres ledger is read as it is (the server decides who may write).
  */
-export async function openLedgerForReading(spec: string, exists: (file: string) => boolean): Promise<LedgerStore> {
+export async function openLedgerForReading(
+  spec: string,
+  exists: (file: string) => boolean,
+): Promise<LedgerStore> {
   try {
     return await openLedger(spec);
   } catch (e) {

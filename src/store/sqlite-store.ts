@@ -42,7 +42,10 @@ export class SqliteLedgerStore implements LedgerStore {
     return this.ledger.getLog(key);
   }
 
-  async saveProgress(state: Omit<LogState, 'id' | 'updatedAt'>, launches: LaunchRecord[]): Promise<LaunchRecord[]> {
+  async saveProgress(
+    state: Omit<LogState, 'id' | 'updatedAt'>,
+    launches: LaunchRecord[],
+  ): Promise<LaunchRecord[]> {
     return this.ledger.saveProgress(state, launches);
   }
 

@@ -67,7 +67,9 @@ export function openPoint(db: Database.Database, p: NewSweepPoint): SweepPointRe
           JSON.stringify(p.plan),
           p.startedAt,
         );
-      return sweepFromRow(db.prepare('SELECT * FROM sweep_points WHERE id = ?').get(info.lastInsertRowid) as SweepRow);
+      return sweepFromRow(
+        db.prepare('SELECT * FROM sweep_points WHERE id = ?').get(info.lastInsertRowid) as SweepRow,
+      );
     })
     .immediate();
 }
@@ -94,7 +96,9 @@ export function updatePoint(db: Database.Database, id: number, u: PointUpdate): 
 /** Every run of the sweep's points, by point then run. */
 export function pointsOf(db: Database.Database, sweep: string): SweepPointRecord[] {
   return (
-    db.prepare('SELECT * FROM sweep_points WHERE sweep = ? ORDER BY point_index, run, id').all(sweep) as SweepRow[]
+    db
+      .prepare('SELECT * FROM sweep_points WHERE sweep = ? ORDER BY point_index, run, id')
+      .all(sweep) as SweepRow[]
   ).map(sweepFromRow);
 }
 

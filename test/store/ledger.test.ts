@@ -119,7 +119,7 @@ const keyOf = (id: string): string => [...recs].find(([, r]) => r.id === id)![0]
 
 for (const b of BACKENDS)
   describe(`ledger (${b.name}): logs`, () => {
-        let l: LedgerStore;
+    let l: LedgerStore;
     before(async () => (l = await b.open()));
     after(() => l.close());
     const key = { host: HOST, path: rec(RELAUNCH1).path };
@@ -164,7 +164,7 @@ for (const b of BACKENDS)
 
 for (const b of BACKENDS)
   describe(`ledger (${b.name}): launches`, () => {
-        let l: LedgerStore;
+    let l: LedgerStore;
     before(async () => {
       l = await b.open();
       await l.upsertLaunches([...recs.values()]);
@@ -193,7 +193,9 @@ for (const b of BACKENDS)
         startedAt: 1_771_577_990,
       };
       // Recorded (in `before`) when first seen; seen again later, with what `firedup launch` intended.
-      await l.upsertLaunches([{ ...r, intended, firstSeen: r.firstSeen + 100, updatedAt: r.firstSeen + 100 }]);
+      await l.upsertLaunches([
+        { ...r, intended, firstSeen: r.firstSeen + 100, updatedAt: r.firstSeen + 100 },
+      ]);
       await l.upsertLaunches([
         { ...r, outcome: 'crashed', failureClass: 'killed', firstSeen: 1, updatedAt: r.firstSeen + 200 },
       ]);
@@ -217,7 +219,11 @@ for (const b of BACKENDS)
         { outcome: 'crashed' },
         { where: [{ key: 'tp_size', value: '8' }] },
       ])
-        assert.deepEqual(await l.listItems(filter), (await l.list(filter)).map(listItemOf), JSON.stringify(filter));
+        assert.deepEqual(
+          await l.listItems(filter),
+          (await l.list(filter)).map(listItemOf),
+          JSON.stringify(filter),
+        );
       const oom = (await l.listItems({ outcome: 'crashed' }))[0]!;
       const r = rec(OOM);
       assert.equal('report' in oom, false);
@@ -240,13 +246,18 @@ for (const b of BACKENDS)
         ids(await l.list({ where: kv.map((s) => ({ key: s.split('=')[0]!, value: s.split('=')[1]! })) }));
       assert.deepEqual(await where('moe_runner_backend=flashinfer_trtllm'), idsOf(OOM));
       assert.deepEqual(await where('disable_cuda_graph=true'), idsOf(CUTLASS, RELAUNCH2));
-      assert.deepEqual(await where('disable_cuda_graph=True'), idsOf(CUTLASS, RELAUNCH2), 'as Python prints it');
+      assert.deepEqual(
+        await where('disable_cuda_graph=True'),
+        idsOf(CUTLASS, RELAUNCH2),
+        'as Python prints it',
+      );
       assert.deepEqual(await where('tp_size=8'), idsOf(...NEWEST_FIRST));
       assert.deepEqual(await where('tp_size=4'), []);
       assert.deepEqual(await where('mem_fraction_static=0.88'), idsOf(...NEWEST_FIRST));
       assert.deepEqual(await where('max_running_requests=1024'), idsOf(CUTLASS));
       assert.deepEqual(await where('cuda_graph_max_bs=None'), idsOf(CUTLASS, RELAUNCH2));
-      assert.deepEqual(await where('moe_runner_backend=flashinfer_cutlass', 'disable_cuda_graph=false'),
+      assert.deepEqual(
+        await where('moe_runner_backend=flashinfer_cutlass', 'disable_cuda_graph=false'),
         idsOf(SILENT, RELAUNCH1),
       );
       assert.deepEqual(await where('no_such_flag=1'), []);
@@ -283,20 +294,29 @@ for (const b of BACKENDS)
       assert.deepEqual(ids(await l.history(key, r.startTs!)), [], 'strictly before');
       assert.deepEqual(ids(await l.history({ ...key, host: 'gpu-b' }, later.startTs!)), []);
       // Without a config hash, any config of that model on that host.
-      assert.deepEqual(ids(await l.history({ ...key, configHash: null }, later.startTs!)), idsOf(...NEWEST_FIRST));
-      assert.deepEqual(ids(await l.history({ ...key, configHash: null }, later.startTs!, 2)), idsOf(OOM, SILENT));
+      assert.deepEqual(
+        ids(await l.history({ ...key, configHash: null }, later.startTs!)),
+        idsOf(...NEWEST_FIRST),
+      );
+      assert.deepEqual(
+        ids(await l.history({ ...key, configHash: null }, later.startTs!, 2)),
+        idsOf(OOM, SILENT),
+      );
       assert.equal((await l.list({ path: '/logs/again.log' })).length, 1);
     });
   });
 
 for (const b of BACKENDS)
   describe(`ledger (${b.name}): resolving what the user typed`, () => {
-        let l: LedgerStore;
+    let l: LedgerStore;
     const twin = (id: string, startTs: number): LaunchRecord => ({ ...rec(CUTLASS), id, startTs });
     before(async () => {
       l = await b.open();
       await l.upsertLaunches([...recs.values()]);
-      await l.upsertLaunches([twin('abcd000000000001', 1_700_000_001), twin('abcd000000000002', 1_700_000_002)]);
+      await l.upsertLaunches([
+        twin('abcd000000000001', 1_700_000_001),
+        twin('abcd000000000002', 1_700_000_002),
+      ]);
     });
     after(() => l.close());
 
@@ -312,10 +332,7 @@ for (const b of BACKENDS)
     });
 
     it('an ambiguous prefix lists the candidates with model and start', async () => {
-      assert.equal(
-        await code(() => l.resolve('abcd')),
-        'ambiguous',
-      );
+      assert.equal(await code(() => l.resolve('abcd')), 'ambiguous');
       const msg = await message(() => l.resolve('abcd0000'));
       assert.match(msg, /abcd000000000001 \(lukealonso\/GLM-5-NVFP4, 2023-11-14T22:13:21Z\)/);
       assert.match(msg, /abcd000000000002/);
@@ -331,22 +348,15 @@ for (const b of BACKENDS)
 
     it('not found says how to list launches', async () => {
       for (const ref of ['last~99', 'ffffffff', 'abc', 'xyz12345', 'last~x', '']) {
-        assert.equal(
-          await code(() => l.resolve(ref)),
-          'not_found',
-          ref,
-        );
-        assert.match(
-          await message(() => l.resolve(ref)),
-          /firedup runs/,
-        );
+        assert.equal(await code(() => l.resolve(ref)), 'not_found', ref);
+        assert.match(await message(() => l.resolve(ref)), /firedup runs/);
       }
     });
   });
 
 for (const b of BACKENDS)
   describe(`ledger (${b.name}): benchmarks`, () => {
-        let l: LedgerStore;
+    let l: LedgerStore;
     before(async () => {
       l = await b.open();
       await l.upsertLaunches([...recs.values()]);
@@ -368,7 +378,11 @@ for (const b of BACKENDS)
         (await l.benches(id)).map((b) => b.fingerprint),
         ['f1', 'f2'],
       );
-      assert.equal((await l.addBench(rec(OOM).id, benchResult('f1'))).added, true, 'the same result on another launch');
+      assert.equal(
+        (await l.addBench(rec(OOM).id, benchResult('f1'))).added,
+        true,
+        'the same result on another launch',
+      );
       assert.deepEqual(await l.benches(rec(SILENT).id), []);
       // Several launches' at once, each as benches() gives them.
       const some = [id, rec(OOM).id, rec(SILENT).id];
@@ -376,10 +390,7 @@ for (const b of BACKENDS)
       assert.deepEqual([...of.keys()].sort(), [id, rec(OOM).id].sort());
       for (const x of some) assert.deepEqual(of.get(x) ?? [], await l.benches(x));
       assert.equal((await l.benchesOf([])).size, 0);
-      assert.equal(
-        await code(() => l.addBench('0000000000000000', benchResult('f3'))),
-        'not_found',
-      );
+      assert.equal(await code(() => l.addBench('0000000000000000', benchResult('f3'))), 'not_found');
     });
 
     it('servingAt: the launch up on that host and port at that time', async () => {
@@ -418,7 +429,7 @@ for (const b of BACKENDS)
 
 for (const b of BACKENDS)
   describe(`ledger (${b.name}): targets`, () => {
-        let l: LedgerStore;
+    let l: LedgerStore;
     before(async () => (l = await b.open()));
     after(() => l.close());
     const global = {

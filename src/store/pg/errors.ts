@@ -17,7 +17,11 @@ function detail(e: unknown): string {
 /** A connection that never came up, or broke: network errors, the server shutting down, a timeout. */
 function connectionLost(e: unknown): boolean {
   const code = String((e as { code?: unknown }).code ?? '');
-  if (/^(ECONNREFUSED|ECONNRESET|ENOENT|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE)$/.test(code))
+  if (
+    /^(ECONNREFUSED|ECONNRESET|ENOENT|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE)$/.test(
+      code,
+    )
+  )
     return true;
   // SQLSTATE class 08: connection exception; 57P01-3: the server shut down or is starting.
   if (/^08/.test(code) || /^57P0[123]$/.test(code)) return true;
@@ -33,7 +37,10 @@ function connectionLost(e: unknown): boolean {
 export function pgLedgerError(e: unknown, where: string, writing = false): unknown {
   if (e instanceof LedgerError) return e;
   if (e instanceof SyntaxError)
-    return new LedgerError('corrupt', `ledger ${where} is damaged (a record does not read back: ${e.message}); ${AGAIN}`);
+    return new LedgerError(
+      'corrupt',
+      `ledger ${where} is damaged (a record does not read back: ${e.message}); ${AGAIN}`,
+    );
   const code = String((e as { code?: unknown }).code ?? '');
   const why = redactText(detail(e));
   if (connectionLost(e)) {
@@ -49,9 +56,15 @@ export function pgLedgerError(e: unknown, where: string, writing = false): unkno
       `ledger ${where}: ${why}; check the user and password (in the URL, PGPASSWORD or ~/.pgpass), or ${AGAIN}`,
     );
   if (code === '3D000')
-    return new LedgerError('unreachable', `ledger ${where}: ${why}; create it (createdb) or name another database`);
+    return new LedgerError(
+      'unreachable',
+      `ledger ${where}: ${why}; create it (createdb) or name another database`,
+    );
   if (code === '42501' || code === '25006')
-    return new LedgerError('unwritable', `cannot write ledger ${where}: ${why}; ask for write access, or ${AGAIN}`);
+    return new LedgerError(
+      'unwritable',
+      `cannot write ledger ${where}: ${why}; ask for write access, or ${AGAIN}`,
+    );
   if (code === '40001' || code === '40P01' || code === '53300' || code === '55P03')
     return new LedgerError('busy', `ledger ${where} is busy (${why}); try again`);
   if (/^(22|23)/.test(code) || code === '42P01' || code === '42703')

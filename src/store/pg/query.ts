@@ -5,7 +5,10 @@
 import pg from 'pg';
 
 export interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, any>>; rowCount: number | null }>;
+  query(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Array<Record<string, any>>; rowCount: number | null }>;
 }
 
 const INT8 = 20;

@@ -125,7 +125,9 @@ export const PG_MIGRATIONS: readonly string[] = [
 
 // A step added to one store and not the other would make one schema version mean two things.
 if (PG_MIGRATIONS.length !== MIGRATIONS.length)
-  throw new Error(`Postgres migrations (${PG_MIGRATIONS.length}) and SQLite's (${MIGRATIONS.length}) differ in number`);
+  throw new Error(
+    `Postgres migrations (${PG_MIGRATIONS.length}) and SQLite's (${MIGRATIONS.length}) differ in number`,
+  );
 
 const VERSION_TABLE = 'firedup_schema';
 
@@ -166,7 +168,9 @@ export async function migratePg(db: Queryable, where: string): Promise<void> {
           'foreign',
           `ledger ${where} holds tables firedup did not create (${names.slice(0, 5).join(', ')}); give firedup a database of its own`,
         );
-      await db.query(`CREATE TABLE ${VERSION_TABLE} (application integer PRIMARY KEY, version integer NOT NULL)`);
+      await db.query(
+        `CREATE TABLE ${VERSION_TABLE} (application integer PRIMARY KEY, version integer NOT NULL)`,
+      );
       await db.query(`INSERT INTO ${VERSION_TABLE} (application, version) VALUES ($1, 0)`, [APPLICATION_ID]);
     } else {
       const { rows } = await db.query(
@@ -182,7 +186,10 @@ export async function migratePg(db: Queryable, where: string): Promise<void> {
         );
     }
     for (let step = version ?? 0; step < PG_MIGRATIONS.length; step++) await db.query(PG_MIGRATIONS[step]!);
-    await db.query(`UPDATE ${VERSION_TABLE} SET version = $1 WHERE application = $2`, [SCHEMA_VERSION, APPLICATION_ID]);
+    await db.query(`UPDATE ${VERSION_TABLE} SET version = $1 WHERE application = $2`, [
+      SCHEMA_VERSION,
+      APPLICATION_ID,
+    ]);
     await db.query('COMMIT');
   } catch (e) {
     await db.query('ROLLBACK').catch(() => {});

@@ -114,7 +114,10 @@ export class PgLedgerStore implements LedgerStore {
     try {
       pool = createPool(url);
     } catch (e) {
-      throw new LedgerError('unreachable', `ledger ${where}: not a usable Postgres URL (${(e as Error).message})`);
+      throw new LedgerError(
+        'unreachable',
+        `ledger ${where}: not a usable Postgres URL (${(e as Error).message})`,
+      );
     }
     // An idle connection the server drops must not crash the process: the next query reports it.
     pool.on('error', ignore);
@@ -214,12 +217,19 @@ export class PgLedgerStore implements LedgerStore {
 
   async getLog(key: LogKey): Promise<LogState | null> {
     return this.guard(async () => {
-      const row = await this.sql.get<LogRow>('SELECT * FROM logs WHERE host = ? AND path = ?', key.host, key.path);
+      const row = await this.sql.get<LogRow>(
+        'SELECT * FROM logs WHERE host = ? AND path = ?',
+        key.host,
+        key.path,
+      );
       return row ? logFromRow(row) : null;
     });
   }
 
-  async saveProgress(state: Omit<LogState, 'id' | 'updatedAt'>, launches: LaunchRecord[]): Promise<LaunchRecord[]> {
+  async saveProgress(
+    state: Omit<LogState, 'id' | 'updatedAt'>,
+    launches: LaunchRecord[],
+  ): Promise<LaunchRecord[]> {
     const cp = state.checkpoint;
     return this.tx(async (sql) => {
       const kept = await this.writeLaunches(sql, launches);
@@ -269,7 +279,13 @@ export class PgLedgerStore implements LedgerStore {
   ): Promise<{ id: string; host: string; path: string; span: number } | null> {
     if (r.fingerprint === null) return null;
     if (await sql.get('SELECT 1 FROM launches WHERE id = ?', r.id)) return null;
-    const rows = await sql.all<{ id: string; host: string; path: string; span: number | null; pid0: string | null }>(
+    const rows = await sql.all<{
+      id: string;
+      host: string;
+      path: string;
+      span: number | null;
+      pid0: string | null;
+    }>(
       `SELECT id, host, path, (report::jsonb ->> 'endLine')::float8 - start_line AS span,
          report::jsonb -> 'pids' ->> 0 AS pid0
        FROM launches WHERE fingerprint = ? AND (config_hash IS NULL OR ?::text IS NULL OR config_hash = ?)
@@ -369,7 +385,8 @@ export class PgLedgerStore implements LedgerStore {
         'SELECT count(*) AS n FROM benches WHERE launch_id = ANY(?::text[])',
         list,
       ))!;
-      for (const t of ['benches', 'launch_paths']) await sql.run(`DELETE FROM ${t} WHERE launch_id = ANY(?::text[])`, list);
+      for (const t of ['benches', 'launch_paths'])
+        await sql.run(`DELETE FROM ${t} WHERE launch_id = ANY(?::text[])`, list);
       const launches = await sql.run('DELETE FROM launches WHERE id = ANY(?::text[])', list);
       if (log) await sql.run('DELETE FROM logs WHERE host = ? AND path = ?', log.host, log.path);
       return { launches, benches: n };
@@ -431,7 +448,10 @@ export class PgLedgerStore implements LedgerStore {
   async listItems(filter: LaunchFilter = {}): Promise<LaunchListItem[]> {
     return this.guard(async () => {
       const { sql, params } = pgFilterSql(filter);
-      const rows = await this.sql.all<LaunchListRow>(`SELECT ${LIST_COLUMNS} FROM launches ${sql}`, ...params);
+      const rows = await this.sql.all<LaunchListRow>(
+        `SELECT ${LIST_COLUMNS} FROM launches ${sql}`,
+        ...params,
+      );
       const paths = await this.pathsOf(rows.map((r) => r.id));
       return rows.map((r) => listItemFromRow(r, paths.get(r.id)));
     });
@@ -578,7 +598,10 @@ export class PgLedgerStore implements LedgerStore {
   async sweepPoints(sweep: string): Promise<SweepPointRecord[]> {
     return this.guard(async () =>
       (
-        await this.sql.all<SweepRow>('SELECT * FROM sweep_points WHERE sweep = ? ORDER BY point_index, run, id', sweep)
+        await this.sql.all<SweepRow>(
+          'SELECT * FROM sweep_points WHERE sweep = ? ORDER BY point_index, run, id',
+          sweep,
+        )
       ).map(sweepFromRow),
     );
   }
@@ -631,7 +654,10 @@ export class PgLedgerStore implements LedgerStore {
       const rows =
         model === undefined
           ? await this.sql.all<TargetRow>('SELECT * FROM targets ORDER BY id')
-          : await this.sql.all<TargetRow>('SELECT * FROM targets WHERE model IS NULL OR model = ? ORDER BY id', model);
+          : await this.sql.all<TargetRow>(
+              'SELECT * FROM targets WHERE model IS NULL OR model = ? ORDER BY id',
+              model,
+            );
       return rows.map(targetFromRow);
     });
   }

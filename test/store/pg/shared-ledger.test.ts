@@ -50,7 +50,10 @@ describe('shared ledger (postgres): the schema', () => {
     for (const r of await Promise.all(runs)) assert.deepEqual([r.code, r.stderr], [0, '']);
     const [v] = await query(url, 'SELECT version FROM firedup_schema');
     assert.equal(v.version, SCHEMA_VERSION);
-    const tables = await query(url, "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'launches'");
+    const tables = await query(
+      url,
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'launches'",
+    );
     assert.equal(tables[0].n, 1);
   });
 
@@ -60,7 +63,10 @@ describe('shared ledger (postgres): the schema', () => {
     const got = await code(openLedger(url));
     assert.equal(got.code, 'foreign');
     assert.match(got.message, /holds tables firedup did not create \(users\)/);
-    const names = await query(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
+    const names = await query(
+      url,
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+    );
     assert.deepEqual(
       names.map((r) => r.table_name),
       ['users'],
@@ -142,7 +148,10 @@ describe('shared ledger (postgres): ledger push', () => {
     assert.deepEqual([a.launches, a.added, a.targets], [3, 3, 1]);
     const second = runCli(['ledger', 'push', '--to', url, '--ledger', local]);
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /^pushed 3 launches from .*laptop\.db to postgres:\/\/.*: 0 new, 3 already there/);
+    assert.match(
+      second.stdout,
+      /^pushed 3 launches from .*laptop\.db to postgres:\/\/.*: 0 new, 3 already there/,
+    );
     const mine = JSON.parse(runCli(['runs', '--ledger', local, '--json']).stdout);
     const team = JSON.parse(runCli(['runs', '--ledger', url, '--json']).stdout);
     assert.deepEqual(
@@ -154,7 +163,10 @@ describe('shared ledger (postgres): ledger push', () => {
     // `show` and `diff` read the pushed launches as the local ledger does.
     const show = runCli(['show', 'last', '--ledger', url, '--json']);
     assert.equal(show.code, 0, show.stderr);
-    assert.deepEqual(JSON.parse(show.stdout).report, JSON.parse(runCli(['show', 'last', '--ledger', local, '--json']).stdout).report);
+    assert.deepEqual(
+      JSON.parse(show.stdout).report,
+      JSON.parse(runCli(['show', 'last', '--ledger', local, '--json']).stdout).report,
+    );
     const diff = runCli(['diff', 'last~1', 'last', '--ledger', url]);
     assert.equal(diff.code, 0, diff.stderr);
   });
@@ -183,7 +195,12 @@ describe('shared ledger (postgres): a server that goes away mid-write', () => {
     // The second launch's write waits on a lock this test holds: the first launch is written, not committed.
     const read = await ingestLocal(null, RELAUNCH);
     const real = fs.realpathSync(RELAUNCH);
-    const second = recordFromReport(read.report.launches[1]!, { host: 'localhost', path: real, fileId: null, now: 0 });
+    const second = recordFromReport(read.report.launches[1]!, {
+      host: 'localhost',
+      path: real,
+      fileId: null,
+      now: 0,
+    });
     const blocker = new pg.Client({ connectionString: url });
     await blocker.connect();
     blocker.on('error', () => {});
