@@ -37,6 +37,8 @@ export function createPool(url: string): pg.Pool {
     connectionTimeoutMillis: given > 0 ? given * 1000 : CONNECT_TIMEOUT_MS,
     query_timeout: QUERY_TIMEOUT_MS,
     keepAlive: true,
+    // An idle connection never keeps a finished command alive (close() ends them anyway).
+    allowExitOnIdle: true,
     application_name: 'firedup',
   });
 }
