@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { redactText } from '../core/config/redact.js';
 import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
 import {
   type BenchRow,
@@ -238,12 +239,12 @@ function initialise(db: Database.Database, file: string): void {
   migrate(db);
 }
 
-/** The Postgres ledger is not built yet: a URL is refused rather than taken for a file name. */
+/** A URL is never taken for a file name (open.ts sends a postgres:// one to the Postgres store). */
 function refuseUrl(file: string): void {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file))
     throw new LedgerError(
       'unwritable',
-      `ledger ${file}: a URL; only a SQLite file is supported as the ledger for now: give a file path`,
+      `ledger ${redactText(file)}: a URL, not a SQLite file: give a file path`,
     );
 }
 

@@ -1,6 +1,7 @@
 /**
  * The ledger's contract: what a recorded launch, a benchmark and a target look like, and what the ledger answers.
- * Other parts (CLI, dashboard, exporter) code against these types only; `ledger.ts` implements them on SQLite.
+ * Other parts (CLI, dashboard, exporter) code against these types and `LedgerStore` (ledger-store.ts) only; `ledger.ts`
+ * implements them on SQLite, `pg/store.ts` on Postgres.
  */
 import type { LaunchRecord } from '../core/records.js';
 
