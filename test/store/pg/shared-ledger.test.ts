@@ -98,6 +98,26 @@ describe('shared ledger (postgres): the schema', () => {
     assert.match(gone.stderr, /cannot reach ledger postgres:\/\/firedup:<redacted>@127\.0\.0\.1:1\/firedup/);
     assert.ok(Date.now() - t0 < 20_000, 'no hang');
   });
+
+  it('a refused password: one line naming the URL, the password masked, what to check', async () => {
+    const server = testPostgres();
+    // The test server trusts its socket; this user alone must give a password.
+    await query(server.url, "CREATE ROLE alice LOGIN PASSWORD 'right-pw'");
+    const hba = path.join(server.dir, 'data', 'pg_hba.conf');
+    fs.writeFileSync(hba, `local all alice scram-sha-256\n${fs.readFileSync(hba, 'utf8')}`);
+    await query(server.url, 'SELECT pg_reload_conf()');
+    const url = new URL(server.url);
+    url.username = 'alice';
+    url.password = 'wrong-pw';
+    const r = runCli(['runs', '--ledger', url.href]);
+    assert.equal(r.code, 1);
+    assertOneLine(r.stderr);
+    assert.match(
+      r.stderr,
+      /ledger postgres:\/\/alice:<redacted>@localhost\/postgres.*password authentication failed for user "alice"; check the user and password/,
+    );
+    assert.doesNotMatch(r.stderr, /wrong-pw/);
+  });
 });
 
 describe('shared ledger (postgres): several hosts writing at once', () => {
