@@ -308,6 +308,11 @@ function filterSql(filter: LaunchFilter): { sql: string; params: unknown[] } {
   return { sql: `${where} ${NEWEST_FIRST}${limit}`, params };
 }
 
+/** The places a record was read at besides its own (a record read back from a ledger; one just read has none). */
+export function otherPaths(r: LaunchRecord): LaunchPath[] {
+  return (r.paths ?? []).filter((p) => p.host !== r.host || p.path !== r.path);
+}
+
 export function when(r: Pick<LaunchRecord, 'startTs' | 'firstSeen'>): string {
   const ts = r.startTs ?? r.firstSeen;
   return new Date(ts * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
@@ -545,6 +550,10 @@ export class Ledger {
        ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = excluded.file_id,
          start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`,
     );
+    const elsewhereSeen = this.db.prepare(
+      `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
+       VALUES (?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (launch_id, host, path) DO NOTHING`,
+    );
     const kept: LaunchRecord[] = [];
     for (const given of recs) {
       // From the content, whatever the caller put in the field: the fingerprint is what matches copies.
@@ -555,6 +564,9 @@ export class Ledger {
       const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
       if (!elsewhere || r.report.endLine - r.startLine >= twin.span) stmt.run(launchRow(rec));
       seen.run(rec.id, r.host, r.path, r.fileId, r.startOffset, r.startLine, r.firstSeen, r.updatedAt);
+      // The other places a record read from a ledger knows (`ledger push`): kept, never moved back in time.
+      for (const p of otherPaths(r))
+        elsewhereSeen.run(rec.id, p.host, p.path, p.startOffset, p.startLine, p.lastSeen, p.lastSeen);
       kept.push(rec);
     }
     return kept;

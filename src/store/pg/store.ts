@@ -6,7 +6,7 @@
  * an advisory lock on its fingerprint, so the second finds the first's record instead of adding a twin.
  */
 import type pg from 'pg';
-import { LIST_COLUMNS, NEWEST_FIRST, when } from '../ledger.js';
+import { LIST_COLUMNS, NEWEST_FIRST, otherPaths, when } from '../ledger.js';
 import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from '../ledger-store.js';
 import {
   type BenchRow,
@@ -340,6 +340,19 @@ export class PgLedgerStore implements LedgerStore {
         r.firstSeen,
         r.updatedAt,
       );
+      // The other places a record read from a ledger knows (`ledger push`): kept, never moved back in time.
+      for (const p of otherPaths(r))
+        await sql.run(
+          `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
+           VALUES (?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (launch_id, host, path) DO NOTHING`,
+          rec.id,
+          p.host,
+          p.path,
+          p.startOffset,
+          p.startLine,
+          p.lastSeen,
+          p.lastSeen,
+        );
       kept.push(rec);
     }
     return kept;

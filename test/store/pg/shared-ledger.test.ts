@@ -161,6 +161,10 @@ describe('shared ledger (postgres): ledger push', () => {
     const url = testPostgres().createDatabase();
     const local = path.join(tmpDir(), 'laptop.db');
     for (const log of [RELAUNCH, VLLM]) assert.equal(runCli(['runs', log, '--ledger', local]).code, 0);
+    // The vLLM launch was also read from a copy: one launch, two places.
+    const copy = path.join(tmpDir(), 'copy.log');
+    fs.copyFileSync(VLLM, copy);
+    assert.equal(runCli(['runs', copy, '--ledger', local]).code, 0);
     assert.equal(runCli(['target', 'add', 'load_s <= 600', '--ledger', local]).code, 0);
     const first = runCli(['ledger', 'push', '--to', url, '--ledger', local, '--json']);
     assert.equal(first.code, 0, first.stderr);
@@ -180,6 +184,9 @@ describe('shared ledger (postgres): ledger push', () => {
     );
     const [t] = await query(url, 'SELECT count(*)::int AS n FROM targets');
     assert.equal(t.n, 1);
+    const places = await query(url, 'SELECT path FROM launch_paths ORDER BY seq');
+    assert.equal(places.length, 4, 'two launches at one place, the vLLM one at two');
+    assert.ok(places.some((p) => p.path === fs.realpathSync(copy)));
     // `show` and `diff` read the pushed launches as the local ledger does.
     const show = runCli(['show', 'last', '--ledger', url, '--json']);
     assert.equal(show.code, 0, show.stderr);
