@@ -226,9 +226,10 @@ export async function ingestLocal(
     let headHash: string | null = prev && resumedFrom > 0 && prev.headLen === headLen ? prev.headHash : null;
     const records = (rep: AnalysisReport): LaunchRecord[] =>
       rep.launches.map((l) => recordFromReport(l, { host: key.host, path: real, fileId, now }));
-    // The read is synchronous and the ledger may not be (Postgres): saves due mid-read are written one after
-    // another behind it, each with the state taken when it fell due, and the read waits for them at its end.
-    let pending: Promise<unknown> = Promise.resolve();
+    // Each save is asked for when it falls due, with the state of that moment: SQLite writes it there and then
+    // (a read killed later resumes from it); Postgres, whose store writes one transaction after another, once
+    // the synchronous read lets it. The read waits for every one at its end, and fails with the first failure.
+    const writes: Promise<unknown>[] = [];
     const save = (
       offset: number,
       lines: number,
@@ -246,10 +247,15 @@ export async function ingestLocal(
         lines,
         checkpoint,
       };
-      const run = pending.then(async () => (await ledger!.saveProgress(state, recs)) || recs);
-      // Handled here, thrown by the `await pending` at the end of the read.
+      let run: Promise<LaunchRecord[]>;
+      try {
+        run = Promise.resolve(ledger!.saveProgress(state, recs)).then((kept) => kept || recs);
+      } catch (e) {
+        run = Promise.reject(e);
+      }
+      // Handled here, thrown by the `Promise.all(writes)` at the end of the read.
       run.catch(() => {});
-      pending = run;
+      writes.push(run);
       return run;
     };
     const saver = {
@@ -304,7 +310,7 @@ export async function ingestLocal(
     // identity, is not whole. The next read records it.
     let recs = records(report).filter((r) => r.startOffset < boundary);
     if (checkpoint) recs = await save(boundary, lines, checkpoint, recs);
-    else await pending;
+    await Promise.all(writes);
     return {
       report,
       analyzer: a,

@@ -149,8 +149,20 @@ export class PgLedgerStore implements LedgerStore {
     }
   }
 
-  /** `fn` in one transaction on one connection: all of it is kept, or (an error, a server lost) none. */
-  private async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  /**
+   * `fn` in one transaction on one connection: all of it is kept, or (an error, a server lost) none. This
+   * process's transactions run one after another, in the order asked: a read's saves (ingest asks for them
+   * without waiting) must not commit an older offset after a newer one.
+   */
+  private tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    const run = this.writes.then(() => this.txNow(fn));
+    this.writes = run.catch(() => {});
+    return run;
+  }
+
+  private writes: Promise<unknown> = Promise.resolve();
+
+  private async txNow<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
