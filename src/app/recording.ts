@@ -130,7 +130,7 @@ export class LiveRecording {
     { now = Date.now() / 1000, force = false }: { now?: number; force?: boolean } = {},
   ): Promise<LaunchRecord[]> {
     if (!report || report.launches.length === 0) return Promise.resolve([]);
-    // The recorder decides now what changed (it remembers what it has seen); the write waits its turn.
+    // The file this report is of is known now; what changed is decided when the write's turn comes.
     const recorder = this.current(now);
     return this.enqueue(() => recorder.observe(report, now, pid, force), []);
   }

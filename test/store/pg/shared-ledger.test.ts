@@ -156,6 +156,24 @@ describe('shared ledger (postgres): several hosts writing at once', () => {
   });
 });
 
+describe('shared ledger (postgres): live sessions', () => {
+  it('wait records the launches and keeps its verdict (stalled) there, for runs on any host to list', () => {
+    const url = testPostgres().createDatabase();
+    const r = runCli(['wait', RELAUNCH, '--timeout', '30s', '--no-gpu', '--ledger', url]);
+    assert.equal(r.code, 4, r.stderr);
+    const listed = JSON.parse(runCli(['runs', '--ledger', url, '--json']).stdout);
+    assert.deepEqual(
+      listed.launches.map((l: any) => [l.outcome, l.state]),
+      [
+        ['in_progress', 'stalled'],
+        ['ended', 'ended'],
+      ],
+    );
+    const stalled = runCli(['runs', '--ledger', url, '--outcome', 'stalled', '--json']);
+    assert.equal(JSON.parse(stalled.stdout).launches.length, 1);
+  });
+});
+
 describe('shared ledger (postgres): ledger push', () => {
   it("pushing a laptop's ledger twice gives every launch, bench and target once", async () => {
     const url = testPostgres().createDatabase();
