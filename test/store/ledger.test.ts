@@ -464,3 +464,104 @@ for (const b of BACKENDS)
       assert.deepEqual(await l.targets(null), []);
     });
   });
+
+for (const b of BACKENDS)
+  describe(`ledger (${b.name}): live verdicts, forgetting, sweeps`, () => {
+    let l: LedgerStore;
+    before(async () => {
+      l = await b.open();
+      await l.upsertLaunches([...recs.values()]);
+    });
+    after(() => l.close());
+
+    it('a kept live verdict lists the launch by it, until the log moves on', async () => {
+      const r = rec(SILENT);
+      const mark = {
+        state: 'stalled' as const,
+        at: 1,
+        why: 'no progress',
+        phase: 'loading_weights',
+        evidence: [],
+      };
+      await l.setLive(r.id, mark);
+      assert.deepEqual(ids(await l.list({ outcome: 'stalled' })), [r.id]);
+      assert.deepEqual((await l.getLaunch(r.id))!.live, mark);
+      // Read again with nothing new: the verdict stands.
+      await l.upsertLaunches([r]);
+      assert.equal((await l.getLaunch(r.id))!.state, 'stalled');
+      // The log moved on (another phase): it is the log's word again.
+      await l.upsertLaunches([{ ...r, phase: 'kv_cache' }]);
+      const got = (await l.getLaunch(r.id))!;
+      assert.deepEqual([got.live, got.state], [null, 'in_progress']);
+      await l.upsertLaunches([r]);
+    });
+
+    it('forget: launches with their benches and places, and with a log, where reading it stopped', async () => {
+      const r1 = rec(RELAUNCH1);
+      await l.addBench(r1.id, benchResult('fx'));
+      await l.saveProgress(
+        {
+          host: HOST,
+          path: r1.path,
+          fileId: null,
+          headHash: null,
+          headLen: 0,
+          offset: 10,
+          lines: 1,
+          checkpoint: null,
+        },
+        [],
+      );
+      const at = await l.launchIdsAt({ host: HOST, path: r1.path });
+      assert.deepEqual(at.sort(), idsOf(RELAUNCH1, RELAUNCH2).sort());
+      assert.deepEqual(await l.forget(at, { host: HOST, path: r1.path }), { launches: 2, benches: 1 });
+      assert.equal(await l.getLaunch(r1.id), null);
+      assert.equal(await l.getLog({ host: HOST, path: r1.path }), null);
+      assert.deepEqual(await l.benches(r1.id), []);
+      assert.equal((await l.list()).length, recs.size - 2);
+    });
+
+    it('sweeps: a point opened running, updated, numbered per run, a stale one interrupted', async () => {
+      const p = {
+        sweep: 'np',
+        pointHash: 'h1',
+        pointIndex: 0,
+        flags: { parallel: 2 },
+        argv: ['llama-server', '-np', '2'],
+        plan: { levels: [1] },
+        startedAt: 100,
+      };
+      const first = await l.openSweepPoint(p);
+      assert.deepEqual(
+        [first.run, first.status, first.detail, first.flags],
+        [1, 'running', {}, { parallel: 2 }],
+      );
+      await l.updateSweepPoint(first.id, {
+        status: 'done',
+        launchId: rec(OOM).id,
+        endedAt: 200,
+        detail: { log: 'x' },
+      });
+      const second = await l.openSweepPoint({ ...p, startedAt: 300 });
+      assert.equal(second.run, 2);
+      await l.openSweepPoint({ ...p, pointHash: 'h2', pointIndex: 1, startedAt: 400 });
+      assert.equal(await l.closeStaleSweepPoints('np'), 2);
+      const points = await l.sweepPoints('np');
+      assert.deepEqual(
+        points.map((x) => [x.pointIndex, x.run, x.status, x.launchId]),
+        [
+          [0, 1, 'done', rec(OOM).id],
+          [0, 2, 'interrupted', null],
+          [1, 1, 'interrupted', null],
+        ],
+      );
+      assert.equal(points[1]!.detail.cause, 'the sweep process ended before this point did');
+      // The interrupted runs ended when they were found stale: now.
+      const [sweep] = await l.sweeps();
+      assert.deepEqual(
+        { ...sweep, endedAt: 0 },
+        { name: 'np', points: 2, runs: 3, startedAt: 100, endedAt: 0 },
+      );
+      assert.ok(sweep!.endedAt! > 200);
+    });
+  });
