@@ -245,6 +245,7 @@ async function runPoint(
       row.launchId = id;
       // Written behind the session's tick; `end` waits for it, and its error is the sweep's.
       linking = linking.then(() => ledger.updateSweepPoint(row.id, { launchId: id }));
+      linking.catch(() => {});
     }
   };
   w.on('tick', setLaunch);
