@@ -96,10 +96,10 @@ module.exports = {
       to: {
         path: LOWER,
         pathNot: [
-          // The ledger is the faces' query API (runs, show, diff, target, the dashboard's tables): LedgerError, the Ledger
-          // handle a command opens from its --ledger flag, LaunchFilter/LaunchListItem and listItemOf (a record as
-          // a list row, web/api.ts).
-          '^src/store/(ledger|types|paths|record)\\.ts$',
+          // The ledger is the faces' query API (runs, show, diff, target, the dashboard's tables): LedgerError, the
+          // LedgerStore a command opens from its --ledger flag (open.ts: a file or a postgres:// URL, ledger-url.ts:
+          // which one a flag names), LaunchFilter/LaunchListItem and listItemOf (a record as a list row, web/api.ts).
+          '^src/store/(ledger-store|open|ledger-url|types|paths|record)\\.ts$',
           // The load generator's plan, result and error types, which `bench run` formats (types only: see the
           // next rule); measuring and recording are app/bench-run.ts.
           '^src/bench/',

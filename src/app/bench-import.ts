@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { ParsedBench } from '../core/bench/index.js';
 import type { BenchRecord, BenchResult, LaunchRecord } from '../core/records.js';
-import type { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
 
 /** Names that mean "this machine": a bench run against them ran against a server here. */
 export const LOCAL = new Set(['localhost', '127.0.0.1', '0.0.0.0', '::1', '::', '[::1]']);
@@ -56,20 +56,20 @@ export interface Attached {
 }
 
 /** Attaches each result to `forced`, else to the launch serving at its host and port then; the rest are unmatched. */
-export function attachBenches(
-  ledger: Ledger,
+export async function attachBenches(
+  ledger: LedgerStore,
   placed: Placed[],
   forced: LaunchRecord | null,
-): { done: Attached[]; unmatched: Placed[] } {
+): Promise<{ done: Attached[]; unmatched: Placed[] }> {
   const done: Array<{ p: Placed; launch: LaunchRecord; record: BenchRecord; added: boolean }> = [];
   const unmatched: Placed[] = [];
   for (const p of placed) {
-    const launch = forced ?? (p.at === null ? null : ledger.servingAt(p.host, p.port, p.at));
+    const launch = forced ?? (p.at === null ? null : await ledger.servingAt(p.host, p.port, p.at));
     if (!launch) {
       unmatched.push(p);
       continue;
     }
-    const { record, added } = ledger.addBench(launch.id, p.result);
+    const { record, added } = await ledger.addBench(launch.id, p.result);
     done.push({ p, launch, record, added });
   }
   return { done, unmatched };

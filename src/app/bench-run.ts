@@ -6,7 +6,7 @@ import { levelToBench } from '../core/bench/loadgen/to-result.js';
 import type { Slo } from '../core/bench/loadgen/types.js';
 import type { LaunchRecord } from '../core/records.js';
 import { UsageError } from '../errors.js';
-import type { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
 import { LedgerError } from '../store/types.js';
 import { fingerprinted, LOCAL, wallOf } from './bench-import.js';
 
@@ -55,12 +55,12 @@ export interface BenchRunTarget {
  * Records each level of a bench run in the ledger on the launch serving at the URL (or the one `--launch` names),
  * the record `bench import` makes, plus what only firedup's own generator knows.
  */
-export function recordBenchRun(
-  ledger: Ledger,
+export async function recordBenchRun(
+  ledger: LedgerStore,
   opts: BenchRunTarget,
   r: BenchRunResult,
   server: ServerInfo,
-): Recorded {
+): Promise<Recorded> {
   const url = opts.url;
   const host =
     typeof opts.flags.host === 'string'
@@ -76,8 +76,8 @@ export function recordBenchRun(
   try {
     launch =
       typeof opts.flags.launch === 'string'
-        ? ledger.resolve(opts.flags.launch)
-        : ledger.servingAt(host, port, mid);
+        ? await ledger.resolve(opts.flags.launch)
+        : await ledger.servingAt(host, port, mid);
   } catch (e) {
     if (e instanceof LedgerError) throw new UsageError(`bench run: --launch: ${e.message}`, 2);
     throw e;
@@ -88,7 +88,8 @@ export function recordBenchRun(
       benches: [],
       why: `no launch serving on ${host}:${port} in the ledger; attach with --launch ID (firedup runs lists launches)`,
     };
-  const benches = r.levels.map((l) => {
+  const benches: number[] = [];
+  for (const l of r.levels) {
     const parsed = levelToBench(l.metrics, {
       url: url.origin,
       host,
@@ -100,7 +101,7 @@ export function recordBenchRun(
       slo: opts.plan.slo ? { ...opts.plan.slo } : null,
       server,
     });
-    return ledger.addBench(launch!.id, fingerprinted(parsed)).record.id;
-  });
+    benches.push((await ledger.addBench(launch.id, fingerprinted(parsed))).record.id);
+  }
   return { launch, benches, why: null };
 }

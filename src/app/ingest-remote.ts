@@ -37,7 +37,7 @@ export async function ingestRemote(
   opts: AnalyzerOptions,
   now = Date.now() / 1000,
 ): Promise<RemoteIngestResult> {
-  const prev = ledger?.getLog(key) ?? null;
+  const prev = ledger ? await ledger.getLog(key) : null;
   // Which file this is only matters to a ledger (resume, or save for next time): without one, no round trip.
   const lens = prev && prev.headLen > 0 && prev.checkpoint ? [prev.headLen, HEAD_LEN] : [HEAD_LEN];
   const file = ledger ? await identify(session, key.path, lens) : null;
@@ -65,7 +65,7 @@ export async function ingestRemote(
     }
   }
   const reset = prev !== null && a === null && prev.offset > 0;
-  if (reset) ledger!.resetLog(key);
+  if (reset) await ledger!.resetLog(key);
   a ??= new LogAnalyzer(opts);
   const resumedFrom = a.bytes;
   const analyzer = a;
@@ -75,14 +75,14 @@ export async function ingestRemote(
 
   // Launch identity leaves the remote inode out, as `watch` on the same target does, so both name a
   // launch alike; the inode only decides whether this read may resume.
-  const save = (report = analyzer.report(), checkpoint = analyzer.checkpoint()): void => {
+  const save = async (report = analyzer.report(), checkpoint = analyzer.checkpoint()): Promise<void> => {
     if (!ledger || !file) return;
     // A launch starting in the unterminated tail waits for its first line to be whole (it is part of its id).
     const cut = boundary ?? analyzer.bytes;
     const records = report.launches
       .filter((l) => l.startOffset < cut)
       .map((l) => recordFromReport(l, { host: key.host, path: key.path, fileId: null, now }));
-    ledger.saveProgress(
+    await ledger.saveProgress(
       {
         ...key,
         fileId: file.ino,
@@ -129,7 +129,7 @@ export async function ingestRemote(
     heldLen = all.length - nl - 1;
     // A long first read saves as it goes: killed, the next one resumes from here.
     if (analyzer.bytes - lastSave >= SAVE_EVERY) {
-      save();
+      await save();
       lastSave = analyzer.bytes;
     }
   }
@@ -146,7 +146,7 @@ export async function ingestRemote(
   boundaryLines = analyzer.lineCount;
   if (nl + 1 < rest.length) analyzer.push(rest.subarray(nl + 1));
   const report = analyzer.end();
-  if (checkpoint) save(report, checkpoint);
+  if (checkpoint) await save(report, checkpoint);
   // The remote stat's mtime, taken just before the read: the age `status` judges silence by.
   const mtimeMs = file && file.mtime !== null ? file.mtime * 1000 : null;
   return { report, analyzer, size: resumedFrom + bytesRead, mtimeMs, bytesRead, resumedFrom, reset, damaged };

@@ -23,14 +23,14 @@ const HEAD_PROBE = 8 << 20;
 
 /** What ingest needs of the ledger (the Ledger class, or a stand-in in tests). */
 export interface LedgerLike {
-  getLog(key: LogKey): LogState | null;
+  getLog(key: LogKey): Promise<LogState | null> | LogState | null;
   /** Returns the launches as kept (ids of launches already known from another path), or nothing (tests). */
   saveProgress(
     state: Omit<LogState, 'id' | 'updatedAt'>,
     launches: LaunchRecord[],
     // biome-ignore lint/suspicious/noConfusingVoidType: stand-ins in tests return nothing, typed void
-  ): LaunchRecord[] | undefined | void;
-  resetLog(key: LogKey): void;
+  ): Promise<LaunchRecord[] | undefined | void> | LaunchRecord[] | undefined | void;
+  resetLog(key: LogKey): Promise<void> | void;
 }
 
 export interface IngestOptions extends AnalyzerOptions {
@@ -214,11 +214,11 @@ export async function ingestLocal(
       explain: opts.explain,
     };
 
-    const prev = ledger?.getLog(key) ?? null;
+    const prev = ledger ? await ledger.getLog(key) : null;
     const resumed = prev ? resume(prev, file, fileId, size, aopts) : { a: null, damaged: null };
     let a = resumed.a;
     const reset = prev !== null && a === null && (prev.fileId !== null || prev.offset > 0);
-    if (reset) ledger!.resetLog(key);
+    if (reset) await ledger!.resetLog(key);
     a ??= new LogAnalyzer(aopts);
     const resumedFrom = a.bytes;
 
@@ -226,20 +226,37 @@ export async function ingestLocal(
     let headHash: string | null = prev && resumedFrom > 0 && prev.headLen === headLen ? prev.headHash : null;
     const records = (rep: AnalysisReport): LaunchRecord[] =>
       rep.launches.map((l) => recordFromReport(l, { host: key.host, path: real, fileId, now }));
+    // Each save is asked for when it falls due, with the state of that moment: SQLite writes it there and then
+    // (a read killed later resumes from it); Postgres, whose store writes one transaction after another, once
+    // the synchronous read lets it. The read waits for every one at its end, and fails with the first failure.
+    const writes: Promise<unknown>[] = [];
     const save = (
       offset: number,
       lines: number,
       checkpoint: Uint8Array,
       recs: LaunchRecord[],
-    ): LaunchRecord[] => {
+    ): Promise<LaunchRecord[]> => {
       headHash ??= file.headHash(headLen);
-      const tailHash = file.tailHash(offset);
-      return (
-        ledger!.saveProgress(
-          { ...key, fileId, headHash, headLen, tailHash, offset, lines, checkpoint },
-          recs,
-        ) || recs
-      );
+      const state = {
+        ...key,
+        fileId,
+        headHash,
+        headLen,
+        tailHash: file.tailHash(offset),
+        offset,
+        lines,
+        checkpoint,
+      };
+      let run: Promise<LaunchRecord[]>;
+      try {
+        run = Promise.resolve(ledger!.saveProgress(state, recs)).then((kept) => kept || recs);
+      } catch (e) {
+        run = Promise.reject(e);
+      }
+      // Handled here, thrown by the `Promise.all(writes)` at the end of the read.
+      run.catch(() => {});
+      writes.push(run);
+      return run;
     };
     const saver = {
       every: ledger ? (opts.saveEvery ?? SAVE_EVERY) : Number.POSITIVE_INFINITY,
@@ -292,7 +309,8 @@ export async function ingestLocal(
     // A launch whose first line is the unterminated tail is not recorded yet: its first line, part of its
     // identity, is not whole. The next read records it.
     let recs = records(report).filter((r) => r.startOffset < boundary);
-    if (checkpoint) recs = save(boundary, lines, checkpoint, recs);
+    if (checkpoint) recs = await save(boundary, lines, checkpoint, recs);
+    await Promise.all(writes);
     return {
       report,
       analyzer: a,

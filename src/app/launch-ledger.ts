@@ -4,9 +4,11 @@
  * A ledger that cannot be opened or written costs a warning, never the launch.
  */
 
+import { redactText } from '../core/config/redact.js';
 import type { IntendedLaunch, LaunchRecord } from '../core/records.js';
 import type { LaunchReport } from '../core/report.js';
-import { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
+import { openLedger } from '../store/open.js';
 import { recordFromReport } from '../store/record.js';
 
 export interface ServerExit {
@@ -35,8 +37,10 @@ export interface RecorderContext {
 }
 
 export class IntendedLaunchWriter {
-  private ledger: Ledger | null = null;
+  private ledger: Promise<LedgerStore> | null = null;
   private failed = false;
+  /** Writes go one after another, behind the session (a Postgres ledger answers later); close() waits for them. */
+  private queue: Promise<void> = Promise.resolve();
   private readonly written = new Map<string, string>();
   /** Launch start offset → the id the ledger keeps it under. */
   private readonly ids = new Map<number, string>();
@@ -83,17 +87,22 @@ export class IntendedLaunchWriter {
       recs.push(rec);
     }
     if (recs.length === 0) return;
-    try {
-      this.ledger ??= Ledger.open(this.ledgerPath);
-      const kept = this.ledger.upsertLaunches(recs);
-      recs.forEach((r, i) => {
-        this.ids.set(r.startOffset, kept[i]?.id ?? r.id);
-      });
-    } catch (err) {
-      // One warning: the server runs on, only its history is not kept.
-      this.failed = true;
-      this.warn(`ledger ${this.ledgerPath}: ${(err as Error).message} — this launch is not recorded`);
-    }
+    this.queue = this.queue.then(async () => {
+      if (this.failed) return;
+      try {
+        this.ledger ??= openLedger(this.ledgerPath);
+        const kept = await (await this.ledger).upsertLaunches(recs);
+        recs.forEach((r, i) => {
+          this.ids.set(r.startOffset, kept[i]?.id ?? r.id);
+        });
+      } catch (err) {
+        // One warning: the server runs on, only its history is not kept.
+        this.failed = true;
+        this.warn(
+          `ledger ${redactText(this.ledgerPath)}: ${(err as Error).message} — this launch is not recorded`,
+        );
+      }
+    });
   }
 
   /** The ledger id of the launch starting at this offset, once written. */
@@ -101,11 +110,13 @@ export class IntendedLaunchWriter {
     return this.ids.get(startOffset) ?? null;
   }
 
-  close(): void {
+  /** Once every write asked for is done. */
+  async close(): Promise<void> {
+    await this.queue;
     try {
-      this.ledger?.close();
+      await (await this.ledger)?.close();
     } catch {
-      // Closing a ledger that failed has nothing left to lose.
+      // Closing a ledger that failed to open has nothing left to lose.
     }
     this.ledger = null;
   }

@@ -301,7 +301,7 @@ export class WatchedLaunch extends EventEmitter {
         `${this.opts.log} shows no launch of this server (nothing it printed starts one): nothing recorded`,
       );
     this.record(exit);
-    this.recorder?.close();
+    await this.recorder?.close();
     return { verdict: this.shown(verdict), exit, status: exitStatus(code, signal) };
   }
 }

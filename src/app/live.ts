@@ -49,7 +49,7 @@ export interface LiveOptions {
    */
   earlier?: (launches: LaunchReport[]) => number;
   /** What earlier launches like this one took (the ledger's history), for budgets and "usually takes". */
-  expect?: (launch: LaunchReport) => Expectations | null;
+  expect?: (launch: LaunchReport) => Expectations | null | Promise<Expectations | null>;
   /** Where the bytes come from, when not a local file or standard input (an SSH follower). */
   source?: LiveSource;
   /** Probe the local process table and port (off for a log on another machine). */
@@ -528,7 +528,17 @@ export class LiveSession extends EventEmitter {
     const key = `${l.startOffset}:${l.configSources.length}:${Object.keys(l.config).length}`;
     if (this.expectKey !== key) {
       this.expectKey = key;
-      this.expectation = this.opts.expect(l);
+      const got = this.opts.expect(l);
+      if (got instanceof Promise) {
+        // A remote ledger answers later: the default budgets apply until it does.
+        this.expectation = null;
+        got.then(
+          (e) => {
+            if (this.expectKey === key) this.expectation = e;
+          },
+          () => {},
+        );
+      } else this.expectation = got;
     }
     return this.expectation;
   }

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { analyzeFifo, analyzeStream, localKind, type ReadResult } from '../sources/file.js';
 import { type SshOptions, SshSession } from '../sources/ssh/session.js';
 import { parseTarget } from '../sources/target.js';
-import type { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
 import { recordFromReport } from '../store/record.js';
 import { LedgerError } from '../store/types.js';
 import { ingestLocal } from './ingest.js';
@@ -35,7 +35,7 @@ export async function readLog(
   target: string,
   opts: AnalyzerOptions,
   ssh: SshOptions = {},
-  ledger: Ledger | null = null,
+  ledger: LedgerStore | null = null,
 ): Promise<ReadResult> {
   if (target === '-') return analyzeStream(process.stdin, opts);
   let t: ReturnType<typeof parseTarget>;
@@ -107,17 +107,24 @@ function looksBinary(path: string): boolean {
  * A log's launches (as read by readLog) as records: the ledger's ids where it keeps them, so that what `diff`
  * prints can be given to `show` and `diff` afterwards.
  */
-export function launchRecords(arg: string, res: ReadResult, ledger: Ledger | null): LaunchRecord[] {
+export async function launchRecords(
+  arg: string,
+  res: ReadResult,
+  ledger: LedgerStore | null,
+): Promise<LaunchRecord[]> {
   const t = parseTarget(arg);
   const host = t.kind === 'ssh' ? t.host : 'localhost';
   const now = Date.now() / 1000;
   const stored = (res as { records?: LaunchRecord[] }).records;
-  return res.report.launches.map((l) => {
+  const out: LaunchRecord[] = [];
+  for (const l of res.report.launches) {
     const rec = recordFromReport(
       { ...l, engine: l.engine ?? res.report.engine },
       { host, path: logIdentity(arg)?.path ?? t.path, fileId: null, now },
     );
-    const kept = stored?.find((r) => r.startOffset === l.startOffset)?.id ?? ledger?.keptId(rec) ?? null;
-    return kept ? { ...rec, id: kept } : rec;
-  });
+    const kept =
+      stored?.find((r) => r.startOffset === l.startOffset)?.id ?? (ledger ? await ledger.keptId(rec) : null);
+    out.push(kept ? { ...rec, id: kept } : rec);
+  }
+  return out;
 }

@@ -8,7 +8,7 @@ import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
 import { parseTarget } from '../sources/target.js';
 import { expectationsFor } from '../store/history.js';
-import type { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
 import { recordFromReport } from '../store/record.js';
 import { LaunchRecorder } from '../store/recorder.js';
 import { LedgerError } from '../store/types.js';
@@ -56,13 +56,13 @@ export function liveMark(v: Verdict | null, now: number): LiveMark | null | unde
  * Keeps `status`'s verdict on the latest launch's record (already written by the read), so that a launch
  * called stalled is listed stalled, not in progress forever. A busy ledger loses the verdict, not the read.
  */
-export function keepVerdict(
-  ledger: Ledger | null,
+export async function keepVerdict(
+  ledger: LedgerStore | null,
   log: string,
   report: AnalysisReport,
   records: LaunchRecord[] | undefined,
   v: Verdict | null,
-): void {
+): Promise<void> {
   const last = report.launches.at(-1);
   const mark = liveMark(v, Date.now() / 1000);
   const where = logIdentity(log);
@@ -71,23 +71,28 @@ export function keepVerdict(
     records?.find((r) => r.startOffset === last.startOffset) ??
     recordFromReport(last, { host: where.host, path: where.path, fileId: null, now: Date.now() / 1000 });
   try {
-    const id = ledger.keptId(rec);
-    if (id) ledger.setLive(id, mark);
+    const id = await ledger.keptId(rec);
+    if (id) await ledger.setLive(id, mark);
   } catch (err) {
     if (!(err instanceof LedgerError)) throw err;
   }
 }
 
-/** Recording for a live session (`watch`, `wait`, `serve`): writes launches, answers history. */
+/**
+ * Recording for a live session (`watch`, `wait`, `serve`): writes launches, answers history. Writes go one
+ * after another in the order asked (a session ticks faster than a remote ledger may answer); `flush()` waits
+ * for the last one.
+ */
 export class LiveRecording {
   private recorder: LaunchRecorder | null = null;
   private fileId: string | null = null;
   /** The live verdict last kept, as `launch start|state`, so a verdict repeated every tick is written once. */
   private keptLive = '';
   private checkedAt = Number.NEGATIVE_INFINITY;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly ledger: Ledger,
+    private readonly ledger: LedgerStore,
     private readonly where: { host: string; path: string; local: boolean },
     /** A busy or broken ledger never stops the watching: its errors come here (default: dropped). */
     private readonly onError: (err: LedgerError) => void = () => {},
@@ -107,47 +112,65 @@ export class LiveRecording {
     return this.recorder;
   }
 
-  /** Writes the launches that changed (see LaunchRecorder); returns those written. */
+  /** Runs `fn` after every write asked before it; a ledger error goes to onError and gives `fallback`. */
+  private enqueue<T>(fn: () => Promise<T>, fallback: T): Promise<T> {
+    const run = this.queue.then(fn).catch((err: unknown) => {
+      if (!(err instanceof LedgerError)) throw err;
+      this.onError(err);
+      return fallback;
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Writes the launches that changed (see LaunchRecorder); resolves to those written. */
   observe(
     report: AnalysisReport | null,
     pid: number | null,
     { now = Date.now() / 1000, force = false }: { now?: number; force?: boolean } = {},
-  ): LaunchRecord[] {
-    if (!report || report.launches.length === 0) return [];
-    try {
-      return this.current(now).observe(report, now, pid, force);
-    } catch (err) {
-      if (!(err instanceof LedgerError)) throw err;
-      this.onError(err);
-      return [];
-    }
+  ): Promise<LaunchRecord[]> {
+    if (!report || report.launches.length === 0) return Promise.resolve([]);
+    // The file this report is of is known now; what changed is decided when the write's turn comes.
+    const recorder = this.current(now);
+    return this.enqueue(() => recorder.observe(report, now, pid, force), []);
   }
 
   /** Keeps the verdict on the latest launch's record when it changed (see liveMark); call after observe(). */
-  verdict(v: Verdict | null, report: AnalysisReport | null, now = Date.now() / 1000): void {
+  verdict(v: Verdict | null, report: AnalysisReport | null, now = Date.now() / 1000): Promise<void> {
     const last = report?.launches.at(-1);
     const mark = liveMark(v, now);
-    if (!last || mark === undefined) return;
+    if (!last || mark === undefined) return Promise.resolve();
     const key = `${last.startOffset}|${mark?.state ?? ''}`;
-    if (key === this.keptLive) return;
-    try {
-      const id = this.ledger.keptId(this.current(now).record(last, now));
-      if (!id) return;
-      this.ledger.setLive(id, mark);
-      this.keptLive = key;
-    } catch (err) {
-      if (!(err instanceof LedgerError)) throw err;
-      this.onError(err);
-    }
+    if (key === this.keptLive) return Promise.resolve();
+    this.keptLive = key;
+    const rec = this.current(now).record(last, now);
+    return this.enqueue(async () => {
+      let kept = false;
+      try {
+        const id = await this.ledger.keptId(rec);
+        if (id) {
+          await this.ledger.setLive(id, mark);
+          kept = true;
+        }
+      } finally {
+        // Not recorded yet, or the write failed: ask again on the next verdict.
+        if (!kept && this.keptLive === key) this.keptLive = '';
+      }
+    }, undefined);
   }
 
-  expect = (l: LaunchReport): Expectations | null => {
+  /** Every write asked so far, done (or failed and reported). */
+  flush(): Promise<void> {
+    return this.enqueue(async () => {}, undefined);
+  }
+
+  /** What earlier launches like this one took; asked once per config (see LiveSession), answered later. */
+  expect = (l: LaunchReport): Promise<Expectations | null> => {
     const now = Date.now() / 1000;
-    try {
-      return expectationsFor(this.ledger, this.current(now).record(l, now));
-    } catch (err) {
+    const rec = this.current(now).record(l, now);
+    return expectationsFor(this.ledger, rec).catch((err: unknown) => {
       if (err instanceof LedgerError) return null;
       throw err;
-    }
+    });
   };
 }

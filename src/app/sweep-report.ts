@@ -3,7 +3,7 @@
  * (core/sweep/rank.ts). One reader for `firedup sweep`'s closing table, `firedup sweep report` and the dashboard.
  */
 
-import type { SweepPointRecord, TargetRecord } from '../core/records.js';
+import type { LaunchRecord, SweepPointRecord, TargetRecord } from '../core/records.js';
 import {
   bestPoint,
   type Difference,
@@ -13,7 +13,7 @@ import {
   rankPoints,
 } from '../core/sweep/rank.js';
 import { parseTarget } from '../core/targets.js';
-import type { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
 
 export interface SweepReport {
   name: string;
@@ -29,12 +29,17 @@ export interface SweepReport {
 }
 
 /** `targets` as the sweep file gave them; absent (report from the ledger alone): none. */
-export function sweepReport(ledger: Ledger, name: string, targets: string[] = []): SweepReport | null {
-  const runs = ledger.sweepPoints(name);
+export async function sweepReport(
+  ledger: LedgerStore,
+  name: string,
+  targets: string[] = [],
+): Promise<SweepReport | null> {
+  const runs = await ledger.sweepPoints(name);
   if (!runs.length) return null;
   const ids = [...new Set(runs.map((r) => r.launchId).filter((x): x is string => x !== null))];
-  const benches = ledger.benchesOf(ids);
-  const launches = new Map(ids.map((id) => [id, ledger.getLaunch(id)]));
+  const benches = await ledger.benchesOf(ids);
+  const launches = new Map<string, LaunchRecord | null>();
+  for (const id of ids) launches.set(id, await ledger.getLaunch(id));
   // The targets the sweep ran with were kept with each run's plan; the latest run's stand.
   const kept = (runs[runs.length - 1]!.plan.targets as string[] | undefined) ?? [];
   const exprs = targets.length ? targets : kept;

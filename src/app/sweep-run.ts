@@ -26,7 +26,8 @@ import type { LaunchReport } from '../core/report.js';
 import { type BenchSpec, expandPoints, pointIdentity, type SweepPoint } from '../core/sweep/plan.js';
 import type { Verdict } from '../core/verdict.js';
 import { probeGpu } from '../probes/gpu.js';
-import { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
+import { openLedger } from '../store/open.js';
 import { fingerprinted, LOCAL, wallOf } from './bench-import.js';
 import { LaunchError, WatchedLaunch } from './launch-server.js';
 import { nvidiaSmiOnPath } from './live.js';
@@ -159,12 +160,12 @@ export async function runSweep(o: SweepRunOptions): Promise<SweepOutcome> {
   const points = planPoints(o.loaded);
   if (spec.logMode === 'per_point') fs.mkdirSync(spec.logs, { recursive: true });
   else fs.mkdirSync(path.dirname(spec.logs), { recursive: true });
-  const ledger = Ledger.open(o.ledgerPath);
+  const ledger = await openLedger(o.ledgerPath);
   const out: SweepOutcome = { planned: points.length * spec.repeat, ran: 0, skipped: 0, interrupted: false };
   try {
     // A sweep of this name that died without closing its current point left it `running`: it was interrupted.
-    ledger.closeStaleSweepPoints(spec.name);
-    const kept = ledger.sweepPoints(spec.name);
+    await ledger.closeStaleSweepPoints(spec.name);
+    const kept = await ledger.sweepPoints(spec.name);
     for (const p of points) {
       for (let rep = 0; rep < spec.repeat; rep++) {
         if (o.signal.aborted) break;
@@ -183,19 +184,19 @@ export async function runSweep(o: SweepRunOptions): Promise<SweepOutcome> {
     }
     if (o.signal.aborted) out.interrupted = true;
   } finally {
-    ledger.close();
+    await ledger.close();
   }
   return out;
 }
 
 async function runPoint(
   o: SweepRunOptions,
-  ledger: Ledger,
+  ledger: LedgerStore,
   p: PlannedPoint,
   dir: string,
 ): Promise<SweepPointStatus> {
   const { spec } = o.loaded;
-  const row = ledger.openSweepPoint({
+  const row = await ledger.openSweepPoint({
     sweep: spec.name,
     pointHash: p.hash,
     pointIndex: p.index,
@@ -206,8 +207,10 @@ async function runPoint(
     startedAt: now(),
   });
   const detail: SweepPointDetail = { log: p.log, timings: {} };
-  const end = (status: SweepPointStatus): SweepPointStatus => {
-    ledger.updateSweepPoint(row.id, { status, detail, endedAt: now() });
+  let linking: Promise<void> = Promise.resolve();
+  const end = async (status: SweepPointStatus): Promise<SweepPointStatus> => {
+    await linking;
+    await ledger.updateSweepPoint(row.id, { status, detail, endedAt: now() });
     o.onEvent({ type: 'end', point: p, status, detail });
     return status;
   };
@@ -240,7 +243,9 @@ async function runPoint(
     const id = w.launchId();
     if (id && id !== row.launchId) {
       row.launchId = id;
-      ledger.updateSweepPoint(row.id, { launchId: id });
+      // Written behind the session's tick; `end` waits for it, and its error is the sweep's.
+      linking = linking.then(() => ledger.updateSweepPoint(row.id, { launchId: id }));
+      linking.catch(() => {});
     }
   };
   w.on('tick', setLaunch);
@@ -330,7 +335,7 @@ async function runPoint(
     }
   }
   detail.timings!.stop = Math.round((now() - t1) * 100) / 100;
-  const rec = row.launchId ? ledger.getLaunch(row.launchId) : null;
+  const rec = row.launchId ? await ledger.getLaunch(row.launchId) : null;
   detail.loadSeconds = rec?.loadSeconds ?? null;
   detail.phases = phasesOf(rec?.report ?? l);
   if (o.signal.aborted && status !== 'done' && status !== 'interrupted') {
@@ -410,7 +415,7 @@ function waitReady(w: WatchedLaunch, timeoutS: number, signal: AbortSignal): Pro
 
 async function benchPoint(
   o: SweepRunOptions,
-  ledger: Ledger,
+  ledger: LedgerStore,
   w: WatchedLaunch,
   p: PlannedPoint,
   url: string | null,
@@ -466,25 +471,28 @@ async function benchPoint(
     if (ok && launchId) {
       const u = new URL(base);
       const host = LOCAL.has(u.hostname.toLowerCase()) ? 'localhost' : u.hostname;
-      detail.benchIds = result.levels.map(
-        (l) =>
-          ledger.addBench(
-            launchId,
-            fingerprinted(
-              levelToBench(l.metrics, {
-                url: base,
-                host,
-                port: Number(u.port || 80),
-                model,
-                endpoint: result.endpoint,
-                finishedAtWall: wallOf(l.endedAt),
-                startedAtEpoch: l.startedAt,
-                slo: spec.bench.slo ? { ...parseSlo(spec.bench.slo) } : null,
-                server,
-              }),
-            ),
+      detail.benchIds = [];
+      for (const l of result.levels)
+        detail.benchIds.push(
+          (
+            await ledger.addBench(
+              launchId,
+              fingerprinted(
+                levelToBench(l.metrics, {
+                  url: base,
+                  host,
+                  port: Number(u.port || 80),
+                  model,
+                  endpoint: result.endpoint,
+                  finishedAtWall: wallOf(l.endedAt),
+                  startedAtEpoch: l.startedAt,
+                  slo: spec.bench.slo ? { ...parseSlo(spec.bench.slo) } : null,
+                  server,
+                }),
+              ),
+            )
           ).record.id,
-      );
+        );
     }
     if (!ok) {
       const err = result.levels.flatMap((l) => l.metrics.errors)[0];

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { attachBenches, fingerprinted, type Placed, place, wallOf } from '../app/bench-import.js';
 import { BenchParseError, type ParsedBench, parseBenchOutput } from '../core/bench/index.js';
 import type { LaunchRecord } from '../core/records.js';
-import type { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
 import { LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
@@ -78,15 +78,20 @@ export async function benchCommand(argv: string[]): Promise<number> {
   return withLedger(flags, (ledger) => attach(ledger, file, placed, flags));
 }
 
-function attach(ledger: Ledger, file: string, placed: Placed[], flags: Record<string, unknown>): number {
+async function attach(
+  ledger: LedgerStore,
+  file: string,
+  placed: Placed[],
+  flags: Record<string, unknown>,
+): Promise<number> {
   let forced: LaunchRecord | null = null;
   try {
-    if (typeof flags.launch === 'string') forced = ledger.resolve(flags.launch);
+    if (typeof flags.launch === 'string') forced = await ledger.resolve(flags.launch);
   } catch (e) {
     if (e instanceof LedgerError) throw new UsageError(`bench import: --launch: ${e.message}`);
     throw e;
   }
-  const { done, unmatched } = attachBenches(ledger, placed, forced);
+  const { done, unmatched } = await attachBenches(ledger, placed, forced);
   if (flags.json) {
     process.stdout.write(
       `${JSON.stringify({

@@ -24,7 +24,7 @@ export interface CommandDoc {
 
 const LEDGER_OPT: [string, string] = [
   '--ledger PATH',
-  'the ledger (default: FIREDUP_LEDGER, else ~/.local/share/firedup/ledger.db)',
+  'the ledger: a file or postgres://… (default: FIREDUP_LEDGER, else ~/.local/share/firedup/ledger.db)',
 ];
 const NO_LEDGER: [string, string] = [
   '--no-ledger',
@@ -132,6 +132,22 @@ export const COMMANDS: CommandDoc[] = [
       ['firedup forget last', 'the newest launch'],
       ['firedup forget --path /tmp/replay.log', 'everything read from a replay'],
     ],
+  },
+  {
+    name: 'ledger',
+    summary: "ledger push: copy this machine's ledger into a shared one (postgres://…), safe to repeat",
+    usage: ['firedup ledger push --to URL [--ledger PATH] [--json]'],
+    about:
+      'Every launch, with its benchmark runs and live verdict, and the targets; a launch already there is\nupdated, never added twice.',
+    options: [
+      ['--to URL', 'the ledger to copy into (postgres://user:pass@host/db, or a file)'],
+      JSON_OPT,
+      LEDGER_OPT,
+    ],
+    examples: [
+      ['firedup ledger push --to postgres://firedup@db.lab/firedup', "a laptop's history joins the team's"],
+    ],
+    subcommands: ['push'],
   },
   {
     name: 'diff',

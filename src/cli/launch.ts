@@ -12,6 +12,7 @@ import type { IntendedCheck, Mismatch } from '../core/intended-check.js';
 import type { LaunchReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
 import type { EngineInstall } from '../probes/engine-install.js';
+import { isUrl } from '../store/ledger-url.js';
 import { defaultLedgerPath } from '../store/paths.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
@@ -72,7 +73,9 @@ export async function launchCommand(argv: string[]): Promise<number> {
   checkCommand(rest[0]!, env, cwd);
   const url = urlFlag(flags.url) ?? intendedUrl(cmd.flags);
   const scale = budgetScale();
-  const ledgerPath = typeof flags.ledger === 'string' ? path.resolve(flags.ledger) : defaultLedgerPath();
+  // A postgres:// URL (a shared ledger) is kept as given; a path is resolved.
+  const given = typeof flags.ledger === 'string' ? flags.ledger : null;
+  const ledgerPath = given === null ? defaultLedgerPath() : isUrl(given) ? given : path.resolve(given);
   const logPath =
     typeof flags.log === 'string' ? flags.log : `./${defaultLogName(cmd.engine ?? cmd.program, new Date())}`;
   const json = Boolean(flags.json);

@@ -12,8 +12,10 @@ import type { LaunchRecord } from '../core/records.js';
 import { summaryKeys } from '../core/report.js';
 import { evaluateTargets, parseTarget, TargetParseError } from '../core/targets.js';
 import type { VerdictEvidence } from '../core/verdict.js';
-import { Ledger } from '../store/ledger.js';
-import { type LaunchFilter, LedgerError } from '../store/types.js';
+import type { LedgerStore } from '../store/ledger-store.js';
+import { isUrl } from '../store/ledger-url.js';
+import { openLedger, openLedgerForReading } from '../store/open.js';
+import { type LaunchFilter, LedgerError, type TargetRecord } from '../store/types.js';
 import { choice, type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtValue } from './format.js';
@@ -69,36 +71,32 @@ export function ledgerPath(flags: Record<string, unknown>): string {
 /** Runs `fn` with the ledger open, closing it after; its errors become one-line usage errors. */
 export async function withLedger<T>(
   flags: Record<string, unknown>,
-  fn: (l: Ledger) => T | Promise<T>,
+  fn: (l: LedgerStore) => T | Promise<T>,
   access: 'write' | 'read' = 'write',
 ): Promise<T> {
-  let ledger: Ledger | undefined;
+  let ledger: LedgerStore | undefined;
   try {
-    ledger = access === 'read' ? openForReading(ledgerPath(flags)) : Ledger.open(ledgerPath(flags));
+    ledger =
+      access === 'read' ? await openForReading(ledgerPath(flags)) : await openLedger(ledgerPath(flags));
     return await fn(ledger);
   } catch (e) {
     if (e instanceof LedgerError) throw new UsageError(e.message);
     throw e;
   } finally {
-    ledger?.close();
+    await ledger?.close();
   }
 }
 
 /** A reading command on a ledger it may not write (a read-only file or directory) reads a copy of it. */
-export function openForReading(file: string): Ledger {
-  try {
-    return Ledger.open(file);
-  } catch (e) {
-    if (e instanceof LedgerError && e.code === 'unwritable' && fs.existsSync(file))
-      return Ledger.openReadOnly(file);
-    throw e;
-  }
+export function openForReading(file: string): Promise<LedgerStore> {
+  return openLedgerForReading(file, fs.existsSync);
 }
 
 /** A read-only command on a ledger that does not exist yet answers "nothing recorded" without creating one. */
 function missingLedger(flags: Record<string, unknown>): string | null {
   const p = ledgerPath(flags);
-  return fs.existsSync(p) ? null : p;
+  // A server is asked, not looked for on disk: opening it says whether it is there.
+  return isUrl(p) || fs.existsSync(p) ? null : p;
 }
 
 function help(): number {
@@ -167,9 +165,9 @@ function runsFilter(flags: Record<string, unknown>): LaunchFilter & { limit: num
  * Why a `--where` matched nothing, from the launches the other filters keep: the values that key had, or
  * that no config has the key (with the keys that contain the word, to catch `tp` for `tp_size`).
  */
-function explainWhere(ledger: Ledger, filter: LaunchFilter): string {
+async function explainWhere(ledger: LedgerStore, filter: LaunchFilter): Promise<string> {
   const { where = [], limit: _limit, ...rest } = filter;
-  const pool = ledger.list(rest);
+  const pool = await ledger.list(rest);
   const parts: string[] = [];
   for (const w of where) {
     const counts = new Map<string, number>();
@@ -220,21 +218,22 @@ export async function ledgerRunsCommand(argv: string[]): Promise<number> {
   }
   return withLedger(
     flags,
-    (ledger) => {
-      const recs = ledger.list({ ...filter, limit: filter.limit + 1 });
+    async (ledger) => {
+      const recs = await ledger.list({ ...filter, limit: filter.limit + 1 });
       const more = recs.length > filter.limit;
       const shown = recs.slice(0, filter.limit);
       // One query for every listed launch's benches, not one per launch.
-      const benchesOf = ledger.benchesOf(shown.map((r) => r.id));
+      const benchesOf = await ledger.benchesOf(shown.map((r) => r.id));
+      const allTargets = await ledger.targets();
       const list: ListedLaunch[] = shown.map((rec) => {
         const benches = benchesOf.get(rec.id) ?? [];
         return {
           rec,
           bench: bestBench(benches),
-          targets: evaluateTargets(ledger.targets(rec.model), rec, benches),
+          targets: evaluateTargets(forModel(allTargets, rec.model), rec, benches),
         };
       });
-      const why = list.length === 0 && filter.where?.length ? explainWhere(ledger, filter) : null;
+      const why = list.length === 0 && filter.where?.length ? await explainWhere(ledger, filter) : null;
       if (flags.json) {
         out(
           `${JSON.stringify({
@@ -260,6 +259,11 @@ export async function ledgerRunsCommand(argv: string[]): Promise<number> {
   );
 }
 
+/** The targets that apply to a model (as LedgerStore.targets(model) answers): the global ones and its own. */
+function forModel(all: TargetRecord[], model: string | null): TargetRecord[] {
+  return all.filter((t) => t.model === null || t.model === model);
+}
+
 /** A launch without its report (phases, series, config): what a list needs. `show --json` gives the rest. */
 function summary(rec: LaunchRecord): Omit<LaunchRecord, 'report'> & { config: Record<string, unknown> } {
   const { report, ...rest } = rec;
@@ -282,10 +286,10 @@ export async function showCommand(argv0: string[]): Promise<number> {
     throw new UsageError(`show ${ref}: no launches recorded yet (ledger ${missing} does not exist)`);
   return withLedger(
     flags,
-    (ledger) => {
-      const rec = ledger.resolve(ref);
-      const benches = ledger.benches(rec.id);
-      const targets = evaluateTargets(ledger.targets(rec.model), rec, benches);
+    async (ledger) => {
+      const rec = await ledger.resolve(ref);
+      const benches = await ledger.benches(rec.id);
+      const targets = evaluateTargets(await ledger.targets(rec.model), rec, benches);
       if (lines !== null) {
         if (flags.json) throw new UsageError('show: --lines prints the log itself; leave out --json');
         const places = rec.paths.length ? rec.paths : [{ ...rec, startLine: rec.startLine }];
@@ -323,7 +327,7 @@ async function logRecords(arg: string, flags: Record<string, unknown>): Promise<
   return withRecording(record ? flags : { 'no-ledger': true }, async (ledger) => {
     const res = await readLogForCli(arg, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
     if (!res.report.launches.length) throw new UsageError(`diff: ${explainNoLaunch(arg, res)}`);
-    return launchRecords(arg, res, ledger);
+    return await launchRecords(arg, res, ledger);
   });
 }
 
@@ -360,14 +364,14 @@ export async function diffCommand(argv: string[]): Promise<number> {
       );
     return withLedger(
       flags,
-      (ledger) => {
-        const ra = ledger.resolve(positionals[0]!);
-        const rb = ledger.resolve(positionals[1]!);
+      async (ledger) => {
+        const ra = await ledger.resolve(positionals[0]!);
+        const rb = await ledger.resolve(positionals[1]!);
         if (ra.id === rb.id)
           throw new UsageError(
             `diff: ${positionals[0]} and ${positionals[1]} are the same launch ${ra.id.slice(0, 8)}; compare it with another (e.g. last~1)`,
           );
-        printDiff(diffLaunches(ra, rb, ledger.benches(ra.id), ledger.benches(rb.id)), flags);
+        printDiff(diffLaunches(ra, rb, await ledger.benches(ra.id), await ledger.benches(rb.id)), flags);
         return 0;
       },
       'read',
@@ -409,9 +413,9 @@ export async function targetCommand(argv: string[]): Promise<number> {
         if (e instanceof TargetParseError) throw new UsageError(`target add: ${e.message}`);
         throw e;
       }
-      return withLedger(flags, (ledger) => {
-        const before = new Set(ledger.targets().map((x) => x.id));
-        const rec = ledger.addTarget({ model, ...t });
+      return withLedger(flags, async (ledger) => {
+        const before = new Set((await ledger.targets()).map((x) => x.id));
+        const rec = await ledger.addTarget({ model, ...t });
         const again = before.has(rec.id) ? ', already set' : '';
         if (flags.json) out(`${JSON.stringify(rec)}\n`);
         else out(`target #${rec.id}: ${rec.expr} (${rec.model ?? 'all models'}${again})\n`);
@@ -427,8 +431,8 @@ export async function targetCommand(argv: string[]): Promise<number> {
       }
       return withLedger(
         flags,
-        (ledger) => {
-          const ts = model === null ? ledger.targets() : ledger.targets(model);
+        async (ledger) => {
+          const ts = model === null ? await ledger.targets() : await ledger.targets(model);
           out(flags.json ? `${JSON.stringify(ts)}\n` : formatTargets(ts, style(flags)));
           return 0;
         },
@@ -442,8 +446,8 @@ export async function targetCommand(argv: string[]): Promise<number> {
           'target rm: give the target number: firedup target rm 3 (firedup target list shows them)',
         );
       const n = Number(id!.replace('#', ''));
-      return withLedger(flags, (ledger) => {
-        if (!ledger.removeTarget(n))
+      return withLedger(flags, async (ledger) => {
+        if (!(await ledger.removeTarget(n)))
           throw new UsageError(`target rm ${id}: no target #${n} (firedup target list shows them)`);
         out(`removed target #${n}\n`);
         return 0;
@@ -475,16 +479,20 @@ export async function forgetCommand(argv: string[]): Promise<number> {
     );
   const missing = missingLedger(flags);
   if (missing) throw new UsageError(`forget: nothing recorded (ledger ${missing} does not exist)`);
-  return withLedger(flags, (ledger) => {
+  return withLedger(flags, async (ledger) => {
     let ids: string[];
     let log: { host: string; path: string } | undefined;
     if (byPath !== null) {
       const where = logIdentity(byPath);
       if (!where) throw new UsageError('forget: --path needs a file, not standard input');
       log = { host: where.host, path: where.path };
-      ids = ledger.launchIdsAt(log);
-    } else ids = [...new Set(positionals.map((ref) => ledger.resolve(ref).id))];
-    const n = ledger.forget(ids, log);
+      ids = await ledger.launchIdsAt(log);
+    } else {
+      const named: string[] = [];
+      for (const ref of positionals) named.push((await ledger.resolve(ref)).id);
+      ids = [...new Set(named)];
+    }
+    const n = await ledger.forget(ids, log);
     const what = `${n.launches} launch${n.launches === 1 ? '' : 'es'}${ids.length ? ` (${ids.map((id) => id.slice(0, 8)).join(', ')})` : ''}`;
     const benches = n.benches ? `, with ${n.benches} benchmark run${n.benches === 1 ? '' : 's'}` : '';
     const from = log ? ` read at ${log.host === 'localhost' ? '' : `${log.host}:`}${log.path}` : '';

@@ -90,6 +90,8 @@ async function run(argv: string[]): Promise<number> {
       return (await import('./ledger-commands.js')).targetCommand(rest);
     case 'forget':
       return (await import('./ledger-commands.js')).forgetCommand(rest);
+    case 'ledger':
+      return (await import('./ledger-push.js')).ledgerCommand(rest);
     case 'watch':
       return (await import('./watch.js')).watchCommand(rest);
     case 'wait':

@@ -5,7 +5,9 @@
 
 import path from 'node:path';
 import { redactText } from '../core/config/redact.js';
-import { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
+import { isPostgresUrl, unsupportedUrl } from '../store/ledger-url.js';
+import { openLedger } from '../store/open.js';
 import { defaultLedgerPath } from '../store/paths.js';
 import { LedgerError } from '../store/types.js';
 import type { FlagSpec } from './args.js';
@@ -28,25 +30,30 @@ export function ledgerFile(flags: Record<string, unknown>, configured?: string):
   if (configured) return notUrl(configured, 'ledger (firedup.toml)');
   if (process.env.FIREDUP_LEDGER === 'off')
     throw new UsageError('FIREDUP_LEDGER=off: there is no ledger to use; name one with --ledger PATH');
-  if (process.env.FIREDUP_LEDGER) notUrl(process.env.FIREDUP_LEDGER, 'FIREDUP_LEDGER');
+  if (process.env.FIREDUP_LEDGER) return notUrl(process.env.FIREDUP_LEDGER, 'FIREDUP_LEDGER');
   return defaultLedgerPath();
 }
 
-/** A URL (`postgres://…`) is never taken for a file name: the path it resolves to would be nonsense. */
+/**
+ * A `postgres://` URL is a shared ledger, kept as given; another URL is never taken for a file name (the path
+ * it resolves to would be nonsense); anything else is a SQLite file.
+ */
 function notUrl(value: string, where: string): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+  if (isPostgresUrl(value)) return value;
+  const bad = unsupportedUrl(value);
+  if (bad)
     throw new UsageError(
-      `${where} ${redactText(value)}: a URL; only a SQLite file is supported as the ledger for now: give a file path`,
+      `${where} ${redactText(value)}: a URL firedup cannot keep a ledger at; give a file path or a postgres:// URL`,
     );
   return path.resolve(value);
 }
 
 /** The ledger to record into, or null with `--no-ledger` (or FIREDUP_LEDGER=off). */
-export function recordingLedger(flags: Record<string, unknown>): Ledger | null {
+export async function recordingLedger(flags: Record<string, unknown>): Promise<LedgerStore | null> {
   if (flags['no-ledger'] || (flags.ledger === undefined && process.env.FIREDUP_LEDGER === 'off')) return null;
   const file = ledgerFile(flags);
   try {
-    return Ledger.open(file);
+    return await openLedger(file);
   } catch (err) {
     if (!(err instanceof LedgerError)) throw err;
     // A ledger that cannot be created (read-only home) must not stop anyone reading a log: say so, go on.
@@ -61,12 +68,12 @@ export function recordingLedger(flags: Record<string, unknown>): Ledger | null {
 /** Runs a one-shot read with the recording ledger open (none for standard input), closing it after. */
 export async function withRecording<T>(
   flags: Record<string, unknown>,
-  fn: (ledger: Ledger | null) => Promise<T>,
+  fn: (ledger: LedgerStore | null) => Promise<T>,
 ): Promise<T> {
-  const ledger = recordingLedger(flags);
+  const ledger = await recordingLedger(flags);
   try {
     return await fn(ledger);
   } finally {
-    ledger?.close();
+    await ledger?.close();
   }
 }

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { isRemote } from '../app/read-log.js';
 import { parseTarget } from '../sources/target.js';
-import { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
+import { openLedger } from '../store/open.js';
 import { LedgerError } from '../store/types.js';
 import { generateToken, isLoopbackHost, TOKEN_RE } from '../web/auth.js';
 import { loadServeConfig, type ServeConfig } from '../web/config-file.js';
@@ -168,11 +169,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (ssh.config === undefined && cfg?.sshConfig) ssh.config = cfg.sshConfig;
   if (!ssh.options?.length && cfg?.sshOptions) ssh.options = cfg.sshOptions;
 
-  let ledger: Ledger;
+  let ledger: LedgerStore;
   try {
     // With nothing to watch the dashboard only reads: a read-only ledger (a shared copy) is enough.
     const file = ledgerFile(flags, cfg?.ledger);
-    ledger = specs.length ? Ledger.open(file) : openForReading(file);
+    ledger = specs.length ? await openLedger(file) : await openForReading(file);
   } catch (e) {
     if (e instanceof LedgerError) throw new UsageError(e.message);
     throw e;
@@ -187,7 +188,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   try {
     addr = await server.listen(port, host);
   } catch (e) {
-    ledger.close();
+    await ledger.close();
     throw listenError(e as NodeJS.ErrnoException, host, port);
   }
   for (const t of targets) {
@@ -213,7 +214,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     Promise.race([p.catch(() => {}), new Promise((r) => setTimeout(r, SHUTDOWN_MS).unref())]);
   await bounded(Promise.all(targets.map((t) => t.stop())));
   await bounded(server.close());
-  ledger.close();
+  await bounded(ledger.close());
   // Whatever a remote session left behind (an ssh child still exiting) must not keep the command alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), SHUTDOWN_MS).unref();
   return 0;

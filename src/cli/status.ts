@@ -79,7 +79,7 @@ export async function status(argv0: string[]): Promise<number> {
     if (!res.report.launches.length) return { res, live: null };
     const live = await statusVerdict(res.report, res.mtimeMs, probes);
     // The ledger lists the launch as this verdict calls it (stalled, dead), not in progress forever.
-    keepVerdict(ledger, target, res.report, (res as { records?: LaunchRecord[] }).records, live);
+    await keepVerdict(ledger, target, res.report, (res as { records?: LaunchRecord[] }).records, live);
     return { res, live };
   });
   const { report } = res;

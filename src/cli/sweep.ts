@@ -8,6 +8,7 @@ import { checkCommand } from '../app/launch-process.js';
 import { loadSweepFile } from '../app/sweep-file.js';
 import { sweepReport } from '../app/sweep-report.js';
 import { planPoints, runSweep } from '../app/sweep-run.js';
+import { isUrl } from '../store/ledger-url.js';
 import { LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
@@ -143,18 +144,18 @@ async function reportCommand(
 ): Promise<number> {
   if (args.length > 1)
     throw new UsageError(`sweep report: one sweep name at a time (got ${args.join(', ')})`);
-  if (!fs.existsSync(ledgerPath(flags))) {
+  if (!isUrl(ledgerPath(flags)) && !fs.existsSync(ledgerPath(flags))) {
     process.stdout.write('no sweep recorded yet (firedup sweep FILE runs one)\n');
     return 0;
   }
-  return withLedger(flags, (l) => {
-    const all = l.sweeps();
+  return withLedger(flags, async (l) => {
+    const all = await l.sweeps();
     if (!all.length) {
       process.stdout.write('no sweep recorded yet (firedup sweep FILE runs one)\n');
       return 0;
     }
     const name = args[0] ?? all[0]!.name;
-    const r = sweepReport(l, name);
+    const r = await sweepReport(l, name);
     if (!r)
       throw new UsageError(
         `sweep report: no sweep named ${name} (recorded: ${all.map((s) => s.name).join(', ')})`,

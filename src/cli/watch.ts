@@ -217,7 +217,7 @@ async function live({ mode, argv }: Run): Promise<number> {
   if (log !== '-' && !remote) checkFollowable(log);
   const ssh = remote ? await remoteLive(log, sshFlags(flags), Boolean(flags['no-gpu'])) : undefined;
   const where = logIdentity(log);
-  const ledger = where ? recordingLedger(flags) : null;
+  const ledger = where ? await recordingLedger(flags) : null;
   const rec = ledger && where ? new LiveRecording(ledger, where) : null;
   const session = new LiveSession({
     expect: rec?.expect,
@@ -267,9 +267,10 @@ async function live({ mode, argv }: Run): Promise<number> {
       done = true;
       unkeys();
       session.stop();
-      rec?.observe(session.currentReport, session.observations.process?.pid ?? null, { force: true });
-      rec?.verdict(v, session.currentReport);
-      ledger?.close();
+      void rec?.observe(session.currentReport, session.observations.process?.pid ?? null, { force: true });
+      void rec?.verdict(v, session.currentReport);
+      await rec?.flush();
+      await ledger?.close();
       await Promise.all(hooks);
       if (view) {
         view.draw(block(v));
@@ -290,8 +291,8 @@ async function live({ mode, argv }: Run): Promise<number> {
       resolve(code);
     };
     session.on('tick', (v: Verdict) => {
-      rec?.observe(session.currentReport, session.observations.process?.pid ?? null);
-      rec?.verdict(v, session.currentReport);
+      void rec?.observe(session.currentReport, session.observations.process?.pid ?? null);
+      void rec?.verdict(v, session.currentReport);
       if (view) view.draw(block(v));
       const ready = v.state === 'ready' || v.state === 'serving' || v.state === 'idle';
       const failed = v.state === 'crashed' || v.state === 'stalled' || v.state === 'dead';

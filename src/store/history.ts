@@ -3,7 +3,7 @@ import { type Expectations, expectationsFrom } from '../core/expectations.js';
 import type { HistoryKey, LaunchRecord } from './types.js';
 
 export interface HistorySource {
-  history(key: HistoryKey, beforeTs?: number, limit?: number): LaunchRecord[];
+  history(key: HistoryKey, beforeTs?: number, limit?: number): Promise<LaunchRecord[]> | LaunchRecord[];
 }
 
 /**
@@ -11,7 +11,10 @@ export interface HistorySource {
  * launches that got ready or crashed after loading count, so one stuck launch does not make stalls look
  * normal. Null without any: the default budgets apply.
  */
-export function expectationsFor(ledger: HistorySource, launch: LaunchRecord): Expectations | null {
+export async function expectationsFor(
+  ledger: HistorySource,
+  launch: LaunchRecord,
+): Promise<Expectations | null> {
   if (launch.configHash === null || launch.model === null) return null;
   const key: HistoryKey = {
     model: launch.model,
@@ -24,8 +27,7 @@ export function expectationsFor(ledger: HistorySource, launch: LaunchRecord): Ex
   // an earlier launch of itself.
   const seen = new Set<string>([launch.id]);
   if (launch.fingerprint !== null) seen.add(launch.fingerprint);
-  const past = ledger
-    .history(key, before, 40)
+  const past = (await ledger.history(key, before, 40))
     .filter((r) => {
       const k = r.fingerprint ?? r.id;
       if (seen.has(r.id) || seen.has(k)) return false;

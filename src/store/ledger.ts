@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { redactText } from '../core/config/redact.js';
 import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
 import {
   type BenchRow,
@@ -41,16 +42,16 @@ const ELSEWHERE = 'pass --ledger PATH (or FIREDUP_LEDGER)';
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const PAYLOAD = Buffer.from([64, 32, 32]);
 /** Newest first: by the log's own start time, else when firedup first saw the launch. */
-const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
+export const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
 /** What listItems() reads: every column but the report and the config. */
-const LIST_COLUMNS = `id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine, version, model,
+export const LIST_COLUMNS = `id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine, version, model,
   port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s, intended, first_seen,
   updated_at, summary, fingerprint, live_state, live`;
 /**
  * The launch's state (src/core/launch-state.ts, launchState) in SQL, for `--outcome`: the live verdict kept
  * where the log leaves the launch open. The two must say the same.
  */
-const STATE_SQL = `CASE WHEN outcome IN ('in_progress', 'ready', 'serving') AND live_state IN ('stalled', 'dead', 'exited')
+export const STATE_SQL = `CASE WHEN outcome IN ('in_progress', 'ready', 'serving') AND live_state IN ('stalled', 'dead', 'exited')
   THEN live_state ELSE outcome END`;
 const now = (): number => Date.now() / 1000;
 /** In an upsert: the log moved on since the last write (an outcome, a phase, a sign of progress). */
@@ -238,18 +239,18 @@ function initialise(db: Database.Database, file: string): void {
   migrate(db);
 }
 
-/** The Postgres ledger is not built yet: a URL is refused rather than taken for a file name. */
+/** A URL is never taken for a file name (open.ts sends a postgres:// one to the Postgres store). */
 function refuseUrl(file: string): void {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file))
     throw new LedgerError(
       'unwritable',
-      `ledger ${file}: a URL; only a SQLite file is supported as the ledger for now: give a file path`,
+      `ledger ${redactText(file)}: a URL, not a SQLite file: give a file path`,
     );
 }
 
 /** Bounds on what one query may ask: past them it is a typo or an attack, not a question. */
 export const MAX_WHERE = 64;
-const MAX_ROWS = 1_000_000;
+export const MAX_ROWS = 1_000_000;
 
 /** The SQL that matches a config field against what the user typed (`where` in LaunchFilter). */
 function configMatch(keys: string[], value: string): { sql: string; params: unknown[] } {
@@ -307,7 +308,12 @@ function filterSql(filter: LaunchFilter): { sql: string; params: unknown[] } {
   return { sql: `${where} ${NEWEST_FIRST}${limit}`, params };
 }
 
-function when(r: Pick<LaunchRecord, 'startTs' | 'firstSeen'>): string {
+/** The places a record was read at besides its own (a record read back from a ledger; one just read has none). */
+export function otherPaths(r: LaunchRecord): LaunchPath[] {
+  return (r.paths ?? []).filter((p) => p.host !== r.host || p.path !== r.path);
+}
+
+export function when(r: Pick<LaunchRecord, 'startTs' | 'firstSeen'>): string {
   const ts = r.startTs ?? r.firstSeen;
   return new Date(ts * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
 }
@@ -544,6 +550,10 @@ export class Ledger {
        ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = excluded.file_id,
          start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`,
     );
+    const elsewhereSeen = this.db.prepare(
+      `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
+       VALUES (?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (launch_id, host, path) DO NOTHING`,
+    );
     const kept: LaunchRecord[] = [];
     for (const given of recs) {
       // From the content, whatever the caller put in the field: the fingerprint is what matches copies.
@@ -554,6 +564,9 @@ export class Ledger {
       const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
       if (!elsewhere || r.report.endLine - r.startLine >= twin.span) stmt.run(launchRow(rec));
       seen.run(rec.id, r.host, r.path, r.fileId, r.startOffset, r.startLine, r.firstSeen, r.updatedAt);
+      // The other places a record read from a ledger knows (`ledger push`): kept, never moved back in time.
+      for (const p of otherPaths(r))
+        elsewhereSeen.run(rec.id, p.host, p.path, p.startOffset, p.startLine, p.lastSeen, p.lastSeen);
       kept.push(rec);
     }
     return kept;

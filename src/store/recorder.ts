@@ -6,10 +6,12 @@ import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import { type RecordContext, recordFromReport } from './record.js';
 import type { LaunchRecord } from './types.js';
 
+// biome-ignore lint/suspicious/noConfusingVoidType: stand-ins in tests return nothing, typed void
+type SinkAnswer = LaunchRecord[] | undefined | void;
+
 export interface LaunchSink {
   /** Returns the records as kept (a launch known from another path keeps that id), or nothing (tests). */
-  // biome-ignore lint/suspicious/noConfusingVoidType: stand-ins in tests return nothing, typed void
-  upsertLaunches(recs: LaunchRecord[]): LaunchRecord[] | undefined | void;
+  upsertLaunches(recs: LaunchRecord[]): SinkAnswer | Promise<SinkAnswer>;
 }
 
 /** How often a launch whose only change is more lines (serving samples) is written again. */
@@ -27,7 +29,12 @@ export class LaunchRecorder {
    * Writes what changed; returns the records written (empty when nothing did). `force` writes a launch that
    * only grew without waiting for the refresh interval (the last look before stopping).
    */
-  observe(report: AnalysisReport, now: number, pid: number | null = null, force = false): LaunchRecord[] {
+  async observe(
+    report: AnalysisReport,
+    now: number,
+    pid: number | null = null,
+    force = false,
+  ): Promise<LaunchRecord[]> {
     const out: LaunchRecord[] = [];
     for (const l of report.launches) {
       const key = signature(l);
@@ -38,7 +45,7 @@ export class LaunchRecorder {
       out.push(this.record(l, now, l === report.launches.at(-1) ? pid : null));
     }
     if (!out.length) return out;
-    return this.sink.upsertLaunches(out) || out;
+    return (await this.sink.upsertLaunches(out)) || out;
   }
 
   /** The record of one launch; `intended` stays as `firedup launch` wrote it (an upsert keeps it). */

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { SweepPointDetail, SweepPointRecord, SweepPointStatus } from './types.js';
 
-interface Row {
+export interface SweepRow {
   id: number;
   sweep: string;
   point_hash: string;
@@ -22,7 +22,7 @@ interface Row {
   ended_at: number | null;
 }
 
-function fromRow(r: Row): SweepPointRecord {
+export function sweepFromRow(r: SweepRow): SweepPointRecord {
   return {
     id: r.id,
     sweep: r.sweep,
@@ -67,7 +67,9 @@ export function openPoint(db: Database.Database, p: NewSweepPoint): SweepPointRe
           JSON.stringify(p.plan),
           p.startedAt,
         );
-      return fromRow(db.prepare('SELECT * FROM sweep_points WHERE id = ?').get(info.lastInsertRowid) as Row);
+      return sweepFromRow(
+        db.prepare('SELECT * FROM sweep_points WHERE id = ?').get(info.lastInsertRowid) as SweepRow,
+      );
     })
     .immediate();
 }
@@ -94,8 +96,10 @@ export function updatePoint(db: Database.Database, id: number, u: PointUpdate): 
 /** Every run of the sweep's points, by point then run. */
 export function pointsOf(db: Database.Database, sweep: string): SweepPointRecord[] {
   return (
-    db.prepare('SELECT * FROM sweep_points WHERE sweep = ? ORDER BY point_index, run, id').all(sweep) as Row[]
-  ).map(fromRow);
+    db
+      .prepare('SELECT * FROM sweep_points WHERE sweep = ? ORDER BY point_index, run, id')
+      .all(sweep) as SweepRow[]
+  ).map(sweepFromRow);
 }
 
 /** The sweeps kept, newest first, with their point and run counts. */

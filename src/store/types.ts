@@ -1,6 +1,7 @@
 /**
  * The ledger's contract: what a recorded launch, a benchmark and a target look like, and what the ledger answers.
- * Other parts (CLI, dashboard, exporter) code against these types only; `ledger.ts` implements them on SQLite.
+ * Other parts (CLI, dashboard, exporter) code against these types and `LedgerStore` (ledger-store.ts) only; `ledger.ts`
+ * implements them on SQLite, `pg/store.ts` on Postgres.
  */
 import type { LaunchRecord } from '../core/records.js';
 
@@ -81,7 +82,11 @@ export type LedgerErrorCode =
   | 'not_found'
   | 'ambiguous'
   | 'busy'
-  | 'bad_filter';
+  | 'bad_filter'
+  /** A Postgres ledger whose server cannot be reached (down, wrong host, no such database, timed out). */
+  | 'unreachable'
+  /** A Postgres ledger that refused the user (password, pg_hba). */
+  | 'denied';
 
 export class LedgerError extends FiredupError<LedgerErrorCode> {
   constructor(code: LedgerErrorCode, message: string) {

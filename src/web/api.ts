@@ -8,7 +8,7 @@ import { sweepReport } from '../app/sweep-report.js';
 import { LAUNCH_STATES } from '../core/launch-state.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
 import { evaluateTargets } from '../core/targets.js';
-import type { Ledger } from '../store/ledger.js';
+import type { LedgerStore, SweepSummary } from '../store/ledger-store.js';
 import { listItemOf } from '../store/record.js';
 import { type LaunchFilter, type LaunchListItem, LedgerError } from '../store/types.js';
 import type {
@@ -90,7 +90,7 @@ function ledgerHttpError(e: unknown): never {
 
 export class Api {
   constructor(
-    private readonly ledger: Ledger,
+    private readonly ledger: LedgerStore,
     private readonly live: () => LiveTarget[],
   ) {}
 
@@ -108,8 +108,8 @@ export class Api {
   }
 
   /** A launch just recorded, as the table row shows it (the `launch` event). */
-  summary(r: LaunchRecord): LaunchSummary {
-    return this.rowOf(listItemOf(r), this.ledger.targets(), this.ledger.benches(r.id));
+  async summary(r: LaunchRecord): Promise<LaunchSummary> {
+    return this.rowOf(listItemOf(r), await this.ledger.targets(), await this.ledger.benches(r.id));
   }
 
   /** `targets`: every target in the ledger; `benches`: the launch's runs. */
@@ -128,30 +128,30 @@ export class Api {
   }
 
   /** The sweeps kept, newest first (`firedup sweep`). */
-  sweeps(): { sweeps: ReturnType<Ledger['sweeps']> } {
-    return { sweeps: this.guard(() => this.ledger.sweeps()) };
+  async sweeps(): Promise<{ sweeps: SweepSummary[] }> {
+    return { sweeps: await this.guard(() => this.ledger.sweeps()) };
   }
 
   /**
    * One sweep as `firedup sweep report` ranks it; each point with its levels (output tok/s and median TPOT
    * per concurrency: the dashboard's throughput curve and Pareto view). Commands pass through scrubArgv.
    */
-  sweep(name: string): unknown {
-    const r = this.guard(() => sweepReport(this.ledger, name));
+  async sweep(name: string): Promise<unknown> {
+    const r = await this.guard(() => sweepReport(this.ledger, name));
     if (!r) throw new HttpError(404, `no sweep named ${name}`);
     return scrub({ ...r, runs: r.runs.map((x) => ({ ...x, argv: scrubArgv(x.argv) })) });
   }
 
-  private guard<T>(fn: () => T): T {
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
     try {
-      return fn();
+      return await fn();
     } catch (e) {
       if (e instanceof LedgerError) throw new HttpError(503, e.message);
       throw e;
     }
   }
 
-  launches(q: URLSearchParams): LaunchesResponse {
+  async launches(q: URLSearchParams): Promise<LaunchesResponse> {
     const filter: LaunchFilter = {};
     const text = (name: 'model' | 'host') => {
       const v = q.get(name);
@@ -193,9 +193,9 @@ export class Api {
     let benches: Map<string, BenchRecord[]>;
     let targets: TargetRecord[];
     try {
-      items = this.ledger.listItems(filter);
-      benches = this.ledger.benchesOf(items.map((i) => i.id));
-      targets = this.ledger.targets();
+      items = await this.ledger.listItems(filter);
+      benches = await this.ledger.benchesOf(items.map((i) => i.id));
+      targets = await this.ledger.targets();
     } catch (e) {
       ledgerHttpError(e);
     }
@@ -206,27 +206,27 @@ export class Api {
     };
   }
 
-  private resolve(ref: string): LaunchRecord {
+  private async resolve(ref: string): Promise<LaunchRecord> {
     try {
-      return this.ledger.resolve(ref);
+      return await this.ledger.resolve(ref);
     } catch (e) {
       ledgerHttpError(e);
     }
   }
 
-  launch(ref: string): LaunchDetailResponse {
-    const r = this.resolve(ref);
-    const benches = this.ledger.benches(r.id);
+  async launch(ref: string): Promise<LaunchDetailResponse> {
+    const r = await this.resolve(ref);
+    const benches = await this.guard(() => this.ledger.benches(r.id));
     const { launch, series } = splitSeries(r);
     return {
       launch: scrubRecord(launch),
       series,
       benches: scrub(benches),
-      targets: this.targetsFor(this.ledger.targets(), r, benches),
+      targets: this.targetsFor(await this.guard(() => this.ledger.targets()), r, benches),
     };
   }
 
-  compare(q: URLSearchParams): CompareResponse {
+  async compare(q: URLSearchParams): Promise<CompareResponse> {
     const ids = (q.get('ids') ?? '')
       .split(',')
       .map((s) => s.trim())
@@ -236,7 +236,8 @@ export class Api {
         400,
         `ids=${q.get('ids') ?? ''}: name 2 to 4 launches, comma-separated (ids=a1b2,c3d4)`,
       );
-    const split = ids.map((id) => splitSeries(this.resolve(id)));
+    const split: Array<ReturnType<typeof splitSeries>> = [];
+    for (const id of ids) split.push(splitSeries(await this.resolve(id)));
     const launches = split.map((x) => scrubRecord(x.launch));
     return { launches, series: split.map((x) => x.series), ...compareConfigs(launches) };
   }

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { type Entry, parseToml } from '../core/config/toml.js';
 import { ENGINES, type EngineId } from '../core/types.js';
 import { UsageError } from '../errors.js';
+import { isUrl } from '../store/ledger-url.js';
 import type { TargetSpec } from './targets.js';
 
 export interface ServeConfig {
@@ -80,7 +81,8 @@ export function loadServeConfig(file: string): ServeConfig {
         cfg.token = str(e, key);
         break;
       case 'ledger':
-        cfg.ledger = localPath(str(e, key));
+        // A URL (`postgres://…`, a shared ledger) is kept as written; a path is relative to this file.
+        cfg.ledger = isUrl(str(e, key)) ? str(e, key) : localPath(str(e, key));
         break;
       case 'ssh_config':
         cfg.sshConfig = localPath(str(e, key));

@@ -6,7 +6,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LaunchRecord } from '../core/records.js';
-import type { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
 import { Api, HttpError } from './api.js';
 import type { LiveTarget } from './api-types.js';
 import { checkAuth } from './auth.js';
@@ -28,7 +28,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 export interface ServerOptions {
-  ledger: Ledger;
+  ledger: LedgerStore;
   targets: readonly WatchedTarget[];
   /** null: no token (loopback bind). */
   token: string | null;
@@ -54,11 +54,11 @@ export class DashboardServer {
       t.on('live', (snap: LiveTarget) => this.hub.send('live', scrub(snap)));
       t.on('launch', (rec: LaunchRecord) => {
         if (this.hub.size === 0) return;
-        try {
-          this.hub.send('launch', this.api.summary(rec));
-        } catch {
+        this.api.summary(rec).then(
+          (row) => this.hub.send('launch', row),
           // The ledger is busy: the page gets the launch with its next change or reload.
-        }
+          () => {},
+        );
       });
     }
   }
@@ -186,10 +186,10 @@ export class DashboardServer {
     }
     const q = url.searchParams;
     let body: unknown;
-    if (p === '/api/launches') body = this.api.launches(q);
-    else if (p === '/api/compare') body = this.api.compare(q);
+    if (p === '/api/launches') body = await this.api.launches(q);
+    else if (p === '/api/compare') body = await this.api.compare(q);
     else if (p === '/api/live') body = this.api.liveTargets();
-    else if (p === '/api/sweeps') body = this.api.sweeps();
+    else if (p === '/api/sweeps') body = await this.api.sweeps();
     else if (p.startsWith('/api/sweeps/')) {
       let name: string;
       try {
@@ -197,7 +197,7 @@ export class DashboardServer {
       } catch {
         throw new HttpError(404, 'not found: bad sweep name');
       }
-      body = this.api.sweep(name);
+      body = await this.api.sweep(name);
     } else {
       const m = /^\/api\/launches\/([^/]+)$/.exec(p);
       if (!m) {
@@ -210,7 +210,7 @@ export class DashboardServer {
       } catch {
         throw new HttpError(404, 'not found: bad launch id');
       }
-      body = this.api.launch(ref);
+      body = await this.api.launch(ref);
     }
     this.json(res, req, 200, body, cookie);
   }

@@ -13,7 +13,7 @@ import type { LaunchReport } from '../core/report.js';
 import type { EngineId } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import type { SshOptions, SshSession } from '../sources/ssh/session.js';
-import type { Ledger } from '../store/ledger.js';
+import type { LedgerStore } from '../store/ledger-store.js';
 import type { GpuSummary, LiveTarget } from './api-types.js';
 import type { MetricsTarget } from './metrics.js';
 
@@ -28,7 +28,7 @@ export interface TargetSpec {
 }
 
 export interface WatchOptions {
-  ledger: Ledger | null;
+  ledger: LedgerStore | null;
   ssh: SshOptions;
   /** false: never run nvidia-smi; undefined: when it is on PATH (or on the remote PATH). */
   gpu?: boolean;
@@ -127,6 +127,7 @@ export class WatchedTarget extends EventEmitter {
       this.session.stop();
       // What was read last goes into the ledger too.
       this.record(true);
+      await this.rec?.flush();
     }
     await this.ssh?.close();
   }
@@ -202,9 +203,10 @@ export class WatchedTarget extends EventEmitter {
   private record(force: boolean): void {
     const report = this.session?.currentReport ?? null;
     const pid = this.session?.observations.process?.pid ?? null;
-    for (const r of this.rec?.observe(report, pid, { now: this.clock(), force }) ?? [])
-      this.emit('launch', r);
+    void this.rec?.observe(report, pid, { now: this.clock(), force }).then((written) => {
+      for (const r of written) this.emit('launch', r);
+    });
     // The dashboard's table reads the ledger: it shows stalled or dead as this live view does.
-    this.rec?.verdict(this.session?.verdict ?? null, report, this.clock());
+    void this.rec?.verdict(this.session?.verdict ?? null, report, this.clock());
   }
 }

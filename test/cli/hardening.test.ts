@@ -249,8 +249,21 @@ describe('ledgers that cannot be used as they are', () => {
     const dev = runCli(['runs', '--ledger', '/dev/null']);
     assert.match(dev.stderr, /^firedup: .*\/dev\/null.*not a regular file/);
     assert.ok(!fs.existsSync('/dev/null-journal'));
-    const url = runCli(['runs', '--ledger', 'postgres://svc:pw@db/firedup']);
-    assert.match(url.stderr, /a URL; only a SQLite file/);
+    // A URL of a scheme firedup keeps no ledger at is refused, never taken for a file name (issue 15).
+    const url = runCli(['runs', '--ledger', 'mysql://svc:pw@db/firedup']);
+    assert.match(
+      url.stderr,
+      /^firedup: --ledger mysql:\/\/svc:<redacted>@db\/firedup: a URL firedup cannot keep a ledger at/,
+    );
+    assert.ok(!fs.existsSync('mysql:'));
+    // A Postgres one that cannot be reached: one line naming it, password masked.
+    const pg = runCli(['runs', '--ledger', 'postgres://svc:pw@127.0.0.1:1/firedup']);
+    assert.equal(pg.code, 1);
+    assert.match(
+      pg.stderr,
+      /^firedup: cannot reach ledger postgres:\/\/svc:<redacted>@127\.0\.0\.1:1\/firedup: .*ECONNREFUSED/,
+    );
+    assert.equal(pg.stderr.trim().split('\n').length, 1, pg.stderr);
     assert.ok(!fs.existsSync('postgres:'));
     const src = path.join(dir, 'x.log');
     fs.copyFileSync(log, src);

@@ -11,6 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Ledger } from '../../src/store/ledger.js';
+import { openLedger } from '../../src/store/open.js';
 import type { SweepPointRecord } from '../../src/store/types.js';
 import { Api } from '../../src/web/api.js';
 import { launchBrowser } from '../browser.js';
@@ -217,23 +218,23 @@ describe('firedup sweep with a real llama-server', { timeout: 120_000, skip }, (
     assert.equal((text.stdout.match(/ pass /g) ?? []).length, 4);
 
     // The dashboard's sweep page reads the same ranking, with each point's levels for its two charts.
-    const db = Ledger.open(ledger);
+    const db = await openLedger(ledger);
     try {
       const api = new Api(db, () => []);
       assert.deepEqual(
-        api.sweeps().sweeps.map((x) => [x.name, x.points, x.runs]),
+        (await api.sweeps()).sweeps.map((x) => [x.name, x.points, x.runs]),
         [['np-ctx', 4, 4]],
       );
-      const page = api.sweep('np-ctx') as any;
+      const page = (await api.sweep('np-ctx')) as any;
       assert.equal(page.best.index, report.best.index);
       for (const p of page.ranked)
         assert.deepEqual(
           p.levels.map((x: any) => x.concurrency),
           [1, 2],
         );
-      assert.throws(() => api.sweep('nope'), /no sweep named nope/);
+      await assert.rejects(() => api.sweep('nope'), /no sweep named nope/);
     } finally {
-      db.close();
+      await db.close();
     }
 
     // And the page itself, in headless Chromium: the ranked table and its two charts, no script error.

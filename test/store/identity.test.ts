@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { expectationsFor } from '../../src/store/history.js';
 import { Ledger } from '../../src/store/ledger.js';
@@ -13,7 +13,10 @@ import { APPLICATION_ID, MIGRATIONS } from '../../src/store/migrations.js';
 import { launchRow, recordFromReport } from '../../src/store/record.js';
 import type { LaunchRecord } from '../../src/store/types.js';
 import { tmpDir } from '../helpers.js';
+import { BACKENDS, stopBackends } from './backends.js';
 import { HOST, scenarioRecords } from './fixtures.js';
+
+after(stopBackends);
 
 const recs = scenarioRecords();
 const CUT = recs.get('glm5-cutlass-bench-then-shutdown.log#1')!;
@@ -24,76 +27,74 @@ const R2 = recs.get('glm5-relaunch-stuck-at-48pct.log#2')!;
 const copyAt = (r: LaunchRecord, p: string, now = r.firstSeen + 60): LaunchRecord =>
   recordFromReport(r.report, { host: r.host, path: p, fileId: '2049:999', now });
 
-describe('ledger: one launch, read at several paths', () => {
-  it('a copy keeps the first record and its id, and adds its path', () => {
-    const l = Ledger.open(path.join(tmpDir(), 'l.db'));
-    try {
-      l.upsertLaunches([CUT]);
-      const copy = copyAt(CUT, '/tmp/copy.log');
-      assert.notEqual(copy.id, CUT.id);
-      const [kept] = l.upsertLaunches([copy]);
-      assert.equal(kept!.id, CUT.id);
-      assert.equal(l.list().length, 1);
-      assert.deepEqual(
-        l
-          .getLaunch(CUT.id)!
-          .paths.map((p) => p.path)
-          .sort(),
-        [CUT.path, '/tmp/copy.log'].sort(),
-      );
-      assert.equal(l.keptId(copy), CUT.id);
-      assert.equal(l.list({ path: '/tmp/copy.log' }).length, 1);
-    } finally {
-      l.close();
-    }
-  });
+for (const b of BACKENDS)
+  describe(`ledger (${b.name}): one launch, read at several paths`, () => {
+    it('a copy keeps the first record and its id, and adds its path', async () => {
+      const l = await b.open();
+      try {
+        await l.upsertLaunches([CUT]);
+        const copy = copyAt(CUT, '/tmp/copy.log');
+        assert.notEqual(copy.id, CUT.id);
+        const [kept] = await l.upsertLaunches([copy]);
+        assert.equal(kept!.id, CUT.id);
+        assert.equal((await l.list()).length, 1);
+        assert.deepEqual(
+          (await l.getLaunch(CUT.id))!.paths.map((p) => p.path).sort(),
+          [CUT.path, '/tmp/copy.log'].sort(),
+        );
+        assert.equal(await l.keptId(copy), CUT.id);
+        assert.equal((await l.list({ path: '/tmp/copy.log' })).length, 1);
+      } finally {
+        await l.close();
+      }
+    });
 
-  it('a copy that saw less of the launch does not take back what the record knows', () => {
-    const l = Ledger.open(path.join(tmpDir(), 'l.db'));
-    try {
-      l.upsertLaunches([R1]);
-      const early = copyAt(
-        { ...R1, report: { ...R1.report, outcome: 'serving', endLine: R1.report.endLine - 50 } },
-        '/tmp/early.log',
-      );
-      l.upsertLaunches([early]);
-      const got = l.getLaunch(R1.id)!;
-      assert.equal(got.outcome, 'ended');
-      assert.equal(got.path, R1.path);
-      assert.equal(got.paths.length, 2);
-    } finally {
-      l.close();
-    }
-  });
+    it('a copy that saw less of the launch does not take back what the record knows', async () => {
+      const l = await b.open();
+      try {
+        await l.upsertLaunches([R1]);
+        const early = copyAt(
+          { ...R1, report: { ...R1.report, outcome: 'serving', endLine: R1.report.endLine - 50 } },
+          '/tmp/early.log',
+        );
+        await l.upsertLaunches([early]);
+        const got = (await l.getLaunch(R1.id))!;
+        assert.equal(got.outcome, 'ended');
+        assert.equal(got.path, R1.path);
+        assert.equal(got.paths.length, 2);
+      } finally {
+        await l.close();
+      }
+    });
 
-  it('expectations count distinct launches: a copy of an earlier launch is one earlier launch', () => {
-    const l = Ledger.open(path.join(tmpDir(), 'l.db'));
-    try {
-      l.upsertLaunches([CUT]);
-      l.upsertLaunches([copyAt(CUT, '/tmp/copy.log')]);
-      const later = { ...CUT, id: 'feed000000000001', startTs: CUT.startTs! + 86400, fingerprint: 'x' };
-      const e = expectationsFor(l, later);
-      assert.ok(e);
-      assert.match(e.basis, /^1 earlier launch of/);
-    } finally {
-      l.close();
-    }
-  });
+    it('expectations count distinct launches: a copy of an earlier launch is one earlier launch', async () => {
+      const l = await b.open();
+      try {
+        await l.upsertLaunches([CUT]);
+        await l.upsertLaunches([copyAt(CUT, '/tmp/copy.log')]);
+        const later = { ...CUT, id: 'feed000000000001', startTs: CUT.startTs! + 86400, fingerprint: 'x' };
+        const e = await expectationsFor(l, later);
+        assert.ok(e);
+        assert.match(e.basis, /^1 earlier launch of/);
+      } finally {
+        await l.close();
+      }
+    });
 
-  it('launches at two places of one file stay two, however alike', () => {
-    const l = Ledger.open(path.join(tmpDir(), 'l.db'));
-    try {
-      const again = recordFromReport(
-        { ...CUT.report, startOffset: CUT.report.endOffset, startLine: CUT.report.endLine + 1 },
-        { host: HOST, path: CUT.path, fileId: CUT.fileId, now: CUT.firstSeen },
-      );
-      l.upsertLaunches([CUT, again]);
-      assert.equal(l.list().length, 2);
-    } finally {
-      l.close();
-    }
+    it('launches at two places of one file stay two, however alike', async () => {
+      const l = await b.open();
+      try {
+        const again = recordFromReport(
+          { ...CUT.report, startOffset: CUT.report.endOffset, startLine: CUT.report.endLine + 1 },
+          { host: HOST, path: CUT.path, fileId: CUT.fileId, now: CUT.firstSeen },
+        );
+        await l.upsertLaunches([CUT, again]);
+        assert.equal((await l.list()).length, 2);
+      } finally {
+        await l.close();
+      }
+    });
   });
-});
 
 describe('ledger: migration 3', () => {
   it('an older ledger gets fingerprints, paths, and its superseded launches ended', () => {

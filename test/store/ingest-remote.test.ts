@@ -7,6 +7,7 @@ import { SshSession } from '../../src/sources/ssh/session.js';
 import { Ledger } from '../../src/store/ledger.js';
 import { analyzeBytes, runCli, SCENARIOS, tmpDir } from '../helpers.js';
 import { startSshd, type TestSshd } from '../ssh.js';
+import { BACKENDS, stopBackends } from './backends.js';
 
 /** `status` on a remote log continues from the ledger's offset: only the new bytes cross the wire. */
 let sshd: TestSshd;
@@ -19,6 +20,7 @@ before(async () => {
   session = new SshSession({ user: null, host: 'firedup-test', port: null }, { config: sshd.config });
   ledger = Ledger.open(path.join(dir, 'ledger.db'));
 });
+after(stopBackends);
 after(async () => {
   ledger.close();
   await session.close();
@@ -33,28 +35,34 @@ const text = Buffer.concat([
 ]);
 
 describe('remote status resumes from the ledger', () => {
-  it('reads only what was appended, ends in the same report as a full read, and records no launch twice', async () => {
-    const log = path.join(dir, 'server.log');
-    const cut = text.indexOf(10, Math.floor(text.length * 0.6)) + 1;
-    // The first read ends inside a line: it is read again, whole, next time.
-    fs.writeFileSync(log, text.subarray(0, cut + 20));
-    const key = { host: 'firedup-test', path: log };
-    const first = await ingestRemote(ledger, session, key, { year: 2026 });
-    assert.equal(first.resumedFrom, 0);
-    assert.equal(first.bytesRead, cut + 20);
-    fs.appendFileSync(log, text.subarray(cut + 20));
-    const second = await ingestRemote(ledger, session, key, { year: 2026 });
-    assert.equal(second.resumedFrom, cut);
-    assert.equal(second.bytesRead, text.length - cut);
-    assert.equal(second.reset, false);
-    assert.deepEqual(second.report, analyzeBytes(text));
-    const recorded = ledger.list({ path: log });
-    assert.equal(recorded.length, second.report.launches.length);
-    // Nothing new: nothing but the stat and the checksums crosses.
-    const third = await ingestRemote(ledger, session, key, { year: 2026 });
-    assert.equal(third.bytesRead, 0);
-    assert.deepEqual(third.report, second.report);
-  });
+  for (const b of BACKENDS)
+    it(`reads only what was appended, ends in the same report as a full read, and records no launch twice (${b.name})`, async () => {
+      const ledger = await b.open();
+      try {
+        const log = path.join(dir, `server-${b.name}.log`);
+        const cut = text.indexOf(10, Math.floor(text.length * 0.6)) + 1;
+        // The first read ends inside a line: it is read again, whole, next time.
+        fs.writeFileSync(log, text.subarray(0, cut + 20));
+        const key = { host: 'firedup-test', path: log };
+        const first = await ingestRemote(ledger, session, key, { year: 2026 });
+        assert.equal(first.resumedFrom, 0);
+        assert.equal(first.bytesRead, cut + 20);
+        fs.appendFileSync(log, text.subarray(cut + 20));
+        const second = await ingestRemote(ledger, session, key, { year: 2026 });
+        assert.equal(second.resumedFrom, cut);
+        assert.equal(second.bytesRead, text.length - cut);
+        assert.equal(second.reset, false);
+        assert.deepEqual(second.report, analyzeBytes(text));
+        const recorded = await ledger.list({ path: log });
+        assert.equal(recorded.length, second.report.launches.length);
+        // Nothing new: nothing but the stat and the checksums crosses.
+        const third = await ingestRemote(ledger, session, key, { year: 2026 });
+        assert.equal(third.bytesRead, 0);
+        assert.deepEqual(third.report, second.report);
+      } finally {
+        await ledger.close();
+      }
+    });
 
   it('a truncated or replaced file is read afresh', async () => {
     const log = path.join(dir, 'rotating.log');

@@ -16,6 +16,7 @@ import { analyzeFile } from '../../src/sources/file.js';
 import { Ledger } from '../../src/store/ledger.js';
 import type { LaunchRecord, LogKey, LogState } from '../../src/store/types.js';
 import { DIST, ROOT, SCENARIOS, tmpDir } from '../helpers.js';
+import { BACKENDS, stopBackends } from './backends.js';
 
 /** The ledger's contract in memory, counting what ingest asked of it. */
 class MemoryLedger implements LedgerLike {
@@ -92,6 +93,7 @@ before(async () => {
 });
 
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
+after(stopBackends);
 
 describe('ingest reads only what was appended', () => {
   it('a first read, then an append: resumes where it stopped and reports as a full read', async () => {
@@ -292,27 +294,29 @@ describe('long reads', () => {
 });
 
 describe('with the real ledger', () => {
-  it('append, resume, no duplicate launches', async () => {
-    const data = manyLaunches(800_000);
-    const p = file(data.subarray(0, 900_000));
-    const ledger = Ledger.open(path.join(dir, `ledger-${++seq}.db`));
-    try {
-      await ingestLocal(ledger, p);
-      fs.appendFileSync(p, data.subarray(900_000));
-      const r = await ingestLocal(ledger, p);
-      assert.ok(r.resumedFrom > 800_000);
-      assert.deepEqual(r.report, full(p));
-      const real = fs.realpathSync(p);
-      const stored = ledger.list({ path: real });
-      assert.equal(stored.length, r.report.launches.length);
-      assert.deepEqual(stored.map((l) => l.id).sort(), r.records.map((l) => l.id).sort());
-      const state = ledger.getLog({ host: 'localhost', path: real })!;
-      assert.equal(state.offset, data.length);
-      assert.ok(state.checkpoint instanceof Uint8Array);
-    } finally {
-      ledger.close();
-    }
-  });
+  for (const b of BACKENDS)
+    it(`append, resume, no duplicate launches (${b.name})`, async () => {
+      const data = manyLaunches(800_000);
+      const p = file(data.subarray(0, 900_000));
+      const ledger = await b.open();
+      try {
+        // Saved along the way too (every 256 KB here), each save whole and in order.
+        await ingestLocal(ledger, p, { saveEvery: 256 << 10 });
+        fs.appendFileSync(p, data.subarray(900_000));
+        const r = await ingestLocal(ledger, p);
+        assert.ok(r.resumedFrom > 800_000);
+        assert.deepEqual(r.report, full(p));
+        const real = fs.realpathSync(p);
+        const stored = await ledger.list({ path: real });
+        assert.equal(stored.length, r.report.launches.length);
+        assert.deepEqual(stored.map((l) => l.id).sort(), r.records.map((l) => l.id).sort());
+        const state = (await ledger.getLog({ host: 'localhost', path: real }))!;
+        assert.equal(state.offset, data.length);
+        assert.ok(state.checkpoint instanceof Uint8Array);
+      } finally {
+        await ledger.close();
+      }
+    });
 
   it('killed (-9) mid-read: the next read resumes from the last save, with no duplicate launches', async () => {
     // Several launches, the crash and the relaunch after the first save, so a launch spans the kill.

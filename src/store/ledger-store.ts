@@ -1,0 +1,78 @@
+/**
+ * The ledger as every caller sees it, whatever keeps it: a SQLite file (`sqlite-store.ts`, the user's own) or
+ * a Postgres database shared by a team (`pg/store.ts`). Asynchronous because Postgres is; the SQLite side
+ * answers at once. Every method throws LedgerError (a one-line message) for what the user can act on.
+ */
+import type { NewSweepPoint, PointUpdate } from './sweeps.js';
+import type {
+  BenchRecord,
+  BenchResult,
+  HistoryKey,
+  LaunchFilter,
+  LaunchListItem,
+  LaunchRecord,
+  LiveMark,
+  LogKey,
+  LogState,
+  SweepPointRecord,
+  TargetRecord,
+} from './types.js';
+
+export type { NewSweepPoint, PointUpdate } from './sweeps.js';
+
+export interface SweepSummary {
+  name: string;
+  points: number;
+  runs: number;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+export interface LedgerStore {
+  /** Where it is, as printed: the file's absolute path, or the database URL with its password redacted. */
+  readonly path: string;
+  /** `sqlite` or `postgres`. */
+  readonly kind: 'sqlite' | 'postgres';
+  close(): Promise<void>;
+
+  // ---- logs: where reading each file stopped
+  getLog(key: LogKey): Promise<LogState | null>;
+  /** The launches read so far and where reading stopped, together or not at all; returns the launches as kept. */
+  saveProgress(state: Omit<LogState, 'id' | 'updatedAt'>, launches: LaunchRecord[]): Promise<LaunchRecord[]>;
+  /** The file was replaced or truncated: read it again from the start. Its launches stay. */
+  resetLog(key: LogKey): Promise<void>;
+
+  // ---- launches
+  /** Returns the records as kept: a launch known from another path, a copy or a replay keeps that id. */
+  upsertLaunches(recs: LaunchRecord[]): Promise<LaunchRecord[]>;
+  /** The id this launch is kept under (its own, or its twin's), or null when not recorded. */
+  keptId(r: LaunchRecord): Promise<string | null>;
+  setLive(id: string, mark: LiveMark | null): Promise<void>;
+  launchIdsAt(key: LogKey): Promise<string[]>;
+  forget(ids: readonly string[], log?: LogKey): Promise<{ launches: number; benches: number }>;
+  getLaunch(id: string): Promise<LaunchRecord | null>;
+  /** A launch the user named: its id, a unique prefix of 4+ hex characters, `last` or `last~N`. */
+  resolve(ref: string): Promise<LaunchRecord>;
+  /** Newest first. */
+  list(filter?: LaunchFilter): Promise<LaunchRecord[]>;
+  listItems(filter?: LaunchFilter): Promise<LaunchListItem[]>;
+  history(key: HistoryKey, beforeTs?: number, limit?: number): Promise<LaunchRecord[]>;
+
+  // ---- benchmarks
+  addBench(launchId: string, r: BenchResult): Promise<{ record: BenchRecord; added: boolean }>;
+  benches(launchId: string): Promise<BenchRecord[]>;
+  benchesOf(launchIds: readonly string[]): Promise<Map<string, BenchRecord[]>>;
+  servingAt(host: string, port: number | null, ts: number): Promise<LaunchRecord | null>;
+
+  // ---- sweeps
+  openSweepPoint(p: NewSweepPoint): Promise<SweepPointRecord>;
+  updateSweepPoint(id: number, u: PointUpdate): Promise<void>;
+  sweepPoints(sweep: string): Promise<SweepPointRecord[]>;
+  sweeps(): Promise<SweepSummary[]>;
+  closeStaleSweepPoints(sweep: string): Promise<number>;
+
+  // ---- targets
+  addTarget(t: Omit<TargetRecord, 'id'>): Promise<TargetRecord>;
+  targets(model?: string | null): Promise<TargetRecord[]>;
+  removeTarget(id: number): Promise<boolean>;
+}

@@ -1,0 +1,693 @@
+/**
+ * The ledger on a Postgres server, shared by a team: the same records, queries and answers as the SQLite
+ * ledger (ledger.ts, whose SQL this follows statement for statement), for several hosts writing at once.
+ * Every write that must be whole (a launch with its places, progress with its launches) is one transaction:
+ * a server lost mid-write leaves nothing of it. Writes of one launch from two hosts at once are serialised by
+ * an advisory lock on its fingerprint, so the second finds the first's record instead of adding a twin.
+ */
+import type pg from 'pg';
+import { LIST_COLUMNS, NEWEST_FIRST, otherPaths, when } from '../ledger.js';
+import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from '../ledger-store.js';
+import {
+  type BenchRow,
+  benchFromRow,
+  type LaunchListRow,
+  type LaunchRow,
+  type LogRow,
+  launchFingerprint,
+  launchFromRow,
+  launchRow,
+  listItemFromRow,
+  logFromRow,
+  type TargetRow,
+  targetFromRow,
+} from '../record.js';
+import { type SweepRow, sweepFromRow } from '../sweeps.js';
+import {
+  type BenchRecord,
+  type BenchResult,
+  type HistoryKey,
+  type LaunchFilter,
+  type LaunchListItem,
+  type LaunchPath,
+  type LaunchRecord,
+  LedgerError,
+  type LiveMark,
+  type LogKey,
+  type LogState,
+  type SweepPointRecord,
+  type TargetRecord,
+} from '../types.js';
+import { displayUrl, pgLedgerError } from './errors.js';
+import { pgFilterSql } from './filters.js';
+import { createPool, numbered, type Queryable } from './query.js';
+import { migratePg } from './schema.js';
+
+const now = (): number => Date.now() / 1000;
+const ignore = (): void => {};
+/** In an upsert: the log moved on since the last write (as ledger.ts's MOVED). */
+const MOVED = `excluded.outcome IS DISTINCT FROM launches.outcome OR excluded.phase IS DISTINCT FROM launches.phase
+  OR (excluded.report::jsonb ->> 'lastProgressLine') IS DISTINCT FROM (launches.report::jsonb ->> 'lastProgressLine')`;
+const WRITE_COLUMNS = [
+  'id',
+  'host',
+  'path',
+  'file_id',
+  'start_offset',
+  'start_line',
+  'start_ts',
+  'end_ts',
+  'pid',
+  'engine',
+  'version',
+  'model',
+  'port',
+  'outcome',
+  'phase',
+  'failure_class',
+  'config_hash',
+  'load_seconds',
+  'peak_tok_s',
+  'median_tok_s',
+  'report',
+  'config',
+  'intended',
+  'first_seen',
+  'updated_at',
+  'summary',
+  'fingerprint',
+] as const;
+const UPDATED = WRITE_COLUMNS.filter((c) => c !== 'id' && c !== 'first_seen' && c !== 'intended');
+
+/** Runs `?`-placeholder SQL on a client or the pool. */
+class Sql {
+  constructor(private readonly db: Queryable) {}
+
+  async all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+    return (await this.db.query(numbered(sql), params)).rows as T[];
+  }
+
+  async get<T>(sql: string, ...params: unknown[]): Promise<T | undefined> {
+    return (await this.all<T>(sql, ...params))[0];
+  }
+
+  async run(sql: string, ...params: unknown[]): Promise<number> {
+    return (await this.db.query(numbered(sql), params)).rowCount ?? 0;
+  }
+}
+
+export class PgLedgerStore implements LedgerStore {
+  readonly kind = 'postgres' as const;
+  private readonly sql: Sql;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    readonly path: string,
+  ) {
+    this.sql = new Sql(pool);
+  }
+
+  /** Connects (within a few seconds, or a one-line LedgerError naming the URL) and brings the schema up to date. */
+  static async open(url: string): Promise<PgLedgerStore> {
+    const where = displayUrl(url);
+    let pool: pg.Pool;
+    try {
+      pool = createPool(url);
+    } catch (e) {
+      throw new LedgerError(
+        'unreachable',
+        `ledger ${where}: not a usable Postgres URL (${(e as Error).message})`,
+      );
+    }
+    // An idle connection the server drops must not crash the process: the next query reports it.
+    pool.on('error', ignore);
+    try {
+      const client = await pool.connect();
+      client.on('error', ignore);
+      try {
+        await migratePg(client, where);
+      } finally {
+        client.off('error', ignore);
+        client.release();
+      }
+      return new PgLedgerStore(pool, where);
+    } catch (e) {
+      await pool.end().catch(() => {});
+      throw pgLedgerError(e, where);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => {});
+  }
+
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw pgLedgerError(e, this.path);
+    }
+  }
+
+  /**
+   * `fn` in one transaction on one connection: all of it is kept, or (an error, a server lost) none. This
+   * process's transactions run one after another, in the order asked: a read's saves (ingest asks for them
+   * without waiting) must not commit an older offset after a newer one.
+   */
+  private tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    const run = this.writes.then(() => this.txNow(fn));
+    this.writes = run.catch(() => {});
+    return run;
+  }
+
+  private writes: Promise<unknown> = Promise.resolve();
+
+  private async txNow<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw pgLedgerError(e, this.path);
+    }
+    // A connection lost while checked out is also emitted as an event: without a listener it would end the
+    // process; the query in flight rejects with it, and that is where it is reported.
+    client.on('error', ignore);
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const out = await fn(new Sql(client));
+      await client.query('COMMIT');
+      return out;
+    } catch (e) {
+      broken = e as Error;
+      await client.query('ROLLBACK').catch(() => {});
+      throw pgLedgerError(e, this.path, true);
+    } finally {
+      client.off('error', ignore);
+      // A connection that failed mid-transaction is not handed to the next caller.
+      client.release(broken && !(broken instanceof LedgerError) ? broken : undefined);
+    }
+  }
+
+  private async launches(sql: string, ...params: unknown[]): Promise<LaunchRecord[]> {
+    const rows = await this.sql.all<LaunchRow>(`SELECT * FROM launches ${sql}`, ...params);
+    const paths = await this.pathsOf(rows.map((r) => r.id));
+    return rows.map((r) => launchFromRow(r, paths.get(r.id)));
+  }
+
+  private async pathsOf(ids: readonly string[]): Promise<Map<string, LaunchPath[]>> {
+    const out = new Map<string, LaunchPath[]>();
+    if (!ids.length) return out;
+    const rows = await this.sql.all<{
+      launch_id: string;
+      host: string;
+      path: string;
+      start_line: number;
+      start_offset: number;
+      last_seen: number;
+    }>(
+      `SELECT launch_id, host, path, start_line, start_offset, last_seen FROM launch_paths
+       WHERE launch_id = ANY(?::text[]) ORDER BY first_seen, seq`,
+      ids,
+    );
+    for (const r of rows) {
+      const p = {
+        host: r.host,
+        path: r.path,
+        startLine: r.start_line,
+        startOffset: r.start_offset,
+        lastSeen: r.last_seen,
+      };
+      const list = out.get(r.launch_id);
+      if (list) list.push(p);
+      else out.set(r.launch_id, [p]);
+    }
+    return out;
+  }
+
+  // ---- logs
+
+  async getLog(key: LogKey): Promise<LogState | null> {
+    return this.guard(async () => {
+      const row = await this.sql.get<LogRow>(
+        'SELECT * FROM logs WHERE host = ? AND path = ?',
+        key.host,
+        key.path,
+      );
+      return row ? logFromRow(row) : null;
+    });
+  }
+
+  async saveProgress(
+    state: Omit<LogState, 'id' | 'updatedAt'>,
+    launches: LaunchRecord[],
+  ): Promise<LaunchRecord[]> {
+    const cp = state.checkpoint;
+    return this.tx(async (sql) => {
+      const kept = await this.writeLaunches(sql, launches);
+      await sql.run(
+        `INSERT INTO logs (host, path, file_id, head_hash, head_len, tail_hash, "offset", lines, checkpoint, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (host, path) DO UPDATE SET file_id = excluded.file_id, head_hash = excluded.head_hash,
+           head_len = excluded.head_len, tail_hash = excluded.tail_hash, "offset" = excluded."offset",
+           lines = excluded.lines, checkpoint = excluded.checkpoint, updated_at = excluded.updated_at`,
+        state.host,
+        state.path,
+        state.fileId,
+        state.headHash,
+        state.headLen,
+        state.tailHash ?? null,
+        state.offset,
+        state.lines,
+        cp ? Buffer.from(cp.buffer, cp.byteOffset, cp.byteLength) : null,
+        now(),
+      );
+      return kept;
+    });
+  }
+
+  async resetLog(key: LogKey): Promise<void> {
+    await this.guard(() =>
+      this.sql.run(
+        `UPDATE logs SET file_id = NULL, head_hash = NULL, head_len = 0, tail_hash = NULL, "offset" = 0, lines = 0,
+           checkpoint = NULL, updated_at = ? WHERE host = ? AND path = ?`,
+        now(),
+        key.host,
+        key.path,
+      ),
+    );
+  }
+
+  // ---- launches
+
+  async upsertLaunches(recs: LaunchRecord[]): Promise<LaunchRecord[]> {
+    if (!recs.length) return [];
+    return this.tx((sql) => this.writeLaunches(sql, recs));
+  }
+
+  private async twinOf(
+    sql: Sql,
+    r: LaunchRecord,
+  ): Promise<{ id: string; host: string; path: string; span: number } | null> {
+    if (r.fingerprint === null) return null;
+    if (await sql.get('SELECT 1 FROM launches WHERE id = ?', r.id)) return null;
+    const rows = await sql.all<{
+      id: string;
+      host: string;
+      path: string;
+      span: number | null;
+      pid0: string | null;
+    }>(
+      `SELECT id, host, path, (report::jsonb ->> 'endLine')::float8 - start_line AS span,
+         report::jsonb -> 'pids' ->> 0 AS pid0
+       FROM launches WHERE fingerprint = ? AND (config_hash IS NULL OR ?::text IS NULL OR config_hash = ?)
+         AND NOT (host = ? AND path = ? AND file_id IS NOT DISTINCT FROM ?::text AND start_offset <> ?)
+       ORDER BY first_seen, id`,
+      r.fingerprint,
+      r.configHash,
+      r.configHash,
+      r.host,
+      r.path,
+      r.fileId,
+      r.startOffset,
+    );
+    const pid = r.report.pids?.[0] ?? null;
+    const hit = rows.find((t) => t.pid0 === null || pid === null || Number(t.pid0) === pid);
+    return hit ? { id: hit.id, host: hit.host, path: hit.path, span: hit.span ?? 0 } : null;
+  }
+
+  private async writeLaunches(sql: Sql, recs: LaunchRecord[]): Promise<LaunchRecord[]> {
+    const cols = WRITE_COLUMNS.join(', ');
+    const marks = WRITE_COLUMNS.map(() => '?').join(', ');
+    const sets = UPDATED.map((c) => `${c} = excluded.${c}`).join(', ');
+    const upsert = `INSERT INTO launches (${cols}) VALUES (${marks})
+      ON CONFLICT (id) DO UPDATE SET ${sets},
+        intended = coalesce(excluded.intended, launches.intended),
+        live = CASE WHEN ${MOVED} THEN NULL ELSE launches.live END,
+        live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END`;
+    const kept: LaunchRecord[] = [];
+    for (const given of recs) {
+      const r = { ...given, fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '') };
+      // Two hosts writing the same launch (a copy, a shared file) at once: one at a time, so the second sees
+      // the first's record and keeps its id.
+      await sql.run('SELECT pg_advisory_xact_lock(hashtext(?))', `firedup:launch:${r.fingerprint ?? r.id}`);
+      const twin = await this.twinOf(sql, r);
+      const rec = twin ? { ...r, id: twin.id } : r;
+      const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
+      if (!elsewhere || r.report.endLine - r.startLine >= twin.span) {
+        const row = launchRow(rec) as unknown as Record<string, unknown>;
+        await sql.run(upsert, ...WRITE_COLUMNS.map((c) => row[c] ?? null));
+      }
+      await sql.run(
+        `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = excluded.file_id,
+           start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`,
+        rec.id,
+        r.host,
+        r.path,
+        r.fileId,
+        r.startOffset,
+        r.startLine,
+        r.firstSeen,
+        r.updatedAt,
+      );
+      // The other places a record read from a ledger knows (`ledger push`): kept, never moved back in time.
+      for (const p of otherPaths(r))
+        await sql.run(
+          `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
+           VALUES (?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (launch_id, host, path) DO NOTHING`,
+          rec.id,
+          p.host,
+          p.path,
+          p.startOffset,
+          p.startLine,
+          p.lastSeen,
+          p.lastSeen,
+        );
+      kept.push(rec);
+    }
+    return kept;
+  }
+
+  async keptId(r: LaunchRecord): Promise<string | null> {
+    return this.guard(async () => {
+      if (await this.sql.get('SELECT 1 FROM launches WHERE id = ?', r.id)) return r.id;
+      return (await this.twinOf(this.sql, r))?.id ?? null;
+    });
+  }
+
+  async setLive(id: string, mark: LiveMark | null): Promise<void> {
+    await this.guard(() =>
+      this.sql.run(
+        'UPDATE launches SET live = ?, live_state = ? WHERE id = ?',
+        mark ? JSON.stringify(mark) : null,
+        mark?.state ?? null,
+        id,
+      ),
+    );
+  }
+
+  async launchIdsAt(key: LogKey): Promise<string[]> {
+    return this.guard(async () =>
+      (
+        await this.sql.all<{ id: string }>(
+          `SELECT id FROM launches WHERE host = ? AND path = ?
+           UNION SELECT launch_id FROM launch_paths WHERE host = ? AND path = ?`,
+          key.host,
+          key.path,
+          key.host,
+          key.path,
+        )
+      ).map((r) => r.id),
+    );
+  }
+
+  async forget(ids: readonly string[], log?: LogKey): Promise<{ launches: number; benches: number }> {
+    return this.tx(async (sql) => {
+      const list = [...ids];
+      const { n } = (await sql.get<{ n: number }>(
+        'SELECT count(*) AS n FROM benches WHERE launch_id = ANY(?::text[])',
+        list,
+      ))!;
+      for (const t of ['benches', 'launch_paths'])
+        await sql.run(`DELETE FROM ${t} WHERE launch_id = ANY(?::text[])`, list);
+      const launches = await sql.run('DELETE FROM launches WHERE id = ANY(?::text[])', list);
+      if (log) await sql.run('DELETE FROM logs WHERE host = ? AND path = ?', log.host, log.path);
+      return { launches, benches: n };
+    });
+  }
+
+  async getLaunch(id: string): Promise<LaunchRecord | null> {
+    return this.guard(async () => (await this.launches('WHERE id = ?', id))[0] ?? null);
+  }
+
+  async resolve(ref: string): Promise<LaunchRecord> {
+    return this.guard(async () => {
+      const want = ref.trim().toLowerCase();
+      const back = /^last(?:~(\d+))?$/.exec(want);
+      if (back) {
+        const n = Number(back[1] ?? 0);
+        const hit = Number.isSafeInteger(n)
+          ? (await this.launches(`${NEWEST_FIRST} LIMIT 1 OFFSET ?`, n))[0]
+          : undefined;
+        if (hit) return hit;
+        const { count } = (await this.sql.get<{ count: number }>('SELECT count(*) AS count FROM launches'))!;
+        throw new LedgerError(
+          'not_found',
+          `no launch ${ref}: the ledger has ${count} launch${count === 1 ? '' : 'es'}; list them with \`firedup runs\``,
+        );
+      }
+      if (!/^[0-9a-f]{4,16}$/.test(want))
+        throw new LedgerError(
+          'not_found',
+          `no launch ${ref}: name one by its id (4 or more of its hex characters), \`last\` or \`last~N\`; list them with \`firedup runs\``,
+        );
+      const hits = (
+        await this.sql.all<Pick<LaunchRow, 'id' | 'model' | 'start_ts' | 'first_seen'>>(
+          `SELECT id, model, start_ts, first_seen FROM launches WHERE id LIKE ? ${NEWEST_FIRST} LIMIT 6`,
+          `${want}%`,
+        )
+      ).map((h) => ({ id: h.id, model: h.model, startTs: h.start_ts, firstSeen: h.first_seen }));
+      if (hits.length === 1) {
+        const one = (await this.launches('WHERE id = ?', hits[0]!.id))[0];
+        if (one) return one;
+      }
+      if (hits.length <= 1)
+        throw new LedgerError('not_found', `no launch ${ref} in the ledger; list them with \`firedup runs\``);
+      const shown = hits.slice(0, 5).map((h) => `${h.id} (${h.model ?? 'unknown model'}, ${when(h)})`);
+      throw new LedgerError(
+        'ambiguous',
+        `launch ${ref} is ambiguous: ${shown.join(', ')}${hits.length > 5 ? ', …' : ''}; type more of the id`,
+      );
+    });
+  }
+
+  async list(filter: LaunchFilter = {}): Promise<LaunchRecord[]> {
+    return this.guard(async () => {
+      const { sql, params } = pgFilterSql(filter);
+      return this.launches(sql, ...params);
+    });
+  }
+
+  async listItems(filter: LaunchFilter = {}): Promise<LaunchListItem[]> {
+    return this.guard(async () => {
+      const { sql, params } = pgFilterSql(filter);
+      const rows = await this.sql.all<LaunchListRow>(
+        `SELECT ${LIST_COLUMNS} FROM launches ${sql}`,
+        ...params,
+      );
+      const paths = await this.pathsOf(rows.map((r) => r.id));
+      return rows.map((r) => listItemFromRow(r, paths.get(r.id)));
+    });
+  }
+
+  async history(key: HistoryKey, beforeTs?: number, limit = 20): Promise<LaunchRecord[]> {
+    const conds = ['model IS NOT DISTINCT FROM ?::text', 'engine IS NOT DISTINCT FROM ?::text', 'host = ?'];
+    const params: unknown[] = [key.model, key.engine, key.host];
+    if (key.configHash !== null) {
+      conds.push('config_hash = ?');
+      params.push(key.configHash);
+    }
+    if (beforeTs !== undefined) {
+      conds.push('coalesce(start_ts, first_seen) < ?');
+      params.push(beforeTs);
+    }
+    return this.guard(() =>
+      this.launches(`WHERE ${conds.join(' AND ')} ${NEWEST_FIRST} LIMIT ?`, ...params, Math.max(0, limit)),
+    );
+  }
+
+  // ---- benchmarks
+
+  async addBench(launchId: string, r: BenchResult): Promise<{ record: BenchRecord; added: boolean }> {
+    return this.tx(async (sql) => {
+      if (!(await sql.get('SELECT 1 FROM launches WHERE id = ?', launchId)))
+        throw new LedgerError(
+          'not_found',
+          `no launch ${launchId} to attach the benchmark to; list them with \`firedup runs\``,
+        );
+      const added = await sql.run(
+        `INSERT INTO benches (launch_id, fingerprint, finished_at, imported_at, result) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (launch_id, fingerprint) DO NOTHING`,
+        launchId,
+        r.fingerprint,
+        r.finishedAt,
+        now(),
+        JSON.stringify(r),
+      );
+      const row = (await sql.get<BenchRow>(
+        'SELECT * FROM benches WHERE launch_id = ? AND fingerprint = ?',
+        launchId,
+        r.fingerprint,
+      ))!;
+      return { record: benchFromRow(row), added: added === 1 };
+    });
+  }
+
+  async benches(launchId: string): Promise<BenchRecord[]> {
+    return this.guard(async () =>
+      (
+        await this.sql.all<BenchRow>(
+          'SELECT * FROM benches WHERE launch_id = ? ORDER BY coalesce(finished_at, imported_at), id',
+          launchId,
+        )
+      ).map(benchFromRow),
+    );
+  }
+
+  async benchesOf(launchIds: readonly string[]): Promise<Map<string, BenchRecord[]>> {
+    return this.guard(async () => {
+      const out = new Map<string, BenchRecord[]>();
+      if (!launchIds.length) return out;
+      const rows = await this.sql.all<BenchRow>(
+        `SELECT * FROM benches WHERE launch_id = ANY(?::text[]) ORDER BY coalesce(finished_at, imported_at), id`,
+        [...launchIds],
+      );
+      for (const row of rows) {
+        const b = benchFromRow(row);
+        const list = out.get(b.launchId);
+        if (list) list.push(b);
+        else out.set(b.launchId, [b]);
+      }
+      return out;
+    });
+  }
+
+  async servingAt(host: string, port: number | null, ts: number): Promise<LaunchRecord | null> {
+    return this.guard(
+      async () =>
+        (
+          await this.launches(
+            `WHERE host = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready')
+               OR (outcome = 'ended' AND phase IN ('ready', 'serving')))
+               AND (?::integer IS NULL OR port IS NULL OR port = ?::integer)
+               AND NOT EXISTS (SELECT 1 FROM launches AS later WHERE later.host = launches.host
+                 AND later.port = launches.port AND later.start_ts > launches.start_ts AND later.start_ts <= ?
+                 AND later.failure_class IS DISTINCT FROM 'port_in_use')
+             ORDER BY start_ts DESC, id DESC LIMIT 1`,
+            host,
+            ts,
+            ts,
+            port,
+            port,
+            ts,
+          )
+        )[0] ?? null,
+    );
+  }
+
+  // ---- sweeps (as sweeps.ts)
+
+  async openSweepPoint(p: NewSweepPoint): Promise<SweepPointRecord> {
+    return this.tx(async (sql) => {
+      // Two sweeps of one name opening the same point at once get runs n and n+1, not both n.
+      await sql.run('SELECT pg_advisory_xact_lock(hashtext(?))', `firedup:sweep:${p.sweep}:${p.pointHash}`);
+      const last = await sql.get<{ n: number | null }>(
+        'SELECT max(run) AS n FROM sweep_points WHERE sweep = ? AND point_hash = ?',
+        p.sweep,
+        p.pointHash,
+      );
+      const row = (await sql.get<SweepRow>(
+        `INSERT INTO sweep_points (sweep, point_hash, point_index, run, status, flags, argv, plan, detail, started_at)
+         VALUES (?, ?, ?, ?, 'running', ?, ?, ?, '{}', ?) RETURNING *`,
+        p.sweep,
+        p.pointHash,
+        p.pointIndex,
+        (last?.n ?? 0) + 1,
+        JSON.stringify(p.flags),
+        JSON.stringify(p.argv),
+        JSON.stringify(p.plan),
+        p.startedAt,
+      ))!;
+      return sweepFromRow(row);
+    });
+  }
+
+  async updateSweepPoint(id: number, u: PointUpdate): Promise<void> {
+    const cols: Array<[string, unknown]> = [];
+    if (u.status !== undefined) cols.push(['status', u.status]);
+    if (u.launchId !== undefined) cols.push(['launch_id', u.launchId]);
+    if (u.detail !== undefined) cols.push(['detail', JSON.stringify(u.detail)]);
+    if (u.endedAt !== undefined) cols.push(['ended_at', u.endedAt]);
+    if (!cols.length) return;
+    await this.guard(() =>
+      this.sql.run(
+        `UPDATE sweep_points SET ${cols.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`,
+        ...cols.map(([, v]) => v),
+        id,
+      ),
+    );
+  }
+
+  async sweepPoints(sweep: string): Promise<SweepPointRecord[]> {
+    return this.guard(async () =>
+      (
+        await this.sql.all<SweepRow>(
+          'SELECT * FROM sweep_points WHERE sweep = ? ORDER BY point_index, run, id',
+          sweep,
+        )
+      ).map(sweepFromRow),
+    );
+  }
+
+  async sweeps(): Promise<SweepSummary[]> {
+    return this.guard(() =>
+      this.sql.all<SweepSummary>(
+        `SELECT sweep AS name, count(DISTINCT point_hash) AS points, count(*) AS runs,
+             min(started_at) AS "startedAt", max(ended_at) AS "endedAt"
+           FROM sweep_points GROUP BY sweep ORDER BY max(started_at) DESC`,
+      ),
+    );
+  }
+
+  async closeStaleSweepPoints(sweep: string): Promise<number> {
+    return this.guard(() =>
+      this.sql.run(
+        `UPDATE sweep_points SET status = 'interrupted', ended_at = ?,
+           detail = (detail::jsonb || jsonb_build_object('cause', 'the sweep process ended before this point did'))::text
+         WHERE sweep = ? AND status = 'running'`,
+        now(),
+        sweep,
+      ),
+    );
+  }
+
+  // ---- targets
+
+  async addTarget(t: Omit<TargetRecord, 'id'>): Promise<TargetRecord> {
+    return this.tx(async (sql) => {
+      await sql.run(
+        'INSERT INTO targets (model, metric, op, value, expr) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        t.model,
+        t.metric,
+        t.op,
+        t.value,
+        t.expr,
+      );
+      const row = (await sql.get<TargetRow>(
+        "SELECT * FROM targets WHERE coalesce(model, '') = coalesce(?::text, '') AND expr = ?",
+        t.model,
+        t.expr,
+      ))!;
+      return targetFromRow(row);
+    });
+  }
+
+  async targets(model?: string | null): Promise<TargetRecord[]> {
+    return this.guard(async () => {
+      const rows =
+        model === undefined
+          ? await this.sql.all<TargetRow>('SELECT * FROM targets ORDER BY id')
+          : await this.sql.all<TargetRow>(
+              'SELECT * FROM targets WHERE model IS NULL OR model = ? ORDER BY id',
+              model,
+            );
+      return rows.map(targetFromRow);
+    });
+  }
+
+  async removeTarget(id: number): Promise<boolean> {
+    return this.guard(async () => (await this.sql.run('DELETE FROM targets WHERE id = ?', id)) > 0);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * A throwaway Postgres for tests: `initdb` into a temp dir, started on a Unix socket in that dir (no TCP port,
+ * so nothing else on the machine can reach it or collide with it), stopped afterwards. Installs Debian's
+ * `postgresql` when the binaries are missing (CI is a fresh Debian machine). Postgres refuses to run as root:
+ * as root, the server runs as `nobody`, owning its temp dir.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { tmpDir } from './helpers.js';
+
+const SEARCH = [
+  '/usr/local/bin',
+  '/usr/lib/postgresql/17/bin',
+  '/usr/lib/postgresql/16/bin',
+  '/usr/lib/postgresql/15/bin',
+];
+
+export interface TestPostgres {
+  dir: string;
+  /** The socket directory. */
+  socketDir: string;
+  /** `postgres://` URL of the `postgres` database as the superuser, over the socket. */
+  url: string;
+  /** A fresh, empty database on this server: its URL. */
+  createDatabase(): string;
+  /** Stops the server at once (`immediate`): clients see it go away mid-conversation. */
+  kill(): void;
+  /** Starts it again on the same data (after kill). */
+  restart(): void;
+  stop(): void;
+}
+
+function findBin(name: string): string | null {
+  for (const dir of SEARCH) {
+    const p = path.join(dir, name);
+    if (fs.existsSync(p)) return p;
+  }
+  return null;
+}
+
+export function ensurePostgres(): { initdb: string; pgCtl: string } {
+  let initdb = findBin('initdb');
+  let pgCtl = findBin('pg_ctl');
+  if (!initdb || !pgCtl) {
+    execFileSync(
+      'sh',
+      ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql'],
+      { stdio: 'ignore' },
+    );
+    initdb = findBin('initdb');
+    pgCtl = findBin('pg_ctl');
+  }
+  if (!initdb || !pgCtl)
+    throw new Error(`no initdb/pg_ctl in ${SEARCH.join(', ')} after installing postgresql`);
+  return { initdb, pgCtl };
+}
+
+/** Runs a Postgres binary as the user that owns the data directory (nobody, when the tests run as root). */
+function asOwner(bin: string, args: string[], root: boolean): void {
+  const [cmd, argv] = root ? ['runuser', ['-u', 'nobody', '--', bin, ...args]] : [bin, args];
+  const r = spawnSync(cmd, argv, { encoding: 'utf8', cwd: '/' });
+  if (r.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
+}
+
+let seq = 0;
+
+export function startPostgres(): TestPostgres {
+  const { initdb, pgCtl } = ensurePostgres();
+  const root = process.getuid?.() === 0;
+  const dir = tmpDir();
+  const data = path.join(dir, 'data');
+  const sock = path.join(dir, 'sock');
+  fs.mkdirSync(sock);
+  if (root) {
+    fs.chownSync(dir, 65534, 65534);
+    fs.chownSync(sock, 65534, 65534);
+  }
+  asOwner(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '-N'], root);
+  const opts = `-k ${sock} -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=200`;
+  const start = () =>
+    asOwner(pgCtl, ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start'], root);
+  start();
+  let running = true;
+  const stop = (mode: string) => {
+    if (!running) return;
+    running = false;
+    try {
+      asOwner(pgCtl, ['-D', data, '-m', mode, '-w', 'stop'], root);
+    } catch {
+      // Already gone: nothing to stop.
+    }
+  };
+  // A test that fails (or a runner that exits) must not leave a server behind.
+  const onExit = () => stop('immediate');
+  process.once('exit', onExit);
+  const url = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(sock)}`;
+  return {
+    dir,
+    socketDir: sock,
+    url,
+    createDatabase() {
+      const name = `firedup_test_${process.pid}_${++seq}`;
+      const r = spawnSync(
+        'psql',
+        ['-h', sock, '-U', 'postgres', '-d', 'postgres', '-qAtc', `CREATE DATABASE ${name}`],
+        {
+          encoding: 'utf8',
+        },
+      );
+      if (r.status !== 0) throw new Error(`createdb ${name}: ${r.stderr}`);
+      return `postgres://postgres@localhost/${name}?host=${encodeURIComponent(sock)}`;
+    },
+    kill() {
+      stop('immediate');
+    },
+    restart() {
+      if (running) return;
+      start();
+      running = true;
+    },
+    stop() {
+      stop('fast');
+      process.removeListener('exit', onExit);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
