@@ -266,6 +266,7 @@ export const COMMANDS: CommandDoc[] = [
       JSON_OPT,
       ['--no-gpu', 'do not run nvidia-smi'],
       LEDGER_OPT,
+      ['--no-ledger', 'record nothing (FIREDUP_LEDGER=off does the same)'],
       COLOR_OPT,
     ],
     examples: [

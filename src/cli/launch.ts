@@ -3,7 +3,6 @@
  * launch live (the `watch` view), holds the flags it was given against the config it logs, records it in
  * the ledger, and exits with the server's own status.
  */
-import path from 'node:path';
 import { checkCommand, defaultLogName } from '../app/launch-process.js';
 import { LaunchError, WatchedLaunch } from '../app/launch-server.js';
 import type { LiveEvent } from '../app/live.js';
@@ -12,12 +11,11 @@ import type { IntendedCheck, Mismatch } from '../core/intended-check.js';
 import type { LaunchReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
 import type { EngineInstall } from '../probes/engine-install.js';
-import { isUrl } from '../store/ledger-url.js';
-import { defaultLedgerPath } from '../store/paths.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { checkSummary, exitLine, installLine, mismatchLine } from './launch-output.js';
 import { engineFlag } from './read.js';
+import { ledgerFile } from './recording.js';
 import { urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
 import { eventLine, LiveView, renderBlock, stamp } from './view.js';
@@ -27,6 +25,7 @@ import { outputWidth } from './width.js';
 const FLAGS: Record<string, FlagSpec> = {
   log: { type: 'string' },
   ledger: { type: 'string' },
+  'no-ledger': { type: 'boolean' },
   url: { type: 'string' },
   engine: { type: 'string' },
   json: { type: 'boolean' },
@@ -44,6 +43,7 @@ export const LAUNCH_USAGE = `firedup launch [--log FILE] [--ledger PATH] [--url 
 
   --log FILE     where the output goes (default: ./firedup-<engine>-<yyyymmdd-hhmmss>.log); appended to
   --ledger PATH  the ledger (default: FIREDUP_LEDGER, else ~/.local/share/firedup/ledger.db)
+  --no-ledger    record nothing (FIREDUP_LEDGER=off does the same)
   --url U        the server's HTTP address (default: from --host/--port on the command line)
   --engine NAME  read the log as this engine (default: from the command)
   --json         newline-delimited JSON events (watch's, plus started, intended, mismatch, config, signal, exit)
@@ -73,9 +73,12 @@ export async function launchCommand(argv: string[]): Promise<number> {
   checkCommand(rest[0]!, env, cwd);
   const url = urlFlag(flags.url) ?? intendedUrl(cmd.flags);
   const scale = budgetScale();
-  // A postgres:// URL (a shared ledger) is kept as given; a path is resolved.
-  const given = typeof flags.ledger === 'string' ? flags.ledger : null;
-  const ledgerPath = given === null ? defaultLedgerPath() : isUrl(given) ? given : path.resolve(given);
+  // The same ledger every other command uses (a postgres:// URL kept as given, a path resolved); none with
+  // --no-ledger or FIREDUP_LEDGER=off.
+  const ledgerPath =
+    flags['no-ledger'] || (flags.ledger === undefined && process.env.FIREDUP_LEDGER === 'off')
+      ? null
+      : ledgerFile(flags);
   const logPath =
     typeof flags.log === 'string' ? flags.log : `./${defaultLogName(cmd.engine ?? cmd.program, new Date())}`;
   const json = Boolean(flags.json);

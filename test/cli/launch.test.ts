@@ -211,6 +211,25 @@ describe('firedup launch with a real llama-server', { timeout: 120_000, skip }, 
     }
   });
 
+  it('FIREDUP_LEDGER=off and --no-ledger record nothing (no file named "off" appears)', async () => {
+    const cwd = fs.mkdtempSync(path.join(work, 'off-'));
+    const holder = net.createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      for (const [args, env] of [
+        [['--log', 'a.log'], { FIREDUP_LEDGER: 'off' }],
+        [['--log', 'b.log', '--no-ledger'], {}],
+      ] as const) {
+        const run = launch([...args, '--', ...llamaArgs(port)], env, cwd);
+        await run.done;
+      }
+      assert.deepEqual(fs.readdirSync(cwd).sort(), ['a.log', 'b.log']);
+    } finally {
+      holder.close();
+    }
+  });
+
   it('a command that does not exist: one line, status 127, no log created', () => {
     const log = path.join(work, 'never.log');
     const r = spawnSync(
