@@ -546,4 +546,9 @@ export class LiveSession extends EventEmitter {
   get observations(): Observations {
     return this.obs;
   }
+
+  /** Whether a verdict that counts has been given (the first probes answered): `ps` prints from then. */
+  get judgedOnce(): boolean {
+    return this.judged;
+  }
 }
