@@ -51,7 +51,11 @@ export class DashboardServer {
     // A page left open is an SSE stream held forever; keep-alive sockets must not outlive close().
     this.http.keepAliveTimeout = 5000;
     for (const t of opts.targets) {
-      t.on('live', (snap: LiveTarget) => this.hub.send('live', scrub(snap)));
+      // Scrubbing copies the whole launch (its config of hundreds of keys): only for pages that listen. With
+      // 50 targets loading, that copy for nobody was most of serve's garbage (bench:fleet).
+      t.on('live', (snap: LiveTarget) => {
+        if (this.hub.size > 0) this.hub.send('live', scrub(snap));
+      });
       t.on('launch', (rec: LaunchRecord) => {
         if (this.hub.size === 0) return;
         try {
