@@ -187,7 +187,11 @@ async function main() {
     }
     cleanups.length = 0;
   };
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => (cleanup(), process.exit(130)));
+  for (const sig of ['SIGINT', 'SIGTERM'])
+    process.on(sig, () => {
+      cleanup();
+      process.exit(130);
+    });
   try {
     let sshConfig = null;
     if (opts.remote > 0) {
