@@ -3,10 +3,10 @@
  * each with a unique name, each log checked before anything starts.
  */
 import path from 'node:path';
+import type { ServeConfig } from '../app/fleet-config.js';
 import { isRemote } from '../app/read-log.js';
+import type { TargetSpec } from '../app/watched-target.js';
 import { parseTarget } from '../sources/target.js';
-import type { ServeConfig } from '../web/config-file.js';
-import type { TargetSpec } from '../web/targets.js';
 import { UsageError } from './errors.js';
 import { checkFollowable } from './watch.js';
 

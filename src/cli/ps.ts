@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { Fleet, type FleetRow, fleetExitCode } from '../app/fleet.js';
-import { loadServeConfig } from '../web/config-file.js';
+import { loadServeConfig } from '../app/fleet-config.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { targetSpecs } from './fleet-specs.js';

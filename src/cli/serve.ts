@@ -5,10 +5,10 @@
 
 import os from 'node:os';
 import { Fleet } from '../app/fleet.js';
+import { loadServeConfig } from '../app/fleet-config.js';
 import { Ledger } from '../store/ledger.js';
 import { LedgerError } from '../store/types.js';
 import { generateToken, isLoopbackHost, TOKEN_RE } from '../web/auth.js';
-import { loadServeConfig } from '../web/config-file.js';
 import { DashboardServer } from '../web/server.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';

@@ -5,6 +5,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WatchedTarget } from '../app/watched-target.js';
 import type { LaunchRecord } from '../core/records.js';
 import type { Ledger } from '../store/ledger.js';
 import { Api, HttpError } from './api.js';
@@ -14,7 +15,6 @@ import { EventHub } from './events.js';
 import { renderMetrics } from './metrics.js';
 import { scrub } from './scrub.js';
 import { readStatic, type StaticFile, staticTable } from './static.js';
-import type { WatchedTarget } from './targets.js';
 
 export const SECURITY_HEADERS: Record<string, string> = {
   // The pages are static files with no inline script or style: only this origin's files may run.
