@@ -45,6 +45,8 @@ export interface TargetSnapshot {
   gpus: GpuSummary[] | null;
   /** Epoch seconds of the last verdict. */
   updatedAt: number;
+  /** Why the log's host cannot be reached (ssh's reason), or null. */
+  unreachable: string | null;
 }
 
 export interface WatchOptions {
@@ -143,7 +145,6 @@ export class WatchedTarget extends EventEmitter {
       if (this.stopped) return;
       if (this.hostReach.state !== 'up') {
         // Not answering: said at once; tried again later without holding up any other target.
-        this.emit('reach', this.hostReach);
         this.scheduleLive();
         this.retryTimer = setTimeout(() => {
           this.retryTimer = null;
@@ -221,6 +222,7 @@ export class WatchedTarget extends EventEmitter {
   }
 
   snapshot(): TargetSnapshot {
+    const reach = this.reach;
     return {
       name: this.spec.name,
       target: this.spec.log,
@@ -228,6 +230,7 @@ export class WatchedTarget extends EventEmitter {
       launch: this.latest(),
       gpus: gpuSummary(this.session?.observations.gpu),
       updatedAt: this.updatedAt,
+      unreachable: reach.state === 'unreachable' ? reach.message : null,
     };
   }
 

@@ -161,8 +161,8 @@ async function watchFleet(fleet: Fleet, json: boolean, st: Style): Promise<numbe
       view.draw([st.dim(`${new Date().toISOString().slice(11, 19)}  q to quit`), ...renderPs(rows, st)]);
       return;
     }
-    // Ages grow every second: a change is a change of anything else.
-    const key = JSON.stringify(rows.map((r) => ({ ...r, age: null })));
+    // Ages and the reasons' counters (`no batch for 358 s`) move every second: a change is one of the rest.
+    const key = JSON.stringify(rows.map((r) => ({ ...r, age: null, why: null })));
     if (key === last) return;
     last = key;
     process.stdout.write(json ? `${jsonOf(rows)}\n` : `${renderPs(rows, st).join('\n')}\n\n`);

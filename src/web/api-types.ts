@@ -87,6 +87,8 @@ export interface LiveTarget {
   gpus: GpuSummary[] | null;
   /** Epoch seconds of the last verdict. */
   updatedAt: number;
+  /** Why the log's host cannot be reached over ssh (ssh's reason), or null. */
+  unreachable: string | null;
 }
 
 export interface LiveResponse {

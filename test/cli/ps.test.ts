@@ -156,6 +156,32 @@ describe('ps', () => {
     assert.equal(r.code, 7);
   });
 
+  it('--watch --json into a pipe: a line each time a row changes, until interrupted', async () => {
+    const run = spawnCli(['ps', '--config', config, '--watch', '--json', '--no-gpu']);
+    let stdout = '';
+    run.child.stdout!.on('data', (d) => {
+      stdout += d;
+    });
+    // Until a line has every target judged (or 20 s, generously).
+    const judged = () =>
+      stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .some((l) => JSON.parse(l).targets.every((t: any) => t.state !== 'waiting'));
+    for (let i = 0; i < 200 && !judged(); i++) await new Promise((r) => setTimeout(r, 100));
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    assert.equal(r.code, 130);
+    assert.ok(judged(), r.stdout);
+    // Only changes are printed: no two lines alike but for the time and the reasons' counters.
+    const keys = r.events.map((e) =>
+      JSON.stringify(e.targets.map((t: any) => ({ ...t, age: null, why: null }))),
+    );
+    assert.equal(new Set(keys).size, keys.length);
+    const last = r.events.at(-1)!;
+    assert.equal(last.targets.find((t: any) => t.name === 'down').state, 'unreachable');
+  });
+
   it('bad input is one line naming the file and line, or the flag', async () => {
     const f = path.join(dir, 'bad.toml');
     fs.writeFileSync(f, '[[target]]\nname = "a"\nlgo = "x.log"\n');
