@@ -310,7 +310,7 @@ export const COMMANDS: CommandDoc[] = [
     summary: 'one line per target of firedup.toml: state, phase, progress, age, tok/s, failure',
     usage: ['firedup ps [--config firedup.toml] [--watch] [--json]'],
     about:
-      'Every target is read at once, remote ones over one ssh connection per host; a host that does not answer\nwithin --connect-timeout is shown unreachable. Exit (the worst target decides): 0 all ready, serving or\nidle, 2 one crashed, 5 one dead or exited, 4 one stalled, 7 a host unreachable, 3 still starting, 1 usage error.',
+      'Targets are read at once, one ssh connection per host; a host that does not answer within\n--connect-timeout is unreachable and holds up no other. Exit (the worst target decides):\n0 all ready, serving or idle, 2 one crashed, 5 one dead or exited, 4 one stalled,\n7 a host unreachable, 3 still starting, 1 usage error.',
     options: [
       [
         '--config FILE',
