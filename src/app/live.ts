@@ -60,7 +60,7 @@ export interface LiveOptions {
 
 export type { LiveProbes };
 
-const LOCAL_PROBES: LiveProbes = {
+export const LOCAL_PROBES: LiveProbes = {
   process: (pid) => probeProcess(pid),
   findPid: (opts) => findServerPid(opts),
   http: (url, engine) => probeHttp(url, engine),

@@ -90,8 +90,8 @@ async function readStat(procRoot: string, pid: number): Promise<ProcStat | null>
 }
 
 /**
- * A reading of the whole process table serves every caller that comes while it is read, and searches for a
- * second after: a fleet of targets in one process (`serve`, `ps`) reads /proc once per round, not once
+ * A reading of the whole process table serves every caller that comes while it is read, and a fleet's searches
+ * for a second after: a fleet of targets in one process (`serve`, `ps`) reads /proc once per round, not once
  * per target — with 40 local targets searching for their servers, that was most of serve's CPU and garbage.
  */
 const tables = new Map<string, { at: number; done: boolean; value: Promise<unknown> }>();
@@ -116,11 +116,9 @@ function shared<T>(key: string, ttlMs: number, read: () => Promise<T>): Promise<
 
 /**
  * A probe of a known process wants the table as it is now (a child that just started, a port just opened):
- * it shares only a reading under way.
+ * it shares only a reading under way. So does a search, unless its caller accepts an older one (`shareMs`).
  */
 const SHARE_MS = 0;
-/** A search for the server runs every few seconds at most: a reading a second old finds it as well. */
-const SEARCH_SHARE_MS = 1000;
 
 /** Every process's stat that can be read, by pid (a copy each caller may change). */
 async function readAllStats(procRoot: string, ttlMs = SHARE_MS): Promise<Map<number, ProcStat>> {
@@ -296,9 +294,15 @@ export async function findServerPid(opts: {
   port?: number;
   engine?: string | null;
   procRoot?: string;
+  /**
+   * How old (ms) a reading of the process table may be: a fleet's targets in one process (`serve`, `ps`)
+   * search with 1000 and share one reading per round. Default 0: only a reading under way is shared.
+   */
+  shareMs?: number;
 }): Promise<number | null> {
   const procRoot = opts.procRoot ?? '/proc';
-  const stats = [...(await readAllStats(procRoot, SEARCH_SHARE_MS)).values()]
+  const shareMs = opts.shareMs ?? 0;
+  const stats = [...(await readAllStats(procRoot, shareMs)).values()]
     .filter((s) => !gone(s) && s.pid !== process.pid)
     .sort(byAge);
   if (opts.port !== undefined) {
@@ -315,13 +319,17 @@ export async function findServerPid(opts: {
     }
   }
   // Before the port opens (weights still loading) the command line is all there is to go on.
-  const all = await shared(`cmd:${procRoot}`, SEARCH_SHARE_MS, async () => {
+  const all = await shared(`cmd:${procRoot}`, shareMs, async () => {
     const m = new Map<number, string | null>();
-    const pids = [...(await readAllStats(procRoot, SEARCH_SHARE_MS)).keys()];
+    const pids = [...(await readAllStats(procRoot, shareMs)).keys()];
     await Promise.all(pids.map(async (pid) => m.set(pid, await readCmdline(procRoot, pid))));
     return m;
   });
   const cmdlines = stats.map((s) => all.get(s.pid) ?? null);
   const i = cmdlines.findIndex((c) => c !== null && looksLikeLaunch(c, opts.engine ?? null));
-  return i >= 0 ? stats[i]!.pid : null;
+  if (i < 0) return null;
+  // A reading shared from earlier may name a process that has exited since (or whose pid was reused):
+  // the one found must still be there, the same process, or the session would call the server dead.
+  const now = await readStat(procRoot, stats[i]!.pid);
+  return now && !gone(now) && now.starttime === stats[i]!.starttime ? now.pid : null;
 }
