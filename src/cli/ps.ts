@@ -16,6 +16,7 @@ import { colorWanted, makeStyle, type Style } from './style.js';
 import { type Cell, renderTable } from './table.js';
 import { LiveView } from './view.js';
 import { budgetScale, quitKeys } from './watch.js';
+import { outputWidth, wrapText } from './width.js';
 
 const FLAGS: Record<string, FlagSpec> = {
   config: { type: 'string' },
@@ -89,8 +90,13 @@ export function renderPs(rows: readonly FleetRow[], st: Style, width?: number | 
   });
   const notes = new Map<string, string>();
   for (const r of rows) if (r.state === 'unreachable' && !notes.has(r.host)) notes.set(r.host, r.why);
-  for (const why of notes.values()) lines.push(st.red(`unreachable: ${why}`));
-  if (dropped.length) lines.push(st.dim(`(${dropped.join(', ')} left out: widen the terminal to see them)`));
+  // The notes wrap rather than being cut: ssh's reason is the point of them.
+  const limit = width === undefined ? outputWidth() : width;
+  const wrap = (text: string, paint: (s: string) => string) =>
+    (limit === null ? [text] : wrapText(text, limit - 1)).map(paint);
+  for (const why of notes.values()) lines.push(...wrap(`unreachable: ${why}`, st.red));
+  if (dropped.length)
+    lines.push(...wrap(`(${dropped.join(', ')} left out: widen the terminal to see them)`, st.dim));
   return lines;
 }
 
