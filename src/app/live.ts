@@ -60,7 +60,7 @@ export interface LiveOptions {
 
 export type { LiveProbes };
 
-const LOCAL_PROBES: LiveProbes = {
+export const LOCAL_PROBES: LiveProbes = {
   process: (pid) => probeProcess(pid),
   findPid: (opts) => findServerPid(opts),
   http: (url, engine) => probeHttp(url, engine),
@@ -557,5 +557,10 @@ export class LiveSession extends EventEmitter {
 
   get observations(): Observations {
     return this.obs;
+  }
+
+  /** Whether a verdict that counts has been given (the first probes answered): `ps` prints from then. */
+  get judgedOnce(): boolean {
+    return this.judged;
   }
 }

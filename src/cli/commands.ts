@@ -323,6 +323,32 @@ export const COMMANDS: CommandDoc[] = [
     files: true,
   },
   {
+    name: 'ps',
+    summary: 'one line per target of firedup.toml: state, phase, progress, age, tok/s, failure',
+    usage: ['firedup ps [--config firedup.toml] [--watch] [--json]'],
+    about:
+      'Targets are read at once, one ssh connection per host; a host that does not answer within\n--connect-timeout is unreachable and holds up no other. Exit (the worst target decides):\n0 all ready, serving or idle, 2 one crashed, 5 one dead or exited, 4 one stalled,\n7 a host unreachable, 3 still starting, 1 usage error.',
+    options: [
+      [
+        '--config FILE',
+        'the fleet: [[target]] tables with log, name, url, pid, engine (default ./firedup.toml)',
+      ],
+      JSON_OPT,
+      ['-w, --watch', 'redraw the table as targets change, until q or Ctrl-C'],
+      ['--connect-timeout S', 'seconds a host gets to answer before it is unreachable (default 5)'],
+      ['--no-gpu', 'do not run nvidia-smi'],
+      LEDGER_OPT,
+      NO_LEDGER,
+      ...SSH_OPTS,
+      COLOR_OPT,
+    ],
+    examples: [
+      ['firedup ps', 'the fleet in ./firedup.toml'],
+      ['firedup ps --config fleet.toml --watch', 'kept up to date in place'],
+      ['firedup ps -j | jq \'.targets[] | select(.state != "serving") | .name\'', 'what is not serving'],
+    ],
+  },
+  {
     name: 'replay',
     summary: 'write a recorded log into a file at its own timing, sped up, for trying a watcher',
     usage: ['firedup replay <log> --speed 20 --out FILE [--serve PORT] [--max-gap S]'],

@@ -106,6 +106,8 @@ async function run(argv: string[]): Promise<number> {
       return (await import('./sweep.js')).sweepCommand(rest);
     case 'serve':
       return (await import('./serve.js')).serveCommand(rest);
+    case 'ps':
+      return (await import('./ps.js')).psCommand(rest);
     case 'completion':
       return (await import('./completion.js')).completionCommand(rest);
     default:

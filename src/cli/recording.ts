@@ -48,10 +48,20 @@ function notUrl(value: string, where: string): string {
   return path.resolve(value);
 }
 
-/** The ledger to record into, or null with `--no-ledger` (or FIREDUP_LEDGER=off). */
-export async function recordingLedger(flags: Record<string, unknown>): Promise<LedgerStore | null> {
-  if (flags['no-ledger'] || (flags.ledger === undefined && process.env.FIREDUP_LEDGER === 'off')) return null;
-  const file = ledgerFile(flags);
+/**
+ * The ledger to record into, or null with `--no-ledger` (or FIREDUP_LEDGER=off); `configured`: the one a
+ * config file names (firedup.toml's `ledger`).
+ */
+export async function recordingLedger(
+  flags: Record<string, unknown>,
+  configured?: string,
+): Promise<LedgerStore | null> {
+  if (
+    flags['no-ledger'] ||
+    (flags.ledger === undefined && !configured && process.env.FIREDUP_LEDGER === 'off')
+  )
+    return null;
+  const file = ledgerFile(flags, configured);
   try {
     return await openLedger(file);
   } catch (err) {

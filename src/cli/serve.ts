@@ -4,22 +4,20 @@
  */
 
 import os from 'node:os';
-import path from 'node:path';
-import { isRemote } from '../app/read-log.js';
-import { parseTarget } from '../sources/target.js';
+import { Fleet } from '../app/fleet.js';
+import { loadServeConfig } from '../app/fleet-config.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { openLedger } from '../store/open.js';
 import { LedgerError } from '../store/types.js';
 import { generateToken, isLoopbackHost, TOKEN_RE } from '../web/auth.js';
-import { loadServeConfig, type ServeConfig } from '../web/config-file.js';
 import { DashboardServer } from '../web/server.js';
-import { type TargetSpec, WatchedTarget } from '../web/targets.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
+import { targetSpecs } from './fleet-specs.js';
 import { openForReading } from './ledger-commands.js';
 import { engineFlag, sshFlags } from './read.js';
 import { ledgerFile } from './recording.js';
-import { budgetScale, checkFollowable } from './watch.js';
+import { budgetScale } from './watch.js';
 
 const FLAGS: Record<string, FlagSpec> = {
   port: { type: 'string' },
@@ -66,55 +64,6 @@ function portFlag(v: string | undefined, fallback: number): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > 65535) throw new UsageError(`serve: --port ${v}: a port from 0 to 65535`);
   return n;
-}
-
-function nameOf(log: string): string {
-  try {
-    const t = parseTarget(log);
-    return t.kind === 'ssh' ? `${t.host}:${path.basename(t.path)}` : path.basename(t.path);
-  } catch {
-    return log;
-  }
-}
-
-/** --watch logs and the config file's targets, each with a unique name. */
-function targetSpecs(watch: string[], cfg: ServeConfig | null, engine: TargetSpec['engine']): TargetSpec[] {
-  const specs: TargetSpec[] = [];
-  const used = new Set<string>();
-  const unique = (want: string): string => {
-    let name = want;
-    for (let i = 2; used.has(name); i++) name = `${want}-${i}`;
-    used.add(name);
-    return name;
-  };
-  // Names given in the file are kept as written; generated ones step around them.
-  for (const t of cfg?.targets ?? []) if (t.name) used.add(t.name);
-  for (const t of cfg?.targets ?? []) {
-    specs.push({ ...t, name: t.name ?? unique(nameOf(t.log)), engine: t.engine ?? engine });
-  }
-  for (const log of watch) {
-    if (log === '-')
-      throw new UsageError('serve: --watch needs a log file or an ssh target, not standard input');
-    specs.push({ name: unique(nameOf(log)), log, engine });
-  }
-  // A local FIFO or device would freeze the dashboard (a blocking open): refused here, as watch does.
-  for (const s of specs) if (parseTarget(s.log).kind === 'local') checkFollowable(s.log);
-  const names = new Set<string>();
-  for (const s of specs) {
-    if (names.has(s.name))
-      throw new UsageError(`serve: two targets are named ${s.name}: give each its own name`);
-    names.add(s.name);
-  }
-  for (const s of specs) {
-    if (isRemote(s.log)) {
-      try {
-        parseTarget(s.log);
-      } catch (e) {
-        throw new UsageError(`serve: ${(e as Error).message}`);
-      }
-    } else checkFollowable(s.log);
-  }
-  return specs;
 }
 
 /** What to print: one URL per address the socket listens on. */
@@ -179,10 +128,14 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw e;
   }
   const scale = budgetScale();
-  const targets = specs.map(
-    (s) =>
-      new WatchedTarget(s, { ledger, ssh, gpu: flags['no-gpu'] ? false : undefined, budgetScale: scale }),
-  );
+  // Remote targets on one host share one ssh connection (src/app/fleet.ts, as `ps` does).
+  const fleet = new Fleet(specs, {
+    ledger,
+    ssh,
+    gpu: flags['no-gpu'] ? false : undefined,
+    budgetScale: scale,
+  });
+  const targets = fleet.targets;
   const server = new DashboardServer({ ledger, targets, token });
   let addr: { port: number };
   try {
@@ -191,10 +144,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     await ledger.close();
     throw listenError(e as NodeJS.ErrnoException, host, port);
   }
-  for (const t of targets) {
-    t.on('warning', (msg: string) => process.stderr.write(`firedup serve: ${msg}\n`));
-    t.start().catch((e: Error) => process.stderr.write(`firedup serve: ${t.spec.name}: ${e.message}\n`));
-  }
+  for (const t of targets) t.on('warning', (msg: string) => process.stderr.write(`firedup serve: ${msg}\n`));
+  fleet.start((t, e) => process.stderr.write(`firedup serve: ${t.spec.name}: ${e.message}\n`));
   for (const u of listenUrls(host, addr.port, token)) process.stdout.write(`${u}\n`);
   process.stderr.write(
     `firedup serve: ledger ${ledger.path}; ${targets.length ? `watching ${targets.map((t) => t.spec.name).join(', ')}` : 'no live targets (--watch LOG)'}; metrics at /metrics; Ctrl-C to stop\n`,
@@ -212,7 +163,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // Closing ssh masters can hang on a dead network: shutdown takes a few seconds at most.
   const bounded = (p: Promise<unknown>) =>
     Promise.race([p.catch(() => {}), new Promise((r) => setTimeout(r, SHUTDOWN_MS).unref())]);
-  await bounded(Promise.all(targets.map((t) => t.stop())));
+  await bounded(fleet.stop());
   await bounded(server.close());
   await bounded(ledger.close());
   // Whatever a remote session left behind (an ssh child still exiting) must not keep the command alive.

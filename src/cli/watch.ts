@@ -162,7 +162,7 @@ function reached(v: Verdict, goal: Goal): boolean {
  * `q` (or Ctrl-C) on the terminal leaves `watch`. Raw mode is undone on every way out: the returned
  * function, and process exit as a backstop.
  */
-function quitKeys(onKey: (code: number) => void): () => void {
+export function quitKeys(onKey: (code: number) => void): () => void {
   const input = process.stdin;
   if (!input.isTTY) return () => {};
   const restore = () => {

@@ -89,8 +89,43 @@ async function readStat(procRoot: string, pid: number): Promise<ProcStat | null>
   return text === null ? null : parseStat(text);
 }
 
-/** Every process's stat that can be read, by pid. */
-async function readAllStats(procRoot: string): Promise<Map<number, ProcStat>> {
+/**
+ * A reading of the whole process table serves every caller that comes while it is read, and a fleet's searches
+ * for a second after: a fleet of targets in one process (`serve`, `ps`) reads /proc once per round, not once
+ * per target — with 40 local targets searching for their servers, that was most of serve's CPU and garbage.
+ */
+const tables = new Map<string, { at: number; done: boolean; value: Promise<unknown> }>();
+
+/** A reading still under way is always shared; a finished one for `ttlMs` (0: never). */
+function shared<T>(key: string, ttlMs: number, read: () => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const hit = tables.get(key);
+  if (hit && (!hit.done || now - hit.at <= ttlMs)) return hit.value as Promise<T>;
+  const entry = { at: now, done: false, value: read() as Promise<unknown> };
+  tables.set(key, entry);
+  entry.value.then(
+    () => {
+      entry.done = true;
+      entry.at = Date.now();
+    },
+    // A failed read is never reused.
+    () => tables.get(key) === entry && tables.delete(key),
+  );
+  return entry.value as Promise<T>;
+}
+
+/**
+ * A probe of a known process wants the table as it is now (a child that just started, a port just opened):
+ * it shares only a reading under way. So does a search, unless its caller accepts an older one (`shareMs`).
+ */
+const SHARE_MS = 0;
+
+/** Every process's stat that can be read, by pid (a copy each caller may change). */
+async function readAllStats(procRoot: string, ttlMs = SHARE_MS): Promise<Map<number, ProcStat>> {
+  return new Map(await shared(`stats:${procRoot}`, ttlMs, () => readAllStatsNow(procRoot)));
+}
+
+async function readAllStatsNow(procRoot: string): Promise<Map<number, ProcStat>> {
   const pids = await listPids(procRoot);
   const stats = await Promise.all(pids.map((pid) => readStat(procRoot, pid)));
   const map = new Map<number, ProcStat>();
@@ -165,7 +200,15 @@ export function parseListening(table: string): Map<string, number> {
  * Listening sockets as the process at `netPid` sees them: /proc/PID/net is that process's network
  * namespace, which matters when the server runs in a container with its own. Falls back to ours.
  */
-async function listeningTable(procRoot: string, netPid: number | null): Promise<Map<string, number>> {
+async function listeningTable(
+  procRoot: string,
+  netPid: number | null,
+  ttlMs = SHARE_MS,
+): Promise<Map<string, number>> {
+  return shared(`net:${procRoot}:${netPid}`, ttlMs, () => listeningTableNow(procRoot, netPid));
+}
+
+async function listeningTableNow(procRoot: string, netPid: number | null): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const file of ['tcp', 'tcp6']) {
     const text =
@@ -251,22 +294,42 @@ export async function findServerPid(opts: {
   port?: number;
   engine?: string | null;
   procRoot?: string;
+  /**
+   * How old (ms) a reading of the process table may be: a fleet's targets in one process (`serve`, `ps`)
+   * search with 1000 and share one reading per round. Default 0: only a reading under way is shared.
+   */
+  shareMs?: number;
 }): Promise<number | null> {
   const procRoot = opts.procRoot ?? '/proc';
-  const stats = [...(await readAllStats(procRoot)).values()]
+  const shareMs = opts.shareMs ?? 0;
+  const stats = [...(await readAllStats(procRoot, shareMs)).values()]
     .filter((s) => !gone(s) && s.pid !== process.pid)
     .sort(byAge);
   if (opts.port !== undefined) {
     const table = await listeningTable(procRoot, null);
     const wanted = new Set([...table].filter(([, port]) => port === opts.port).map(([inode]) => inode));
     if (wanted.size > 0) {
-      const held = await Promise.all(stats.map((s) => socketInodes(procRoot, s.pid)));
+      // The port is open now: its holder may be younger than the shared reading, so one made now decides.
+      const fresh = [...(await readAllStats(procRoot)).values()]
+        .filter((s) => !gone(s) && s.pid !== process.pid)
+        .sort(byAge);
+      const held = await Promise.all(fresh.map((s) => socketInodes(procRoot, s.pid)));
       const i = held.findIndex((inodes) => inodes.some((n) => wanted.has(n)));
-      if (i >= 0) return stats[i]!.pid;
+      if (i >= 0) return fresh[i]!.pid;
     }
   }
   // Before the port opens (weights still loading) the command line is all there is to go on.
-  const cmdlines = await Promise.all(stats.map((s) => readCmdline(procRoot, s.pid)));
+  const all = await shared(`cmd:${procRoot}`, shareMs, async () => {
+    const m = new Map<number, string | null>();
+    const pids = [...(await readAllStats(procRoot, shareMs)).keys()];
+    await Promise.all(pids.map(async (pid) => m.set(pid, await readCmdline(procRoot, pid))));
+    return m;
+  });
+  const cmdlines = stats.map((s) => all.get(s.pid) ?? null);
   const i = cmdlines.findIndex((c) => c !== null && looksLikeLaunch(c, opts.engine ?? null));
-  return i >= 0 ? stats[i]!.pid : null;
+  if (i < 0) return null;
+  // A reading shared from earlier may name a process that has exited since (or whose pid was reused):
+  // the one found must still be there, the same process, or the session would call the server dead.
+  const now = await readStat(procRoot, stats[i]!.pid);
+  return now && !gone(now) && now.starttime === stats[i]!.starttime ? now.pid : null;
 }

@@ -3,6 +3,7 @@
  * (web/js/) read exactly these shapes; fields may be added, never renamed.
  */
 
+import type { GpuSummary } from '../app/watched-target.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
 import type { LaunchReport, ThroughputReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
@@ -73,13 +74,7 @@ export interface CompareResponse {
   groups: Record<string, string[]>;
 }
 
-export interface GpuSummary {
-  index: number;
-  memUsedBytes: number;
-  memTotalBytes: number;
-  /** Utilisation 0–1, null when nvidia-smi did not say. */
-  util: number | null;
-}
+export type { GpuSummary };
 
 /** One watched target as the live page shows it. */
 export interface LiveTarget {
@@ -92,6 +87,8 @@ export interface LiveTarget {
   gpus: GpuSummary[] | null;
   /** Epoch seconds of the last verdict. */
   updatedAt: number;
+  /** Why the log's host cannot be reached over ssh (ssh's reason), or null. */
+  unreachable: string | null;
 }
 
 export interface LiveResponse {

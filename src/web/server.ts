@@ -5,6 +5,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WatchedTarget } from '../app/watched-target.js';
 import type { LaunchRecord } from '../core/records.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { Api, HttpError } from './api.js';
@@ -14,7 +15,6 @@ import { EventHub } from './events.js';
 import { renderMetrics } from './metrics.js';
 import { scrub } from './scrub.js';
 import { readStatic, type StaticFile, staticTable } from './static.js';
-import type { WatchedTarget } from './targets.js';
 
 export const SECURITY_HEADERS: Record<string, string> = {
   // The pages are static files with no inline script or style: only this origin's files may run.
@@ -51,7 +51,11 @@ export class DashboardServer {
     // A page left open is an SSE stream held forever; keep-alive sockets must not outlive close().
     this.http.keepAliveTimeout = 5000;
     for (const t of opts.targets) {
-      t.on('live', (snap: LiveTarget) => this.hub.send('live', scrub(snap)));
+      // Scrubbing copies the whole launch (its config of hundreds of keys): only for pages that listen. With
+      // 50 targets loading, that copy for nobody was most of serve's garbage (bench:fleet).
+      t.on('live', (snap: LiveTarget) => {
+        if (this.hub.size > 0) this.hub.send('live', scrub(snap));
+      });
       t.on('launch', (rec: LaunchRecord) => {
         if (this.hub.size === 0) return;
         this.api.summary(rec).then(

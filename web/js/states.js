@@ -31,6 +31,7 @@ export function tone(state) {
       return 'ok';
     case 'crashed':
     case 'dead':
+    case 'unreachable':
       return 'bad';
     case 'stalled':
       return 'warn';

@@ -52,7 +52,8 @@ function agoText(ts) {
 function liveCard(t) {
   const v = t.verdict;
   const l = t.launch;
-  const state = v?.state ?? 'waiting';
+  // A host that does not answer has no verdict to show: its card says so, and why (ssh's reason).
+  const state = t.unreachable ? 'unreachable' : (v?.state ?? 'waiting');
   const phase = v?.phase ?? l?.phase ?? null;
   const card = h('article', { class: `card live-card ${tone(state)}`, 'data-target': t.name });
   card.append(
@@ -100,7 +101,8 @@ function liveCard(t) {
       ),
     );
   }
-  if (v?.why) card.append(h('p', { class: 'why' }, v.why));
+  if (t.unreachable) card.append(h('p', { class: 'why' }, t.unreachable));
+  else if (v?.why) card.append(h('p', { class: 'why' }, v.why));
   if (v?.next) card.append(h('p', { class: 'next' }, h('strong', null, 'next: '), v.next));
   if (t.gpus?.length) {
     card.append(

@@ -1,21 +1,21 @@
 /**
- * A watched target of `firedup serve`: a live session on one log (local, or over SSH with its probes on
- * that host), whose state the dashboard and /metrics read, whose launches go into the ledger as they
- * change, and whose changes are pushed to open pages as `live` and `launch` events.
+ * A watched target of a fleet (`firedup serve`, `firedup ps`): a live session on one log (local, or over SSH
+ * with its probes on that host), whose state the dashboard, /metrics and `ps` read, whose launches go into
+ * the ledger as they change, and whose changes are pushed as `live` and `launch` events.
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import { type LiveEvent, LiveSession } from '../app/live.js';
-import { LiveRecording, logIdentity } from '../app/recording.js';
-import { remoteLive } from '../app/remote-live.js';
 import type { GpuObservation } from '../core/observations.js';
 import type { LaunchReport } from '../core/report.js';
 import type { EngineId } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
+import { findServerPid } from '../probes/process.js';
 import type { SshOptions, SshSession } from '../sources/ssh/session.js';
 import type { LedgerStore } from '../store/ledger-store.js';
-import type { GpuSummary, LiveTarget } from './api-types.js';
-import type { MetricsTarget } from './metrics.js';
+import { type LiveEvent, type LiveProbes, LiveSession, LOCAL_PROBES } from './live.js';
+import { LiveRecording, logIdentity } from './recording.js';
+import { remoteLive } from './remote-live.js';
+import type { HostReach, SshHosts } from './ssh-hosts.js';
 
 export interface TargetSpec {
   /** Shown on the dashboard and as the `target` label. */
@@ -27,9 +27,34 @@ export interface TargetSpec {
   engine?: EngineId;
 }
 
+export interface GpuSummary {
+  index: number;
+  memUsedBytes: number;
+  memTotalBytes: number;
+  /** Utilisation 0–1, null when nvidia-smi did not say. */
+  util: number | null;
+}
+
+/** One target now (the dashboard's live card: LiveTarget in web/api-types.ts). */
+export interface TargetSnapshot {
+  name: string;
+  /** The log as given (`/var/log/sglang.log`, `root@gpu-box:/root/server.log`). */
+  target: string;
+  verdict: Verdict | null;
+  /** The latest launch in the log. */
+  launch: LaunchReport | null;
+  gpus: GpuSummary[] | null;
+  /** Epoch seconds of the last verdict. */
+  updatedAt: number;
+  /** Why the log's host cannot be reached (ssh's reason), or null. */
+  unreachable: string | null;
+}
+
 export interface WatchOptions {
   ledger: LedgerStore | null;
   ssh: SshOptions;
+  /** The fleet's shared ssh connections, one per host (without: one of its own per remote target). */
+  hosts?: SshHosts;
   /** false: never run nvidia-smi; undefined: when it is on PATH (or on the remote PATH). */
   gpu?: boolean;
   budgetScale?: number;
@@ -40,6 +65,19 @@ export interface WatchOptions {
 
 /** At most this often a `live` event per target (the last change always goes out). */
 const LIVE_EVERY_MS = 500;
+/**
+ * A fleet's local targets look for their servers in one reading of /proc per round, up to a second old,
+ * rather than each in its own (bench:fleet: 40 local targets searching alone were most of serve's CPU).
+ */
+const FLEET_LOCAL_PROBES: LiveProbes = {
+  ...LOCAL_PROBES,
+  findPid: (o) => findServerPid({ ...o, shareMs: 1000 }),
+};
+/** The follower's errors that mean the host, not the file: ssh's own failures as classifySsh words them. */
+const CONNECTION_LOST =
+  /refused|unreachable|not found \(DNS|dropped|timed out|authentication failed|host key|cannot run ssh/;
+/** How soon a target whose host did not answer tries again (the hosts' own retry delay decides). */
+const RETRY_MS = 5000;
 
 function gpuSummary(g: GpuObservation | null | undefined): GpuSummary[] | null {
   if (!g || g.error) return null;
@@ -51,7 +89,7 @@ function gpuSummary(g: GpuObservation | null | undefined): GpuSummary[] | null {
   }));
 }
 
-/** Emits `live` (LiveTarget) and `launch` (LaunchRecord, just upserted into the ledger). */
+/** Emits `live` (TargetSnapshot) and `launch` (LaunchRecord, just upserted into the ledger). */
 export class WatchedTarget extends EventEmitter {
   private session: LiveSession | null = null;
   private ssh: SshSession | null = null;
@@ -66,7 +104,9 @@ export class WatchedTarget extends EventEmitter {
   private lastLiveKey = '';
   private lastLiveAt = 0;
   private liveTimer: NodeJS.Timeout | null = null;
-  private sourceError: { at: number; bytes: number } | null = null;
+  private sourceError: { at: number; bytes: number; message: string } | null = null;
+  private hostReach: HostReach = { state: 'connecting' };
+  private retryTimer: NodeJS.Timeout | null = null;
   private updatedAt = 0;
   private stopped = false;
 
@@ -88,16 +128,56 @@ export class WatchedTarget extends EventEmitter {
       : null;
   }
 
+  /** The ssh host as written (`gpu-a`, `root@gpu-a`), or `localhost` for a local log. */
+  get hostName(): string {
+    return this.host;
+  }
+
+  /**
+   * Whether the log's host answers: always `up` for a local log; for a remote one, the shared connection's
+   * state, then the follower's (a host that drops later shows as unreachable until bytes flow again).
+   */
+  get reach(): HostReach {
+    if (!this.remote) return { state: 'up' };
+    if (this.hostReach.state !== 'up' || !this.session) return this.hostReach;
+    // Only the connection's failures (session.ts's classifySsh words), not the file's (denied, not a log).
+    if (this.sourceError && CONNECTION_LOST.test(this.sourceError.message) && !this.up)
+      return { state: 'unreachable', kind: 'dropped', message: this.sourceError.message };
+    return this.hostReach;
+  }
+
+  /** Whether the session has given its first real verdict (after the log and the first probes). */
+  get judged(): boolean {
+    return this.session?.judgedOnce ?? false;
+  }
+
   async start(): Promise<void> {
+    const hosts = this.opts.hosts;
+    if (this.remote && hosts) {
+      this.hostReach = await hosts.connect(this.spec.log);
+      if (this.stopped) return;
+      if (this.hostReach.state !== 'up') {
+        // Not answering: said at once; tried again later without holding up any other target.
+        this.scheduleLive();
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = null;
+          this.start().catch((e: Error) => this.emit('warning', `${this.spec.name}: ${e.message}`));
+        }, RETRY_MS);
+        this.retryTimer.unref();
+        return;
+      }
+    } else if (this.remote) this.hostReach = { state: 'up' };
     const remote = this.remote
-      ? await remoteLive(this.spec.log, this.opts.ssh, this.opts.gpu === false)
+      ? await remoteLive(this.spec.log, this.opts.ssh, this.opts.gpu === false, hosts?.session(this.spec.log))
       : null;
     if (this.stopped) {
-      await remote?.session.close();
+      if (!hosts) await remote?.session.close();
       return;
     }
-    this.ssh = remote?.session ?? null;
+    // A shared session belongs to the fleet's hosts, which close it; an own one is this target's.
+    this.ssh = hosts ? null : (remote?.session ?? null);
     const s = new LiveSession({
+      probes: remote ? undefined : FLEET_LOCAL_PROBES,
       ...remote?.opts,
       log: this.spec.log,
       url: this.spec.url,
@@ -112,7 +192,8 @@ export class WatchedTarget extends EventEmitter {
     this.session = s;
     s.on('event', (e: LiveEvent) => {
       if (e.type !== 'source') return;
-      if (e.kind === 'error') this.sourceError = { at: this.clock(), bytes: s.currentReport?.bytes ?? 0 };
+      if (e.kind === 'error')
+        this.sourceError = { at: this.clock(), bytes: s.currentReport?.bytes ?? 0, message: e.detail };
       else if (e.kind === 'appeared' || e.kind === 'reset') this.sourceError = null;
     });
     s.on('tick', (v: Verdict) => this.onTick(v));
@@ -122,7 +203,8 @@ export class WatchedTarget extends EventEmitter {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.liveTimer) clearTimeout(this.liveTimer);
-    this.liveTimer = null;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.liveTimer = this.retryTimer = null;
     if (this.session) {
       this.session.stop();
       // What was read last goes into the ledger too.
@@ -154,7 +236,8 @@ export class WatchedTarget extends EventEmitter {
     }
   }
 
-  snapshot(): LiveTarget {
+  snapshot(): TargetSnapshot {
+    const reach = this.reach;
     return {
       name: this.spec.name,
       target: this.spec.log,
@@ -162,12 +245,13 @@ export class WatchedTarget extends EventEmitter {
       launch: this.latest(),
       gpus: gpuSummary(this.session?.observations.gpu),
       updatedAt: this.updatedAt,
+      unreachable: reach.state === 'unreachable' ? reach.message : null,
     };
   }
 
-  metrics(): MetricsTarget {
-    const s = this.snapshot();
-    return { name: s.name, host: this.host, up: this.up, verdict: s.verdict, launch: s.launch, gpus: s.gpus };
+  /** What /metrics reads (MetricsTarget in web/metrics.ts). */
+  metrics(): TargetSnapshot & { host: string; up: boolean } {
+    return { ...this.snapshot(), host: this.host, up: this.up };
   }
 
   private onTick(v: Verdict): void {

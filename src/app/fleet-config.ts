@@ -1,5 +1,5 @@
 /**
- * firedup.toml: what `firedup serve` listens on and which logs it watches.
+ * firedup.toml: what `firedup serve` listens on and which logs it (and `firedup ps`) watches.
  *
  *   port = 7070
  *   host = "127.0.0.1"
@@ -23,7 +23,7 @@ import { type Entry, parseToml } from '../core/config/toml.js';
 import { ENGINES, type EngineId } from '../core/types.js';
 import { UsageError } from '../errors.js';
 import { isUrl } from '../store/ledger-url.js';
-import type { TargetSpec } from './targets.js';
+import type { TargetSpec } from './watched-target.js';
 
 export interface ServeConfig {
   host?: string;

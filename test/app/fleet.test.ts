@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Fleet, type FleetRow, fleetExitCode } from '../../src/app/fleet.js';
+import { SCENARIOS, tmpDir } from '../helpers.js';
+import { startSshd, type TestSshd } from '../ssh.js';
+
+/** The fleet under `ps` and `serve`: one ssh connection per host, an unreachable host said at once. */
+
+let sshd: TestSshd;
+let dir: string;
+
+before(async () => {
+  sshd = await startSshd();
+  dir = tmpDir();
+  for (const f of ['a.log', 'b.log'])
+    fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), path.join(dir, f));
+  // Port 1 on loopback: nothing listens there, the connection is refused.
+  fs.appendFileSync(sshd.config, 'Host firedup-refused\n  HostName 127.0.0.1\n  Port 1\n');
+});
+after(() => {
+  sshd.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Fleet', () => {
+  it('gives the targets of one host one session and one master connection', async () => {
+    const fleet = new Fleet(
+      [
+        { name: 'a', log: `firedup-test:${dir}/a.log` },
+        { name: 'b', log: `firedup-test:${dir}/b.log` },
+        { name: 'gone', log: 'firedup-refused:/var/log/x.log' },
+      ],
+      { ledger: null, ssh: { config: sshd.config }, gpu: false },
+    );
+    try {
+      fleet.start((t, e) => assert.fail(`${t.spec.name}: ${e.message}`));
+      await fleet.settled(20_000);
+      const hosts = fleet.hosts;
+      assert.equal(hosts.session(`firedup-test:${dir}/a.log`), hosts.session(`firedup-test:${dir}/b.log`));
+      assert.ok((await hosts.session(`firedup-test:${dir}/a.log`).masterPid()) !== null, 'a master is up');
+      const rows = new Map(fleet.rows().map((r) => [r.name, r]));
+      for (const n of ['a', 'b']) {
+        assert.equal(rows.get(n)!.state, 'loading', rows.get(n)!.why);
+        assert.equal(rows.get(n)!.host, 'firedup-test');
+      }
+      const gone = fleet.targets[2]!;
+      assert.equal(rows.get('gone')!.state, 'unreachable');
+      assert.match(
+        gone.snapshot().unreachable ?? '',
+        /firedup-refused: connection to firedup-refused refused/,
+      );
+      // /metrics says the target is down.
+      assert.equal(gone.metrics().up, false);
+      assert.equal(fleet.targets[0]!.metrics().up, true);
+    } finally {
+      await fleet.stop();
+    }
+  });
+});
+
+describe('fleetExitCode', () => {
+  const row = (state: FleetRow['state']) => ({ state }) as FleetRow;
+  it('is decided by the worst target', () => {
+    assert.equal(fleetExitCode([row('serving'), row('idle'), row('ready')]), 0);
+    assert.equal(fleetExitCode([row('serving'), row('loading')]), 3);
+    assert.equal(fleetExitCode([row('serving'), row('waiting')]), 3);
+    assert.equal(fleetExitCode([row('loading'), row('unreachable')]), 7);
+    assert.equal(fleetExitCode([row('unreachable'), row('stalled')]), 4);
+    assert.equal(fleetExitCode([row('stalled'), row('dead')]), 5);
+    assert.equal(fleetExitCode([row('exited'), row('crashed')]), 2);
+  });
+});
