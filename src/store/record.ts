@@ -168,10 +168,24 @@ export interface LaunchRow {
 }
 
 /** What a list row shows of the report; kept in the `summary` column. */
-type ListSummary = Pick<LaunchListItem, 'phases' | 'configSummary' | 'failure'>;
+type ListSummary = Pick<LaunchListItem, 'phases' | 'configSummary' | 'failure' | 'nodes'>;
 
 function listSummary(rep: LaunchReport): ListSummary {
+  const nodes = rep.nodes;
   return {
+    // A multi-node launch lists its nodes; a one-node launch's summary stays as it was (no key).
+    ...(nodes
+      ? {
+          nodes: nodes.nodes.map((n) => ({
+            name: n.name,
+            nodeRank: n.nodeRank,
+            head: n.head,
+            outcome: n.outcome,
+            phase: n.phase,
+            culprit: nodes.culprit?.name === n.name,
+          })),
+        }
+      : {}),
     phases: (rep.phases ?? []).map((p) => ({
       phase: p.phase,
       at: p.at ?? null,
@@ -275,6 +289,7 @@ export function listItemFromRow(row: LaunchListRow, paths: LaunchPath[] = []): L
     phases: s.phases ?? [],
     configSummary: s.configSummary ?? {},
     failure: s.failure ?? null,
+    ...(s.nodes ? { nodes: s.nodes } : {}),
   };
 }
 

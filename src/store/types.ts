@@ -54,7 +54,20 @@ export type LaunchListItem = Omit<LaunchRecord, 'report'> & {
   /** The report's configSummary (the key flags). */
   configSummary: Record<string, unknown>;
   failure: { class: string; message: string } | null;
+  /** A multi-node launch's nodes (kept in the summary JSON; absent for one node). */
+  nodes?: ListNode[];
 };
+
+/** One node of a multi-node launch as a list row shows it. */
+export interface ListNode {
+  name: string;
+  nodeRank: number | null;
+  head: boolean;
+  outcome: string;
+  phase: string | null;
+  /** This node died first or holds the others back. */
+  culprit: boolean;
+}
 
 export interface LaunchFilter {
   model?: string;
