@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { type LiveEvent, LiveSession } from '../app/live.js';
 import { isRemote } from '../app/read-log.js';
 import { LiveRecording, logIdentity } from '../app/recording.js';
+import { MultiNodeLive, type NodeEvent } from '../app/multinode-live.js';
 import { remoteLive } from '../app/remote-live.js';
 import { PHASES } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
@@ -17,6 +18,7 @@ import { RECORD_FLAGS, recordingLedger } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
 import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
+import { nodesSession, recordNodes } from './watch-nodes.js';
 import { outputWidth } from './width.js';
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -34,12 +36,14 @@ const FLAGS: Record<string, FlagSpec> = {
   quiet: { type: 'boolean', alias: 'q' },
   'ssh-option': { type: 'string', multi: true },
   'ssh-config': { type: 'string' },
+  node: { type: 'string', multi: true },
   help: { type: 'boolean', alias: 'h' },
   ...RECORD_FLAGS,
 };
 
 const USAGE = `firedup watch <log> [--url U] [--pid P] [--json] [--on-ready CMD] [--on-fail CMD]
 firedup wait <log> [--for ready|serving|loaded] [--next] [--timeout 60m] [-q] [--url U] [--pid P] [--json]
+firedup watch|wait --node LOG --node LOG ...   one launch over several nodes (local paths or host:path)
 
   watch   a live view of the launch: phase, progress and ETA, GPUs, evidence; ends with the final verdict
           (q or Ctrl-C leaves it on a terminal)
@@ -64,6 +68,8 @@ firedup wait <log> [--for ready|serving|loaded] [--next] [--timeout 60m] [-q] [-
   --ledger PATH  record the launches in this ledger (default: FIREDUP_LEDGER, else
                  ~/.local/share/firedup/ledger.db); earlier launches like this one set the budgets
   --no-ledger    record nothing
+  --node LOG     a node's log of a multi-node launch, once per node: one verdict for the launch (ready when
+                 the head serves; the node that died first or holds the others back is named)
 `;
 
 /** A missing log is fine (the launch has not begun); a directory or an unreadable file is a mistake. */
@@ -197,9 +203,12 @@ async function live({ mode, argv }: Run): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (positionals.length !== 1)
+  const nodes = (flags.node as string[] | undefined) ?? [];
+  if (nodes.length && positionals.length)
+    throw new UsageError(`${mode}: name every node's log with --node (got ${positionals.join(' ')} besides)`);
+  if (!nodes.length && positionals.length !== 1)
     throw new UsageError(`${mode}: name one log file: firedup ${mode} server.log`);
-  const log = positionals[0]!;
+  const log = nodes.length ? nodes.join(',') : positionals[0]!;
   const timeout =
     typeof flags.timeout === 'string'
       ? parseDuration(flags.timeout, '--timeout')
@@ -210,24 +219,36 @@ async function live({ mode, argv }: Run): Promise<number> {
     throw new UsageError('watch: --for and --next are wait options (firedup wait --help)');
   const goal = goalFlag(flags.for);
   const quiet = Boolean(flags.quiet);
-  const remote = isRemote(log);
-  if (log !== '-' && !remote) checkFollowable(log);
-  const ssh = remote ? await remoteLive(log, sshFlags(flags), Boolean(flags['no-gpu'])) : undefined;
-  const where = logIdentity(log);
-  const ledger = where ? recordingLedger(flags) : null;
-  const rec = ledger && where ? new LiveRecording(ledger, where) : null;
-  const session = new LiveSession({
-    expect: rec?.expect,
-    ...ssh?.opts,
-    log,
-    url: urlFlag(flags.url),
-    pid: pidFlag(flags.pid),
+  const shared = {
     engine: engineFlag(flags.engine),
-    gpu: flags['no-gpu'] ? false : ssh?.opts.gpu,
     budgetScale: budgetScale(),
     skipEnded: mode === 'wait' && Boolean(flags.next),
     timeout,
-  });
+  };
+  let session: LiveSession | MultiNodeLive;
+  let rec: LiveRecording | null = null;
+  let ledger: ReturnType<typeof recordingLedger> = null;
+  if (nodes.length) {
+    session = await nodesSession(nodes, flags, checkFollowable, { ...shared, gpu: flags['no-gpu'] ? false : undefined }, mode);
+    ledger = recordingLedger(flags);
+  } else {
+    const remote = isRemote(log);
+    if (log !== '-' && !remote) checkFollowable(log);
+    const ssh = remote ? await remoteLive(log, sshFlags(flags), Boolean(flags['no-gpu'])) : undefined;
+    const where = logIdentity(log);
+    ledger = where ? recordingLedger(flags) : null;
+    rec = ledger && where ? new LiveRecording(ledger, where) : null;
+    session = new LiveSession({
+      expect: rec?.expect,
+      ...ssh?.opts,
+      ...shared,
+      log,
+      url: urlFlag(flags.url),
+      pid: pidFlag(flags.pid),
+      gpu: flags['no-gpu'] ? false : ssh?.opts.gpu,
+    });
+  }
+  const multi = session instanceof MultiNodeLive ? session : null;
   const json = Boolean(flags.json);
   const err = process.stderr;
   const tty = mode === 'watch' && !json && Boolean(process.stdout.isTTY);
@@ -236,6 +257,7 @@ async function live({ mode, argv }: Run): Promise<number> {
   const width = () => outputWidth() ?? 100;
   const started = Date.now() / 1000;
   let readyFired = false;
+  let lastRecorded: Verdict | null = null;
   let failFired = false;
   const hooks: Promise<void>[] = [];
 
@@ -249,8 +271,10 @@ async function live({ mode, argv }: Run): Promise<number> {
       return;
     }
     if (quiet) return;
-    const line = eventLine(e, st);
-    if (line === null) return;
+    const own = eventLine(e, st);
+    if (own === null) return;
+    const node = (e as NodeEvent).node;
+    const line = node ? `[${node}] ${own}` : own;
     if (view && session.verdict) view.log(line, block(session.verdict));
     else if (mode === 'watch') process.stdout.write(`${line}\n`);
     else err.write(`${line}\n`);
@@ -266,6 +290,7 @@ async function live({ mode, argv }: Run): Promise<number> {
       session.stop();
       rec?.observe(session.currentReport, session.observations.process?.pid ?? null, { force: true });
       rec?.verdict(v, session.currentReport);
+      if (multi) recordNodes(ledger, multi, v);
       ledger?.close();
       await Promise.all(hooks);
       if (view) {
@@ -286,6 +311,11 @@ async function live({ mode, argv }: Run): Promise<number> {
     session.on('tick', (v: Verdict) => {
       rec?.observe(session.currentReport, session.observations.process?.pid ?? null);
       rec?.verdict(v, session.currentReport);
+      if (multi && v !== lastRecorded) {
+        // The joined launch is kept when its verdict changes, not on every tick of every node.
+        if (!lastRecorded || v.state !== lastRecorded.state || v.phase !== lastRecorded.phase) recordNodes(ledger, multi, v);
+        lastRecorded = v;
+      }
       if (view) view.draw(block(v));
       const ready = v.state === 'ready' || v.state === 'serving' || v.state === 'idle';
       const failed = v.state === 'crashed' || v.state === 'stalled' || v.state === 'dead';
@@ -305,6 +335,16 @@ async function live({ mode, argv }: Run): Promise<number> {
       }
     });
     // Standard input ended: the verdict can no longer change.
+    // Logs of different launches: one line naming them, at once.
+    session.on('mismatch', (why: string) => {
+      if (done) return;
+      done = true;
+      session.stop();
+      ledger?.close();
+      view?.close();
+      process.stderr.write(`firedup: ${mode}: ${why}\n`);
+      resolve(1);
+    });
     session.once('end', () => {
       const v = session.tick();
       void finish(waitExitCode(v), v);
