@@ -44,7 +44,9 @@ function node(nodeRank, { skew = 0, delay = 0, until = 'end', serve = true } = {
   };
   lines.push(`${stamp(t)} ${serverArgs(nodeRank)}`);
   if (nodeRank === 0)
-    lines.push(`${stamp(at(4))} Using default HuggingFace chat template with detected content format: string`);
+    lines.push(
+      `${stamp(at(4))} Using default HuggingFace chat template with detected content format: string`,
+    );
   each(nodeRank === 0 ? 3 : 7, 'Init torch distributed begin.');
   if (until === 'dist_init') return { lines, t };
   // The rendezvous ends on every node at the same moment: the marker that aligns the nodes' clocks.
@@ -58,14 +60,18 @@ function node(nodeRank, { skew = 0, delay = 0, until = 'end', serve = true } = {
     for (let i = 0; i <= n; i++) {
       const el = i / 2.4;
       const left = (n - i) / 2.4;
-      const mmss = (s) => `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+      const mmss = (s) =>
+        `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
       lines.push(
         `Loading safetensors checkpoint shards: ${String(Math.floor((i * 100) / n)).padStart(3)}% Completed | ${i}/${n} [${mmss(el)}<${i ? mmss(left) : '?'}, ${i ? '2.40it/s' : '?it/s'}]`,
       );
     }
   }
   t = BASE + 88 + skew;
-  each(0, 'Load weight end. elapsed=69.40 s, type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=37.10 GB, mem usage=41.40 GB.');
+  each(
+    0,
+    'Load weight end. elapsed=69.40 s, type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=37.10 GB, mem usage=41.40 GB.',
+  );
   each(2, 'KV Cache is allocated. #tokens: 301056, KV size: 19.72 GB');
   each(1, 'Memory pool end. avail mem=16.20 GB');
   if (until === 'kv_cache') return { lines, t };

@@ -79,7 +79,11 @@ export class MultiNodeLive extends EventEmitter {
       // Before every node has a matching launch: the head is the node whose config says so, when one does.
       const i = logs.findIndex((l) => {
         const last = l.launches.at(-1);
-        return last !== undefined && nodeIdentity(last, l.engine).nnodes !== null && nodeIdentity(last, l.engine).head;
+        return (
+          last !== undefined &&
+          nodeIdentity(last, l.engine).nnodes !== null &&
+          nodeIdentity(last, l.engine).head
+        );
       });
       if (i >= 0) this.head = i;
       this.report = this.nodes[this.head]!.session.currentReport;

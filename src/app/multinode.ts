@@ -3,10 +3,11 @@
  * over ssh, read side by side), matched into one launch by src/core/multinode, judged per node and across
  * nodes, and recorded in the ledger as one launch (the head's) that carries its nodes.
  */
+
+import type { AnalyzerOptions } from '../core/analyzer.js';
 import { combineNodes, headLaunch, type MultiNodeReport } from '../core/multinode/combine.js';
 import { combineVerdicts, type NodeVerdict } from '../core/multinode/live.js';
 import { type Match, matchLatest, matchTo, type NodeLog } from '../core/multinode/match.js';
-import type { AnalyzerOptions } from '../core/analyzer.js';
 import type { LaunchRecord } from '../core/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
@@ -33,11 +34,15 @@ export const MAX_NODES = 64;
 /** The node targets as given, checked: at least two, none twice. */
 export function checkNodeTargets(targets: string[], cmd: string): string[] {
   if (targets.length < 2)
-    throw new UsageError(`${cmd}: --node names one node's log; name every node of the launch (--node A --node B)`);
-  if (targets.length > MAX_NODES) throw new UsageError(`${cmd}: ${targets.length} nodes; at most ${MAX_NODES}`);
+    throw new UsageError(
+      `${cmd}: --node names one node's log; name every node of the launch (--node A --node B)`,
+    );
+  if (targets.length > MAX_NODES)
+    throw new UsageError(`${cmd}: ${targets.length} nodes; at most ${MAX_NODES}`);
   const seen = new Set<string>();
   for (const t of targets) {
-    if (t === '-') throw new UsageError(`${cmd}: --node -: a node's log must be a file or host:path, not stdin`);
+    if (t === '-')
+      throw new UsageError(`${cmd}: --node -: a node's log must be a file or host:path, not stdin`);
     if (seen.has(t)) throw new UsageError(`${cmd}: --node ${t} given twice`);
     seen.add(t);
   }
@@ -45,7 +50,11 @@ export function checkNodeTargets(targets: string[], cmd: string): string[] {
 }
 
 /** Reads every node's log side by side; a node that cannot be read is one line naming it. */
-export async function readNodes(targets: string[], opts: AnalyzerOptions, ssh: SshOptions): Promise<NodeRead[]> {
+export async function readNodes(
+  targets: string[],
+  opts: AnalyzerOptions,
+  ssh: SshOptions,
+): Promise<NodeRead[]> {
   const reads = await Promise.allSettled(targets.map((t) => readLog(t, opts, ssh, null)));
   return reads.map((r, i) => {
     const target = targets[i]!;
@@ -70,7 +79,10 @@ function ok(m: Match): Extract<Match, { ok: true }> {
 }
 
 /** The latest multi-node launch: the head's latest launch and each node's launch that matches it. */
-export function latestLaunch(reads: NodeRead[]): { match: Extract<Match, { ok: true }>; launch: MultiLaunch } {
+export function latestLaunch(reads: NodeRead[]): {
+  match: Extract<Match, { ok: true }>;
+  launch: MultiLaunch;
+} {
   const match = ok(matchLatest(nodeLogs(reads)));
   return { match, launch: headLaunch(match, combineNodes(match)) };
 }
@@ -126,11 +138,20 @@ export async function nodesVerdict(
  * place is recorded; a worker's log read on its own later is a launch of its own. A busy ledger loses the
  * record, not the reading.
  */
-export function recordMultiLaunch(ledger: Ledger | null, headTarget: string, launch: MultiLaunch): LaunchRecord | null {
+export function recordMultiLaunch(
+  ledger: Ledger | null,
+  headTarget: string,
+  launch: MultiLaunch,
+): LaunchRecord | null {
   const where = logIdentity(headTarget);
   if (!ledger || !where) return null;
   try {
-    const rec = recordFromReport(launch, { host: where.host, path: where.path, fileId: null, now: Date.now() / 1000 });
+    const rec = recordFromReport(launch, {
+      host: where.host,
+      path: where.path,
+      fileId: null,
+      now: Date.now() / 1000,
+    });
     return ledger.upsertLaunches([rec])[0] ?? null;
   } catch (err) {
     if (err instanceof LedgerError) throw new UsageError(err.message);

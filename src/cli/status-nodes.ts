@@ -15,12 +15,16 @@ import { formatRuns, formatStatus } from './format.js';
 import { formatNodes, nodesLabel } from './format-nodes.js';
 import { engineFlag, sshFlags } from './read.js';
 import { withRecording } from './recording.js';
-import { pidFlag, urlFlag } from './status-live.js';
 import { STATUS_EXIT, writeRunsJson } from './status-exit.js';
+import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
 
 /** The `--node` targets, or null when the command reads one log. A log named besides them is a mistake. */
-export function nodeFlag(flags: Record<string, unknown>, positionals: string[], cmd: string): string[] | null {
+export function nodeFlag(
+  flags: Record<string, unknown>,
+  positionals: string[],
+  cmd: string,
+): string[] | null {
   const nodes = flags.node as string[] | undefined;
   if (!nodes?.length) return null;
   if (positionals.length)
@@ -38,13 +42,17 @@ export async function multiStatus(nodes: string[], flags: Record<string, unknown
       throw new UsageError('status: --url and --pid are not supported for a remote head node yet');
     const live = await nodesVerdict(reads, match, launch.nodes, probes);
     const head = reads[match.head]!;
-    const report = multiReport(reads, match.head, [...head.res.report.launches.slice(0, match.nodes[match.head]!.index), launch]);
+    const report = multiReport(reads, match.head, [
+      ...head.res.report.launches.slice(0, match.nodes[match.head]!.index),
+      launch,
+    ]);
     const rec = recordMultiLaunch(ledger, head.target, launch);
     keepVerdict(ledger, head.target, report, rec ? [rec] : undefined, live);
     return { report, launch, live };
   });
   const m = launch.nodes;
-  if (flags.json) process.stdout.write(`${JSON.stringify({ ...launch, launchCount: report.launches.length, live })}\n`);
+  if (flags.json)
+    process.stdout.write(`${JSON.stringify({ ...launch, launchCount: report.launches.length, live })}\n`);
   else {
     const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
     process.stdout.write(formatStatus(nodesLabel(m), report, st, live));

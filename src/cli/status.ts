@@ -1,8 +1,6 @@
 /** `firedup status <log>` and `firedup runs <log>`: one read of a log (recorded in the ledger), reported. */
 
 import { explainNoLaunch, isRemote, readLog } from '../app/read-log.js';
-import { STATUS_EXIT, writeRunsJson } from './status-exit.js';
-import { multiRuns, multiStatus, nodeFlag } from './status-nodes.js';
 import { keepVerdict, logIdentity } from '../app/recording.js';
 import { statusVerdict } from '../app/status-verdict.js';
 import { diffConfig } from '../core/diff.js';
@@ -16,7 +14,9 @@ import { helpText } from './help.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
 import { engineFlag, sshFlags } from './read.js';
 import { RECORD_FLAGS, withRecording } from './recording.js';
+import { STATUS_EXIT, writeRunsJson } from './status-exit.js';
 import { pidFlag, urlFlag } from './status-live.js';
+import { multiRuns, multiStatus, nodeFlag } from './status-nodes.js';
 import { colorWanted, makeStyle } from './style.js';
 
 export const COMMON: Record<string, FlagSpec> = {

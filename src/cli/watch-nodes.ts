@@ -1,5 +1,5 @@
 /** `watch`/`wait --node A --node B`: one live session per node's log, joined (app/multinode-live.ts). */
-import { LiveSession, type LiveOptions } from '../app/live.js';
+import { type LiveOptions, LiveSession } from '../app/live.js';
 import { checkNodeTargets, recordMultiLaunch } from '../app/multinode.js';
 import { MultiNodeLive } from '../app/multinode-live.js';
 import { isRemote } from '../app/read-log.js';
@@ -13,11 +13,17 @@ import { UsageError } from './errors.js';
 import { sshFlags } from './read.js';
 
 /** Where a remote node's host cannot be reached, say so before watching: one line naming the node. */
-async function reachable(target: string, session: Awaited<ReturnType<typeof remoteLive>>['session']): Promise<void> {
+async function reachable(
+  target: string,
+  session: Awaited<ReturnType<typeof remoteLive>>['session'],
+): Promise<void> {
   const t = parseTarget(target);
   const res = await session.run(['true'], 15_000);
   const err = session.classify(res, t.path);
-  if (err) throw new UsageError(`--node ${err.message.includes(target) ? err.message : `${target}: ${err.message}`}`);
+  if (err)
+    throw new UsageError(
+      `--node ${err.message.includes(target) ? err.message : `${target}: ${err.message}`}`,
+    );
 }
 
 /**
@@ -33,7 +39,9 @@ export async function nodesSession(
 ): Promise<MultiNodeLive> {
   checkNodeTargets(nodes, cmd);
   if (flags.url !== undefined || flags.pid !== undefined)
-    throw new UsageError(`${cmd}: --url and --pid name one server; with --node each node's is found from its log`);
+    throw new UsageError(
+      `${cmd}: --url and --pid name one server; with --node each node's is found from its log`,
+    );
   const sessions = await Promise.all(
     nodes.map(async (log) => {
       if (!isRemote(log)) {

@@ -2,9 +2,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { type LiveEvent, LiveSession } from '../app/live.js';
+import { MultiNodeLive, type NodeEvent } from '../app/multinode-live.js';
 import { isRemote } from '../app/read-log.js';
 import { LiveRecording, logIdentity } from '../app/recording.js';
-import { MultiNodeLive, type NodeEvent } from '../app/multinode-live.js';
 import { remoteLive } from '../app/remote-live.js';
 import { PHASES } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
@@ -229,7 +229,13 @@ async function live({ mode, argv }: Run): Promise<number> {
   let rec: LiveRecording | null = null;
   let ledger: ReturnType<typeof recordingLedger> = null;
   if (nodes.length) {
-    session = await nodesSession(nodes, flags, checkFollowable, { ...shared, gpu: flags['no-gpu'] ? false : undefined }, mode);
+    session = await nodesSession(
+      nodes,
+      flags,
+      checkFollowable,
+      { ...shared, gpu: flags['no-gpu'] ? false : undefined },
+      mode,
+    );
     ledger = recordingLedger(flags);
   } else {
     const remote = isRemote(log);
@@ -313,7 +319,8 @@ async function live({ mode, argv }: Run): Promise<number> {
       rec?.verdict(v, session.currentReport);
       if (multi && v !== lastRecorded) {
         // The joined launch is kept when its verdict changes, not on every tick of every node.
-        if (!lastRecorded || v.state !== lastRecorded.state || v.phase !== lastRecorded.phase) recordNodes(ledger, multi, v);
+        if (!lastRecorded || v.state !== lastRecorded.state || v.phase !== lastRecorded.phase)
+          recordNodes(ledger, multi, v);
         lastRecorded = v;
       }
       if (view) view.draw(block(v));

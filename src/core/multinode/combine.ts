@@ -25,7 +25,13 @@ export interface NodeSummary {
   outcome: Outcome;
   phase: Phase | null;
   progress: { done: number; total: number; what: string } | null;
-  failure: { class: FailureClass; message: string; line: number; rank: string | null; time: string | null } | null;
+  failure: {
+    class: FailureClass;
+    message: string;
+    line: number;
+    rank: string | null;
+    time: string | null;
+  } | null;
   /** `TP8–TP15`, from the ranks its lines name. */
   ranks: string | null;
   startTime: string | null;
@@ -124,7 +130,9 @@ function secs(s: number): string {
 function skewNote(nodes: MatchedNode[], head: MatchedNode): string | null {
   const off = nodes.filter((n) => n.skew !== 0);
   if (!off.length) return null;
-  const parts = off.map((n) => `${n.name}'s clock runs ${secs(n.skew)} ${n.skew > 0 ? 'ahead of' : 'behind'} ${head.name}'s`);
+  const parts = off.map(
+    (n) => `${n.name}'s clock runs ${secs(n.skew)} ${n.skew > 0 ? 'ahead of' : 'behind'} ${head.name}'s`,
+  );
   return `clock skew corrected: ${parts.join('; ')} (aligned at the end of the distributed rendezvous, which every node leaves at once)`;
 }
 
@@ -142,9 +150,13 @@ function crashed(nodes: MatchedNode[]): MultiNodeReport['culprit'] & { detail: s
     const gap = o.ts !== null && first.ts !== null ? ` ${secs(o.ts - first.ts)} later` : '';
     return `${o.n.name}'s ${o.n.launch.failure?.class ?? 'failure'}${gap}`;
   });
-  const alive = nodes.filter((n) => n.launch.outcome !== 'crashed').map((n) => `${n.name} is left in ${n.launch.phase ?? 'its start'}`);
+  const alive = nodes
+    .filter((n) => n.launch.outcome !== 'crashed')
+    .map((n) => `${n.name} is left in ${n.launch.phase ?? 'its start'}`);
   const rest = [
-    later.length ? `${later.join(', ')} ${later.length === 1 ? 'is its consequence' : 'are its consequences'}` : '',
+    later.length
+      ? `${later.join(', ')} ${later.length === 1 ? 'is its consequence' : 'are its consequences'}`
+      : '',
     ...alive,
   ].filter(Boolean);
   return {
@@ -157,17 +169,24 @@ function crashed(nodes: MatchedNode[]): MultiNodeReport['culprit'] & { detail: s
 
 /** The node the others wait for: the lowest phase, then the one that reached it last. */
 export function slowest(nodes: MatchedNode[]): { node: MatchedNode; why: string } | null {
-  const pending = nodes.filter((n) => n.launch.outcome === 'in_progress' || effectiveRank(n) < phaseRank('ready'));
+  const pending = nodes.filter(
+    (n) => n.launch.outcome === 'in_progress' || effectiveRank(n) < phaseRank('ready'),
+  );
   if (!pending.length) return null;
   const low = Math.min(...pending.map(effectiveRank));
   const at = pending.filter((n) => effectiveRank(n) === low);
   const others = nodes.filter((n) => !at.includes(n));
   if (at.length === 1) {
     const n = at[0]!;
-    const ahead = others.length ? `; ${others.map((o) => o.name).join(', ')} ${others.length === 1 ? 'is' : 'are'} further` : '';
+    const ahead = others.length
+      ? `; ${others.map((o) => o.name).join(', ')} ${others.length === 1 ? 'is' : 'are'} further`
+      : '';
     return { node: n, why: `the slowest node, in ${n.launch.phase ?? 'its start'}${ahead}` };
   }
-  const entries = at.map((n) => ({ n, ts: phaseEntryTs(n) })).filter((e) => e.ts !== null) as Array<{ n: MatchedNode; ts: number }>;
+  const entries = at.map((n) => ({ n, ts: phaseEntryTs(n) })).filter((e) => e.ts !== null) as Array<{
+    n: MatchedNode;
+    ts: number;
+  }>;
   if (entries.length < 2) return null;
   entries.sort((a, b) => b.ts - a.ts);
   const last = entries[0]!;
@@ -204,8 +223,17 @@ export function combineNodes(m: Extract<Match, { ok: true }>): MultiNodeReport {
     };
   }
   const hl = head.launch;
-  if (hl.outcome === 'ready' || hl.outcome === 'serving' || hl.outcome === 'shutdown' || hl.outcome === 'ended') {
-    const workers = m.nodes.filter((n) => n !== head).map((n) => `${n.name} ${n.launch.outcome === 'ready' ? 'ready' : (n.launch.phase ?? n.launch.outcome)}`);
+  if (
+    hl.outcome === 'ready' ||
+    hl.outcome === 'serving' ||
+    hl.outcome === 'shutdown' ||
+    hl.outcome === 'ended'
+  ) {
+    const workers = m.nodes
+      .filter((n) => n !== head)
+      .map(
+        (n) => `${n.name} ${n.launch.outcome === 'ready' ? 'ready' : (n.launch.phase ?? n.launch.outcome)}`,
+      );
     return {
       ...base,
       outcome: hl.outcome,
@@ -215,7 +243,11 @@ export function combineNodes(m: Extract<Match, { ok: true }>): MultiNodeReport {
     };
   }
   const s = slowest(m.nodes);
-  const phase = s ? s.node.launch.phase : (m.nodes.map((n) => n.launch.phase).sort((a, b) => (a ? phaseRank(a) : -1) - (b ? phaseRank(b) : -1))[0] ?? null);
+  const phase = s
+    ? s.node.launch.phase
+    : (m.nodes
+        .map((n) => n.launch.phase)
+        .sort((a, b) => (a ? phaseRank(a) : -1) - (b ? phaseRank(b) : -1))[0] ?? null);
   return {
     ...base,
     outcome: 'in_progress',
@@ -228,7 +260,10 @@ export function combineNodes(m: Extract<Match, { ok: true }>): MultiNodeReport {
 }
 
 /** The launch a multi-node reading is shown as: the head's launch with the overall outcome and phase. */
-export function headLaunch(m: Extract<Match, { ok: true }>, r: MultiNodeReport): LaunchReport & { nodes: MultiNodeReport } {
+export function headLaunch(
+  m: Extract<Match, { ok: true }>,
+  r: MultiNodeReport,
+): LaunchReport & { nodes: MultiNodeReport } {
   const head = m.nodes[m.head]!.launch;
   const culprit = r.culprit ? m.nodes.find((n) => n.name === r.culprit!.name)!.launch : null;
   return {

@@ -86,7 +86,13 @@ function vllm(c: Record<string, unknown>): NodeIdentity {
       via: `data_parallel_size=${dp} data_parallel_size_local=${dpLocal} data_parallel_start_rank=${start}${addr ? ` data_parallel_address=${addr}` : ''}${headless ? ' headless' : ''}`,
     };
   }
-  return { nnodes: nn, nodeRank: int(c.node_rank), addr: null, head: !headless, via: headless ? 'headless' : '' };
+  return {
+    nnodes: nn,
+    nodeRank: int(c.node_rank),
+    addr: null,
+    head: !headless,
+    via: headless ? 'headless' : '',
+  };
 }
 
 /** The node identity a launch's logged config gives; engines without multi-node flags say nothing. */

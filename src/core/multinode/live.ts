@@ -32,7 +32,10 @@ function tagged(n: LiveNode): Verdict['evidence'] {
   return (n.verdict?.evidence ?? []).map((e) => ({ ...e, text: `[${n.name}] ${e.text}` }));
 }
 
-export function combineVerdicts(nodes: LiveNode[], across: MultiNodeReport | null): Verdict & { nodes: NodeVerdict[] } {
+export function combineVerdicts(
+  nodes: LiveNode[],
+  across: MultiNodeReport | null,
+): Verdict & { nodes: NodeVerdict[] } {
   const head = nodes.find((n) => n.head) ?? nodes[0]!;
   const per: NodeVerdict[] = nodes.map((n) => ({
     name: n.name,
@@ -85,7 +88,9 @@ export function combineVerdicts(nodes: LiveNode[], across: MultiNodeReport | nul
   const hv = head.verdict;
   if (hv.state === 'ready' || hv.state === 'serving' || hv.state === 'idle' || hv.state === 'exited') {
     const workers = per.filter((p) => !p.head).map((p) => `${p.name} ${p.state}`);
-    return base(head, { why: `${hv.why}${workers.length ? ` (head ${head.name}; ${workers.join(', ')})` : ''}${skew}` });
+    return base(head, {
+      why: `${hv.why}${workers.length ? ` (head ${head.name}; ${workers.join(', ')})` : ''}${skew}`,
+    });
   }
 
   const slow = byName(across?.culprit?.name);

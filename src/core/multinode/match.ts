@@ -34,7 +34,9 @@ export interface MatchedNode {
   aligned: boolean;
 }
 
-export type Match = { ok: true; head: number; nodes: MatchedNode[]; notes: string[] } | { ok: false; error: string };
+export type Match =
+  | { ok: true; head: number; nodes: MatchedNode[]; notes: string[] }
+  | { ok: false; error: string };
 
 /**
  * Nodes started this far apart (after clock correction) are not one launch: torch's default process-group
@@ -123,10 +125,19 @@ export function matchTo(logs: NodeLog[], head: number, headIndex: number): Match
       }
       if (gap < bestGap) {
         bestGap = gap;
-        best = { name: log.name, index: k, launches: log.launches.length, launch: l, identity: id, skew, aligned };
+        best = {
+          name: log.name,
+          index: k,
+          launches: log.launches.length,
+          launch: l,
+          identity: id,
+          skew,
+          aligned,
+        };
       }
     }
-    if (!best) return { ok: false, error: `${log.name}: not the same launch as ${hl.name} (${why ?? 'no launch'})` };
+    if (!best)
+      return { ok: false, error: `${log.name}: not the same launch as ${hl.name} (${why ?? 'no launch'})` };
     nodes.push(best);
   }
   const ranks = new Map<number, string>();
@@ -134,7 +145,10 @@ export function matchTo(logs: NodeLog[], head: number, headIndex: number): Match
     const r = n.identity.nodeRank ?? 0;
     const dup = ranks.get(r);
     if (dup !== undefined)
-      return { ok: false, error: `${n.name}: node_rank ${r} again (${dup} is node_rank ${r} too): name each node once` };
+      return {
+        ok: false,
+        error: `${n.name}: node_rank ${r} again (${dup} is node_rank ${r} too): name each node once`,
+      };
     ranks.set(r, n.name);
   }
   const notes: string[] = [];
