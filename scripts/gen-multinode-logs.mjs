@@ -15,7 +15,14 @@ import path from 'node:path';
 const out = process.argv[2] ?? path.join(import.meta.dirname, '..', 'test', 'fixtures', 'multinode');
 fs.mkdirSync(out, { recursive: true });
 
-const BASE = Date.UTC(2026, 1, 21, 9, 0, 0) / 1000;
+/** Each scenario starts at its own time: the ledger tells launches apart by their start and first line. */
+const BASES = {
+  clean: Date.UTC(2026, 1, 21, 9, 0, 0) / 1000,
+  oom: Date.UTC(2026, 1, 21, 11, 30, 0) / 1000,
+  nccl: Date.UTC(2026, 1, 21, 14, 0, 0) / 1000,
+  skew: Date.UTC(2026, 1, 21, 16, 0, 0) / 1000,
+};
+let BASE = BASES.clean;
 
 function stamp(t, rank) {
   const d = new Date(Math.round(t) * 1000).toISOString().replace('T', ' ').slice(0, 19);
@@ -108,10 +115,12 @@ function write(name, lines) {
   fs.writeFileSync(path.join(out, name), `${lines.join('\n')}\n`);
 }
 
+BASE = BASES.clean;
 // 1. Clean start: node 0 serves, node 1 holds its ranks and its dummy health server.
 write('sglang-2node-clean-node0.log', node(0).lines);
 write('sglang-2node-clean-node1.log', node(1).lines);
 
+BASE = BASES.oom;
 // 2. Node 1 runs out of memory capturing CUDA graphs (TP11); node 0's ranks wait in the next collective
 //    until the NCCL watchdog gives up 30 s later (dist_timeout=30), then node 0 dies of the consequence.
 {
@@ -147,6 +156,7 @@ write('sglang-2node-clean-node1.log', node(1).lines);
   write('sglang-2node-oom-node0.log', n0.lines);
 }
 
+BASE = BASES.nccl;
 // 3. Node 1 stuck in NCCL init: launched 40 s late, its ranks reach the rendezvous and NCCL's bootstrap,
 //    then nothing; node 0 has waited in `Init torch distributed begin.` since its own start.
 {
@@ -163,6 +173,7 @@ write('sglang-2node-clean-node1.log', node(1).lines);
   write('sglang-2node-nccl-stuck-node1.log', n1.lines);
 }
 
+BASE = BASES.skew;
 // 4. Clock skew: the clean start, but node 1's clock runs 7 min 17 s ahead of node 0's.
 write('sglang-2node-skew-node0.log', node(0).lines);
 write('sglang-2node-skew-node1.log', node(1, { skew: 437 }).lines);

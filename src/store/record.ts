@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { VOLATILE } from '../core/diff.js';
 import { launchState } from '../core/launch-state.js';
+import { nodeList } from '../core/multinode/combine.js';
 import type { LaunchReport } from '../core/report.js';
 import type {
   BenchRecord,
@@ -174,18 +175,7 @@ function listSummary(rep: LaunchReport): ListSummary {
   const nodes = rep.nodes;
   return {
     // A multi-node launch lists its nodes; a one-node launch's summary stays as it was (no key).
-    ...(nodes
-      ? {
-          nodes: nodes.nodes.map((n) => ({
-            name: n.name,
-            nodeRank: n.nodeRank,
-            head: n.head,
-            outcome: n.outcome,
-            phase: n.phase,
-            culprit: nodes.culprit?.name === n.name,
-          })),
-        }
-      : {}),
+    ...(nodes ? { nodes: nodeList(nodes) } : {}),
     phases: (rep.phases ?? []).map((p) => ({
       phase: p.phase,
       at: p.at ?? null,

@@ -2,6 +2,7 @@
  * The ledger's contract: what a recorded launch, a benchmark and a target look like, and what the ledger answers.
  * Other parts (CLI, dashboard, exporter) code against these types only; `ledger.ts` implements them on SQLite.
  */
+import type { NodeListEntry } from '../core/multinode/combine.js';
 import type { LaunchRecord } from '../core/records.js';
 
 export type {
@@ -55,19 +56,8 @@ export type LaunchListItem = Omit<LaunchRecord, 'report'> & {
   configSummary: Record<string, unknown>;
   failure: { class: string; message: string } | null;
   /** A multi-node launch's nodes (kept in the summary JSON; absent for one node). */
-  nodes?: ListNode[];
+  nodes?: NodeListEntry[];
 };
-
-/** One node of a multi-node launch as a list row shows it. */
-export interface ListNode {
-  name: string;
-  nodeRank: number | null;
-  head: boolean;
-  outcome: string;
-  phase: string | null;
-  /** This node died first or holds the others back. */
-  culprit: boolean;
-}
 
 export interface LaunchFilter {
   model?: string;

@@ -58,4 +58,3 @@ describe('engine signatures', () => {
     assert.notEqual(failed.outcome, 'ready');
   });
 });
-

@@ -55,6 +55,28 @@ export interface MultiNodeReport {
   nodes: NodeSummary[];
 }
 
+/** One node of a multi-node launch as a list row shows it (kept in the ledger's summary JSON). */
+export interface NodeListEntry {
+  name: string;
+  nodeRank: number | null;
+  head: boolean;
+  outcome: Outcome;
+  phase: Phase | null;
+  /** This node died first or holds the others back. */
+  culprit: boolean;
+}
+
+export function nodeList(m: MultiNodeReport): NodeListEntry[] {
+  return m.nodes.map((n) => ({
+    name: n.name,
+    nodeRank: n.nodeRank,
+    head: n.head,
+    outcome: n.outcome,
+    phase: n.phase,
+    culprit: m.culprit?.name === n.name,
+  }));
+}
+
 /** Failure classes a node gets when a peer dies: it waited in a collective until the timeout. */
 const WAITING_CLASSES: ReadonlySet<FailureClass> = new Set(['nccl', 'timeout', 'killed']);
 

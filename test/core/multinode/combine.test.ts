@@ -11,7 +11,7 @@ function across(a: string, b: string) {
 }
 
 describe('one verdict across nodes', () => {
-  it('ready only when the head serves: a worker done first leaves the launch at the head\'s phase', () => {
+  it("ready only when the head serves: a worker done first leaves the launch at the head's phase", () => {
     const { r } = across(sglangNode({ rank: 0, until: 'loading' }), sglangNode({ rank: 1 }));
     assert.equal(r.outcome, 'in_progress');
     assert.equal(r.phase, 'loading_weights');
@@ -28,23 +28,32 @@ describe('one verdict across nodes', () => {
     );
   });
 
-  it('the overall phase is the slowest node\'s', () => {
+  it("the overall phase is the slowest node's", () => {
     const { r } = across(sglangNode({ rank: 0 }), sglangNode({ rank: 1, until: 'loading' }));
     // The head cannot be ready without its peers; its log here says so anyway: the head's word stands.
     assert.equal(r.outcome, 'ready');
-    const slow = across(sglangNode({ rank: 0, until: 'loading' }), sglangNode({ rank: 1, until: 'dist_init' })).r;
+    const slow = across(
+      sglangNode({ rank: 0, until: 'loading' }),
+      sglangNode({ rank: 1, until: 'dist_init' }),
+    ).r;
     assert.equal(slow.phase, 'dist_init');
     assert.equal(slow.culprit?.name, 'node1');
-    assert.match(slow.verdict, /node1 \(node_rank 1\) holds the launch back: the slowest node, in dist_init; node0 is further/);
+    assert.match(
+      slow.verdict,
+      /node1 \(node_rank 1\) holds the launch back: the slowest node, in dist_init; node0 is further/,
+    );
   });
 
   it('in the same phase, the node that reached it last holds the others', () => {
-    const { r } = across(sglangNode({ rank: 0, until: 'dist_init' }), sglangNode({ rank: 1, until: 'dist_init', delay: 45 }));
+    const { r } = across(
+      sglangNode({ rank: 0, until: 'dist_init' }),
+      sglangNode({ rank: 1, until: 'dist_init', delay: 45 }),
+    );
     assert.equal(r.culprit?.name, 'node1');
     assert.match(r.culprit!.why, /reached dist_init 45 s after node0, which waits for it there/);
   });
 
-  it('the node that died first is the root cause; a peer\'s NCCL timeout 30 s later is its consequence', () => {
+  it("the node that died first is the root cause; a peer's NCCL timeout 30 s later is its consequence", () => {
     const { m, r } = across(
       sglangNode({ rank: 0, until: 'nccl_timeout', crashAt: 100 }),
       sglangNode({ rank: 1, until: 'oom', crashAt: 70 }),

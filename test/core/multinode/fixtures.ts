@@ -63,7 +63,9 @@ export function sglangNode(s: NodeSpec): string {
     );
     return `${lines.join('\n')}\n`;
   }
-  lines.push(`${stamp(at(90), r0)} Capture cuda graph end. Time elapsed: 27.00 s. mem usage=1.00 GB. avail mem=19.00 GB.`);
+  lines.push(
+    `${stamp(at(90), r0)} Capture cuda graph end. Time elapsed: 27.00 s. mem usage=1.00 GB. avail mem=19.00 GB.`,
+  );
   if (s.rank === 0) lines.push(`${stamp(at(95))} The server is fired up and ready to roll!`);
   else lines.push(`${stamp(at(93))} Dummy health check server started in background thread at 0.0.0.0:30000`);
   return `${lines.join('\n')}\n`;

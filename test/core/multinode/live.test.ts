@@ -12,7 +12,7 @@ function verdictOf(text: string, quiet: number, obs = {}): Verdict {
   const report = analyzeText(text);
   const l = report.launches.at(-1)!;
   const now = (l.endTs ?? 0) + quiet;
-  return liveVerdict({ report, obs, now, progressAt: (l.lastProgressTs ?? l.endTs ?? 0) , logExists: true });
+  return liveVerdict({ report, obs, now, progressAt: l.lastProgressTs ?? l.endTs ?? 0, logExists: true });
 }
 
 function joined(a: string, b: string, quietA: number, quietB: number) {
@@ -49,7 +49,7 @@ describe('the live verdict across nodes', () => {
     assert.ok(v.evidence.every((e) => /^\[node[01]\] /.test(e.text)));
   });
 
-  it('a crash on any node is the launch\'s, with the root cause from the logs', () => {
+  it("a crash on any node is the launch's, with the root cause from the logs", () => {
     const v = joined(
       sglangNode({ rank: 0, until: 'nccl_timeout', crashAt: 100 }),
       sglangNode({ rank: 1, until: 'oom', crashAt: 70 }),
@@ -61,7 +61,7 @@ describe('the live verdict across nodes', () => {
     assert.match(v.why, /node1 \(node_rank 1\) died first: oom/);
   });
 
-  it('ready is the head\'s word: a worker done while the head loads is not ready', () => {
+  it("ready is the head's word: a worker done while the head loads is not ready", () => {
     const v = joined(sglangNode({ rank: 0, until: 'loading' }), sglangNode({ rank: 1 }), 1, 1);
     assert.equal(v.state, 'loading');
     assert.match(v.why, /node0 \(node_rank 0, head\) holds the launch back/);

@@ -21,11 +21,17 @@ describe('matching the nodes of one launch', () => {
   it('the rendezvous end (the first phase after dist_init) is the same instant on every node: its stamps give the skew', () => {
     const a = analyzeText(sglangNode({ rank: 0 })).launches[0]!;
     assert.equal(rendezvousTs(a), T0 + 21);
-    const m = matchLatest([nodeLog('a', sglangNode({ rank: 0 })), nodeLog('b', sglangNode({ rank: 1, skew: 437 }))]);
+    const m = matchLatest([
+      nodeLog('a', sglangNode({ rank: 0 })),
+      nodeLog('b', sglangNode({ rank: 1, skew: 437 })),
+    ]);
     assert.ok(m.ok);
     assert.equal(m.nodes[1]!.skew, 437);
     assert.equal(m.nodes[1]!.aligned, true);
-    const behind = matchLatest([nodeLog('a', sglangNode({ rank: 0 })), nodeLog('b', sglangNode({ rank: 1, skew: -90 }))]);
+    const behind = matchLatest([
+      nodeLog('a', sglangNode({ rank: 0 })),
+      nodeLog('b', sglangNode({ rank: 1, skew: -90 })),
+    ]);
     assert.ok(behind.ok);
     assert.equal(behind.nodes[1]!.skew, -90);
   });
@@ -43,7 +49,10 @@ describe('matching the nodes of one launch', () => {
       matchLatest([nodeLog('a.log', sglangNode({ rank: 0 })), nodeLog('b.log', sglangNode(spec))]);
     const addr = other({ rank: 1, addr: '10.9.9.9:5000' });
     assert.ok(!addr.ok);
-    assert.equal(addr.error, 'b.log: not the same launch as a.log (rendezvous address 10.9.9.9:5000 vs 10.1.1.1:5000)');
+    assert.equal(
+      addr.error,
+      'b.log: not the same launch as a.log (rendezvous address 10.9.9.9:5000 vs 10.1.1.1:5000)',
+    );
     const nn = other({ rank: 1, nnodes: 4 });
     assert.ok(!nn.ok && /nnodes 4 vs 2/.test(nn.error));
     const model = other({ rank: 1, model: 'org/Other' });
@@ -72,7 +81,10 @@ describe('matching the nodes of one launch', () => {
   });
 
   it('notes when fewer logs than nodes are given', () => {
-    const m = matchLatest([nodeLog('a', sglangNode({ rank: 0, nnodes: 3 })), nodeLog('b', sglangNode({ rank: 1, nnodes: 3 }))]);
+    const m = matchLatest([
+      nodeLog('a', sglangNode({ rank: 0, nnodes: 3 })),
+      nodeLog('b', sglangNode({ rank: 1, nnodes: 3 })),
+    ]);
     assert.ok(m.ok);
     assert.deepEqual(m.notes, ["2 of the launch's 3 nodes given"]);
   });
