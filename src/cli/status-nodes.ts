@@ -10,6 +10,8 @@ import {
 } from '../app/multinode.js';
 import { isRemote } from '../app/read-log.js';
 import { keepVerdict } from '../app/recording.js';
+import { loadServeConfig } from '../web/config-file.js';
+import type { FlagSpec } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
 import { formatNodes, nodesLabel } from './format-nodes.js';
@@ -19,13 +21,48 @@ import { STATUS_EXIT, writeRunsJson } from './status-exit.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
 
-/** The `--node` targets, or null when the command reads one log. A log named besides them is a mistake. */
+/** The `--node`, `--config`/`--target` flags these commands take besides their own. */
+export const NODE_FLAGS: Record<string, FlagSpec> = {
+  node: { type: 'string', multi: true },
+  config: { type: 'string' },
+  target: { type: 'string' },
+};
+
+/** `--config F --target NAME`: the nodes of a `[[target]]` with `nodes = [...]` in firedup.toml. */
+function targetNodes(flags: Record<string, unknown>, cmd: string): string[] | null {
+  const { config, target } = flags;
+  if (config === undefined && target === undefined) return null;
+  if (typeof config !== 'string' || typeof target !== 'string')
+    throw new UsageError(
+      `${cmd}: --config FILE and --target NAME go together (a [[target]] with nodes = [...])`,
+    );
+  const cfg = loadServeConfig(config);
+  const t = cfg.nodeTargets.find((x) => x.name === target);
+  if (t) return t.nodes;
+  const one = cfg.targets.find((x) => x.name === target);
+  if (one)
+    throw new UsageError(
+      `${cmd}: target ${target} in ${config} is one log (${one.log}): firedup ${cmd} ${one.log}`,
+    );
+  const names = [...cfg.nodeTargets, ...cfg.targets].map((x) => x.name).filter(Boolean);
+  throw new UsageError(
+    `${cmd}: no target named ${target} in ${config}${names.length ? ` (there: ${names.join(', ')})` : ''}`,
+  );
+}
+
+/**
+ * The nodes' logs (`--node` repeated, or a firedup.toml target's `nodes`), or null when the command reads one
+ * log. A log named besides them is a mistake.
+ */
 export function nodeFlag(
   flags: Record<string, unknown>,
   positionals: string[],
   cmd: string,
 ): string[] | null {
-  const nodes = flags.node as string[] | undefined;
+  const given = flags.node as string[] | undefined;
+  const fromFile = targetNodes(flags, cmd);
+  if (given?.length && fromFile) throw new UsageError(`${cmd}: --node or --target, not both`);
+  const nodes = given?.length ? given : fromFile;
   if (!nodes?.length) return null;
   if (positionals.length)
     throw new UsageError(`${cmd}: name every node's log with --node (got ${positionals.join(' ')} besides)`);

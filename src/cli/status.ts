@@ -16,7 +16,7 @@ import { engineFlag, sshFlags } from './read.js';
 import { RECORD_FLAGS, withRecording } from './recording.js';
 import { STATUS_EXIT, writeRunsJson } from './status-exit.js';
 import { pidFlag, urlFlag } from './status-live.js';
-import { multiRuns, multiStatus, nodeFlag } from './status-nodes.js';
+import { multiRuns, multiStatus, NODE_FLAGS, nodeFlag } from './status-nodes.js';
 import { colorWanted, makeStyle } from './style.js';
 
 export const COMMON: Record<string, FlagSpec> = {
@@ -26,7 +26,7 @@ export const COMMON: Record<string, FlagSpec> = {
   help: { type: 'boolean', alias: 'h' },
   'ssh-config': { type: 'string' },
   'ssh-option': { type: 'string', multi: true },
-  node: { type: 'string', multi: true },
+  ...NODE_FLAGS,
   ...RECORD_FLAGS,
 };
 

@@ -16,6 +16,7 @@ import { fmtDuration } from './format.js';
 import { engineFlag, sshFlags } from './read.js';
 import { RECORD_FLAGS, recordingLedger } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
+import { NODE_FLAGS, nodeFlag } from './status-nodes.js';
 import { colorWanted, makeStyle } from './style.js';
 import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
 import { nodesSession, recordNodes } from './watch-nodes.js';
@@ -36,7 +37,7 @@ const FLAGS: Record<string, FlagSpec> = {
   quiet: { type: 'boolean', alias: 'q' },
   'ssh-option': { type: 'string', multi: true },
   'ssh-config': { type: 'string' },
-  node: { type: 'string', multi: true },
+  ...NODE_FLAGS,
   help: { type: 'boolean', alias: 'h' },
   ...RECORD_FLAGS,
 };
@@ -70,6 +71,7 @@ firedup watch|wait --node LOG --node LOG ...   one launch over several nodes (lo
   --no-ledger    record nothing
   --node LOG     a node's log of a multi-node launch, once per node: one verdict for the launch (ready when
                  the head serves; the node that died first or holds the others back is named)
+  --config F --target NAME   the nodes of a [[target]] with nodes = [...] in firedup.toml
 `;
 
 /** A missing log is fine (the launch has not begun); a directory or an unreadable file is a mistake. */
@@ -203,9 +205,7 @@ async function live({ mode, argv }: Run): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const nodes = (flags.node as string[] | undefined) ?? [];
-  if (nodes.length && positionals.length)
-    throw new UsageError(`${mode}: name every node's log with --node (got ${positionals.join(' ')} besides)`);
+  const nodes = nodeFlag(flags, positionals, mode) ?? [];
   if (!nodes.length && positionals.length !== 1)
     throw new UsageError(`${mode}: name one log file: firedup ${mode} server.log`);
   const log = nodes.length ? nodes.join(',') : positionals[0]!;

@@ -120,6 +120,40 @@ describe('multi-node launches: status and runs --node', () => {
     assert.match(diff.stdout, /nodes +2 nodes +2 nodes, node_rank 1 died first/);
   });
 
+  it('firedup.toml: a [[target]] with nodes = [...] (relative paths), read by status --config --target', async () => {
+    const toml = path.join(dir, 'firedup.toml');
+    fs.copyFileSync(node('oom', 0), path.join(dir, 'n0.log'));
+    fs.copyFileSync(node('oom', 1), path.join(dir, 'n1.log'));
+    fs.writeFileSync(
+      toml,
+      '[[target]]\nname = "one"\nlog = "n0.log"\n\n[[target]]\nname = "dsv3-2node"\nnodes = ["n0.log", "n1.log"]\n',
+    );
+    const r = await cli(['status', '--json', '--no-ledger', '--config', toml, '--target', 'dsv3-2node']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(JSON.parse(r.stdout).nodes.culprit.name, path.join(dir, 'n1.log'));
+    const bad: Array<[string, string[], RegExp]> = [
+      ['', ['--target', 'nope'], /no target named nope in \S+firedup\.toml \(there: dsv3-2node, one\)/],
+      ['', ['--target', 'one'], /target one in \S+ is one log \(\S+n0\.log\): firedup status \S+n0\.log/],
+      [
+        '[[target]]\nname = "x"\nnodes = ["n0.log"]\n',
+        ['--target', 'x'],
+        /firedup\.toml:3: nodes must list every node's log, two or more/,
+      ],
+      [
+        '[[target]]\nname = "x"\nlog = "n0.log"\nnodes = ["n0.log", "n1.log"]\n',
+        ['--target', 'x'],
+        /firedup\.toml:1: \[\[target\]\] takes log = .* or nodes = \[\.\.\.\]/,
+      ],
+    ];
+    for (const [text, args, re] of bad) {
+      if (text) fs.writeFileSync(toml, text);
+      const b = await cli(['status', '--no-ledger', '--config', toml, ...args]);
+      assert.equal(b.code, 1, b.stderr);
+      assertOneLine(b.stderr);
+      assert.match(b.stderr, re);
+    }
+  });
+
   it('bad input: one line naming it', async () => {
     const cases: Array<[string[], RegExp]> = [
       [
