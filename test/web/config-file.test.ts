@@ -21,7 +21,12 @@ describe('firedup.toml: a [[target]] over several nodes', () => {
       ['a'],
     );
     assert.deepEqual(cfg.nodeTargets, [
-      { name: 'two', nodes: [path.join(dir, 'n0.log'), 'root@gpu-b:/srv/sglang.log'], engine: 'sglang', line: 5 },
+      {
+        name: 'two',
+        nodes: [path.join(dir, 'n0.log'), 'root@gpu-b:/srv/sglang.log'],
+        engine: 'sglang',
+        line: 5,
+      },
     ]);
   });
 
