@@ -82,8 +82,10 @@ module.exports = {
       name: 'cli-serve-starts-the-dashboard',
       severity: 'error',
       comment:
-        'Exception, and only this one: `firedup serve` (cli/serve.ts) starts the dashboard, so it imports web/. No other CLI module does.',
-      from: { path: '^src/cli/', pathNot: '^src/cli/serve\\.ts$' },
+        'Exceptions: `firedup serve` (cli/serve.ts) starts the dashboard, so it imports web/; and cli/status-nodes.ts ' +
+        'reads a multi-node [[target]] of firedup.toml through its one reader (web/config-file.ts, config only), ' +
+        'until that reader moves below the faces. No other CLI module does.',
+      from: { path: '^src/cli/', pathNot: '^src/cli/(serve|status-nodes)\\.ts$' },
       to: { path: '^src/web/' },
     },
     {
