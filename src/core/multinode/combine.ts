@@ -12,6 +12,7 @@
 import type { LaunchReport } from '../report.js';
 import { type FailureClass, type Outcome, type Phase, phaseRank } from '../types.js';
 import type { Match, MatchedNode } from './match.js';
+import { workerDone } from './worker.js';
 
 export interface NodeSummary {
   name: string;
@@ -39,6 +40,8 @@ export interface NodeSummary {
   skew: number;
   startLine: number;
   endLine: number;
+  /** A worker whose own startup is over (worker.ts): it waits for the head, it holds nothing back. */
+  done: boolean;
 }
 
 export interface MultiNodeReport {
@@ -112,6 +115,7 @@ function summary(n: MatchedNode): NodeSummary {
     skew: n.skew,
     startLine: l.startLine,
     endLine: l.endLine,
+    done: !n.identity.head && workerDone(l, null),
   };
 }
 
@@ -133,10 +137,10 @@ function phaseEntryTs(n: MatchedNode): number | null {
   return l.startTs + p.at - n.skew;
 }
 
-/** A worker's own end of startup (SGLang's dummy health server) ranks with the head's ready. */
+/** A worker's own end of startup (worker.ts) ranks with the head's ready. */
 function effectiveRank(n: MatchedNode): number {
   const l = n.launch;
-  if (!n.identity.head && (l.outcome === 'ready' || l.outcome === 'serving')) return phaseRank('ready');
+  if (!n.identity.head && workerDone(l, null)) return phaseRank('ready');
   return l.phase ? phaseRank(l.phase) : -1;
 }
 
@@ -253,9 +257,7 @@ export function combineNodes(m: Extract<Match, { ok: true }>): MultiNodeReport {
   ) {
     const workers = m.nodes
       .filter((n) => n !== head)
-      .map(
-        (n) => `${n.name} ${n.launch.outcome === 'ready' ? 'ready' : (n.launch.phase ?? n.launch.outcome)}`,
-      );
+      .map((n) => `${n.name} ${workerDone(n.launch, null) ? 'ready' : (n.launch.phase ?? n.launch.outcome)}`);
     return {
       ...base,
       outcome: hl.outcome,

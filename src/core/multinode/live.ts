@@ -28,14 +28,30 @@ export interface NodeVerdict {
   why: string;
 }
 
+/**
+ * A worker whose startup is over (worker.ts) and whose process the probes have not found gone: ready, however
+ * long it has been silent — a headless vLLM node logs nothing after its engine is up.
+ */
+function workerSettled(n: LiveNode, across: MultiNodeReport | null): LiveNode {
+  const v = n.verdict;
+  const done = across?.nodes.find((x) => x.name === n.name)?.done ?? false;
+  if (n.head || !done || !v || ['crashed', 'dead', 'exited', 'ready', 'serving', 'idle'].includes(v.state))
+    return n;
+  return {
+    ...n,
+    verdict: { ...v, state: 'ready', stalledIn: null, why: 'its own startup is over; it waits for the head' },
+  };
+}
+
 function tagged(n: LiveNode): Verdict['evidence'] {
   return (n.verdict?.evidence ?? []).map((e) => ({ ...e, text: `[${n.name}] ${e.text}` }));
 }
 
 export function combineVerdicts(
-  nodes: LiveNode[],
+  given: LiveNode[],
   across: MultiNodeReport | null,
 ): Verdict & { nodes: NodeVerdict[] } {
+  const nodes = given.map((n) => workerSettled(n, across));
   const head = nodes.find((n) => n.head) ?? nodes[0]!;
   const per: NodeVerdict[] = nodes.map((n) => ({
     name: n.name,
