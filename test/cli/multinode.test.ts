@@ -108,11 +108,16 @@ describe('multi-node launches: status and runs --node', () => {
       (await cli(['runs', '--json', '--ledger', ledger, '--outcome', 'crashed'])).stdout,
     );
     assert.equal(again.launches.filter((l: any) => l.nodes).length, 1);
-    // show and diff print it as one launch with its nodes.
+    // runs, show and diff print it as one launch with its nodes.
+    const table = await cli(['runs', '--ledger', ledger, '--no-color', '--outcome', 'crashed'], {
+      COLUMNS: '200',
+    });
+    assert.match(table.stdout, /localhost ×2 nodes/);
     const show = await cli(['show', multi[0].id, '--ledger', ledger, '--no-color']);
     assert.equal(show.code, 0, show.stderr);
     assert.match(show.stdout, /nodes \(2 of 2; head \S+oom-node0\.log\):/);
     assert.match(show.stdout, /across nodes: crashed: \S+oom-node1\.log \(node_rank 1\) died first/);
+    await cli(['runs', '--json', '--ledger', ledger, ...nodes('clean')]);
     const all = JSON.parse((await cli(['runs', '--json', '--ledger', ledger])).stdout).launches;
     const clean = all.find((l: any) => l.nodes && l.outcome !== 'crashed');
     const diff = await cli(['diff', clean.id, multi[0].id, '--ledger', ledger, '--no-color']);
