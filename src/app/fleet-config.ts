@@ -13,6 +13,10 @@
  *   url = "http://127.0.0.1:30000"
  *   pid = 4242
  *
+ *   [[target]]                      # one launch over several nodes (status/watch/wait --config F --target NAME)
+ *   name = "dsv3-2node"
+ *   nodes = ["root@gpu-a:/root/sglang.log", "root@gpu-b:/root/sglang.log"]
+ *
  * Read with the small TOML reader of src/core/config/toml.ts (`[[target]]` tables only); anything else is an
  * error that names the file and the line.
  */
@@ -33,6 +37,8 @@ export interface ServeConfig {
   sshConfig?: string;
   sshOptions?: string[];
   targets: Array<Partial<TargetSpec> & { log: string; line: number }>;
+  /** Targets that are one launch over several nodes (`nodes = [...]`): every node's log, head or not. */
+  nodeTargets: Array<{ name?: string; nodes: string[]; engine?: EngineId; line: number }>;
 }
 
 function expandHome(p: string): string {
@@ -66,7 +72,7 @@ export function loadServeConfig(file: string): ServeConfig {
   const str = (e: Entry, key: string): string =>
     typeof e.value === 'string' ? e.value : at(e.line, `${key} must be a string in "quotes"`);
   const localPath = (p: string) => path.resolve(dir, expandHome(p));
-  const cfg: ServeConfig = { targets: [] };
+  const cfg: ServeConfig = { targets: [], nodeTargets: [] };
   for (const [key, e] of top) {
     switch (key) {
       case 'host':
@@ -99,8 +105,12 @@ export function loadServeConfig(file: string): ServeConfig {
         );
     }
   }
+  // Remote targets stay as written; a local path is relative to this file.
+  const place = (log: string) =>
+    /^ssh:\/\/|^[^/]*:/.test(log) && !fs.existsSync(localPath(log)) ? log : localPath(log);
   for (const t of targets) {
     const spec: Partial<TargetSpec> & { line: number } = { line: t.line };
+    let nodes: string[] | null = null;
     for (const [key, e] of t.keys) {
       switch (key) {
         case 'name':
@@ -111,10 +121,21 @@ export function loadServeConfig(file: string): ServeConfig {
           const log = str(e, key);
           if (log === '' || log === '-')
             at(e.line, 'log must name a file or an ssh target (user@host:/path)');
-          // Remote targets stay as written; a local path is relative to this file.
-          spec.log = /^ssh:\/\/|^[^/]*:/.test(log) && !fs.existsSync(localPath(log)) ? log : localPath(log);
+          spec.log = place(log);
           break;
         }
+        case 'nodes':
+          if (
+            !Array.isArray(e.value) ||
+            e.value.length < 2 ||
+            e.value.some((v) => typeof v !== 'string' || v === '' || v === '-')
+          )
+            at(
+              e.line,
+              'nodes must list every node\'s log, two or more: ["user@gpu-a:/path", "user@gpu-b:/path"]',
+            );
+          nodes = (e.value as string[]).map(place);
+          break;
         case 'url': {
           const url = str(e, key);
           if (!/^https?:\/\/[^\s/]+/.test(url)) at(e.line, `url ${url}: not an http:// or https:// URL`);
@@ -132,10 +153,22 @@ export function loadServeConfig(file: string): ServeConfig {
           spec.engine = e.value as EngineId;
           break;
         default:
-          at(e.line, `unknown target setting ${key} (known: name, log, url, pid, engine)`);
+          at(e.line, `unknown target setting ${key} (known: name, log, nodes, url, pid, engine)`);
       }
     }
-    if (spec.log === undefined) at(t.line, '[[target]] needs log = "path or user@host:/path"');
+    if (nodes) {
+      if (spec.log !== undefined)
+        at(
+          t.line,
+          '[[target]] takes log = "…" for one server or nodes = [...] for one launch over several nodes, not both',
+        );
+      if (spec.url !== undefined || spec.pid !== undefined)
+        at(t.line, "url and pid name one server; a nodes target finds each node's from its log");
+      cfg.nodeTargets.push({ name: spec.name, nodes, engine: spec.engine, line: t.line });
+      continue;
+    }
+    if (spec.log === undefined)
+      at(t.line, '[[target]] needs log = "path or user@host:/path" (or nodes = [...])');
     cfg.targets.push(spec as ServeConfig['targets'][number]);
   }
   return cfg;

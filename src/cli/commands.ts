@@ -40,6 +40,14 @@ const SSH_OPTS: Array<[string, string]> = [
   ['--ssh-config FILE', 'ssh client config for a remote log (ssh -F)'],
   ['--ssh-option K=V', 'an ssh option for a remote log (ssh -o), repeatable'],
 ];
+const NODE_OPTS: Array<[string, string]> = [
+  [
+    '--node LOG',
+    "a node's log of a multi-node launch (path or host:path), once per node: one launch, the node that holds it named",
+  ],
+  ['--config FILE', 'firedup.toml, with --target'],
+  ['--target NAME', "the [[target]] of --config whose nodes = [...] are the launch's logs"],
+];
 const LIVE_OPTS: Array<[string, string]> = [
   ['--url U', "the server's HTTP address (default: host and port from the logged config)"],
   ['--pid P', "the server's process (default: found from the port or the engine's command line)"],
@@ -63,6 +71,7 @@ export const COMMANDS: CommandDoc[] = [
       ['--explain', 'the lines behind each conclusion, and the lines no rule knew (for a bug report)'],
       ['--lines [N]', 'the raw log around each piece of evidence, N lines of context (default 3)'],
       ENGINE_OPT,
+      ...NODE_OPTS,
       LEDGER_OPT,
       NO_LEDGER,
       ...SSH_OPTS,
@@ -72,6 +81,10 @@ export const COMMANDS: CommandDoc[] = [
       ['firedup status server.log', 'the latest launch'],
       ['firedup status -j server.log | jq .phase', 'machine-readable'],
       ['firedup status gpu-a:/var/log/sglang.log', 'a log on another machine, over ssh'],
+      [
+        'firedup status --node gpu-a:/srv/sglang.log --node gpu-b:/srv/sglang.log',
+        'one launch over two nodes',
+      ],
     ],
     files: true,
   },
@@ -93,6 +106,7 @@ export const COMMANDS: CommandDoc[] = [
       ['--where KEY=VALUE', 'the logged config has KEY=VALUE (True/None as printed); repeatable'],
       ['-n, --limit N', 'the newest N (default 50)'],
       ENGINE_OPT,
+      ...NODE_OPTS,
       LEDGER_OPT,
       NO_LEDGER,
       ...SSH_OPTS,
@@ -219,11 +233,21 @@ export const COMMANDS: CommandDoc[] = [
     usage: ['firedup watch <log> [options]'],
     about:
       'Follows the log as it grows and probes the process, the port and the GPUs. On a terminal a block is\nredrawn in place; otherwise one timestamped line per event. Ctrl-C leaves.',
-    options: [JSON_OPT, ...LIVE_OPTS, ENGINE_OPT, LEDGER_OPT, NO_LEDGER, ...SSH_OPTS, COLOR_OPT],
+    options: [
+      JSON_OPT,
+      ...LIVE_OPTS,
+      ENGINE_OPT,
+      ...NODE_OPTS,
+      LEDGER_OPT,
+      NO_LEDGER,
+      ...SSH_OPTS,
+      COLOR_OPT,
+    ],
     examples: [
       ['firedup watch server.log', 'until the launch ends'],
       ['firedup watch server.log --url http://10.0.0.5:30000 --pid 4242', 'naming the server'],
       ['firedup watch root@gpu-a:/root/sglang.log', 'over ssh, nothing installed there'],
+      ['firedup watch --config firedup.toml --target dsv3-2node', 'a multi-node launch from firedup.toml'],
     ],
     files: true,
   },
@@ -241,6 +265,7 @@ export const COMMANDS: CommandDoc[] = [
         f === '--timeout T' ? [f, 'give up after T (90s, 30m, 2h; default: 60m) with exit code 6'] : [f, d],
       ),
       ENGINE_OPT,
+      ...NODE_OPTS,
       LEDGER_OPT,
       NO_LEDGER,
       ...SSH_OPTS,

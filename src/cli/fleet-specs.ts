@@ -38,6 +38,13 @@ export function targetSpecs(
   for (const t of cfg?.targets ?? []) {
     specs.push({ ...t, name: t.name ?? unique(nameOf(t.log)), engine: t.engine ?? engine });
   }
+  // A multi-node target is watched node by node here (`name-node0`, …): the joined verdict is status/watch/wait's.
+  for (const t of cfg?.nodeTargets ?? []) {
+    const base = t.name ?? unique(nameOf(t.nodes[0]!));
+    t.nodes.forEach((log, i) => {
+      specs.push({ name: unique(`${base}-node${i}`), log, engine: t.engine ?? engine });
+    });
+  }
   for (const log of watch) {
     if (log === '-')
       throw new UsageError('serve: --watch needs a log file or an ssh target, not standard input');

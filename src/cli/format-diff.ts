@@ -95,6 +95,16 @@ export function formatDiff(d: LaunchDiff, st: Style): string {
       { text: ob, paint: outcomePaint(d.b, st) },
       '',
     ]);
+  // Multi-node launches: how many nodes, and which one died first or held the others back.
+  const na = d.a.report.nodes;
+  const nb = d.b.report.nodes;
+  if (na || nb) {
+    const nodesText = (m: typeof na) =>
+      m
+        ? `${m.nodes.length} nodes${m.culprit ? `, node_rank ${m.culprit.nodeRank ?? 0} ${m.outcome === 'crashed' ? 'died first' : 'held back'}` : ''}`
+        : '1 node';
+    rows.push(['nodes', cut(nodesText(na)), cut(nodesText(nb)), '']);
+  }
   if (d.load.a !== d.load.b)
     rows.push(['load time', loadText(d.a), loadText(d.b), deltaCell(d.load, 's', false, st)]);
   if (d.sameConfig)

@@ -4,6 +4,7 @@ import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js
 import type { TargetResult } from '../core/targets.js';
 import { TARGET_METRICS } from '../core/targets.js';
 import { fmtDuration, fmtValue, progressText, summaryLine } from './format.js';
+import { formatNodes } from './format-nodes.js';
 import type { Style } from './style.js';
 import { type Row, renderTable, type TableOptions } from './table.js';
 import { fitLines, outputWidth, wrapText } from './width.js';
@@ -181,7 +182,8 @@ export function formatLedgerRuns(
   const rows: Row[] = list.map(({ rec, bench, targets }) => [
     { text: shortId(rec.id), paint: st.bold },
     fmtTs(rec.startTs ?? rec.firstSeen),
-    cut(rec.host, 20),
+    // A multi-node launch is one row: its head's host and how many nodes it spans.
+    cut(rec.report.nodes ? `${rec.host} ×${rec.report.nodes.nodes.length} nodes` : rec.host, 20),
     cut(rec.model ?? '?', 32),
     rec.engine ?? '?',
     { text: outcomeText(rec), paint: outcomePaint(rec, st) },
@@ -336,6 +338,7 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
   out.push(`  ${st.dim(times.join(' · '))}`);
   const sum = summaryLine(l);
   if (sum) out.push(`  ${sum}`);
+  if (l.nodes) out.push(formatNodes(l.nodes, st).trimEnd());
   const nKeys = Object.keys(l.config ?? {}).length;
   if (nKeys)
     out.push(

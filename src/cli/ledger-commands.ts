@@ -8,6 +8,7 @@ import { logIdentity } from '../app/recording.js';
 import { bestBench } from '../core/bench/select.js';
 import { diffLaunches } from '../core/launch-diff.js';
 import { LAUNCH_STATES } from '../core/launch-state.js';
+import { type NodeListEntry, nodeList } from '../core/multinode/combine.js';
 import type { LaunchRecord } from '../core/records.js';
 import { summaryKeys } from '../core/report.js';
 import { evaluateTargets, parseTarget, TargetParseError } from '../core/targets.js';
@@ -265,9 +266,12 @@ function forModel(all: TargetRecord[], model: string | null): TargetRecord[] {
 }
 
 /** A launch without its report (phases, series, config): what a list needs. `show --json` gives the rest. */
-function summary(rec: LaunchRecord): Omit<LaunchRecord, 'report'> & { config: Record<string, unknown> } {
+function summary(
+  rec: LaunchRecord,
+): Omit<LaunchRecord, 'report'> & { config: Record<string, unknown>; nodes?: NodeListEntry[] } {
   const { report, ...rest } = rec;
-  return { ...rest, config: report.config ?? {} };
+  // A multi-node launch lists its nodes; a one-node launch's JSON stays as it was.
+  return { ...rest, config: report.config ?? {}, ...(report.nodes ? { nodes: nodeList(report.nodes) } : {}) };
 }
 
 // ---- show

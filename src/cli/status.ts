@@ -6,7 +6,6 @@ import { statusVerdict } from '../app/status-verdict.js';
 import { diffConfig } from '../core/diff.js';
 import { explainLatest } from '../core/explain-report.js';
 import type { LaunchRecord } from '../core/records.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
@@ -15,7 +14,9 @@ import { helpText } from './help.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
 import { engineFlag, readLogForCli, sshFlags } from './read.js';
 import { RECORD_FLAGS, withRecording } from './recording.js';
+import { STATUS_EXIT, writeRunsJson } from './status-exit.js';
 import { pidFlag, urlFlag } from './status-live.js';
+import { multiRuns, multiStatus, NODE_FLAGS, nodeFlag } from './status-nodes.js';
 import { colorWanted, makeStyle } from './style.js';
 
 export const COMMON: Record<string, FlagSpec> = {
@@ -25,17 +26,8 @@ export const COMMON: Record<string, FlagSpec> = {
   help: { type: 'boolean', alias: 'h' },
   'ssh-config': { type: 'string' },
   'ssh-option': { type: 'string', multi: true },
+  ...NODE_FLAGS,
   ...RECORD_FLAGS,
-};
-
-export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {
-  ready: 0,
-  serving: 0,
-  crashed: 2,
-  in_progress: 3,
-  shutdown: 5,
-  // Never the latest launch of a file (a later launch is what ended it); there for completeness.
-  ended: 5,
 };
 
 function out(s: string): void {
@@ -63,6 +55,12 @@ export async function status(argv0: string[]): Promise<number> {
   if (flags.help) {
     out(await helpText());
     return 0;
+  }
+  const nodes = nodeFlag(flags, positionals, 'status');
+  if (nodes) {
+    if (lines !== null || flags.explain)
+      throw new UsageError('status: --lines and --explain read one log; leave them out with --node');
+    return multiStatus(nodes, flags);
   }
   const target = oneLog(positionals, 'status');
   if (lines !== null && (target === '-' || isRemote(target) || flags.json || flags.explain))
@@ -139,32 +137,14 @@ async function explain(target: string, flags: Record<string, unknown>): Promise<
   return STATUS_EXIT[x.outcome];
 }
 
-/**
- * `runs --json`: the same bytes as one JSON.stringify of the whole, written a launch at a time, so that a log
- * of 100k launches never holds its whole report text in memory.
- */
-function writeRunsJson(report: AnalysisReport): void {
-  out(
-    `{"engine":${JSON.stringify(report.engine)},"lines":${report.lines},"bytes":${report.bytes},"launches":[`,
-  );
-  let buf = '';
-  const launches = report.launches;
-  for (let i = 0; i < launches.length; i++) {
-    buf += (i ? ',' : '') + JSON.stringify(launches[i]);
-    if (buf.length > 1 << 20) {
-      out(buf);
-      buf = '';
-    }
-  }
-  out(`${buf}]}\n`);
-}
-
 export async function runs(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, COMMON, 'runs');
   if (flags.help) {
     out(await helpText());
     return 0;
   }
+  const nodes = nodeFlag(flags, positionals, 'runs');
+  if (nodes) return multiRuns(nodes, flags);
   const target = oneLog(positionals, 'runs');
   const res = await withRecording(flags, (ledger) =>
     readLogForCli(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger),

@@ -5,6 +5,7 @@
  */
 
 import type { LiveEvent } from '../app/live.js';
+import type { NodeVerdict } from '../core/multinode/live.js';
 import type { GpuObservation } from '../core/observations.js';
 import type { AnalysisReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
@@ -88,6 +89,17 @@ export function renderBlock(
       .join(' · ');
     // The latest phases matter most: an overlong list loses its start, at a phase boundary.
     out.push(st.dim(`  ${cutStart(ph, width - 4)}`));
+  }
+  // A multi-node launch: each node's own state, phase and progress, one line each.
+  for (const n of (v as Verdict & { nodes?: NodeVerdict[] }).nodes ?? []) {
+    const p =
+      n.progress && n.progress.done < n.progress.total ? `  ${n.progress.done}/${n.progress.total}` : '';
+    out.push(
+      cutText(
+        `  ${n.head ? '◆' : '·'} ${n.name}  ${n.state}${n.phase && n.phase !== n.state ? ` (${n.phase})` : ''}${p}`,
+        width,
+      ),
+    );
   }
   for (const g of gpuLines(gpu, st, width)) out.push(`  ${g}`);
   for (const e of v.evidence.slice(0, 6)) {

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { type LiveEvent, LiveSession } from '../app/live.js';
+import { MultiNodeLive, type NodeEvent } from '../app/multinode-live.js';
 import { isRemote } from '../app/read-log.js';
 import { LiveRecording, logIdentity } from '../app/recording.js';
 import { remoteLive } from '../app/remote-live.js';
@@ -15,8 +16,10 @@ import { fmtDuration } from './format.js';
 import { engineFlag, sshFlags } from './read.js';
 import { RECORD_FLAGS, recordingLedger } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
+import { NODE_FLAGS, nodeFlag } from './status-nodes.js';
 import { colorWanted, makeStyle } from './style.js';
 import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
+import { nodesSession, recordNodes } from './watch-nodes.js';
 import { outputWidth } from './width.js';
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -34,12 +37,14 @@ const FLAGS: Record<string, FlagSpec> = {
   quiet: { type: 'boolean', alias: 'q' },
   'ssh-option': { type: 'string', multi: true },
   'ssh-config': { type: 'string' },
+  ...NODE_FLAGS,
   help: { type: 'boolean', alias: 'h' },
   ...RECORD_FLAGS,
 };
 
 const USAGE = `firedup watch <log> [--url U] [--pid P] [--json] [--on-ready CMD] [--on-fail CMD]
 firedup wait <log> [--for ready|serving|loaded] [--next] [--timeout 60m] [-q] [--url U] [--pid P] [--json]
+firedup watch|wait --node LOG --node LOG ...   one launch over several nodes (local paths or host:path)
 
   watch   a live view of the launch: phase, progress and ETA, GPUs, evidence; ends with the final verdict
           (q or Ctrl-C leaves it on a terminal)
@@ -65,6 +70,9 @@ firedup wait <log> [--for ready|serving|loaded] [--next] [--timeout 60m] [-q] [-
   --ledger PATH  record the launches in this ledger (default: FIREDUP_LEDGER, else
                  ~/.local/share/firedup/ledger.db); earlier launches like this one set the budgets
   --no-ledger    record nothing
+  --node LOG     a node's log of a multi-node launch, once per node: one verdict for the launch (ready when
+                 the head serves; the node that died first or holds the others back is named)
+  --config F --target NAME   the nodes of a [[target]] with nodes = [...] in firedup.toml
 `;
 
 /** A missing log is fine (the launch has not begun); a directory or an unreadable file is a mistake. */
@@ -200,9 +208,10 @@ async function live({ mode, argv }: Run): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (positionals.length !== 1)
+  const nodes = nodeFlag(flags, positionals, mode) ?? [];
+  if (!nodes.length && positionals.length !== 1)
     throw new UsageError(`${mode}: name one log file: firedup ${mode} server.log`);
-  const log = positionals[0]!;
+  const log = nodes.length ? nodes.join(',') : positionals[0]!;
   const timeout =
     typeof flags.timeout === 'string'
       ? parseDuration(flags.timeout, '--timeout')
@@ -213,24 +222,47 @@ async function live({ mode, argv }: Run): Promise<number> {
     throw new UsageError('watch: --for and --next are wait options (firedup wait --help)');
   const goal = goalFlag(flags.for);
   const quiet = Boolean(flags.quiet);
-  const remote = isRemote(log);
-  if (log !== '-' && !remote) checkFollowable(log);
-  const ssh = remote ? await remoteLive(log, sshFlags(flags), Boolean(flags['no-gpu'])) : undefined;
-  const where = logIdentity(log);
-  const ledger = where ? await recordingLedger(flags) : null;
-  const rec = ledger && where ? new LiveRecording(ledger, where) : null;
-  const session = new LiveSession({
-    expect: rec?.expect,
-    ...ssh?.opts,
-    log,
-    url: urlFlag(flags.url),
-    pid: pidFlag(flags.pid),
+  const shared = {
     engine: engineFlag(flags.engine),
-    gpu: flags['no-gpu'] ? false : ssh?.opts.gpu,
     budgetScale: budgetScale(),
     skipEnded: mode === 'wait' && Boolean(flags.next),
     timeout,
-  });
+  };
+  let session: LiveSession | MultiNodeLive;
+  let rec: LiveRecording | null = null;
+  let ledger: Awaited<ReturnType<typeof recordingLedger>> = null;
+  // The joined launch's writes, one after another (a Postgres ledger answers later); finish waits for them.
+  let nodesWritten: Promise<void> = Promise.resolve();
+  const keepNodes = (live: MultiNodeLive, v: Verdict) => {
+    nodesWritten = nodesWritten.then(() => recordNodes(ledger, live, v)).catch(() => {});
+  };
+  if (nodes.length) {
+    session = await nodesSession(
+      nodes,
+      flags,
+      checkFollowable,
+      { ...shared, gpu: flags['no-gpu'] ? false : undefined },
+      mode,
+    );
+    ledger = await recordingLedger(flags);
+  } else {
+    const remote = isRemote(log);
+    if (log !== '-' && !remote) checkFollowable(log);
+    const ssh = remote ? await remoteLive(log, sshFlags(flags), Boolean(flags['no-gpu'])) : undefined;
+    const where = logIdentity(log);
+    ledger = where ? await recordingLedger(flags) : null;
+    rec = ledger && where ? new LiveRecording(ledger, where) : null;
+    session = new LiveSession({
+      expect: rec?.expect,
+      ...ssh?.opts,
+      ...shared,
+      log,
+      url: urlFlag(flags.url),
+      pid: pidFlag(flags.pid),
+      gpu: flags['no-gpu'] ? false : ssh?.opts.gpu,
+    });
+  }
+  const multi = session instanceof MultiNodeLive ? session : null;
   const json = Boolean(flags.json);
   const err = process.stderr;
   const tty = mode === 'watch' && !json && Boolean(process.stdout.isTTY);
@@ -239,6 +271,7 @@ async function live({ mode, argv }: Run): Promise<number> {
   const width = () => outputWidth() ?? 100;
   const started = Date.now() / 1000;
   let readyFired = false;
+  let lastRecorded: Verdict | null = null;
   let failFired = false;
   const hooks: Promise<void>[] = [];
 
@@ -252,8 +285,10 @@ async function live({ mode, argv }: Run): Promise<number> {
       return;
     }
     if (quiet) return;
-    const line = eventLine(e, st);
-    if (line === null) return;
+    const own = eventLine(e, st);
+    if (own === null) return;
+    const node = (e as NodeEvent).node;
+    const line = node ? `[${node}] ${own}` : own;
     if (view && session.verdict) view.log(line, block(session.verdict));
     else if (mode === 'watch') process.stdout.write(`${line}\n`);
     else err.write(`${line}\n`);
@@ -270,6 +305,8 @@ async function live({ mode, argv }: Run): Promise<number> {
       void rec?.observe(session.currentReport, session.observations.process?.pid ?? null, { force: true });
       void rec?.verdict(v, session.currentReport);
       await rec?.flush();
+      if (multi) keepNodes(multi, v);
+      await nodesWritten;
       await ledger?.close();
       await Promise.all(hooks);
       if (view) {
@@ -293,6 +330,12 @@ async function live({ mode, argv }: Run): Promise<number> {
     session.on('tick', (v: Verdict) => {
       void rec?.observe(session.currentReport, session.observations.process?.pid ?? null);
       void rec?.verdict(v, session.currentReport);
+      if (multi && v !== lastRecorded) {
+        // The joined launch is kept when its verdict changes, not on every tick of every node.
+        if (!lastRecorded || v.state !== lastRecorded.state || v.phase !== lastRecorded.phase)
+          keepNodes(multi, v);
+        lastRecorded = v;
+      }
       if (view) view.draw(block(v));
       const ready = v.state === 'ready' || v.state === 'serving' || v.state === 'idle';
       const failed = v.state === 'crashed' || v.state === 'stalled' || v.state === 'dead';
@@ -312,6 +355,16 @@ async function live({ mode, argv }: Run): Promise<number> {
       }
     });
     // Standard input ended: the verdict can no longer change.
+    // Logs of different launches: one line naming them, at once.
+    session.on('mismatch', (why: string) => {
+      if (done) return;
+      done = true;
+      session.stop();
+      void ledger?.close();
+      view?.close();
+      process.stderr.write(`firedup: ${mode}: ${why}\n`);
+      resolve(1);
+    });
     session.once('end', () => {
       const v = session.tick();
       void finish(waitExitCode(v), v);

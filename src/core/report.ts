@@ -4,6 +4,7 @@ import { type Confidence, launchConfidence } from './confidence.js';
 import { redactText } from './config/redact.js';
 import { engineModule } from './engines/index.js';
 import type { LaunchBuilder } from './launch.js';
+import type { MultiNodeReport } from './multinode/combine.js';
 import type { EngineId, Evidence, FailureClass, Outcome, Phase } from './types.js';
 
 export interface PhaseReport {
@@ -120,6 +121,8 @@ export interface LaunchReport {
   startTs: number | null;
   endTs: number | null;
   lastProgressTs: number | null;
+  /** A launch read from several nodes' logs (`--node`): every node's reading and the verdict across them. */
+  nodes?: MultiNodeReport;
 }
 
 export interface AnalysisReport {

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { VOLATILE } from '../core/diff.js';
 import { launchState } from '../core/launch-state.js';
+import { nodeList } from '../core/multinode/combine.js';
 import type { LaunchReport } from '../core/report.js';
 import type {
   BenchRecord,
@@ -168,10 +169,13 @@ export interface LaunchRow {
 }
 
 /** What a list row shows of the report; kept in the `summary` column. */
-type ListSummary = Pick<LaunchListItem, 'phases' | 'configSummary' | 'failure'>;
+type ListSummary = Pick<LaunchListItem, 'phases' | 'configSummary' | 'failure' | 'nodes'>;
 
 function listSummary(rep: LaunchReport): ListSummary {
+  const nodes = rep.nodes;
   return {
+    // A multi-node launch lists its nodes; a one-node launch's summary stays as it was (no key).
+    ...(nodes ? { nodes: nodeList(nodes) } : {}),
     phases: (rep.phases ?? []).map((p) => ({
       phase: p.phase,
       at: p.at ?? null,
@@ -275,6 +279,7 @@ export function listItemFromRow(row: LaunchListRow, paths: LaunchPath[] = []): L
     phases: s.phases ?? [],
     configSummary: s.configSummary ?? {},
     failure: s.failure ?? null,
+    ...(s.nodes ? { nodes: s.nodes } : {}),
   };
 }
 

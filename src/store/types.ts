@@ -3,6 +3,7 @@
  * Other parts (CLI, dashboard, exporter) code against these types and `LedgerStore` (ledger-store.ts) only; `ledger.ts`
  * implements them on SQLite, `pg/store.ts` on Postgres.
  */
+import type { NodeListEntry } from '../core/multinode/combine.js';
 import type { LaunchRecord } from '../core/records.js';
 
 export type {
@@ -55,6 +56,8 @@ export type LaunchListItem = Omit<LaunchRecord, 'report'> & {
   /** The report's configSummary (the key flags). */
   configSummary: Record<string, unknown>;
   failure: { class: string; message: string } | null;
+  /** A multi-node launch's nodes (kept in the summary JSON; absent for one node). */
+  nodes?: NodeListEntry[];
 };
 
 export interface LaunchFilter {

@@ -4,6 +4,7 @@
  */
 
 import type { GpuSummary } from '../app/watched-target.js';
+import type { NodeListEntry } from '../core/multinode/combine.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
 import type { LaunchReport, ThroughputReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
@@ -34,6 +35,8 @@ export type LaunchSummary = Omit<LaunchRecord, 'report'> & {
   bench: BenchSummary | null;
   targets: TargetResult[];
   failure: { class: string; message: string } | null;
+  /** A multi-node launch's nodes (absent for one node). */
+  nodes?: NodeListEntry[];
 };
 
 export interface LaunchesResponse {

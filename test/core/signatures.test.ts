@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { commonSignatures } from '../../src/core/engines/common.js';
 import { ENGINE_MODULES } from '../../src/core/engines/index.js';
 import { parseLine } from '../../src/core/lines/prefix.js';
-import { SHARED } from '../helpers.js';
+import { analyzeText, SHARED } from '../helpers.js';
 
 /** The example lines of research/*-signatures.json (copied into test/fixtures). */
 function examples(): string[] {
@@ -37,5 +37,24 @@ describe('engine signatures', () => {
       const ids = e.signatures.map((s) => s.id);
       assert.equal(new Set(ids).size, ids.length, e.id);
     }
+  });
+
+  it("SGLang: a worker node's dummy health-check server (utils/common.py launch_dummy_health_check_server) ends its startup", () => {
+    const head =
+      "[2026-03-02 08:00:00] server_args=ServerArgs(model_path='m', tp_size=4, nnodes=2, node_rank=1, dist_init_addr='10.0.0.5:6000')\n[2026-03-02 08:00:03 TP2] Init torch distributed begin.\n[2026-03-02 08:00:09 TP2] Load weight begin. avail mem=70.00 GB\n";
+    for (const line of [
+      'Dummy health check server started in background thread at 0.0.0.0:31000',
+      'Dummy health check server started in background thread at [::]:31000',
+      'Dummy health check server scheduled on existing loop at 10.0.0.6:31000',
+      'Starting dummy health check server at 0.0.0.0:31000',
+    ]) {
+      const l = analyzeText(`${head}[2026-03-02 08:01:00] ${line}\n`).launches.at(-1)!;
+      assert.equal(l.outcome, 'ready', line);
+      assert.equal(l.ready?.line, 4, line);
+    }
+    const failed = analyzeText(
+      `${head}[2026-03-02 08:01:00] Dummy health check server failed to start: [Errno 98] address already in use\n`,
+    ).launches.at(-1)!;
+    assert.notEqual(failed.outcome, 'ready');
   });
 });

@@ -167,6 +167,16 @@ const signatures: Signature[] = [
     lit: 'fired up',
     re: /The server is fired up and ready to roll!/,
   },
+  {
+    // A node of a multi-node launch with --node-rank >= 1 never prints `fired up`: once its schedulers are
+    // ready it starts a dummy health-check server on --port and blocks, so this line is its startup's end
+    // (srt/utils/common.py launch_dummy_health_check_server in v0.5.9 and newest; srt/utils.py in v0.4.10).
+    id: 'worker_ready',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'ummy health check server',
+    re: /^(?:Dummy health check server (?:started in background thread|scheduled on existing loop) at|Starting dummy health check server at) \S+:\d+/,
+  },
   // serving
   {
     id: 'decode_batch',

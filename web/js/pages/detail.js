@@ -18,6 +18,8 @@ export async function detailView(id, seq) {
   const rep = rec.report ?? {};
   const root = h('section', { class: 'detail' });
   root.append(detailHeader(rec, rep));
+  // A multi-node launch: one row per node, the one that died first or holds the others back marked.
+  if (rep.nodes) root.append(section('Nodes', nodesBlock(rep.nodes)));
   root.append(section('Phases', timeline(rep)));
   const curve = h('div', { class: 'chart' });
   root.append(section('Weight loading', loadProgress(rep, curve, stateOf(rec))));
@@ -406,6 +408,44 @@ function throughputBlock(rep, series, chartEl) {
       sv ? kv('requests', fmtNum(sv.requests)) : null,
     ),
     chartEl,
+  );
+}
+
+function nodesBlock(m) {
+  const rows = m.nodes.map((n) =>
+    h(
+      'tr',
+      { class: m.culprit?.name === n.name ? 'culprit' : null },
+      h('td', null, m.culprit?.name === n.name ? `${n.name} ◀` : n.name),
+      h('td', null, `${n.nodeRank ?? 0}${n.head ? ' (head)' : ''}`),
+      h('td', null, n.ranks ?? ''),
+      h('td', null, n.outcome),
+      h('td', null, n.phase ?? ''),
+      h('td', null, n.progress ? `${n.progress.done}/${n.progress.total}` : ''),
+      h('td', null, n.failure ? n.failure.class : ''),
+      h('td', null, n.skew ? `${n.skew > 0 ? '+' : ''}${n.skew} s` : ''),
+    ),
+  );
+  return h(
+    'div',
+    { class: 'nodes' },
+    h('p', { class: 'verdict' }, m.verdict),
+    h(
+      'table',
+      null,
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ['node', 'node rank', 'ranks', 'outcome', 'phase', 'progress', 'failure', 'clock'].map((t) =>
+            h('th', null, t),
+          ),
+        ),
+      ),
+      h('tbody', null, rows),
+    ),
   );
 }
 

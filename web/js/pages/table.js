@@ -365,7 +365,11 @@ function rowElement(l) {
   const start = fmtTs(l.startTs ?? l.firstSeen);
   c[2].title = start;
   c[2].textContent = start.slice(0, 16);
-  c[3].textContent = l.host;
+  // A multi-node launch is one row: the head's host and how many nodes it spans.
+  c[3].textContent = l.nodes ? `${l.host} ×${l.nodes.length}` : l.host;
+  c[3].title = l.nodes
+    ? l.nodes.map((n) => `node ${n.nodeRank ?? 0}: ${n.name} ${n.outcome}`).join('\n')
+    : '';
   c[4].title = l.path;
   c[4].textContent = l.model ?? '–';
   c[5].textContent = l.engine ?? '–';

@@ -1,0 +1,121 @@
+/**
+ * `watch`/`wait --node …`: one live session per node (each following its log, locally or over ssh, with its
+ * own probes), joined into one verdict for the launch by src/core/multinode. It offers what `watch` uses of a
+ * single LiveSession: `event`, `tick` and `mismatch` events, `verdict`, `currentReport`, `observations`.
+ */
+import { EventEmitter } from 'node:events';
+import { combineNodes, headLaunch, type MultiNodeReport } from '../core/multinode/combine.js';
+import { nodeIdentity } from '../core/multinode/identity.js';
+import { combineVerdicts } from '../core/multinode/live.js';
+import { matchLatest } from '../core/multinode/match.js';
+import type { Observations } from '../core/observations.js';
+import type { AnalysisReport } from '../core/report.js';
+import type { Verdict } from '../core/verdict.js';
+import type { LiveEvent, LiveSession } from './live.js';
+
+export interface LiveNodeSession {
+  name: string;
+  session: LiveSession;
+}
+
+/** A node's own events, tagged with the node (`--json` gets `node`, the text view a `[node]` prefix). */
+export type NodeEvent = LiveEvent & { node?: string };
+
+export class MultiNodeLive extends EventEmitter {
+  verdict: Verdict | null = null;
+  private report: AnalysisReport | null = null;
+  private across: MultiNodeReport | null = null;
+  private head = 0;
+  private lastKey = '';
+  private mismatchSaid = false;
+
+  constructor(private readonly nodes: LiveNodeSession[]) {
+    super();
+    for (const n of nodes) {
+      n.session.on('event', (e: LiveEvent) => {
+        // Each node's own verdicts are folded into the launch's: only the joined one is told.
+        if (e.type !== 'verdict') this.emit('event', { ...e, node: n.name } satisfies NodeEvent);
+      });
+      n.session.on('tick', () => this.join());
+    }
+  }
+
+  start(): void {
+    for (const n of this.nodes) n.session.start();
+  }
+
+  stop(): void {
+    for (const n of this.nodes) n.session.stop();
+  }
+
+  /** Joins the nodes' verdicts now (every node ticks on its own: this runs after each of their ticks). */
+  tick(): Verdict {
+    for (const n of this.nodes) n.session.tick();
+    return this.join() ?? this.verdict!;
+  }
+
+  private join(): Verdict | null {
+    if (this.nodes.some((n) => n.session.verdict === null)) return null;
+    const logs = this.nodes.map((n) => ({
+      name: n.name,
+      engine: n.session.currentReport?.engine ?? null,
+      launches: n.session.currentReport?.launches ?? [],
+    }));
+    this.across = null;
+    if (logs.every((l) => l.launches.length)) {
+      const m = matchLatest(logs);
+      if (m.ok) {
+        this.head = m.head;
+        this.across = combineNodes(m);
+        const r = this.nodes[m.head]!.session.currentReport!;
+        this.report = { ...r, launches: [...r.launches.slice(0, -1), headLaunch(m, this.across)] };
+      } else if (!this.mismatchSaid && this.nodes.every((n) => n.session.verdict?.state !== 'waiting')) {
+        // Logs of different launches: said once; the command decides whether that ends it.
+        this.mismatchSaid = true;
+        this.emit('mismatch', m.error);
+      }
+    }
+    if (!this.across) {
+      // Before every node has a matching launch: the head is the node whose config says so, when one does.
+      const i = logs.findIndex((l) => {
+        const last = l.launches.at(-1);
+        return (
+          last !== undefined &&
+          nodeIdentity(last, l.engine).nnodes !== null &&
+          nodeIdentity(last, l.engine).head
+        );
+      });
+      if (i >= 0) this.head = i;
+      this.report = this.nodes[this.head]!.session.currentReport;
+    }
+    const v = combineVerdicts(
+      this.nodes.map((n, i) => ({ name: n.name, head: i === this.head, verdict: n.session.verdict })),
+      this.across,
+    );
+    this.verdict = v;
+    const key = `${v.state}|${v.phase}|${v.launch}|${v.stalledIn}|${this.across?.culprit?.name ?? ''}|${v.failure?.line ?? ''}`;
+    if (key !== this.lastKey) {
+      this.lastKey = key;
+      this.emit('event', { type: 'verdict', verdict: v } satisfies LiveEvent);
+    }
+    this.emit('tick', v, this.report);
+    return v;
+  }
+
+  /** The head's report, its latest launch read across the nodes once they match. */
+  get currentReport(): AnalysisReport | null {
+    return this.report;
+  }
+
+  get acrossNodes(): MultiNodeReport | null {
+    return this.across;
+  }
+
+  get headName(): string {
+    return this.nodes[this.head]!.name;
+  }
+
+  get observations(): Observations {
+    return this.nodes[this.head]!.session.observations;
+  }
+}
