@@ -12,6 +12,7 @@ import {
   benchFromRow,
   type LaunchListRow,
   type LaunchRow,
+  KEEPS_NODES,
   type LogRow,
   launchFingerprint,
   launchFromRow,
@@ -542,7 +543,8 @@ export class Ledger {
          summary = excluded.summary, fingerprint = excluded.fingerprint,
          -- A kept live verdict (stalled, dead) stands until the log moves on: progress, a phase, an outcome.
          live = CASE WHEN ${MOVED} THEN NULL ELSE launches.live END,
-         live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END`,
+         live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END
+       WHERE ${KEEPS_NODES}`,
     );
     const seen = this.db.prepare(
       `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)

@@ -355,3 +355,10 @@ export interface TargetRow {
 export function targetFromRow(row: TargetRow): TargetRecord {
   return { ...row, op: row.op as TargetRecord['op'] };
 }
+
+/**
+ * In an upsert's `DO UPDATE … WHERE`: a launch recorded with its nodes (read from every node's log) is not
+ * replaced by a read of one node's log alone, which knows less (SQL shared by the SQLite and Postgres ledgers;
+ * `"nodes":` appears unescaped in the summary JSON only as its key).
+ */
+export const KEEPS_NODES = `NOT (coalesce(launches.summary, '') LIKE '%"nodes":%' AND coalesce(excluded.summary, '') NOT LIKE '%"nodes":%')`;

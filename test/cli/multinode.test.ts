@@ -108,6 +108,12 @@ describe('multi-node launches: status and runs --node', () => {
       (await cli(['runs', '--json', '--ledger', ledger, '--outcome', 'crashed'])).stdout,
     );
     assert.equal(again.launches.filter((l: any) => l.nodes).length, 1);
+    // The head's log read alone knows less: the record keeps its nodes and the joined reading.
+    await cli(['runs', '--json', '--ledger', ledger, nodes('oom')[1]!]);
+    const alone = JSON.parse((await cli(['runs', '--json', '--ledger', ledger])).stdout).launches;
+    const kept = alone.find((l: any) => l.id === multi[0].id);
+    assert.ok(kept?.nodes, 'the multi-node record lost its nodes after a one-node read');
+    assert.equal(kept.outcome, 'crashed');
     // runs, show and diff print it as one launch with its nodes.
     const table = await cli(['runs', '--ledger', ledger, '--no-color', '--outcome', 'crashed'], {
       COLUMNS: '200',

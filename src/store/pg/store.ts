@@ -13,6 +13,7 @@ import {
   benchFromRow,
   type LaunchListRow,
   type LaunchRow,
+  KEEPS_NODES,
   type LogRow,
   launchFingerprint,
   launchFromRow,
@@ -324,7 +325,8 @@ export class PgLedgerStore implements LedgerStore {
       ON CONFLICT (id) DO UPDATE SET ${sets},
         intended = coalesce(excluded.intended, launches.intended),
         live = CASE WHEN ${MOVED} THEN NULL ELSE launches.live END,
-        live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END`;
+        live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END
+      WHERE ${KEEPS_NODES}`;
     const kept: LaunchRecord[] = [];
     for (const given of recs) {
       const r = { ...given, fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '') };
