@@ -1,0 +1,80 @@
+/**
+ * llama-server lines read from the sources (tools|examples/server, src/llama*.cpp, ggml-cuda, ggml.c
+ * ggml_abort), on made-up lines of each shape: the 2025-26 tagged format and the older `INFO [func] msg | k=v`.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../helpers.js';
+
+const last = (lines: string[]) => {
+  const r = analyzeText(lines.join('\n'));
+  return { ...r.launches[r.launches.length - 1]!, engine: r.engine };
+};
+const BUILD = 'build: 5500 (abcdef12) with cc (GCC) 13.2.0 for x86_64-linux-gnu';
+const LISTENING = 'main: server is listening on http://0.0.0.0:8080 - starting the main loop';
+
+describe('llama.cpp', () => {
+  it('a GPU error while serving aborts the server', () => {
+    const l = last([
+      LISTENING,
+      'slot launch_slot_: id  0 | task 0 | processing task',
+      'CUDA error: an illegal memory access was encountered',
+      '  current device: 0, in function ggml_backend_cuda_synchronize at /src/ggml/src/ggml-cuda/ggml-cuda.cu:2456',
+      '/src/ggml/src/ggml-cuda/ggml-cuda.cu:75: CUDA error',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+  });
+
+  it('a failed GGML_ASSERT aborts the server', () => {
+    const l = last([LISTENING, '/src/ggml/src/ggml.c:2703: GGML_ASSERT(ggml_can_mul_mat(a, b)) failed']);
+    assert.equal(l.outcome, 'crashed');
+  });
+
+  it("an architecture the build does not know is unsupported, not a missing model", () => {
+    const l = last([
+      BUILD,
+      "srv    load_model: loading model '/m/x.gguf'",
+      "llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'newarch'",
+      'llama_model_load_from_file_impl: failed to load model',
+      "common_init_from_params: failed to load model '/m/x.gguf'",
+      "srv    load_model: failed to load model, '/m/x.gguf'",
+      'main: exiting due to model loading error',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'unsupported');
+    assert.equal(l.failure?.line, 3);
+  });
+
+  it('the KV cache that does not fit is an OOM at kv_cache', () => {
+    const l = last([
+      BUILD,
+      'llama_context: n_ctx         = 131072',
+      'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 16384.00 MiB on device 0: cudaMalloc failed: out of memory',
+      'llama_kv_cache_init: failed to allocate buffer for kv cache',
+      "common_init_from_params: failed to create context with model '/m/x.gguf'",
+    ]);
+    assert.equal(l.failure?.class, 'oom');
+    assert.equal(l.phase, 'kv_cache');
+  });
+
+  it('the older text format: slots, model loaded, listening', () => {
+    const l = last([
+      'INFO [                    init] initializing slots | tid="1" timestamp=1 n_slots=1',
+      'INFO [                    init] new slot | tid="1" timestamp=1 id_slot=0 n_ctx_slot=4096',
+      'INFO [                    main] model loaded | tid="1" timestamp=1',
+      'INFO [                    main] HTTP server listening | tid="1" timestamp=1 n_threads_http="7" port="8080" hostname="0.0.0.0"',
+      'INFO [            update_slots] all slots are idle | tid="1" timestamp=1',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'ready');
+  });
+
+  it("a refused request is a request served", () => {
+    const l = last([
+      LISTENING,
+      'srv    send_error: task id = 5, error: the request exceeds the available context size, try increasing it',
+    ]);
+    assert.equal(l.outcome, 'serving');
+  });
+});
