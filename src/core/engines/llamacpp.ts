@@ -155,13 +155,13 @@ const signatures: Signature[] = [
     kind: 'failure',
     failure: 'port_in_use',
     lit: 'bind',
-    re: /couldn't bind HTTP server socket/,
+    // before 2024-10 (and in forks since): `couldn't bind to server socket: hostname=%s port=%d`
+    re: /couldn't bind HTTP server socket|couldn't bind to server socket/,
   },
   {
     id: 'gpu_oom',
     kind: 'failure',
     failure: 'oom',
-    lit: 'alloc',
     // ggml-cuda.cu ggml_cuda_error prints `CUDA error: out of memory` (`ROCm`/`MUSA` on those builds);
     // ggml-vulkan: `Device memory allocation of size N failed`, vk `ErrorOutOfDeviceMemory`
     re: /cudaMalloc failed: out of memory|failed to allocate \S+ buffer of size|unable to allocate \S+ buffer|^(?:CUDA|ROCm|MUSA) error: out of memory|ErrorOutOfDeviceMemory|Device memory allocation of size \d+ failed/,
@@ -221,6 +221,8 @@ export const llamacpp: EngineModule = {
       )
     )
       return 8;
+    // common.cpp's build banner (`build: %d (%s) with %s for %s`), the first line every llama.cpp tool prints
+    if (/^build: \d+ \([0-9a-f]+\) with .+ for \S+/.test(line.msg)) return 8;
     if (/^(?:srv|slot|que|res|cmn) +\S+/.test(line.msg) || line.frame === 'llamacpp') return 4;
     // the server's text log format before 2024-10 (server_log: `%4s [%24s] %s | k=v …`)
     if (

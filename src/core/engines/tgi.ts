@@ -38,7 +38,8 @@ const signatures: Signature[] = [
     phase: 'loading_weights',
     // launcher shard_manager; the shard's models/globals.py prints the attention lines when it imports the
     // model code, i.e. while the shard loads
-    re: /Starting shard rank=\d+|Waiting for shard to be ready|Using prefix caching = \w+|Using Attention = \w+/,
+    // (models/__init__.py get_model: `Auto selecting quantization method …`, `Using speculation …`)
+    re: /Starting shard rank=\d+|Waiting for shard to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids/,
   },
   {
     // server/text_generation_server/server.py serve_inner builds the model, then starts the gRPC server and
@@ -53,7 +54,9 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'warmup',
     lit: 'e',
-    re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3/,
+    // router (backends/v3/src/{lib,main}.rs, router/src/main.rs before 2.x): the limits it settles on while
+    // the shards warm up
+    re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3|Inferred max batch total tokens|Model does not support automatic max batch total tokens|Maximum (?:input|total) tokens defaulted to/,
   },
   {
     // The router's `warmup` function is traced as a span (backends/*/src/client: `#[instrument] warmup`):
@@ -122,7 +125,8 @@ const signatures: Signature[] = [
     id: 'main_backend_error',
     kind: 'failure',
     lit: 'Error: ',
-    re: /^Error: (?:Backend|WebServer|Tokenizer|Axum)\((.*)\)$/,
+    // (before the backends split, router/src/main.rs RouterError had the variants at the top: `Warmup(…)`)
+    re: /^Error: (?:Backend|WebServer|Tokenizer|Axum|Warmup|Connection|Cache|Info|Tokio)\((.*)\)$/,
   },
   {
     // server/text_generation_server/server.py serve_inner logs this, then re-raises: the traceback follows

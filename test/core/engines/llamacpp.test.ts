@@ -31,7 +31,7 @@ describe('llama.cpp', () => {
     assert.equal(l.outcome, 'crashed');
   });
 
-  it("an architecture the build does not know is unsupported, not a missing model", () => {
+  it('an architecture the build does not know is unsupported, not a missing model', () => {
     const l = last([
       BUILD,
       "srv    load_model: loading model '/m/x.gguf'",
@@ -70,7 +70,7 @@ describe('llama.cpp', () => {
     assert.equal(l.outcome, 'ready');
   });
 
-  it("a refused request is a request served", () => {
+  it('a refused request is a request served', () => {
     const l = last([
       LISTENING,
       'srv    send_error: task id = 5, error: the request exceeds the available context size, try increasing it',

@@ -32,13 +32,20 @@ describe('TGI', () => {
     const l = last([
       ...ARGS,
       at(1, 'INFO', 'download: text_generation_launcher: Starting download process.'),
-      at(2, 'INFO', 'text_generation_launcher: Downloaded /data/m/model-00001-of-00002.safetensors in 0:00:09.'),
+      at(
+        2,
+        'INFO',
+        'text_generation_launcher: Downloaded /data/m/model-00001-of-00002.safetensors in 0:00:09.',
+      ),
     ]);
     assert.equal(l.phase, 'loading_weights');
   });
 
   it("the launcher's and router's exit errors name their cause", () => {
-    const arg = last([...ARGS, 'Error: ArgumentValidation("`max_input_tokens` must be < `max_total_tokens`")']);
+    const arg = last([
+      ...ARGS,
+      'Error: ArgumentValidation("`max_input_tokens` must be < `max_total_tokens`")',
+    ]);
     assert.equal(arg.outcome, 'crashed');
     assert.equal(arg.failure?.class, 'config_error');
     const warm = last([
@@ -56,7 +63,11 @@ describe('TGI', () => {
       at(1, 'INFO', 'shard-manager: text_generation_launcher: Starting shard rank=0'),
       at(9, 'ERROR', 'shard-manager: text_generation_launcher: Shard complete standard error output:'),
       ' rank=0',
-      at(9, 'ERROR', 'shard-manager: text_generation_launcher: Shard process was signaled to shutdown with signal 9 rank=0'),
+      at(
+        9,
+        'ERROR',
+        'shard-manager: text_generation_launcher: Shard process was signaled to shutdown with signal 9 rank=0',
+      ),
       at(9, 'ERROR', 'text_generation_launcher: Shard 0 failed to start'),
     ]);
     assert.equal(l.outcome, 'crashed');
@@ -70,7 +81,10 @@ describe('TGI', () => {
       at(2, 'ERROR', 'download: text_generation_launcher: Download encountered an error: '),
     ]);
     assert.equal(dl.outcome, 'crashed');
-    const bin = last([...ARGS, at(1, 'ERROR', 'text_generation_launcher: text-generation-server not found in PATH')]);
+    const bin = last([
+      ...ARGS,
+      at(1, 'ERROR', 'text_generation_launcher: text-generation-server not found in PATH'),
+    ]);
     assert.equal(bin.outcome, 'crashed');
   });
 
@@ -92,7 +106,11 @@ describe('TGI', () => {
       ...ARGS,
       at(5, 'INFO', 'text_generation_router::server: router/src/server.rs:2302: Connected'),
       at(7, 'INFO', 'shard-manager: text_generation_launcher: Terminating shard rank=0'),
-      at(7, 'INFO', 'shard-manager: text_generation_launcher: Waiting for shard to gracefully shutdown rank=0'),
+      at(
+        7,
+        'INFO',
+        'shard-manager: text_generation_launcher: Waiting for shard to gracefully shutdown rank=0',
+      ),
     ]);
     assert.equal(l.outcome, 'shutdown');
   });

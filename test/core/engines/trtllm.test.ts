@@ -18,7 +18,7 @@ describe('TensorRT-LLM', () => {
     const l = last([
       VERSION,
       '[TensorRT-LLM][INFO] Loaded engine size: 40000 MiB',
-      "[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&ptr, n): out of memory (/src/cpp/tensorrt_llm/runtime/tllmBuffers.h:122)",
+      '[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&ptr, n): out of memory (/src/cpp/tensorrt_llm/runtime/tllmBuffers.h:122)',
     ]);
     assert.equal(l.outcome, 'crashed');
     assert.equal(l.phase, 'loading_weights');
