@@ -90,8 +90,10 @@ const signatures: Signature[] = [
     id: 'timing',
     kind: 'serving',
     phase: 'serving',
-    lit: 'time =',
-    re: /^(?:slot +)?(?:print_timing: )?(?:id +\d+ \| task \d+ \| )?\s*(prompt eval|eval|total) time = +([\d.]+) ms \/ +(\d+) (?:tokens|runs)(?: \( +[\d.]+ ms per token, +([\d.]+) tokens per second\))?/,
+    // before 2024-10 the server's print_timings went through server_log:
+    // `INFO [ print_timings] prompt eval time     =  47.81 ms /  7 tokens (…)`, `generation eval time = … runs   (…)`
+    lit: ' time ',
+    re: /^(?:slot +)?(?:print_timing: )?(?:INFO \[ *print_timings\] )?(?:id +\d+ \| task \d+ \| )?\s*(prompt eval|generation eval|eval|total) time += +([\d.]+) ms \/ +(\d+) (?:tokens|runs)(?: +\( +[\d.]+ ms per token, +([\d.]+) tokens per second\))?/,
   },
   {
     id: 'slot',
@@ -236,7 +238,7 @@ export const llamacpp: EngineModule = {
   signatures,
   sample(sig, m) {
     if (sig.id !== 'timing') return null;
-    if (m[1] === 'eval')
+    if (m[1] === 'eval' || m[1] === 'generation eval')
       return { genTps: num(m[4]), promptTps: null, running: null, queued: null, kvUsage: null };
     if (m[1] === 'prompt eval')
       return { genTps: null, promptTps: num(m[4]), running: null, queued: null, kvUsage: null };

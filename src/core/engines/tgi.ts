@@ -56,7 +56,7 @@ const signatures: Signature[] = [
     lit: 'e',
     // router (backends/v3/src/{lib,main}.rs, router/src/main.rs before 2.x): the limits it settles on while
     // the shards warm up
-    re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3|Inferred max batch total tokens|Model does not support automatic max batch total tokens|Maximum (?:input|total) tokens defaulted to/,
+    re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3|Inferred max batch total tokens|Model does not support automatic max batch total tokens|Maximum (?:input|total) tokens defaulted to|Warming up TunableOp for seqlen=|PyTorch (?:ROCm )?TunableOp /,
   },
   {
     // The router's `warmup` function is traced as a span (backends/*/src/client: `#[instrument] warmup`):

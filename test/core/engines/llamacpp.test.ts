@@ -70,6 +70,16 @@ describe('llama.cpp', () => {
     assert.equal(l.outcome, 'ready');
   });
 
+  it('the older text format: the timings give the generation rate', () => {
+    const l = last([
+      'INFO [                    main] HTTP server listening | tid="1" timestamp=1 port="8080" hostname="0.0.0.0"',
+      'INFO [           print_timings] prompt eval time     =      47.81 ms /     7 tokens (    6.83 ms per token,   146.41 tokens per second) | tid="1" timestamp=1 id_slot=0 id_task=0',
+      'INFO [           print_timings] generation eval time =    1350.11 ms /    93 runs   (   14.52 ms per token,    68.88 tokens per second) | tid="1" timestamp=1 id_slot=0 id_task=0',
+    ]);
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.throughput?.last, 68.88);
+  });
+
   it('a refused request is a request served', () => {
     const l = last([
       LISTENING,
