@@ -50,14 +50,14 @@ const signatures: Signature[] = [
     lit: 'e',
     // the server's slot setup after the context: `load_model: initializing, n_slots` (2026),
     // `initializing slots, n_slots` (2025), `INFO [ init] initializing slots | n_slots=…` (older text format)
-    re: /^llama_(?:new_)?context|^llama_kv_cache(?:_unified)?:|load_model: initializing,? (?:slots, )?n_slots|\] initializing slots \||^graph_reserve|^llama_kv_cache_init/,
+    re: /^llama_(?:new_)?context|^llama_kv_cache(?:_unified)?:|load_model: initializing,? (?:slots, )?n_slots|\] initializing slots \||"msg":"initializing slots"|^graph_reserve|^llama_kv_cache_init/,
   },
   {
     id: 'warmup',
     kind: 'phase',
     phase: 'warmup',
 
-    re: /warming up the model with an empty run|^slot +load_model|new slot,? n_ctx|\] new slot \|/,
+    re: /warming up the model with an empty run|^slot +load_model|new slot,? n_ctx|\] new slot \||"msg":"new slot"/,
   },
   {
     id: 'model_loaded',
@@ -93,7 +93,8 @@ const signatures: Signature[] = [
     // before 2024-10 the server's print_timings went through server_log:
     // `INFO [ print_timings] prompt eval time     =  47.81 ms /  7 tokens (…)`, `generation eval time = … runs   (…)`
     lit: ' time ',
-    re: /^(?:slot +)?(?:print_timing: )?(?:INFO \[ *print_timings\] )?(?:id +\d+ \| task \d+ \| )?\s*(prompt eval|generation eval|eval|total) time += +([\d.]+) ms \/ +(\d+) (?:tokens|runs)(?: +\( +[\d.]+ ms per token, +([\d.]+) tokens per second\))?/,
+    // (`--log-format json`, the default then: `{…"function":"print_timings",…,"msg":"prompt eval time = …"`)
+    re: /^(?:slot +)?(?:print_timing: )?(?:INFO \[ *print_timings\] |\{.*"function":"print_timings".*"msg":")?(?:id +\d+ \| task \d+ \| )?\s*(prompt eval|generation eval|eval|total) time += +([\d.]+) ms \/ +(\d+) (?:tokens|runs)(?: +\( +[\d.]+ ms per token, +([\d.]+) tokens per second\))?/,
   },
   {
     id: 'slot',
@@ -226,6 +227,9 @@ export const llamacpp: EngineModule = {
     // common.cpp's build banner (`build: %d (%s) with %s for %s`), the first line every llama.cpp tool prints
     if (/^build: \d+ \([0-9a-f]+\) with .+ for \S+/.test(line.msg)) return 8;
     if (/^(?:srv|slot|que|res|cmn) +\S+/.test(line.msg) || line.frame === 'llamacpp') return 4;
+    // the server's JSON log format before 2024-10, its default (server_log: `{"tid":…,"function":…,"msg":…}`)
+    if (/^\{"tid":"\d+","timestamp":\d+,"level":"\w+","function":"\w+","line":\d+,"msg":"/.test(line.msg))
+      return 4;
     // the server's text log format before 2024-10 (server_log: `%4s [%24s] %s | k=v …`)
     if (
       /^(?:INFO|WARN|ERR|ERROR|VERB) \[ *(?:main|init|load_model|update_slots|launch_slot_with_task|print_timings|log_server_request)\] /.test(

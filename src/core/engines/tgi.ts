@@ -39,7 +39,7 @@ const signatures: Signature[] = [
     // launcher shard_manager; the shard's models/globals.py prints the attention lines when it imports the
     // model code, i.e. while the shard loads
     // (models/__init__.py get_model: `Auto selecting quantization method …`, `Using speculation …`)
-    re: /Starting shard rank=\d+|Waiting for shard to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids/,
+    re: /Starting shard rank=\d+|"message":"Starting shard"|Waiting for shard to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids/,
   },
   {
     // server/text_generation_server/server.py serve_inner builds the model, then starts the gRPC server and
@@ -67,7 +67,15 @@ const signatures: Signature[] = [
     lit: 'warmup{',
     re: /^warmup\{[^}]*\}:warmup/,
   },
-  { id: 'ready', kind: 'ready', phase: 'ready', lit: 'Connected', re: /(?:^|: )Connected$/ },
+  {
+    // router/src/server.rs run: `Connected`; with --json-output the line is the event as JSON (the router
+    // flattens its fields: `"message":"Connected"`)
+    id: 'ready',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Connected',
+    re: /(?:^|: )Connected$|"message":"Connected"/,
+  },
   {
     // router/src/infer/mod.rs InferError::GenerationError: a shard failed the batch. Whether the server lives
     // on depends on the error: since 2.4 (server/…/interceptor.py) a RuntimeError, CUDA OOM included, stops

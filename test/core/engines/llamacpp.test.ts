@@ -80,6 +80,24 @@ describe('llama.cpp', () => {
     assert.equal(l.throughput?.last, 68.88);
   });
 
+  it('the older JSON format (its default then): slots, listening, timings', () => {
+    const j = (fn: string, msg: string, extra = '') =>
+      `{"tid":"1","timestamp":1,"level":"INFO","function":"${fn}","line":9,"msg":"${msg}"${extra}}`;
+    const l = last([
+      j('init', 'initializing slots', ',"n_slots":1'),
+      j('main', 'model loaded'),
+      j('main', 'HTTP server listening', ',"port":"8080"'),
+      j('launch_slot_with_task', 'slot is processing task', ',"id_slot":0'),
+      j(
+        'print_timings',
+        'generation eval time =    1350.11 ms /    93 runs   (   14.52 ms per token,    68.88 tokens per second)',
+      ),
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.throughput?.last, 68.88);
+  });
+
   it('a refused request is a request served', () => {
     const l = last([
       LISTENING,

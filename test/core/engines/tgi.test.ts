@@ -101,6 +101,15 @@ describe('TGI', () => {
     assert.equal(l.outcome, 'serving');
   });
 
+  it('--json-output: the shard start and the router ready line are read from the JSON events', () => {
+    const l = last([
+      '{"timestamp":"2024-05-01T10:00:01.000000Z","level":"INFO","fields":{"message":"Starting shard"},"target":"text_generation_launcher","span":{"rank":0,"name":"shard-manager"}}',
+      '{"timestamp":"2024-05-01T10:00:30.000000Z","level":"INFO","message":"Connected","target":"text_generation_router","filename":"router/src/main.rs","line_number":300}',
+    ]);
+    assert.equal(l.engine, 'tgi');
+    assert.equal(l.outcome, 'ready');
+  });
+
   it("the launcher's stop of its children is a stop", () => {
     const l = last([
       ...ARGS,
