@@ -77,6 +77,17 @@ export const commonSignatures: Signature[] = [
   },
   { id: 'killed', kind: 'consequence', lit: 'Killed', re: /^(?:\S+: line \d+: +\d+ )?Killed\b/ },
   {
+    // The C++ runtime's std::terminate handler (libstdc++ __verbose_terminate_handler): an exception no one
+    // caught, then abort(). The C++ engines and libraries (llama.cpp, TensorRT-LLM's runtime, c10's NCCL
+    // watchdog) end this way; the `what():` line under it is the cause.
+    id: 'cpp_terminate',
+    kind: 'failure',
+    lit: 'terminate called',
+    re: /^terminate called (?:after throwing an instance of '([^']+)'|without an active exception|recursively)/,
+  },
+  { id: 'cpp_what', kind: 'failure', lit: 'what():', re: /^\s*what\(\): +(.+)$/ },
+  { id: 'aborted', kind: 'consequence', lit: 'Aborted', re: /^Aborted(?: \(core dumped\))?$/ },
+  {
     id: 'segfault',
     kind: 'failure',
     lit: 'ault',

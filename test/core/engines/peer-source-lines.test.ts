@@ -151,12 +151,23 @@ const ROWS: Record<string, Row[]> = {
       outcome: 'crashed',
     },
     {
+      src: 'libstdc++ verbose terminate handler (engines/common.ts)',
+      line: "terminate called after throwing an instance of 'std::runtime_error'",
+      outcome: 'crashed',
+    },
+    {
       src: 'server.cpp signal handler',
       line: 'Received second interrupt, terminating immediately.',
       outcome: 'shutdown',
     },
   ],
   trtllm: [
+    {
+      src: 'libstdc++ terminate handler: what() of a TllmException',
+      line: '  what():  [TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&ptr, n): out of memory (/src/x.h:12)',
+      outcome: 'crashed',
+      cls: 'oom',
+    },
     {
       src: 'llmapi (args validation)',
       line: '[07/24/2025-08:13:02] [TRT-LLM] [I] KV cache quantization set to "auto". Using checkpoint KV quantization.',
