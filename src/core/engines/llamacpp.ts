@@ -125,16 +125,26 @@ const signatures: Signature[] = [
     kind: 'failure',
     failure: 'model_not_found',
     lit: 'o',
-    re: /failed to open GGUF file|error loading model: .*(?:No such file|failed to open)/,
+    // gguf.cpp: `failed to open GGUF file '%s' (%s)` (2025-26), `failed to open %s: %s` (older, ggml.c)
+    re: /failed to open GGUF file|^gguf_init_from_file\w*: failed to open .*No such file|error loading model: .*(?:No such file|failed to open)/,
   },
   {
     // src/llama-arch / llama-model.cpp: `error loading model architecture: unknown model architecture: '…'`
-    // (a GGUF of an architecture this build does not know: a newer model than the build)
+    // (a GGUF of an architecture this build does not know: a newer model than the build); llama-vocab.cpp
+    // likewise for a tokenizer: `unknown pre-tokenizer type: '…'`
     id: 'unknown_arch',
     kind: 'failure',
     failure: 'unsupported',
-    lit: 'unknown model architecture',
-    re: /unknown model architecture: '[^']*'/,
+    lit: 'unknown ',
+    re: /unknown model architecture: '[^']*'|unknown pre-tokenizer type: '[^']*'/,
+  },
+  {
+    // gguf.cpp gguf_init_from_file_impl: the file is not a GGUF (a safetensors file, an HTML error page, a
+    // partial download): the cause, though the callers then say `failed to load model`
+    id: 'not_gguf',
+    kind: 'failure',
+    lit: 'invalid magic characters',
+    re: /gguf_init_from_file\w*: invalid magic characters/,
   },
   {
     // src/llama.cpp llama_model_load: `LLAMA_LOG_ERROR("%s: error loading model: %s\n", __func__, err.what())`,

@@ -26,7 +26,7 @@ const signatures: Signature[] = [
     // llmapi argument checks (`Validating KV Cache config against kv_cache_dtype=…`, `KV cache quantization set
     // to …`, `Set [PluginConfig.]nccl_plugin to …`, `neither checkpoint_format nor checkpoint_loader were
     // provided…`) and the executor's creation (`Orchestrator is creating IPC executor`)
-    re: /^Using LLM with \w+ backend|rank 0 using MpiPoolSession|^Generating a new HMAC key for server|^Refreshed the MPI local session|^ATTENTION RUNTIME FEATURES|^Validating KV Cache config against|^KV cache quantization set to|^Set (?:PluginConfig\.)?nccl_plugin to|^neither checkpoint_format nor checkpoint_loader were provided|^Orchestrator is creating \w+ executor/,
+    re: /^Using LLM with \w+ backend|rank 0 using MpiPoolSession|^Generating a new HMAC key for server|^Refreshed the MPI local session|^ATTENTION RUNTIME FEATURES|^Validating KV Cache config against|^KV cache quantization set to|^Set (?:PluginConfig\.)?nccl_plugin to|^neither checkpoint_format nor checkpoint_loader were provided|^Orchestrator is creating \w+ executor|^Initializing MPI with thread mode \d+|^MPI size: \d+, (?:MPI local size: \d+, )?rank: \d+|^Rank \d+ is using GPU \d+|^TRTGptModel \w+: /,
   },
   {
     id: 'pytorch_config',
@@ -35,6 +35,15 @@ const signatures: Signature[] = [
     lit: 'PyTorchConfig(',
     re: /^PyTorchConfig\(/,
     config: parseTrtllmPyTorchConfig,
+  },
+  {
+    // runtime/tllmRuntime.cpp `Engine load time %d ms`, and TensorRT's own allocation lines once the engine is deserialized and its context made
+    // (`[MemUsageChange] TensorRT-managed allocation in engine deserialization: CPU +…, GPU +… (MiB)`);
+    // before `weights`, whose `deserializ` would take it for loading
+    id: 'engine_loaded',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    re: /^Engine load time \d+ ms|\[MemUsageChange\] (?:TensorRT-managed allocation in engine deserialization|Allocated [\d.]+ \w+ for execution context memory)/,
   },
   {
     id: 'weights',
@@ -57,13 +66,6 @@ const signatures: Signature[] = [
     re: /^Loaded engine size: \d+ MiB/,
   },
   {
-    id: 'engine_loaded',
-    kind: 'phase',
-    phase: 'weights_loaded',
-    lit: 'Engine load time',
-    re: /^Engine load time \d+ ms/,
-  },
-  {
     id: 'model_init',
     kind: 'phase',
     phase: 'weights_loaded',
@@ -78,7 +80,7 @@ const signatures: Signature[] = [
     // _torch/pyexecutor/_util.py KvCacheCreator: the estimation pass (`max_seq_len is not specified, using
     // inferred value`, `Using Sampler:`) and the memory profile (`Memory used after loading model weights
     // (inside|outside torch) …`, `Memory dynamically allocated during inference …`, `Memory used outside torch …`)
-    re: /\[MemUsageChange\] Allocated [\d.]+ GiB for max tokens in paged KV cache|^Peak memory during memory usage profiling|^max_seq_len=\d+, max_num_requests=\d+|^Estimated max memory in KV cache|^max_seq_len is not specified, using inferred value|^Using Sampler: \w+|^Max KV cache blocks per sequence: \d+|^Number of tokens per block: \d+|^cache_transceiver is (?:disabled|enabled)|^Memory (?:used after loading model weights|dynamically allocated during inference|used outside torch)/,
+    re: /\[MemUsageChange\] Allocated [\d.]+ GiB for max tokens in paged KV cache|^Peak memory during memory usage profiling|^max_seq_len=\d+, max_num_requests=\d+|^Estimated max memory in KV cache|^max_seq_len is not specified, using inferred value|^Using Sampler: \w+|^Max KV cache (?:blocks|pages) per sequence: \d+|^Max tokens in paged KV cache: \d+|^Number of tokens per block: \d+|^cache_transceiver is (?:disabled|enabled)|^Memory (?:used after loading model weights|dynamically allocated during inference|used outside torch)/,
   },
   {
     id: 'autotune',

@@ -151,6 +151,18 @@ const ROWS: Record<string, Row[]> = {
       outcome: 'crashed',
     },
     {
+      src: 'llama-vocab.cpp',
+      line: "llama_model_load: error loading model: error loading model vocabulary: unknown pre-tokenizer type: 'newtok'",
+      outcome: 'crashed',
+      cls: 'unsupported',
+    },
+    {
+      src: 'ggml.c gguf_init_from_file (2024)',
+      line: 'gguf_init_from_file: failed to open /m/x.gguf: No such file or directory',
+      outcome: 'crashed',
+      cls: 'model_not_found',
+    },
+    {
       src: 'libstdc++ verbose terminate handler (engines/common.ts)',
       line: "terminate called after throwing an instance of 'std::runtime_error'",
       outcome: 'crashed',
@@ -177,6 +189,21 @@ const ROWS: Record<string, Row[]> = {
       src: 'runtime/tllmRuntime.cpp',
       line: '[TensorRT-LLM][INFO] Loaded engine size: 15300 MiB',
       phase: 'loading_weights',
+    },
+    {
+      src: 'C++ executor (TrtGptModelInflightBatching)',
+      line: '[TensorRT-LLM][INFO] TRTGptModel maxNumSequences: 64',
+      phase: 'args',
+    },
+    {
+      src: 'TensorRT (relayed by the runtime logger)',
+      line: '[TensorRT-LLM][INFO] [MemUsageChange] TensorRT-managed allocation in engine deserialization: CPU +0, GPU +6945, now: CPU 0, GPU 6945 (MiB)',
+      phase: 'weights_loaded',
+    },
+    {
+      src: 'batch_manager kvCacheManager (≤0.12)',
+      line: '[TensorRT-LLM][INFO] Max KV cache pages per sequence: 32',
+      phase: 'kv_cache',
     },
     {
       src: 'runtime/tllmRuntime.cpp',
