@@ -88,6 +88,15 @@ export const commonSignatures: Signature[] = [
   { id: 'cpp_what', kind: 'failure', lit: 'what():', re: /^\s*what\(\): +(.+)$/ },
   { id: 'aborted', kind: 'consequence', lit: 'Aborted', re: /^Aborted(?: \(core dumped\))?$/ },
   {
+    // A GPU runtime call that failed, on a line of its own: llama.cpp's ggml-cuda.cu ggml_cuda_error (`CUDA
+    // error: %s`, GGML_CUDA_NAME is ROCm on HIP builds, MUSA on MUSA), then GGML_ABORT; PyTorch's c10 CUDA
+    // check text when its exception line is cut. Common: it is no evidence of llama.cpp by itself.
+    id: 'gpu_runtime_error',
+    kind: 'failure',
+    lit: ' error: ',
+    re: /^((?:CUDA|ROCm|MUSA) error: .+)$/,
+  },
+  {
     id: 'segfault',
     kind: 'failure',
     lit: 'ault',

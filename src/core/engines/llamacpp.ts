@@ -175,18 +175,9 @@ const signatures: Signature[] = [
     id: 'gpu_oom',
     kind: 'failure',
     failure: 'oom',
-    // ggml-cuda.cu ggml_cuda_error prints `CUDA error: out of memory` (`ROCm`/`MUSA` on those builds);
-    // ggml-vulkan: `Device memory allocation of size N failed`, vk `ErrorOutOfDeviceMemory`
-    re: /cudaMalloc failed: out of memory|failed to allocate \S+ buffer of size|unable to allocate \S+ buffer|^(?:CUDA|ROCm|MUSA) error: out of memory|ErrorOutOfDeviceMemory|Device memory allocation of size \d+ failed/,
-  },
-  {
-    // ggml-cuda.cu ggml_cuda_error: `CUDA error: %s` then `  current device: …, in function … at file:line`,
-    // the failing call, and GGML_ABORT: the process aborts (GGML_CUDA_NAME is ROCm on HIP, MUSA on MUSA)
-    id: 'gpu_error',
-    kind: 'failure',
-    failure: 'cuda_error',
-    lit: ' error: ',
-    re: /^(?:CUDA|ROCm|MUSA) error: (.+)$/,
+    // ggml-vulkan: `Device memory allocation of size N failed`, vk `ErrorOutOfDeviceMemory`. (ggml-cuda's
+    // `CUDA error: …` line is read by the common `gpu_runtime_error`: PyTorch prints the same words.)
+    re: /cudaMalloc failed: out of memory|failed to allocate \S+ buffer of size|unable to allocate \S+ buffer|ErrorOutOfDeviceMemory|Device memory allocation of size \d+ failed/,
   },
   {
     // ggml.c ggml_abort: `fprintf(stderr, "%s:%d: ", file, line)` + the message, then a backtrace and abort();

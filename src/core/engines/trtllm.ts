@@ -37,9 +37,9 @@ const signatures: Signature[] = [
     config: parseTrtllmPyTorchConfig,
   },
   {
-    // runtime/tllmRuntime.cpp `Engine load time %d ms`, and TensorRT's own allocation lines once the engine is deserialized and its context made
-    // (`[MemUsageChange] TensorRT-managed allocation in engine deserialization: CPU +…, GPU +… (MiB)`);
-    // before `weights`, whose `deserializ` would take it for loading
+    // runtime/tllmRuntime.cpp `Engine load time %d ms`, and TensorRT's own allocation lines once the engine
+    // is deserialized and its context made (`[MemUsageChange] TensorRT-managed allocation in engine
+    // deserialization: CPU +…, GPU +… (MiB)`); before `weights`, whose `deserializ` would take it for loading
     id: 'engine_loaded',
     kind: 'phase',
     phase: 'weights_loaded',

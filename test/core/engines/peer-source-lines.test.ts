@@ -140,6 +140,12 @@ const ROWS: Record<string, Row[]> = {
       cls: 'oom',
     },
     {
+      src: 'ggml-cuda.cu ggml_cuda_error (HIP build; engines/common.ts)',
+      line: 'ROCm error: invalid device function',
+      outcome: 'crashed',
+      cls: 'cuda_error',
+    },
+    {
       src: 'ggml-vulkan.cpp',
       line: "terminate called after throwing an instance of 'vk::OutOfDeviceMemoryError'  what():  vk::Device::allocateMemory: ErrorOutOfDeviceMemory",
       outcome: 'crashed',
