@@ -39,7 +39,8 @@ const signatures: Signature[] = [
     // launcher shard_manager; the shard's models/globals.py prints the attention lines when it imports the
     // model code, i.e. while the shard loads
     // (models/__init__.py get_model: `Auto selecting quantization method …`, `Using speculation …`)
-    re: /Starting shard rank=\d+|"message":"Starting shard"|Waiting for shard to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids/,
+    // (before 0.9 the rank was in the message: `Starting shard 0`, `Waiting for shard 0 to be ready...`)
+    re: /Starting shard(?: rank=| )\d+|"message":"Starting shard"|Waiting for shard (?:\d+ )?to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids/,
   },
   {
     // server/text_generation_server/server.py serve_inner builds the model, then starts the gRPC server and
@@ -47,7 +48,7 @@ const signatures: Signature[] = [
     id: 'shard_ready',
     kind: 'phase',
     phase: 'weights_loaded',
-    re: /Server started at unix:\/\/|Shard ready in/,
+    re: /Server started at unix:\/\/|Shard (?:\d+ )?ready in/,
   },
   {
     id: 'webserver',
@@ -149,7 +150,8 @@ const signatures: Signature[] = [
 
     // launcher/src/main.rs: spawn_shards, download_convert_model, spawn_webserver and the main loop; the
     // `not found in PATH` lines are printed when the child binary is missing
-    re: /Shard \d+ (?:failed to start|crashed)|Shard complete standard error output|Shard status channel disconnected|Download encountered an error|Failed to start webserver|text-generation-(?:server|router) not found in PATH|^Error: (?:ShardCannotStart|ShardFailed|ShardDisconnected|WebserverFailed|WebserverCannotStart|DownloadError)|Method Warmup encountered an error|Webserver Crashed/,
+    // (before 0.9: `Shard {rank} failed:\n{err}`, `Download process exited with an unknown status.`)
+    re: /Shard \d+ (?:failed to start|failed:|crashed)|Download process exited with an unknown status|Shard complete standard error output|Shard status channel disconnected|Download encountered an error|Failed to start webserver|text-generation-(?:server|router) not found in PATH|^Error: (?:ShardCannotStart|ShardFailed|ShardDisconnected|WebserverFailed|WebserverCannotStart|DownloadError)|Method Warmup encountered an error|Webserver Crashed/,
   },
   {
     id: 'arg_error',
@@ -164,7 +166,7 @@ const signatures: Signature[] = [
 
     // router/src/server.rs shutdown_signal; launcher shutdown_shards and terminate(process_name): `Terminating
     // {name}`, `Waiting for {name} to gracefully shutdown`, `{name} terminated`, `Killing {name}`, `{name} killed`
-    re: /signal received, starting graceful shutdown|Terminating (?:webserver|shard)|Waiting for (?:webserver|shard) to gracefully shutdown|(?:webserver|shard) (?:terminated|killed)|Killing (?:webserver|shard)|Shutting down shards/i,
+    re: /signal received, starting graceful shutdown|Terminating (?:webserver|shard)|Waiting for (?:webserver|shard) to gracefully shutdown|(?:webserver|shard(?: \d+)?) (?:terminated|killed)|Killing (?:webserver|shard)|Shutting down shards/i,
   },
   ...clapSignatures('text-generation-(?:launcher|router)'),
 ];

@@ -66,6 +66,16 @@ const ROWS: Record<string, Row[]> = {
       phase: 'warmup',
     },
     {
+      src: 'launcher/src/main.rs (<0.9)',
+      line: tgi('text_generation_launcher: Shard 0 ready in 21.4s'),
+      phase: 'weights_loaded',
+    },
+    {
+      src: 'launcher/src/main.rs (<0.9)',
+      line: tgi('text_generation_launcher: Shard 0 failed:', 'ERROR'),
+      outcome: 'crashed',
+    },
+    {
       src: 'launcher/src/main.rs shard_manager',
       line: tgi(
         'shard-manager: text_generation_launcher: Shard process was signaled to shutdown with signal 9 rank=0',
