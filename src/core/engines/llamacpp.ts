@@ -22,6 +22,19 @@ const signatures: Signature[] = [
     version: (m) => (m[1] ? `b${m[1]}` : null),
   },
   {
+    // Before the phase rules: the library's own allocation failures begin with the phase's prefixes
+    // (`llama_kv_cache_init: failed …`, `load_tensors: failed …`).
+    id: 'gpu_oom',
+    kind: 'failure',
+    failure: 'oom',
+    // ggml-vulkan: `Device memory allocation of size N failed`, vk `ErrorOutOfDeviceMemory`; ggml-metal:
+    // `…alloc_buffer: error: failed to allocate buffer, size = …`; src/llama.cpp (llama-context, llama-kv-cache):
+    // `failed to allocate buffer for kv cache`, `failed to allocate compute buffers`, after which the context
+    // is not made and the server exits. (ggml-cuda's `CUDA error: …` line is read by the common
+    // `gpu_runtime_error`: PyTorch prints the same words.)
+    re: /cudaMalloc failed: out of memory|failed to allocate \S+ buffer of size|unable to allocate \S+ buffer|ErrorOutOfDeviceMemory|Device memory allocation of size \d+ failed|alloc_buffer: error: failed to allocate buffer, size =|failed to allocate buffer for kv cache|failed to allocate compute buffers/,
+  },
+  {
     id: 'system_info',
     kind: 'phase',
     phase: 'args',
@@ -170,14 +183,6 @@ const signatures: Signature[] = [
     lit: 'bind',
     // before 2024-10 (and in forks since): `couldn't bind to server socket: hostname=%s port=%d`
     re: /couldn't bind HTTP server socket|couldn't bind to server socket/,
-  },
-  {
-    id: 'gpu_oom',
-    kind: 'failure',
-    failure: 'oom',
-    // ggml-vulkan: `Device memory allocation of size N failed`, vk `ErrorOutOfDeviceMemory`. (ggml-cuda's
-    // `CUDA error: …` line is read by the common `gpu_runtime_error`: PyTorch prints the same words.)
-    re: /cudaMalloc failed: out of memory|failed to allocate \S+ buffer of size|unable to allocate \S+ buffer|ErrorOutOfDeviceMemory|Device memory allocation of size \d+ failed/,
   },
   {
     // ggml.c ggml_abort: `fprintf(stderr, "%s:%d: ", file, line)` + the message, then a backtrace and abort();

@@ -156,6 +156,18 @@ const ROWS: Record<string, Row[]> = {
       cls: 'cuda_error',
     },
     {
+      src: 'src/llama.cpp llama_kv_cache_init',
+      line: 'llama_kv_cache_init: failed to allocate buffer for kv cache',
+      outcome: 'crashed',
+      cls: 'oom',
+    },
+    {
+      src: 'ggml-metal.m',
+      line: 'ggml_backend_metal_buffer_type_alloc_buffer: error: failed to allocate buffer, size = 8192.00 MiB',
+      outcome: 'crashed',
+      cls: 'oom',
+    },
+    {
       src: 'ggml-vulkan.cpp',
       line: "terminate called after throwing an instance of 'vk::OutOfDeviceMemoryError'  what():  vk::Device::allocateMemory: ErrorOutOfDeviceMemory",
       outcome: 'crashed',
