@@ -217,6 +217,12 @@ const signatures: Signature[] = [
   },
   { id: 'mpi_abort', kind: 'consequence', lit: 'MPI_ABORT', re: /MPI_ABORT was invoked on rank \d+/ },
   {
+    // Open MPI's launcher after a rank failed: the job is gone, the cause is a rank's own lines above
+    id: 'mpi_job_aborted',
+    kind: 'consequence',
+    re: /^Primary job +terminated normally, but \d+ process(?:es)? returned|^(?:mpirun|prterun) detected that one or more processes exited with non-zero status/,
+  },
+  {
     id: 'shutdown',
     kind: 'shutdown',
     lit: 'INFO:',

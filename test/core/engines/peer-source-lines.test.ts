@@ -254,6 +254,11 @@ const ROWS: Record<string, Row[]> = {
       phase: 'autotune',
     },
     {
+      src: 'Open MPI (trtllm-serve workers)',
+      line: 'mpirun detected that one or more processes exited with non-zero status, thus causing the job to be terminated.',
+      outcome: 'crashed',
+    },
+    {
       src: 'common/tllmException.h',
       line: '[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] Assertion failed: Only SM100 is supported (/src/x.cpp:1)',
       outcome: 'crashed',
