@@ -127,11 +127,14 @@ const signatures: Signature[] = [
     re: /^srv +(?:params_from_|send_error): /,
   },
   {
-    id: 'request',
+    // server.cpp log_server_request: `request: GET /health 127.0.0.1 503`. The server listens before the model
+    // is loaded and answers 503 meanwhile (health checks poll it), so only a 2xx answer is a request served:
+    // an access line, whose status the analyzer reads from the `status` group.
+    id: 'access',
     kind: 'serving',
     phase: 'serving',
     lit: 'request:',
-    re: /request: (?:GET|POST) \S+ \S+ \d{3}/,
+    re: /request: (?:GET|POST|PUT|DELETE|OPTIONS|HEAD) \S+ \S+ (?<status>\d{3})/,
   },
   {
     id: 'load_failed',

@@ -98,6 +98,24 @@ describe('llama.cpp', () => {
     assert.equal(l.throughput?.last, 68.88);
   });
 
+  it('health checks answered 503 while the model loads are not serving', () => {
+    const r = analyzeText(
+      [
+        BUILD,
+        'main: HTTP server is listening, hostname: 0.0.0.0, port: 8080, http threads: 15',
+        "srv    load_model: loading model '/m/x.gguf'",
+        'srv  log_server_r: request: GET /health 127.0.0.1 503',
+        'llama_model_loader: loaded meta data with 30 key-value pairs and 291 tensors from /m/x.gguf',
+        'srv  log_server_r: request: GET /health 127.0.0.1 503',
+      ].join('\n'),
+    );
+    assert.equal(r.launches.length, 1);
+    assert.equal(r.launches[0]!.outcome, 'in_progress');
+    assert.equal(r.launches[0]!.phase, 'loading_weights');
+    const served = last([LISTENING, 'srv  log_server_r: request: POST /v1/chat/completions 127.0.0.1 200']);
+    assert.equal(served.outcome, 'serving');
+  });
+
   it('a refused request is a request served', () => {
     const l = last([
       LISTENING,
