@@ -441,7 +441,14 @@ export class LogAnalyzer {
       case 'serving': {
         const s = engine.sample?.(sig, m) ?? null;
         const sample: ServingSample | null = s ? { ...s, ts, line: line.no } : null;
-        const ok = sig.id === 'access' ? /" 2\d\d\b/.test(line.msg) : true;
+        // An access line's status: its signature's `status` group, else the quoted request's (uvicorn, aiohttp)
+        const status = m.groups?.status;
+        const ok =
+          sig.id === 'access'
+            ? status !== undefined
+              ? status[0] === '2'
+              : /" 2\d\d\b/.test(line.msg)
+            : true;
         this.serving(launch, sig, sample, line.no, ts, ok, () => line.text);
         return;
       }

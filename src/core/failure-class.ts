@@ -16,7 +16,7 @@ const RULES: Array<[FailureClass, RegExp]> = [
   ],
   [
     'cuda_error',
-    /CUDA error|cudaError\w*|CUDA kernel errors|illegal memory access|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|cuDNN error|no kernel image is available|Memory access fault|HIP error|hipError|AcceleratorError|CUDA driver|Triton Error \[CUDA\]|misaligned address|unspecified launch failure|CUDA kernel failed|HSA_STATUS_ERROR_\w+|NPU function error|ACL_ERROR_\w+|\bcutlass\w*\b.*\bError Internal\b/i,
+    /CUDA error|ROCm error|MUSA error|cudaError\w*|CUDA kernel errors|illegal memory access|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|cuDNN error|no kernel image is available|Memory access fault|HIP error|hipError|AcceleratorError|CUDA driver|Triton Error \[CUDA\]|misaligned address|unspecified launch failure|CUDA kernel failed|HSA_STATUS_ERROR_\w+|NPU function error|ACL_ERROR_\w+|\bcutlass\w*\b.*\bError Internal\b/i,
   ],
   [
     'port_in_use',

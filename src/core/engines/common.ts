@@ -77,6 +77,26 @@ export const commonSignatures: Signature[] = [
   },
   { id: 'killed', kind: 'consequence', lit: 'Killed', re: /^(?:\S+: line \d+: +\d+ )?Killed\b/ },
   {
+    // The C++ runtime's std::terminate handler (libstdc++ __verbose_terminate_handler): an exception no one
+    // caught, then abort(). The C++ engines and libraries (llama.cpp, TensorRT-LLM's runtime, c10's NCCL
+    // watchdog) end this way; the `what():` line under it is the cause.
+    id: 'cpp_terminate',
+    kind: 'failure',
+    lit: 'terminate called',
+    re: /^terminate called (?:after throwing an instance of '([^']+)'|without an active exception|recursively)/,
+  },
+  { id: 'cpp_what', kind: 'failure', lit: 'what():', re: /^\s*what\(\): +(.+)$/ },
+  { id: 'aborted', kind: 'consequence', lit: 'Aborted', re: /^Aborted(?: \(core dumped\))?$/ },
+  {
+    // A GPU runtime call that failed, on a line of its own: llama.cpp's ggml-cuda.cu ggml_cuda_error (`CUDA
+    // error: %s`, GGML_CUDA_NAME is ROCm on HIP builds, MUSA on MUSA), then GGML_ABORT; PyTorch's c10 CUDA
+    // check text when its exception line is cut. Common: it is no evidence of llama.cpp by itself.
+    id: 'gpu_runtime_error',
+    kind: 'failure',
+    lit: ' error: ',
+    re: /^((?:CUDA|ROCm|MUSA) error: .+)$/,
+  },
+  {
     id: 'segfault',
     kind: 'failure',
     lit: 'ault',

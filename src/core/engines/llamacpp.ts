@@ -22,6 +22,19 @@ const signatures: Signature[] = [
     version: (m) => (m[1] ? `b${m[1]}` : null),
   },
   {
+    // Before the phase rules: the library's own allocation failures begin with the phase's prefixes
+    // (`llama_kv_cache_init: failed …`, `load_tensors: failed …`).
+    id: 'gpu_oom',
+    kind: 'failure',
+    failure: 'oom',
+    // ggml-vulkan: `Device memory allocation of size N failed`, vk `ErrorOutOfDeviceMemory`; ggml-metal:
+    // `…alloc_buffer: error: failed to allocate buffer, size = …`; src/llama.cpp (llama-context, llama-kv-cache):
+    // `failed to allocate buffer for kv cache`, `failed to allocate compute buffers`, after which the context
+    // is not made and the server exits. (ggml-cuda's `CUDA error: …` line is read by the common
+    // `gpu_runtime_error`: PyTorch prints the same words.)
+    re: /cudaMalloc failed: out of memory|failed to allocate \S+ buffer of size|unable to allocate \S+ buffer|ErrorOutOfDeviceMemory|Device memory allocation of size \d+ failed|alloc_buffer: error: failed to allocate buffer, size =|failed to allocate buffer for kv cache|failed to allocate compute buffers/,
+  },
+  {
     id: 'system_info',
     kind: 'phase',
     phase: 'args',
@@ -33,7 +46,8 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'loading_weights',
     lit: 'o',
-    re: /load_model: loading model '|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params/,
+    // server.cpp main: `main: loading model` before the loader's own lines
+    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params/,
   },
   {
     id: 'loaded',
@@ -47,28 +61,35 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'kv_cache',
     lit: 'e',
-    re: /^llama_(?:new_)?context|^llama_kv_cache(?:_unified)?:|load_model: initializing, n_slots|^graph_reserve|^llama_kv_cache_init/,
+    // the server's slot setup after the context: `load_model: initializing, n_slots` (2026),
+    // `initializing slots, n_slots` (2025), `INFO [ init] initializing slots | n_slots=…` (older text format)
+    re: /^llama_(?:new_)?context|^llama_kv_cache(?:_unified)?:|load_model: initializing,? (?:slots, )?n_slots|\] initializing slots \||"msg":"initializing slots"|^graph_reserve|^llama_kv_cache_init/,
   },
   {
     id: 'warmup',
     kind: 'phase',
     phase: 'warmup',
 
-    re: /warming up the model with an empty run|^slot +load_model|new slot, n_ctx/,
+    re: /warming up the model with an empty run|^slot +load_model|new slot,? n_ctx|\] new slot \||"msg":"new slot"/,
   },
   {
     id: 'model_loaded',
     kind: 'phase',
     phase: 'warmup',
     lit: 'model loaded',
-    re: /(?:llama_server|main): model loaded$/,
+    // before the 2024-10 logging rework server.cpp main printed `LOG_INFO("model loaded", {})` as
+    // `INFO [ main] model loaded | tid=… ` (text) or `{…"msg":"model loaded"…}` (--log-format json)
+    re: /(?:llama_server|main): model loaded$|\] model loaded(?: \||$)|"msg":"model loaded"/,
   },
   {
     id: 'ready',
     kind: 'ready',
     phase: 'ready',
-    lit: 'listening on',
-    re: /(?:llama_server|main): (?:server is )?listening on \S+|HTTP server listening/,
+    // The older server's `LOG_INFO("HTTP server listening", {hostname, port})` has no `on`: the quick-reject
+    // substring is the part every shape shares.
+    lit: 'listening',
+    // 2023 server.cpp: `llama server listening at http://host:port`
+    re: /(?:llama_server|main): (?:server is )?listening on \S+|HTTP server listening|^llama server listening at \S+/,
   },
   {
     // server.cpp update_slots prints it when the main loop starts and after every task: it says nothing was served
@@ -76,55 +97,103 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'ready',
     lit: 'all slots are idle',
-    re: /update_slots: all slots are idle/,
+    re: /update_slots(?:: |\] )all slots are idle|"msg":"all slots are idle"/,
   },
   {
     id: 'timing',
     kind: 'serving',
     phase: 'serving',
-    lit: 'time =',
-    re: /^(?:slot +)?(?:print_timing: )?(?:id +\d+ \| task \d+ \| )?\s*(prompt eval|eval|total) time = +([\d.]+) ms \/ +(\d+) (?:tokens|runs)(?: \( +[\d.]+ ms per token, +([\d.]+) tokens per second\))?/,
+    // before 2024-10 the server's print_timings went through server_log:
+    // `INFO [ print_timings] prompt eval time     =  47.81 ms /  7 tokens (…)`, `generation eval time = … runs   (…)`
+    lit: ' time ',
+    // (`--log-format json`, the default then: `{…"function":"print_timings",…,"msg":"prompt eval time = …"`)
+    re: /^(?:slot +)?(?:print_timing: )?(?:INFO \[ *print_timings\] |\{.*"function":"print_timings".*"msg":")?(?:id +\d+ \| task \d+ \| )?\s*(prompt eval|generation eval|eval|total) time += +([\d.]+) ms \/ +(\d+) (?:tokens|runs)(?: +\( +[\d.]+ ms per token, +([\d.]+) tokens per second\))?/,
   },
   {
     id: 'slot',
     kind: 'serving',
     phase: 'serving',
     lit: 'slot',
-    re: /launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|processing task|prompt processing|stop processing/,
+    // older text format: `INFO [ launch_slot_with_task] slot is processing task | …`, `… slot released | …`
+    re: /launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|processing task|prompt processing|stop processing|\] slot released \|/,
   },
   {
-    id: 'request',
+    // server.cpp request handling: `srv  params_from_: Chat format: …` (each request's parameters),
+    // `srv    send_error: task id = N, error: …` (a request refused: the server answers it and goes on)
+    id: 'request_handling',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'srv ',
+    re: /^srv +(?:params_from_|send_error): /,
+  },
+  {
+    // server.cpp log_server_request: `request: GET /health 127.0.0.1 503`. The server listens before the model
+    // is loaded and answers 503 meanwhile (health checks poll it), so only a 2xx answer is a request served:
+    // an access line, whose status the analyzer reads from the `status` group.
+    id: 'access',
     kind: 'serving',
     phase: 'serving',
     lit: 'request:',
-    re: /request: (?:GET|POST) \S+ \S+ \d{3}/,
+    re: /request: (?:GET|POST|PUT|DELETE|OPTIONS|HEAD) \S+ \S+ (?<status>\d{3})/,
   },
   {
     id: 'load_failed',
     kind: 'failure',
     failure: 'model_not_found',
     lit: 'o',
-    re: /failed to open GGUF file|error loading model: .*(?:No such file|failed to open)/,
+    // gguf.cpp: `failed to open GGUF file '%s' (%s)` (2025-26), `failed to open %s: %s` (older, ggml.c)
+    re: /failed to open GGUF file|^gguf_init_from_file\w*: failed to open .*No such file|error loading model: .*(?:No such file|failed to open)/,
   },
   {
+    // src/llama-arch / llama-model.cpp: `error loading model architecture: unknown model architecture: '…'`
+    // (a GGUF of an architecture this build does not know: a newer model than the build); llama-vocab.cpp
+    // likewise for a tokenizer: `unknown pre-tokenizer type: '…'`
+    id: 'unknown_arch',
+    kind: 'failure',
+    failure: 'unsupported',
+    lit: 'unknown ',
+    re: /unknown model architecture: '[^']*'|unknown pre-tokenizer type: '[^']*'/,
+  },
+  {
+    // gguf.cpp gguf_init_from_file_impl: the file is not a GGUF (a safetensors file, an HTML error page, a
+    // partial download): the cause, though the callers then say `failed to load model`
+    id: 'not_gguf',
+    kind: 'failure',
+    lit: 'invalid magic characters',
+    re: /gguf_init_from_file\w*: invalid magic characters/,
+  },
+  {
+    // src/llama.cpp llama_model_load: `LLAMA_LOG_ERROR("%s: error loading model: %s\n", __func__, err.what())`,
+    // the exception's own text is the cause
     id: 'load_error',
     kind: 'failure',
+    lit: 'error loading model: ',
+    re: /error loading model: (.+)/,
+  },
+  {
+    // What the callers print after a failed load whatever the cause (llama_model_load_from_file_impl,
+    // common_init_from_params, server load_model; before 2024-10 `llama_init_from_gpt_params: error: …` and
+    // `LOG_ERROR("unable to load model", …)`): the cause is the line above, so these only confirm the crash.
+    id: 'load_failed_after',
+    kind: 'consequence',
     lit: 'model',
-    re: /error loading model: (.+)|failed to load model, '/,
+    re: /failed to load model, '|^llama_(?:model_)?load_(?:model_)?from_file(?:_impl)?: failed to load model|^(?:common_init_from_params|llama_init_from_gpt_params): (?:error: )?failed to (?:load model|create context)|\] unable to load model(?: \||$)|"msg":"unable to load model"/,
   },
   {
     id: 'bind',
     kind: 'failure',
     failure: 'port_in_use',
     lit: 'bind',
-    re: /couldn't bind HTTP server socket/,
+    // before 2024-10 (and in forks since): `couldn't bind to server socket: hostname=%s port=%d`
+    re: /couldn't bind HTTP server socket|couldn't bind to server socket/,
   },
   {
-    id: 'gpu_oom',
+    // ggml.c ggml_abort: `fprintf(stderr, "%s:%d: ", file, line)` + the message, then a backtrace and abort();
+    // GGML_ASSERT(x) prints `file:line: GGML_ASSERT(x) failed` the same way. Only ggml's and llama's own files.
+    id: 'ggml_abort',
     kind: 'failure',
-    failure: 'oom',
-    lit: 'alloc',
-    re: /cudaMalloc failed: out of memory|failed to allocate \S+ buffer of size|unable to allocate \S+ buffer/,
+    lit: ':',
+    re: /^\S*(?:ggml|llama)[\w./-]*\.(?:c|cc|cpp|cu|cuh|h|m|mm):\d+: (GGML_ASSERT\(.*\) failed|(?:CUDA|ROCm|MUSA|SYCL|Vulkan|Metal) error|[Ff]atal error|.*(?:not implemented|not supported|Unsupported|failed).*)$/,
   },
   {
     id: 'exiting',
@@ -147,7 +216,12 @@ const signatures: Signature[] = [
     lit: 'rror',
     re: /^error: (?:invalid|unknown) argument: |^error while handling (?:argument|environment variable) /,
   },
-  { id: 'shutdown', kind: 'shutdown', lit: 'cleaning up before exit', re: /cleaning up before exit\.\.\./ },
+  {
+    // server.cpp signal handler: a second Ctrl-C while shutting down
+    id: 'shutdown',
+    kind: 'shutdown',
+    re: /cleaning up before exit\.\.\.|^Received second interrupt, terminating immediately/,
+  },
 ];
 
 export const llamacpp: EngineModule = {
@@ -159,13 +233,25 @@ export const llamacpp: EngineModule = {
       )
     )
       return 8;
+    // common.cpp's build banner (`build: %d (%s) with %s for %s`), the first line every llama.cpp tool prints
+    if (/^build: \d+ \([0-9a-f]+\) with .+ for \S+/.test(line.msg)) return 8;
     if (/^(?:srv|slot|que|res|cmn) +\S+/.test(line.msg) || line.frame === 'llamacpp') return 4;
+    // the server's JSON log format before 2024-10, its default (server_log: `{"tid":…,"function":…,"msg":…}`)
+    if (/^\{"tid":"\d+","timestamp":\d+,"level":"\w+","function":"\w+","line":\d+,"msg":"/.test(line.msg))
+      return 4;
+    // the server's text log format before 2024-10 (server_log: `%4s [%24s] %s | k=v …`)
+    if (
+      /^(?:INFO|WARN|ERR|ERROR|VERB) \[ *(?:main|init|load_model|update_slots|launch_slot_with_task|print_timings|log_server_request)\] /.test(
+        line.msg,
+      )
+    )
+      return 4;
     return 0;
   },
   signatures,
   sample(sig, m) {
     if (sig.id !== 'timing') return null;
-    if (m[1] === 'eval')
+    if (m[1] === 'eval' || m[1] === 'generation eval')
       return { genTps: num(m[4]), promptTps: null, running: null, queued: null, kvUsage: null };
     if (m[1] === 'prompt eval')
       return { genTps: null, promptTps: num(m[4]), running: null, queued: null, kvUsage: null };

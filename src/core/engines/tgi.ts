@@ -20,28 +20,44 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'args',
     lit: 'e',
-    re: /Using attention \S+ - Prefix caching|Default `max_batch_prefill_tokens` to|Using default cuda graphs|Sharding model on \d+ processes|Model supports up to \d+|Using prefill chunking/,
+    // launcher/src/main.rs main: also `Parsing num_shard from CUDA_VISIBLE_DEVICES/…` (num_shard)
+    re: /Using attention \S+ - Prefix caching|Default `max_batch_prefill_tokens` to|Using default cuda graphs|Sharding model on \d+ processes|Model supports up to \d+|Using prefill chunking|Runtime environment:$|Parsing num_shard from CUDA_VISIBLE_DEVICES/,
   },
   {
     id: 'download',
     kind: 'phase',
     phase: 'loading_weights',
     lit: 'ownload',
-    re: /Starting check and download process|Files are already present on the host|Download file:|Download: \[\d+\/\d+\]|Successfully downloaded weights/,
+    // launcher download_convert_model (`Starting download process.` before 2.x); server utils/hub.py
+    // download_weights: `Download file:`, `Downloaded {path} in {time}.`, `Download: [i/n] -- ETA:`
+    re: /Starting check and download process|Starting download process\.|Files are already present on the host|Download file:|Downloaded \S+ in [\d:.]+|Download: \[\d+\/\d+\]|Successfully downloaded weights/,
   },
   {
     id: 'shard_start',
     kind: 'phase',
     phase: 'loading_weights',
-
-    re: /Starting shard rank=\d+|Waiting for shard to be ready|Server started at unix:\/\/|Shard ready in/,
+    // launcher shard_manager; the shard's models/globals.py prints the attention lines when it imports the
+    // model code, i.e. while the shard loads
+    // (models/__init__.py get_model: `Auto selecting quantization method …`, `Using speculation …`)
+    // (before 0.9 the rank was in the message: `Starting shard 0`, `Waiting for shard 0 to be ready...`)
+    re: /Starting shard(?: rank=| )\d+|"message":"Starting shard"|Waiting for shard (?:\d+ )?to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids/,
+  },
+  {
+    // server/text_generation_server/server.py serve_inner builds the model, then starts the gRPC server and
+    // logs `Server started at …`; the launcher's shard_manager sees the socket and logs `Shard ready in …`
+    id: 'shard_ready',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    re: /Server started at unix:\/\/|Shard (?:\d+ )?ready in/,
   },
   {
     id: 'webserver',
     kind: 'phase',
     phase: 'warmup',
     lit: 'e',
-    re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3/,
+    // router (backends/v3/src/{lib,main}.rs, router/src/main.rs before 2.x): the limits it settles on while
+    // the shards warm up
+    re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3|Inferred max batch total tokens|Model does not support automatic max batch total tokens|Maximum (?:input|total) tokens defaulted to|Warming up TunableOp for seqlen=|PyTorch (?:ROCm )?TunableOp /,
   },
   {
     // The router's `warmup` function is traced as a span (backends/*/src/client: `#[instrument] warmup`):
@@ -52,13 +68,32 @@ const signatures: Signature[] = [
     lit: 'warmup{',
     re: /^warmup\{[^}]*\}:warmup/,
   },
-  { id: 'ready', kind: 'ready', phase: 'ready', lit: 'Connected', re: /(?:^|: )Connected$/ },
   {
+    // router/src/server.rs run: `Connected`; with --json-output the line is the event as JSON (the router
+    // flattens its fields: `"message":"Connected"`)
+    id: 'ready',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Connected',
+    re: /(?:^|: )Connected$|"message":"Connected"/,
+  },
+  {
+    // router/src/infer/mod.rs InferError::GenerationError: a shard failed the batch. Whether the server lives
+    // on depends on the error: since 2.4 (server/…/interceptor.py) a RuntimeError, CUDA OOM included, stops
+    // the shard and the launcher then says `Shard N crashed`; so this line alone neither kills nor recovers.
+    id: 'request_failed',
+    kind: 'degraded',
+    lit: 'Request failed during generation',
+    re: /Request failed during generation: /,
+  },
+  {
+    // router/src/server.rs handlers are traced spans (`#[instrument] async fn generate…`): every line inside
+    // one, a refused request's validation error (`Input validation error: …`, `\`inputs\` tokens + …`)
+    // included, is a request the HTTP server took.
     id: 'request_debug',
     kind: 'serving',
     phase: 'serving',
-    lit: '{',
-    re: /^(?:generate|generate_stream|chat_completions|completions|vertex_compatibility)\{/,
+    re: /^(?:generate|generate_stream|chat_completions|completions|vertex_compatibility|compat_generate)(?:\{|:(?:generate|async_stream|chat|completions))/,
   },
   {
     id: 'request',
@@ -76,10 +111,47 @@ const signatures: Signature[] = [
   },
   { id: 'bind', kind: 'failure', failure: 'port_in_use', lit: 'Failed to bind', re: /Failed to bind to \S+/ },
   {
+    // launcher shard_manager / download_convert_model: `… was signaled to shutdown with signal {signal}`;
+    // signal 9 is the kernel's OOM killer or an operator, read as killed by the failure classes
+    id: 'signaled',
+    kind: 'failure',
+    lit: 'was signaled to shutdown with signal',
+    re: /(?:Shard|Download) process was signaled to shutdown with signal (\d+.*)$/,
+  },
+  {
+    // The launcher's and the router's `main` return their error: Rust prints its Debug form at exit
+    // (launcher LauncherError::ArgumentValidation / NotEnoughCUDADevices; backends/v3/src/main.rs
+    // RouterError::ArgumentValidation).
+    id: 'main_arg_error',
+    kind: 'failure',
+    failure: 'config_error',
+    lit: 'Error: ',
+    re: /^Error: (?:ArgumentValidation|NotEnoughCUDADevices)\((.*)\)$/,
+  },
+  {
+    // backends/v3/src/main.rs RouterError::Backend(V3Error::{Connection,Warmup,…}(ClientError)): the cause is
+    // the shard's message inside (`Generation("CUDA out of memory…")`)
+    id: 'main_backend_error',
+    kind: 'failure',
+    lit: 'Error: ',
+    // (before the backends split, router/src/main.rs RouterError had the variants at the top: `Warmup(…)`)
+    re: /^Error: (?:Backend|WebServer|Tokenizer|Axum|Warmup|Connection|Cache|Info|Tokio)\((.*)\)$/,
+  },
+  {
+    // server/text_generation_server/server.py serve_inner logs this, then re-raises: the traceback follows
+    id: 'init_error',
+    kind: 'consequence',
+    lit: 'Error when initializing model',
+    re: /Error when initializing model$/,
+  },
+  {
     id: 'shard_failed',
     kind: 'consequence',
 
-    re: /Shard \d+ (?:failed to start|crashed)|Shard complete standard error output|Shard process was signaled to shutdown with signal \d+|^Error: (?:ShardCannotStart|ShardFailed|ShardDisconnected|WebserverFailed|WebserverCannotStart|DownloadError)|Method Warmup encountered an error|Webserver Crashed/,
+    // launcher/src/main.rs: spawn_shards, download_convert_model, spawn_webserver and the main loop; the
+    // `not found in PATH` lines are printed when the child binary is missing
+    // (before 0.9: `Shard {rank} failed:\n{err}`, `Download process exited with an unknown status.`)
+    re: /Shard \d+ (?:failed to start|failed:|crashed)|Download process exited with an unknown status|Shard complete standard error output|Shard status channel disconnected|Download encountered an error|Failed to start webserver|text-generation-(?:server|router) not found in PATH|^Error: (?:ShardCannotStart|ShardFailed|ShardDisconnected|WebserverFailed|WebserverCannotStart|DownloadError)|Method Warmup encountered an error|Webserver Crashed/,
   },
   {
     id: 'arg_error',
@@ -92,7 +164,9 @@ const signatures: Signature[] = [
     id: 'shutdown',
     kind: 'shutdown',
 
-    re: /signal received, starting graceful shutdown|Terminating webserver|webserver terminated|Shutting down shards|shard terminated/,
+    // router/src/server.rs shutdown_signal; launcher shutdown_shards and terminate(process_name): `Terminating
+    // {name}`, `Waiting for {name} to gracefully shutdown`, `{name} terminated`, `Killing {name}`, `{name} killed`
+    re: /signal received, starting graceful shutdown|Terminating (?:webserver|shard)|Waiting for (?:webserver|shard) to gracefully shutdown|(?:webserver|shard(?: \d+)?) (?:terminated|killed)|Killing (?:webserver|shard)|Shutting down shards/i,
   },
   ...clapSignatures('text-generation-(?:launcher|router)'),
 ];

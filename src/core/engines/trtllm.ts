@@ -20,7 +20,13 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'args',
 
-    re: /^Using LLM with \w+ backend|rank 0 using MpiPoolSession/,
+    // llmapi: the proxy's IPC queues (`Generating a new HMAC key for server …`), the MPI session of the
+    // workers (`[TensorRT-LLM][INFO] Refreshed the MPI local session`), the attention features the model
+    // engine is built with: all before any weight is read
+    // llmapi argument checks (`Validating KV Cache config against kv_cache_dtype=…`, `KV cache quantization set
+    // to …`, `Set [PluginConfig.]nccl_plugin to …`, `neither checkpoint_format nor checkpoint_loader were
+    // provided…`) and the executor's creation (`Orchestrator is creating IPC executor`)
+    re: /^Using LLM with \w+ backend|rank 0 using MpiPoolSession|^Generating a new HMAC key for server|^Refreshed the MPI local session|^ATTENTION RUNTIME FEATURES|^Validating KV Cache config against|^KV cache quantization set to|^Set (?:PluginConfig\.)?nccl_plugin to|^neither checkpoint_format nor checkpoint_loader were provided|^Orchestrator is creating \w+ executor|^Initializing MPI with thread mode \d+|^MPI size: \d+, (?:MPI local size: \d+, )?rank: \d+|^Rank \d+ is using GPU \d+|^TRTGptModel \w+: /,
   },
   {
     id: 'pytorch_config',
@@ -31,12 +37,33 @@ const signatures: Signature[] = [
     config: parseTrtllmPyTorchConfig,
   },
   {
+    // runtime/tllmRuntime.cpp `Engine load time %d ms`, and TensorRT's own allocation lines once the engine
+    // is deserialized and its context made (`[MemUsageChange] TensorRT-managed allocation in engine
+    // deserialization: CPU +…, GPU +… (MiB)`); before `weights`, whose `deserializ` would take it for loading
+    id: 'engine_loaded',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    re: /^Engine load time \d+ ms|\[MemUsageChange\] (?:TensorRT-managed allocation in engine deserialization|Allocated [\d.]+ \w+ for execution context memory)/,
+  },
+  {
     id: 'weights',
     kind: 'phase',
     phase: 'loading_weights',
     lit: 'e',
     // 0.20 (PyTorch backend) says `Rank 0 uses 8.46 GB for model weights.` / `Rank 0 prefetching … to memory...`.
-    re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Loading (?:weights|safetensors|engine)|deserializ/i,
+    // TensorRT engines (the C++ runtime): `Engine version %s found in the config file, …`, `Loading engine …`
+    // _torch/models/checkpoints: `Prefetching %.2fGB checkpoint files.`, `Finished prefetching …`,
+    // `Start to load safetensor file …`
+    re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Prefetching [\d.]+GB checkpoint files|^Finished prefetching \S|^Start to load safetensor file|^Loading (?:weights|safetensors|engine)|deserializ|^Engine version \S+ found in the config file/i,
+  },
+  {
+    // C++ runtime (runtime/tllmRuntime.cpp): `Loaded engine size: %d MiB` is the file read into host memory,
+    // before the engine is deserialized onto the GPU (where an OOM strikes); `Engine load time %d ms` after it
+    id: 'engine_read',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'Loaded engine size',
+    re: /^Loaded engine size: \d+ MiB/,
   },
   {
     id: 'model_init',
@@ -50,7 +77,10 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'kv_cache',
     lit: 'e',
-    re: /\[MemUsageChange\] Allocated [\d.]+ GiB for max tokens in paged KV cache|^Peak memory during memory usage profiling|^max_seq_len=\d+, max_num_requests=\d+|^Estimated max memory in KV cache/,
+    // _torch/pyexecutor/_util.py KvCacheCreator: the estimation pass (`max_seq_len is not specified, using
+    // inferred value`, `Using Sampler:`) and the memory profile (`Memory used after loading model weights
+    // (inside|outside torch) …`, `Memory dynamically allocated during inference …`, `Memory used outside torch …`)
+    re: /\[MemUsageChange\] Allocated [\d.]+ GiB for max tokens in paged KV cache|^Peak memory during memory usage profiling|^max_seq_len=\d+, max_num_requests=\d+|^Estimated max memory in KV cache|^max_seq_len is not specified, using inferred value|^Using Sampler: \w+|^Max KV cache (?:blocks|pages) per sequence: \d+|^Max tokens in paged KV cache: \d+|^Number of tokens per block: \d+|^cache_transceiver is (?:disabled|enabled)|^Memory (?:used after loading model weights|dynamically allocated during inference|used outside torch)/,
   },
   {
     id: 'autotune',
@@ -62,11 +92,20 @@ const signatures: Signature[] = [
     re: /(?:\[Autotuner\] |^)Autotuning process (?:starts|ends)/,
   },
   {
+    // _torch/pyexecutor/model_engine.py warmup: `Running autotuner warmup...` before the tuner's own lines,
+    // `[Autotuner] Cache size after warmup is N` after them (the tag may be read as a module tag)
+    id: 'autotune_warmup',
+    kind: 'phase',
+    phase: 'autotune',
+    re: /^Running autotuner warmup|^(?:\[Autotuner\] )?Cache size after warmup is \d+/,
+  },
+  {
     id: 'cuda_graph',
     kind: 'phase',
     phase: 'cuda_graph',
     lit: 'CUDA graph',
-    re: /^Creating CUDA graph instances|^Run generation only CUDA graph warmup/,
+    // `generation only` became `generation-only` in late 2025
+    re: /^Creating CUDA graph instances|^Run generation[- ]only CUDA graph warmup/,
   },
   {
     id: 'mem_fraction',
@@ -107,6 +146,54 @@ const signatures: Signature[] = [
   },
   { id: 'deserialize', kind: 'failure', lit: 'deserialize', re: /Failed to deserialize cuda engine/ },
   {
+    // C++ executor (executorImpl forwardAsync): the exception fails the active requests and the loop goes
+    // on, like the PyTorch backend's forward error below; must come before the C++ error rules it may quote
+    id: 'cpp_forward_error',
+    kind: 'degraded',
+    recovers: true,
+    lit: 'Encountered an error in forwardAsync function',
+    re: /^Encountered an error in forwardAsync function: /,
+  },
+  {
+    // cpp/include/tensorrt_llm/common/cudaUtils.h check(): TLLM_CUDA_CHECK throws
+    // `[TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(...): out of memory (file:line)`
+    id: 'cpp_cuda_oom',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'CUDA runtime error in',
+    re: /CUDA runtime error in .+?: out of memory/,
+  },
+  {
+    id: 'cpp_cuda_error',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'CUDA runtime error in',
+    re: /CUDA runtime error in (.+)$/,
+  },
+  {
+    // tllmException.h: TLLM_CHECK / TLLM_THROW raise `tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] …`
+    // (`Assertion failed: …` for a check); printed when it reaches the top of a thread or the Python binding
+    id: 'tllm_exception',
+    kind: 'failure',
+    lit: 'TllmException',
+    re: /tensorrt_llm::common::TllmException: (?:\[TensorRT-LLM\]\[ERROR\] )?(.+)$/,
+  },
+  {
+    // _torch/pyexecutor/py_executor.py _event_loop_wrapper: `logger.error(f"Error in event loop: {e}")`, then
+    // the traceback and a re-raise: the executor loop is gone
+    id: 'event_loop_error',
+    kind: 'failure',
+    lit: 'Error in event loop',
+    re: /^Error in event loop: (.+)$/,
+  },
+  {
+    // Open MPI's launcher reporting a rank that died (trtllm-serve runs its workers under MPI)
+    id: 'mpi_rank_died',
+    kind: 'failure',
+    lit: 'noticed that process rank',
+    re: /^(?:mpirun|prterun|mpiexec) noticed that process rank \d+ with PID \d+ on node \S+ exited on signal (\d+.*)$/,
+  },
+  {
     id: 'worker_init',
     kind: 'consequence',
     lit: 'Executor worker',
@@ -129,6 +216,12 @@ const signatures: Signature[] = [
     re: /^Encountered an error in forward function: /,
   },
   { id: 'mpi_abort', kind: 'consequence', lit: 'MPI_ABORT', re: /MPI_ABORT was invoked on rank \d+/ },
+  {
+    // Open MPI's launcher after a rank failed: the job is gone, the cause is a rank's own lines above
+    id: 'mpi_job_aborted',
+    kind: 'consequence',
+    re: /^Primary job +terminated normally, but \d+ process(?:es)? returned|^(?:mpirun|prterun) detected that one or more processes exited with non-zero status/,
+  },
   {
     id: 'shutdown',
     kind: 'shutdown',

@@ -1,0 +1,126 @@
+/**
+ * llama-server lines read from the sources (tools|examples/server, src/llama*.cpp, ggml-cuda, ggml.c
+ * ggml_abort), on made-up lines of each shape: the 2025-26 tagged format and the older `INFO [func] msg | k=v`.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../helpers.js';
+
+const last = (lines: string[]) => {
+  const r = analyzeText(lines.join('\n'));
+  return { ...r.launches[r.launches.length - 1]!, engine: r.engine };
+};
+const BUILD = 'build: 5500 (abcdef12) with cc (GCC) 13.2.0 for x86_64-linux-gnu';
+const LISTENING = 'main: server is listening on http://0.0.0.0:8080 - starting the main loop';
+
+describe('llama.cpp', () => {
+  it('a GPU error while serving aborts the server', () => {
+    const l = last([
+      LISTENING,
+      'slot launch_slot_: id  0 | task 0 | processing task',
+      'CUDA error: an illegal memory access was encountered',
+      '  current device: 0, in function ggml_backend_cuda_synchronize at /src/ggml/src/ggml-cuda/ggml-cuda.cu:2456',
+      '/src/ggml/src/ggml-cuda/ggml-cuda.cu:75: CUDA error',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+  });
+
+  it('a failed GGML_ASSERT aborts the server', () => {
+    const l = last([LISTENING, '/src/ggml/src/ggml.c:2703: GGML_ASSERT(ggml_can_mul_mat(a, b)) failed']);
+    assert.equal(l.outcome, 'crashed');
+  });
+
+  it('an architecture the build does not know is unsupported, not a missing model', () => {
+    const l = last([
+      BUILD,
+      "srv    load_model: loading model '/m/x.gguf'",
+      "llama_model_load: error loading model: error loading model architecture: unknown model architecture: 'newarch'",
+      'llama_model_load_from_file_impl: failed to load model',
+      "common_init_from_params: failed to load model '/m/x.gguf'",
+      "srv    load_model: failed to load model, '/m/x.gguf'",
+      'main: exiting due to model loading error',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'unsupported');
+    assert.equal(l.failure?.line, 3);
+  });
+
+  it('the KV cache that does not fit is an OOM at kv_cache', () => {
+    const l = last([
+      BUILD,
+      'llama_context: n_ctx         = 131072',
+      'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 16384.00 MiB on device 0: cudaMalloc failed: out of memory',
+      'llama_kv_cache_init: failed to allocate buffer for kv cache',
+      "common_init_from_params: failed to create context with model '/m/x.gguf'",
+    ]);
+    assert.equal(l.failure?.class, 'oom');
+    assert.equal(l.phase, 'kv_cache');
+  });
+
+  it('the older text format: slots, model loaded, listening', () => {
+    const l = last([
+      'INFO [                    init] initializing slots | tid="1" timestamp=1 n_slots=1',
+      'INFO [                    init] new slot | tid="1" timestamp=1 id_slot=0 n_ctx_slot=4096',
+      'INFO [                    main] model loaded | tid="1" timestamp=1',
+      'INFO [                    main] HTTP server listening | tid="1" timestamp=1 n_threads_http="7" port="8080" hostname="0.0.0.0"',
+      'INFO [            update_slots] all slots are idle | tid="1" timestamp=1',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'ready');
+  });
+
+  it('the older text format: the timings give the generation rate', () => {
+    const l = last([
+      'INFO [                    main] HTTP server listening | tid="1" timestamp=1 port="8080" hostname="0.0.0.0"',
+      'INFO [           print_timings] prompt eval time     =      47.81 ms /     7 tokens (    6.83 ms per token,   146.41 tokens per second) | tid="1" timestamp=1 id_slot=0 id_task=0',
+      'INFO [           print_timings] generation eval time =    1350.11 ms /    93 runs   (   14.52 ms per token,    68.88 tokens per second) | tid="1" timestamp=1 id_slot=0 id_task=0',
+    ]);
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.throughput?.last, 68.88);
+  });
+
+  it('the older JSON format (its default then): slots, listening, timings', () => {
+    const j = (fn: string, msg: string, extra = '') =>
+      `{"tid":"1","timestamp":1,"level":"INFO","function":"${fn}","line":9,"msg":"${msg}"${extra}}`;
+    const l = last([
+      j('init', 'initializing slots', ',"n_slots":1'),
+      j('main', 'model loaded'),
+      j('main', 'HTTP server listening', ',"port":"8080"'),
+      j('launch_slot_with_task', 'slot is processing task', ',"id_slot":0'),
+      j(
+        'print_timings',
+        'generation eval time =    1350.11 ms /    93 runs   (   14.52 ms per token,    68.88 tokens per second)',
+      ),
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.throughput?.last, 68.88);
+  });
+
+  it('health checks answered 503 while the model loads are not serving', () => {
+    const r = analyzeText(
+      [
+        BUILD,
+        'main: HTTP server is listening, hostname: 0.0.0.0, port: 8080, http threads: 15',
+        "srv    load_model: loading model '/m/x.gguf'",
+        'srv  log_server_r: request: GET /health 127.0.0.1 503',
+        'llama_model_loader: loaded meta data with 30 key-value pairs and 291 tensors from /m/x.gguf',
+        'srv  log_server_r: request: GET /health 127.0.0.1 503',
+      ].join('\n'),
+    );
+    assert.equal(r.launches.length, 1);
+    assert.equal(r.launches[0]!.outcome, 'in_progress');
+    assert.equal(r.launches[0]!.phase, 'loading_weights');
+    const served = last([LISTENING, 'srv  log_server_r: request: POST /v1/chat/completions 127.0.0.1 200']);
+    assert.equal(served.outcome, 'serving');
+  });
+
+  it('a refused request is a request served', () => {
+    const l = last([
+      LISTENING,
+      'srv    send_error: task id = 5, error: the request exceeds the available context size, try increasing it',
+    ]);
+    assert.equal(l.outcome, 'serving');
+  });
+});

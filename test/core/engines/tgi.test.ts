@@ -1,0 +1,126 @@
+/**
+ * TGI lines read from the launcher, router and shard sources (launcher/src/main.rs, router/src/server.rs,
+ * backends/v3/src/{lib,main}.rs, server/text_generation_server/{server,interceptor}.py), on made-up lines of
+ * the shape the launcher's tracing subscriber prints.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../helpers.js';
+
+const last = (lines: string[]) => {
+  const r = analyzeText(lines.join('\n'));
+  return { ...r.launches[r.launches.length - 1]!, engine: r.engine };
+};
+const at = (s: number, level: string, msg: string) =>
+  `2025-11-03T09:12:${String(s).padStart(2, '0')}.100000Z ${level.padStart(5)} ${msg}`;
+const ARGS = [at(0, 'INFO', 'text_generation_launcher: Args {'), '    model_id: "org/m",', '}'];
+
+describe('TGI', () => {
+  it('a shard that answers on its socket has loaded its weights', () => {
+    const l = last([
+      ...ARGS,
+      at(1, 'INFO', 'shard-manager: text_generation_launcher: Starting shard rank=0'),
+      at(2, 'INFO', 'text_generation_launcher: Using prefix caching = True'),
+      at(3, 'INFO', 'text_generation_launcher: Server started at unix:///tmp/text-generation-server-0'),
+      at(4, 'INFO', 'shard-manager: text_generation_launcher: Shard ready in 12.3s rank=0'),
+    ]);
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'weights_loaded');
+  });
+
+  it('the older download lines place the launch at loading', () => {
+    const l = last([
+      ...ARGS,
+      at(1, 'INFO', 'download: text_generation_launcher: Starting download process.'),
+      at(
+        2,
+        'INFO',
+        'text_generation_launcher: Downloaded /data/m/model-00001-of-00002.safetensors in 0:00:09.',
+      ),
+    ]);
+    assert.equal(l.phase, 'loading_weights');
+  });
+
+  it("the launcher's and router's exit errors name their cause", () => {
+    const arg = last([
+      ...ARGS,
+      'Error: ArgumentValidation("`max_input_tokens` must be < `max_total_tokens`")',
+    ]);
+    assert.equal(arg.outcome, 'crashed');
+    assert.equal(arg.failure?.class, 'config_error');
+    const warm = last([
+      ...ARGS,
+      at(5, 'INFO', 'text_generation_launcher: Starting Webserver'),
+      'Error: Backend(Warmup(Generation("CUDA out of memory. Tried to allocate 2.00 GiB")))',
+    ]);
+    assert.equal(warm.outcome, 'crashed');
+    assert.equal(warm.failure?.class, 'oom');
+  });
+
+  it('a shard killed with signal 9 is killed', () => {
+    const l = last([
+      ...ARGS,
+      at(1, 'INFO', 'shard-manager: text_generation_launcher: Starting shard rank=0'),
+      at(9, 'ERROR', 'shard-manager: text_generation_launcher: Shard complete standard error output:'),
+      ' rank=0',
+      at(
+        9,
+        'ERROR',
+        'shard-manager: text_generation_launcher: Shard process was signaled to shutdown with signal 9 rank=0',
+      ),
+      at(9, 'ERROR', 'text_generation_launcher: Shard 0 failed to start'),
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'killed');
+  });
+
+  it('a failed download or a missing binary is a crash', () => {
+    const dl = last([
+      ...ARGS,
+      at(1, 'INFO', 'download: text_generation_launcher: Starting check and download process for org/m'),
+      at(2, 'ERROR', 'download: text_generation_launcher: Download encountered an error: '),
+    ]);
+    assert.equal(dl.outcome, 'crashed');
+    const bin = last([
+      ...ARGS,
+      at(1, 'ERROR', 'text_generation_launcher: text-generation-server not found in PATH'),
+    ]);
+    assert.equal(bin.outcome, 'crashed');
+  });
+
+  it("a request's validation error is a request served, not a crash", () => {
+    const l = last([
+      ...ARGS,
+      at(5, 'INFO', 'text_generation_router::server: router/src/server.rs:2302: Connected'),
+      at(
+        6,
+        'ERROR',
+        'chat_completions:generate_stream:generate_stream{parameters=GenerateParameters { best_of: None }}:async_stream:generate_stream: text_generation_router::infer: router/src/infer/mod.rs:126: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 200 `max_new_tokens`',
+      ),
+    ]);
+    assert.equal(l.outcome, 'serving');
+  });
+
+  it('--json-output: the shard start and the router ready line are read from the JSON events', () => {
+    const l = last([
+      '{"timestamp":"2024-05-01T10:00:01.000000Z","level":"INFO","fields":{"message":"Starting shard"},"target":"text_generation_launcher","span":{"rank":0,"name":"shard-manager"}}',
+      '{"timestamp":"2024-05-01T10:00:30.000000Z","level":"INFO","message":"Connected","target":"text_generation_router","filename":"router/src/main.rs","line_number":300}',
+    ]);
+    assert.equal(l.engine, 'tgi');
+    assert.equal(l.outcome, 'ready');
+  });
+
+  it("the launcher's stop of its children is a stop", () => {
+    const l = last([
+      ...ARGS,
+      at(5, 'INFO', 'text_generation_router::server: router/src/server.rs:2302: Connected'),
+      at(7, 'INFO', 'shard-manager: text_generation_launcher: Terminating shard rank=0'),
+      at(
+        7,
+        'INFO',
+        'shard-manager: text_generation_launcher: Waiting for shard to gracefully shutdown rank=0',
+      ),
+    ]);
+    assert.equal(l.outcome, 'shutdown');
+  });
+});

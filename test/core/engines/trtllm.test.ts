@@ -1,0 +1,81 @@
+/**
+ * TensorRT-LLM lines (research/vllm-and-peers.md §2, the corpus's trtllm-serve logs, the C++ runtime's
+ * TllmException and CUDA check shapes), on made-up lines of each shape.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../helpers.js';
+
+const last = (lines: string[]) => {
+  const r = analyzeText(lines.join('\n'));
+  return { ...r.launches[r.launches.length - 1]!, engine: r.engine };
+};
+const py = (msg: string, level = 'I') => `[11/03/2025-09:12:40] [TRT-LLM] [RANK 0] [${level}] ${msg}`;
+const VERSION = '[TensorRT-LLM] TensorRT-LLM version: 1.1.0rc3';
+
+describe('TensorRT-LLM', () => {
+  it('a TensorRT engine read into memory is still loading: its deserialization can fail', () => {
+    const l = last([
+      VERSION,
+      '[TensorRT-LLM][INFO] Loaded engine size: 40000 MiB',
+      '[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&ptr, n): out of memory (/src/cpp/tensorrt_llm/runtime/tllmBuffers.h:122)',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.class, 'oom');
+  });
+
+  it('a CUDA check that fails is a CUDA error; an assertion names its own cause', () => {
+    const cuda = last([
+      VERSION,
+      '[TensorRT-LLM][ERROR] CUDA runtime error in cudaStreamSynchronize(stream): an illegal memory access was encountered (/src/x.cpp:12)',
+    ]);
+    assert.equal(cuda.failure?.class, 'cuda_error');
+    const check = last([
+      VERSION,
+      '[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] Assertion failed: mMaxNumTokens must be divisible by tokensPerBlock (/src/x.cpp:40)',
+    ]);
+    assert.equal(check.outcome, 'crashed');
+    assert.equal(check.failure?.class, 'config_error');
+  });
+
+  it('the startup lines of 1.x place each phase', () => {
+    const l = last([
+      VERSION,
+      py('Validating KV Cache config against kv_cache_dtype="auto"'),
+      py('Prefetching 14.96GB checkpoint files.'),
+      py('Start to load safetensor file /m/model-00001.safetensors'),
+      'Model init total -- 49.14s',
+      py('max_seq_len is not specified, using inferred value 131072'),
+      py('Running autotuner warmup...'),
+    ]);
+    assert.equal(l.phase, 'autotune');
+    const g = last([VERSION, py('Run generation-only CUDA graph warmup for batch size=32, draft_len=0')]);
+    assert.equal(g.phase, 'cuda_graph');
+  });
+
+  it("the executor loop's error stops the server; the C++ forward error only fails requests", () => {
+    const loop = last([
+      VERSION,
+      'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+      py('Error in event loop: CUDA error: an illegal memory access was encountered', 'E'),
+    ]);
+    assert.equal(loop.outcome, 'crashed');
+    assert.equal(loop.failure?.class, 'cuda_error');
+    const fwd = last([
+      VERSION,
+      'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+      '[TensorRT-LLM][ERROR] Encountered an error in forwardAsync function: [TensorRT-LLM][ERROR] Assertion failed: input too long (/src/x.cpp:9)',
+    ]);
+    assert.notEqual(fwd.outcome, 'crashed');
+  });
+
+  it('an MPI rank killed by signal 9 is killed', () => {
+    const l = last([
+      VERSION,
+      'mpirun noticed that process rank 1 with PID 4242 on node gpu-3 exited on signal 9 (Killed).',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'killed');
+  });
+});
