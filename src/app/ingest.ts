@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import { CheckpointError } from '../core/checkpoint.js';
 import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
-import type { AnalysisReport } from '../core/report.js';
+import { type AnalysisReport, type LaunchReport, settledReport } from '../core/report.js';
 import { UsageError } from '../errors.js';
 import { describeFsError, middleLineStart, PARALLEL_MIN_BYTES, scanInWorker } from '../sources/file.js';
 import { recordFromReport } from '../store/record.js';
@@ -42,6 +42,11 @@ export interface IngestOptions extends AnalyzerOptions {
   saveEvery?: number;
   /** Read with a second thread when at least this many bytes are new (default 64 MB; Infinity: never). */
   parallelMinBytes?: number;
+  /**
+   * Without a ledger: takes each launch's final report as soon as it is known (the launch closed, see
+   * `settledReport`); the result's report then holds only the launches not handed here, in order after them.
+   */
+  onSettled?: (r: LaunchReport) => void;
 }
 
 export interface IngestResult {
@@ -246,6 +251,15 @@ export async function ingestLocal(
     const reset = prev !== null && a === null && (prev.fileId !== null || prev.offset > 0);
     if (reset) ledger!.resetLog(key);
     a ??= new LogAnalyzer(aopts);
+    const onSettled = opts.onSettled;
+    if (ledger === null && onSettled) {
+      const an = a;
+      an.settle = (l) => {
+        const r = settledReport(an, l);
+        if (r !== null) onSettled(r);
+        return r !== null;
+      };
+    }
     const resumedFrom = a.bytes;
 
     const headLen = Math.min(size, HEAD_LEN);

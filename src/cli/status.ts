@@ -1,5 +1,6 @@
 /** `firedup status <log>` and `firedup runs <log>`: one read of a log (recorded in the ledger), reported. */
 
+import { once } from 'node:events';
 import { explainNoLaunch, isRemote, readLog } from '../app/read-log.js';
 import { keepVerdict, logIdentity } from '../app/recording.js';
 import { statusVerdict } from '../app/status-verdict.js';
@@ -15,6 +16,7 @@ import { helpText } from './help.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
 import { engineFlag, sshFlags } from './read.js';
 import { RECORD_FLAGS, withRecording } from './recording.js';
+import { TextSpool } from './spool.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { colorWanted, makeStyle } from './style.js';
 
@@ -141,22 +143,28 @@ async function explain(target: string, flags: Record<string, unknown>): Promise<
 
 /**
  * `runs --json`: the same bytes as one JSON.stringify of the whole, written a launch at a time, so that a log
- * of 100k launches never holds its whole report text in memory.
+ * of 100k launches never holds its whole report text in memory. `settled`: the launches reported as they
+ * closed (read without a ledger), which come before the report's own.
  */
-function writeRunsJson(report: AnalysisReport): void {
-  out(
+async function writeRunsJson(report: AnalysisReport, settled: TextSpool): Promise<void> {
+  // a pipe's reader may be slower than this: wait for it rather than queue the whole report in memory
+  const write = async (piece: string | Buffer): Promise<void> => {
+    if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
+  };
+  await write(
     `{"engine":${JSON.stringify(report.engine)},"lines":${report.lines},"bytes":${report.bytes},"launches":[`,
   );
+  await settled.drain(write);
   let buf = '';
   const launches = report.launches;
   for (let i = 0; i < launches.length; i++) {
-    buf += (i ? ',' : '') + JSON.stringify(launches[i]);
+    buf += (i || settled.count ? ',' : '') + JSON.stringify(launches[i]);
     if (buf.length > 1 << 20) {
-      out(buf);
+      await write(buf);
       buf = '';
     }
   }
-  out(`${buf}]}\n`);
+  await write(`${buf}]}\n`);
 }
 
 export async function runs(argv: string[]): Promise<number> {
@@ -166,12 +174,17 @@ export async function runs(argv: string[]): Promise<number> {
     return 0;
   }
   const target = oneLog(positionals, 'runs');
+  const settled = new TextSpool();
+  // launches are written as they close, unless a ledger records them (it needs the whole report)
+  const onSettled = flags.json
+    ? (r: LaunchReport) => settled.add((settled.count ? ',' : '') + JSON.stringify(r))
+    : undefined;
   const res = await withRecording(flags, (ledger) =>
-    readLog(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger),
+    readLog(target, { engine: engineFlag(flags.engine), onSettled }, sshFlags(flags), ledger),
   );
   const { report } = res;
   if (flags.json) {
-    writeRunsJson(report);
+    await writeRunsJson(report, settled);
     return 0;
   }
   if (report.launches.length === 0) {

@@ -1,6 +1,6 @@
 /** The JSON shapes firedup prints (`runs --json`, `status --json`); see README "JSON contract". */
 import type { LogAnalyzer } from './analyzer.js';
-import { type Confidence, launchConfidence } from './confidence.js';
+import { type Confidence, launchConfidence, WEAK_ENGINE_SCORE } from './confidence.js';
 import { redactText } from './config/redact.js';
 import { engineModule } from './engines/index.js';
 import type { LaunchBuilder } from './launch.js';
@@ -131,9 +131,18 @@ export interface AnalysisReport {
   launches: LaunchReport[];
 }
 
+// the last stamp written: a launch's phases, and the launches of a busy log, share many
+let isoMs = Number.NaN;
+let isoText = '';
+
 function iso(ts: number | null, relative: boolean): string | null {
   if (ts === null || relative || ts < 86400 * 2) return null;
-  return new Date(Math.round(ts * 1000)).toISOString().replace('.000Z', 'Z');
+  const ms = Math.round(ts * 1000);
+  if (ms !== isoMs) {
+    isoText = new Date(ms).toISOString().replace('.000Z', 'Z');
+    isoMs = ms;
+  }
+  return isoText;
 }
 
 const r2 = (x: number | null): number | null => (x === null ? null : Math.round(x * 100) / 100);
@@ -337,6 +346,21 @@ export function buildReport(a: LogAnalyzer): AnalysisReport {
       superseded(launchReport(l, engine, scoreOf(l)), i < all.length - 1),
     ),
   };
+}
+
+/**
+ * The report a closed launch (`LogAnalyzer.settle`) will have in the report of the whole file, or null while
+ * that can still change. It depends on the file only through the detector: the engine, when the launch has
+ * none of its own, and whether the engine's score is weak (scores only grow, and a detector told the engine
+ * takes no votes).
+ */
+export function settledReport(a: LogAnalyzer, l: LaunchBuilder): LaunchReport | null {
+  if (l.engine === null) return null;
+  const scores = a.detector.scores;
+  const told = a.detector.locked !== null && Object.values(scores).every((v) => v === 0);
+  const score = told ? Number.POSITIVE_INFINITY : scores[l.engine];
+  if (score < WEAK_ENGINE_SCORE) return null;
+  return superseded(launchReport(l, l.engine, score), true);
 }
 
 /**
