@@ -1371,6 +1371,11 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
   let year: f64 = NaN;
   let stop: i32 = 0;
   let m = s;
+  // the last message looked up (its bytes are in this call's chunk; the table holds while the call runs)
+  let memoStart: i32 = 0;
+  let memoLen: i32 = 0;
+  let memoFx: i32 = 0;
+  let memoEntry: usize = 0;
   while (s < end) {
     // frame
     m = s;
@@ -1424,7 +1429,24 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
     } else if (engine == 2) sample = llamaTiming(s, end);
     // the message's shape
     if (sample) prevEntry = 0;
-    const fx = sample ? FX_SERVING : lookup(m, end);
+    let fx = FX_SERVING;
+    if (!sample) {
+      // the same bytes as the last message looked up in this call (to its newline): the same shape, found
+      // without reading its template (a busy server's access lines differ mostly in the client skipped above)
+      if (memoLen > 0 && m + memoLen <= end && sameAt(m, memoStart, memoLen)) {
+        fx = memoFx;
+        FOUND_END = m + memoLen - 1;
+        prevEntry = memoEntry;
+      } else {
+        fx = lookup(m, end);
+        if (fx != 0) {
+          memoStart = m;
+          memoLen = FOUND_END + 1 - m;
+          memoFx = fx;
+          memoEntry = prevEntry;
+        }
+      }
+    }
     if (fx == 0) {
       // unknown, or no newline before end: the caller's
       stop = 1;
