@@ -670,7 +670,8 @@ export function reset(): void {
 // stops the scan; the caller handles it. Results in RES at the S_* slots.
 
 // entries of 32 bytes: u32 key, u32 template start, u32 template length, i32 effect, u32 the entry of the line
-// that came after a line of this shape last time (a busy server repeats its cycle of lines: tried first)
+// that came after a line of this shape last time (a busy server repeats its cycle of lines: tried first), i32
+// the length of every message of this shape up to its newline (0: not fixed, a run of five or more digits)
 const TABLE: usize = 65536;
 const TABLE_N: i32 = 4096;
 const ENTRY: usize = 32;
@@ -776,6 +777,7 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
   const t0 = tplUsed;
   let p = m;
   let segs: u32 = 0;
+  let fixed = true;
   for (;;) {
     const lenAt = tplUsed;
     tplUsed += 2;
@@ -792,6 +794,7 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
     const r0 = p;
     while (p < lineEnd && b(p) >= 48 && b(p) <= 57) p++;
     const run = p - r0;
+    if (run >= 5) fixed = false;
     store<u8>(tplUsed, <u8>(run < 5 ? run : 5));
     tplUsed++;
     segs++;
@@ -806,6 +809,7 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
   store<u32>(q + 8, segs);
   store<i32>(q + 12, fx);
   store<u32>(q + 16, 0);
+  store<i32>(q + 20, fixed ? lineEnd - m : 0);
   tableUsed++;
   return true;
 }
@@ -874,12 +878,20 @@ function matchTemplate(m: i32, end: i32, t: usize, segs: u32): i32 {
 
 let FOUND_END: i32 = 0;
 
+// Whether the message at m can be of entry q's shape: a shape whose runs of digits all have fewer than five
+// has one length, so one byte (the newline there) rules out most of the shapes that differ from it only in the
+// lengths of their numbers (llama-server's token counts), before the template is read.
+@inline function mayMatch(q: usize, m: i32, end: i32): bool {
+  const n = load<i32>(q + 20);
+  return n == 0 || (m + n < end && b(m + n) == 10);
+}
+
 // The effect of the line whose message starts at m (0: shape unknown); its end in FOUND_END.
 function lookup(m: i32, end: i32): i32 {
   const prev = prevEntry;
   if (prev != 0) {
     const g = <usize>load<u32>(prev + 16);
-    if (g != 0) {
+    if (g != 0 && mayMatch(g, m, end)) {
       const e = matchTemplate(m, end, <usize>load<u32>(g + 4), load<u32>(g + 8));
       if (e >= 0) {
         FOUND_END = e;
@@ -892,7 +904,7 @@ function lookup(m: i32, end: i32): i32 {
   let q = slot(h);
   let fx = load<i32>(q + 12);
   while (fx != 0) {
-    if (load<u32>(q) == h) {
+    if (load<u32>(q) == h && mayMatch(q, m, end)) {
       const e = matchTemplate(m, end, <usize>load<u32>(q + 4), load<u32>(q + 8));
       if (e >= 0) {
         FOUND_END = e;
