@@ -671,7 +671,8 @@ export function reset(): void {
 
 // entries of 32 bytes: u32 key, u32 template start, u32 template length, i32 effect, u32 the entry of the line
 // that came after a line of this shape last time (a busy server repeats its cycle of lines: tried first), i32
-// the length of every message of this shape up to its newline (0: not fixed, a run of five or more digits)
+// the length of every message of this shape up to its newline (0: not fixed, a run of five or more digits), u32
+// the entry that came after it the time before (tried second)
 const TABLE: usize = 65536;
 const TABLE_N: i32 = 4096;
 const ENTRY: usize = 32;
@@ -810,6 +811,7 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
   store<i32>(q + 12, fx);
   store<u32>(q + 16, 0);
   store<i32>(q + 20, fixed ? lineEnd - m : 0);
+  store<u32>(q + 24, 0);
   tableUsed++;
   return true;
 }
@@ -890,6 +892,7 @@ let FOUND_END: i32 = 0;
 function lookup(m: i32, end: i32): i32 {
   const prev = prevEntry;
   if (prev != 0) {
+    // the two shapes that came next last times (a number's length varies: llama-server's token counts)
     const g = <usize>load<u32>(prev + 16);
     if (g != 0 && mayMatch(g, m, end)) {
       const e = matchTemplate(m, end, <usize>load<u32>(g + 4), load<u32>(g + 8));
@@ -897,6 +900,15 @@ function lookup(m: i32, end: i32): i32 {
         FOUND_END = e;
         prevEntry = g;
         return load<i32>(g + 12);
+      }
+    }
+    const g2 = <usize>load<u32>(prev + 24);
+    if (g2 != 0 && mayMatch(g2, m, end)) {
+      const e = matchTemplate(m, end, <usize>load<u32>(g2 + 4), load<u32>(g2 + 8));
+      if (e >= 0) {
+        FOUND_END = e;
+        prevEntry = g2;
+        return load<i32>(g2 + 12);
       }
     }
   }
@@ -908,7 +920,10 @@ function lookup(m: i32, end: i32): i32 {
       const e = matchTemplate(m, end, <usize>load<u32>(q + 4), load<u32>(q + 8));
       if (e >= 0) {
         FOUND_END = e;
-        if (prev != 0) store<u32>(prev + 16, <u32>q);
+        if (prev != 0) {
+          store<u32>(prev + 24, load<u32>(prev + 16));
+          store<u32>(prev + 16, <u32>q);
+        }
         prevEntry = q;
         return fx;
       }
@@ -1439,8 +1454,7 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
         break;
       }
     } else if (engine == 2) sample = llamaTiming(s, end);
-    // the message's shape
-    if (sample) prevEntry = 0;
+    // the message's shape (a sample line has none: the line after it is predicted from the line before it)
     let fx = FX_SERVING;
     if (!sample) {
       // the same bytes as the last message looked up in this call (to its newline): the same shape, found
