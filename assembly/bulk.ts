@@ -5,8 +5,8 @@
 // src/core/bulk.ts; the tests check that this reader and the general path agree on real and generated logs.
 
 // Memory map (bytes). Static data (string literals) is placed at 9216 (scripts/lib/wasm.mjs --memoryBase),
-// in a gap of both maps: the bulk reader's below and the shape scanner's (RES 0-512, SAMP 16384-59584, TABLE
-// 65536-196608, TPL 196608-524288, IN), each in its own instance.
+// in a gap of both maps: the bulk reader's below and the shape scanner's (RES 0-1024, HIST 1024-6624, SSER
+// 16384-65536, TABLE 65536-196608, TPL 196608-524288, IN), each in its own instance.
 const RES: usize = 0; // f64 results, see the R_* indices
 const HIST: usize = 1024; // u32[1400]: histogram of gen throughput
 const TAGS: usize = 8192; // i32 pairs: (start, length) of rank tags that changed
@@ -670,7 +670,9 @@ export function reset(): void {
 // stops the scan; the caller handles it. Results in RES at the S_* slots.
 
 // entries of 32 bytes: u32 key, u32 template start, u32 template length, i32 effect, u32 the entry of the line
-// that came after a line of this shape last time (a busy server repeats its cycle of lines: tried first)
+// that came after a line of this shape last time (a busy server repeats its cycle of lines: tried first), i32
+// the length of every message of this shape up to its newline (0: not fixed, a run of five or more digits), u32
+// the entry that came after it the time before (tried second)
 const TABLE: usize = 65536;
 const TABLE_N: i32 = 4096;
 const ENTRY: usize = 32;
@@ -695,6 +697,34 @@ const S_TAG_LEN = 54;
 const S_PID = 55;
 const S_STOP_TS = 56;
 const S_N_SAMP = 57;
+// the sample lines' numbers, folded (scan.ts foldSamples): count, last, peak of each; zeros of gen
+const S_GEN_N = 58;
+const S_GEN_LAST = 59;
+const S_GEN_PEAK = 60;
+const S_GEN_ZEROS = 61;
+const S_PR_N = 62;
+const S_PR_LAST = 63;
+const S_PR_PEAK = 64;
+const S_RU_N = 65;
+const S_RU_LAST = 66;
+const S_RU_PEAK = 67;
+const S_QU_N = 68;
+const S_QU_LAST = 69;
+const S_QU_PEAK = 70;
+const S_KV_N = 71;
+const S_KV_LAST = 72;
+const S_KV_PEAK = 73;
+const S_LAST_SAMP = 74;
+// the line of the highest gen throughput of this call: index, bytes, its other numbers (NaN: none), time
+const S_PEAK_IDX = 75;
+const S_PEAK_START = 76;
+const S_PEAK_END = 77;
+const S_PEAK_PROMPT = 78;
+const S_PEAK_RUNNING = 79;
+const S_PEAK_QUEUED = 80;
+const S_PEAK_KV = 81;
+const S_PEAK_TS = 82;
+const S_N_SERIES = 83;
 
 // effects (scan.ts learn)
 const FX_SERVING = 1;
@@ -748,6 +778,7 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
   const t0 = tplUsed;
   let p = m;
   let segs: u32 = 0;
+  let fixed = true;
   for (;;) {
     const lenAt = tplUsed;
     tplUsed += 2;
@@ -764,6 +795,7 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
     const r0 = p;
     while (p < lineEnd && b(p) >= 48 && b(p) <= 57) p++;
     const run = p - r0;
+    if (run >= 5) fixed = false;
     store<u8>(tplUsed, <u8>(run < 5 ? run : 5));
     tplUsed++;
     segs++;
@@ -778,6 +810,8 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
   store<u32>(q + 8, segs);
   store<i32>(q + 12, fx);
   store<u32>(q + 16, 0);
+  store<i32>(q + 20, fixed ? lineEnd - m : 0);
+  store<u32>(q + 24, 0);
   tableUsed++;
   return true;
 }
@@ -846,12 +880,21 @@ function matchTemplate(m: i32, end: i32, t: usize, segs: u32): i32 {
 
 let FOUND_END: i32 = 0;
 
+// Whether the message at m can be of entry q's shape: a shape whose runs of digits all have fewer than five
+// has one length, so one byte (the newline there) rules out most of the shapes that differ from it only in the
+// lengths of their numbers (llama-server's token counts), before the template is read.
+@inline function mayMatch(q: usize, m: i32, end: i32): bool {
+  const n = load<i32>(q + 20);
+  return n == 0 || (m + n < end && b(m + n) == 10);
+}
+
 // The effect of the line whose message starts at m (0: shape unknown); its end in FOUND_END.
 function lookup(m: i32, end: i32): i32 {
   const prev = prevEntry;
   if (prev != 0) {
+    // the two shapes that came next last times (a number's length varies: llama-server's token counts)
     const g = <usize>load<u32>(prev + 16);
-    if (g != 0) {
+    if (g != 0 && mayMatch(g, m, end)) {
       const e = matchTemplate(m, end, <usize>load<u32>(g + 4), load<u32>(g + 8));
       if (e >= 0) {
         FOUND_END = e;
@@ -859,16 +902,28 @@ function lookup(m: i32, end: i32): i32 {
         return load<i32>(g + 12);
       }
     }
+    const g2 = <usize>load<u32>(prev + 24);
+    if (g2 != 0 && mayMatch(g2, m, end)) {
+      const e = matchTemplate(m, end, <usize>load<u32>(g2 + 4), load<u32>(g2 + 8));
+      if (e >= 0) {
+        FOUND_END = e;
+        prevEntry = g2;
+        return load<i32>(g2 + 12);
+      }
+    }
   }
   const h = shapeKey(m, end);
   let q = slot(h);
   let fx = load<i32>(q + 12);
   while (fx != 0) {
-    if (load<u32>(q) == h) {
+    if (load<u32>(q) == h && mayMatch(q, m, end)) {
       const e = matchTemplate(m, end, <usize>load<u32>(q + 4), load<u32>(q + 8));
       if (e >= 0) {
         FOUND_END = e;
-        if (prev != 0) store<u32>(prev + 16, <u32>q);
+        if (prev != 0) {
+          store<u32>(prev + 24, load<u32>(prev + 16));
+          store<u32>(prev + 16, <u32>q);
+        }
         prevEntry = q;
         return fx;
       }
@@ -895,9 +950,9 @@ let smQueued: f64 = NaN;
 let smKv: f64 = NaN;
 let smTs: f64 = NaN;
 
-const SAMP: usize = 16384; // f64 records of SAMP_F: line index, ts, gen, prompt, running, queued, kv, start, end
-const SAMP_F: i32 = 9;
-const MAX_SAMP: i32 = 600;
+// gen throughput per distinct second, as SERIES in the bulk reader: f64 triples (second, sum of hundredths, count)
+const SSER: usize = 16384;
+const MAX_SSER: i32 = 2048;
 
 // Literals of the shapes read here, as bytes (static data).
 const L_MS = memory.data<u8>([32, 109, 115, 32, 47, 32]);
@@ -1292,8 +1347,39 @@ function tgiFrame(p: i32, end: i32): i32 {
  * 3 (TGI), until one that is not, or a line without its newline before `end`, or longer than maxLen.
  * Returns the position of the first unread byte.
  */
-export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i32): i32 {
+export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i32, defTs: f64): i32 {
   let nSamp: i32 = 0;
+  let genN: f64 = 0;
+  let genLast: f64 = NaN;
+  let genPeak: f64 = -1;
+  let genZeros: f64 = 0;
+  let prN: f64 = 0;
+  let prLast: f64 = NaN;
+  let prPeak: f64 = -1;
+  let ruN: f64 = 0;
+  let ruLast: f64 = NaN;
+  let ruPeak: f64 = -1;
+  let quN: f64 = 0;
+  let quLast: f64 = NaN;
+  let quPeak: f64 = -1;
+  let kvN: f64 = 0;
+  let kvLast: f64 = NaN;
+  let kvPeak: f64 = -1;
+  let lastSamp: i32 = -1;
+  let peakIdx: i32 = -1;
+  let peakStart: i32 = 0;
+  let peakEnd: i32 = 0;
+  let peakPrompt: f64 = NaN;
+  let peakRunning: f64 = NaN;
+  let peakQueued: f64 = NaN;
+  let peakKv: f64 = NaN;
+  let peakTs: f64 = NaN;
+  let nSeries: i32 = 0;
+  let sT: f64 = NaN;
+  let sSum: f64 = 0;
+  let sN: f64 = 0;
+  const LOG_STEP = hostLog(1.01);
+  memory.fill(HIST, 0, <usize>BINS << 2);
   let refStart: i32 = 0;
   let refLen: i32 = 0;
   let s = start;
@@ -1312,6 +1398,11 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
   let year: f64 = NaN;
   let stop: i32 = 0;
   let m = s;
+  // the last message looked up (its bytes are in this call's chunk; the table holds while the call runs)
+  let memoStart: i32 = 0;
+  let memoLen: i32 = 0;
+  let memoFx: i32 = 0;
+  let memoEntry: usize = 0;
   while (s < end) {
     // frame
     m = s;
@@ -1363,9 +1454,25 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
         break;
       }
     } else if (engine == 2) sample = llamaTiming(s, end);
-    // the message's shape
-    if (sample) prevEntry = 0;
-    const fx = sample ? FX_SERVING : lookup(m, end);
+    // the message's shape (a sample line has none: the line after it is predicted from the line before it)
+    let fx = FX_SERVING;
+    if (!sample) {
+      // the same bytes as the last message looked up in this call (to its newline): the same shape, found
+      // without reading its template (a busy server's access lines differ mostly in the client skipped above)
+      if (memoLen > 0 && m + memoLen <= end && sameAt(m, memoStart, memoLen)) {
+        fx = memoFx;
+        FOUND_END = m + memoLen - 1;
+        prevEntry = memoEntry;
+      } else {
+        fx = lookup(m, end);
+        if (fx != 0) {
+          memoStart = m;
+          memoLen = FOUND_END + 1 - m;
+          memoFx = fx;
+          memoEntry = prevEntry;
+        }
+      }
+    }
     if (fx == 0) {
       // unknown, or no newline before end: the caller's
       stop = 1;
@@ -1377,21 +1484,74 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
       break;
     }
     if (sample) {
-      if (nSamp >= MAX_SAMP) {
+      // room for a new second in the series: else the caller calls again
+      if (nSeries >= MAX_SSER - 1) {
         stop = 3;
         break;
       }
-      const r = SAMP + (<usize>(nSamp * SAMP_F) << 3);
-      store<f64>(r, <f64>lines);
-      store<f64>(r + 8, smTs);
-      store<f64>(r + 16, smGen);
-      store<f64>(r + 24, smPrompt);
-      store<f64>(r + 32, smRunning);
-      store<f64>(r + 40, smQueued);
-      store<f64>(r + 48, smKv);
-      store<f64>(r + 56, <f64>s);
-      store<f64>(r + 64, <f64>p);
       nSamp++;
+      lastSamp = lines;
+      // a line without a time has the last one seen before this call (llama-server prints none)
+      const t = isNaN(smTs) ? defTs : smTs;
+      const gen = smGen;
+      if (!isNaN(gen)) {
+        genN++;
+        genLast = gen;
+        if (gen <= 0.01) genZeros++;
+        else {
+          let bin = <i32>Math.floor(hostLog(gen / 0.01) / LOG_STEP);
+          if (bin >= BINS) bin = BINS - 1;
+          const hp = HIST + (<usize>bin << 2);
+          store<u32>(hp, load<u32>(hp) + 1);
+        }
+        if (!isNaN(t)) {
+          if (t != sT) {
+            if (sN > 0) {
+              const sp = SSER + <usize>nSeries * 24;
+              store<f64>(sp, sT);
+              store<f64>(sp + 8, sSum);
+              store<f64>(sp + 16, sN);
+              nSeries++;
+            }
+            sT = t;
+            sSum = 0;
+            sN = 0;
+          }
+          sSum += Math.round(gen * 100);
+          sN++;
+        }
+        if (gen > genPeak) {
+          genPeak = gen;
+          peakIdx = lines;
+          peakStart = s;
+          peakEnd = p;
+          peakPrompt = smPrompt;
+          peakRunning = smRunning;
+          peakQueued = smQueued;
+          peakKv = smKv;
+          peakTs = t;
+        }
+      }
+      if (!isNaN(smPrompt)) {
+        prN++;
+        prLast = smPrompt;
+        if (smPrompt > prPeak) prPeak = smPrompt;
+      }
+      if (!isNaN(smRunning)) {
+        ruN++;
+        ruLast = smRunning;
+        if (smRunning > ruPeak) ruPeak = smRunning;
+      }
+      if (!isNaN(smQueued)) {
+        quN++;
+        quLast = smQueued;
+        if (smQueued > quPeak) quPeak = smQueued;
+      }
+      if (!isNaN(smKv)) {
+        kvN++;
+        kvLast = smKv;
+        if (smKv > kvPeak) kvPeak = smKv;
+      }
       if (!isNaN(smTs)) {
         curTs = smTs;
         if (isNaN(firstTs)) firstTs = smTs;
@@ -1426,7 +1586,40 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
   res(S_PROG_TS, progTs);
   res(S_STOP, <f64>stop);
   res(S_STOP_MSG, <f64>m);
+  if (sN > 0) {
+    const sp = SSER + <usize>nSeries * 24;
+    store<f64>(sp, sT);
+    store<f64>(sp + 8, sSum);
+    store<f64>(sp + 16, sN);
+    nSeries++;
+  }
   res(S_N_SAMP, <f64>nSamp);
+  res(S_GEN_N, genN);
+  res(S_GEN_LAST, genLast);
+  res(S_GEN_PEAK, genPeak);
+  res(S_GEN_ZEROS, genZeros);
+  res(S_PR_N, prN);
+  res(S_PR_LAST, prLast);
+  res(S_PR_PEAK, prPeak);
+  res(S_RU_N, ruN);
+  res(S_RU_LAST, ruLast);
+  res(S_RU_PEAK, ruPeak);
+  res(S_QU_N, quN);
+  res(S_QU_LAST, quLast);
+  res(S_QU_PEAK, quPeak);
+  res(S_KV_N, kvN);
+  res(S_KV_LAST, kvLast);
+  res(S_KV_PEAK, kvPeak);
+  res(S_LAST_SAMP, <f64>lastSamp);
+  res(S_PEAK_IDX, <f64>peakIdx);
+  res(S_PEAK_START, <f64>peakStart);
+  res(S_PEAK_END, <f64>peakEnd);
+  res(S_PEAK_PROMPT, peakPrompt);
+  res(S_PEAK_RUNNING, peakRunning);
+  res(S_PEAK_QUEUED, peakQueued);
+  res(S_PEAK_KV, peakKv);
+  res(S_PEAK_TS, peakTs);
+  res(S_N_SERIES, <f64>nSeries);
   res(S_TAG_START, <f64>tagStart);
   res(S_TAG_LEN, <f64>tagLen);
   res(S_PID, <f64>pid);

@@ -12,7 +12,7 @@ import { parseTarget } from '../sources/target.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { recordFromReport } from '../store/record.js';
 import { LedgerError } from '../store/types.js';
-import { ingestLocal } from './ingest.js';
+import { type IngestOptions, ingestLocal } from './ingest.js';
 import { ingestRemote } from './ingest-remote.js';
 import { logIdentity } from './recording.js';
 
@@ -29,11 +29,11 @@ export function isRemote(target: string): boolean {
 /**
  * Reads a log, recording its launches when a ledger is given. A local file continues from where the ledger
  * left it (a 2 GB log that grew by 1 MB reads about 1 MB); a remote one is read whole and its launches
- * recorded under the ssh host's name.
+ * recorded under the ssh host's name. `onSettled` is used for a local file read without a ledger only.
  */
 export async function readLog(
   target: string,
-  opts: AnalyzerOptions,
+  opts: AnalyzerOptions & Pick<IngestOptions, 'onSettled'>,
   ssh: SshOptions = {},
   ledger: LedgerStore | null = null,
 ): Promise<ReadResult> {

@@ -1,5 +1,7 @@
 /** What `status` exits with for each outcome, and `runs --json`'s writer: shared by one log and several nodes. */
+import { once } from 'node:events';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
+import type { TextSpool } from './spool.js';
 
 export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {
   ready: 0,
@@ -13,20 +15,27 @@ export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {
 
 /**
  * `runs --json`: the same bytes as one JSON.stringify of the whole, written a launch at a time, so that a log
- * of 100k launches never holds its whole report text in memory.
+ * of 100k launches never holds its whole report text in memory. `settled`: the launches reported as they
+ * closed (read without a ledger), which come before the report's own.
  */
-export function writeRunsJson(report: AnalysisReport): void {
-  process.stdout.write(
+export async function writeRunsJson(report: AnalysisReport, settled?: TextSpool): Promise<void> {
+  // a pipe's reader may be slower than this: wait for it rather than queue the whole report in memory
+  const write = async (piece: string | Buffer): Promise<void> => {
+    if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
+  };
+  await write(
     `{"engine":${JSON.stringify(report.engine)},"lines":${report.lines},"bytes":${report.bytes},"launches":[`,
   );
+  if (settled) await settled.drain(write);
+  const before = settled?.count ?? 0;
   let buf = '';
   const launches = report.launches;
   for (let i = 0; i < launches.length; i++) {
-    buf += (i ? ',' : '') + JSON.stringify(launches[i]);
+    buf += (i || before ? ',' : '') + JSON.stringify(launches[i]);
     if (buf.length > 1 << 20) {
-      process.stdout.write(buf);
+      await write(buf);
       buf = '';
     }
   }
-  process.stdout.write(`${buf}]}\n`);
+  await write(`${buf}]}\n`);
 }

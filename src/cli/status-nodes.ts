@@ -109,7 +109,7 @@ export async function multiRuns(nodes: string[], flags: Record<string, unknown>)
     return { report, last: launch };
   });
   if (flags.json) {
-    writeRunsJson(report);
+    await writeRunsJson(report);
     return 0;
   }
   const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));

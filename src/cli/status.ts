@@ -6,6 +6,7 @@ import { statusVerdict } from '../app/status-verdict.js';
 import { diffConfig } from '../core/diff.js';
 import { explainLatest } from '../core/explain-report.js';
 import type { LaunchRecord } from '../core/records.js';
+import type { LaunchReport } from '../core/report.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
@@ -14,6 +15,7 @@ import { helpText } from './help.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
 import { engineFlag, readLogForCli, sshFlags } from './read.js';
 import { RECORD_FLAGS, withRecording } from './recording.js';
+import { TextSpool } from './spool.js';
 import { STATUS_EXIT, writeRunsJson } from './status-exit.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { multiRuns, multiStatus, NODE_FLAGS, nodeFlag } from './status-nodes.js';
@@ -146,12 +148,17 @@ export async function runs(argv: string[]): Promise<number> {
   const nodes = nodeFlag(flags, positionals, 'runs');
   if (nodes) return multiRuns(nodes, flags);
   const target = oneLog(positionals, 'runs');
+  const settled = new TextSpool();
+  // launches are written as they close, unless a ledger records them (it needs the whole report)
+  const onSettled = flags.json
+    ? (r: LaunchReport) => settled.add((settled.count ? ',' : '') + JSON.stringify(r))
+    : undefined;
   const res = await withRecording(flags, (ledger) =>
-    readLogForCli(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger),
+    readLogForCli(target, { engine: engineFlag(flags.engine), onSettled }, sshFlags(flags), ledger),
   );
   const { report } = res;
   if (flags.json) {
-    writeRunsJson(report);
+    await writeRunsJson(report, settled);
     return 0;
   }
   if (report.launches.length === 0) {

@@ -167,7 +167,15 @@ export class LogAnalyzer {
   private readonly ctx: PrefixContext;
   readonly detector: EngineDetector;
   private readonly tracker = new TracebackTracker();
+  /** The launches read, less those handed to `settle` (their indices stay those of the whole file). */
   readonly launches: LaunchBuilder[] = [];
+  /** Launches handed off by `settle` and no longer kept. */
+  private released = 0;
+  /**
+   * Offered each launch as it closes (a new one opened after it): true takes it away, for a reader that reports
+   * launches as they close so that memory does not grow with their number. A checkpoint is refused after.
+   */
+  settle: ((l: LaunchBuilder) => boolean) | null = null;
   current: LaunchBuilder | null = null;
   lastTs: number | null = null;
   private barBase = new Map<string, number>();
@@ -223,6 +231,7 @@ export class LogAnalyzer {
    */
   checkpoint(): Uint8Array {
     if (this.ended) throw new Error('LogAnalyzer.checkpoint: after end');
+    if (this.released > 0) throw new Error('LogAnalyzer.checkpoint: launches were handed off (settle)');
     if (this.splitter.midLine) throw new Error('LogAnalyzer.checkpoint: inside a line (push to a newline)');
     return encodeCheckpoint(this, this.options);
   }
@@ -400,12 +409,18 @@ export class LogAnalyzer {
   }
 
   private open(line: LogLine, hasStart: boolean): void {
-    const l = new LaunchBuilder(this.launches.length, line.no, line.offset, hasStart);
+    const l = new LaunchBuilder(this.released + this.launches.length, line.no, line.offset, hasStart);
     l.startText = line.text.slice(0, 256);
-    if (this.current !== null) {
+    const prev = this.current;
+    if (prev !== null) {
       this.barBase.clear();
       this.tracker.reset();
-      this.takeFramePhase(this.current);
+      this.takeFramePhase(prev);
+      // nothing adds to a launch after this point: it can be reported now
+      if (this.settle?.(prev) && this.launches[this.launches.length - 1] === prev) {
+        this.launches.pop();
+        this.released++;
+      }
     }
     this.launches.push(l);
     this.current = l;

@@ -59,7 +59,18 @@ export const ANALYZER_SPEC: IntoSpec = {
   ],
   // `explainer` is only set for an explaining read, which is never resumed from a checkpoint. The serving-line
   // scanners (scan.ts) keep only caches of pure functions of bytes, and `scanEnv` is refilled before each use.
-  rebuilt: ['onRaw', 'ended', 'options', 'explainer', 'scanners', 'scanEnv', 'classifyShape'],
+  // `released` is 0 in any checkpoint (refused otherwise); `settle` is the reader's, set again by the next one.
+  rebuilt: [
+    'onRaw',
+    'ended',
+    'options',
+    'explainer',
+    'scanners',
+    'scanEnv',
+    'classifyShape',
+    'released',
+    'settle',
+  ],
 };
 
 /** At a line boundary the carry buffer is empty; the sink, limit and bulk hook come from the options. */

@@ -1,6 +1,6 @@
 /** The JSON shapes firedup prints (`runs --json`, `status --json`); see README "JSON contract". */
 import type { LogAnalyzer } from './analyzer.js';
-import { type Confidence, launchConfidence } from './confidence.js';
+import { type Confidence, launchConfidence, WEAK_ENGINE_SCORE } from './confidence.js';
 import { redactText } from './config/redact.js';
 import { engineModule } from './engines/index.js';
 import type { LaunchBuilder } from './launch.js';
@@ -134,9 +134,39 @@ export interface AnalysisReport {
   launches: LaunchReport[];
 }
 
-function iso(ts: number | null, relative: boolean): string | null {
+// The last stamp written, and the date part of the last day: a launch's phases, and the launches of a busy log,
+// share many (toISOString for each took a tenth of reading a log of 100k launches).
+let isoMs = Number.NaN;
+let isoText = '';
+let isoDay = Number.NaN;
+let isoDayText = '';
+const DAY_MS = 86400000;
+/** 10000-01-01: from there toISOString writes the year with a sign and six digits. */
+const ISO_MAX_MS = 253402300800000;
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/** A stamp as the report writes it: toISOString's text without `.000` (null: no time, or a relative one). */
+export function iso(ts: number | null, relative: boolean): string | null {
   if (ts === null || relative || ts < 86400 * 2) return null;
-  return new Date(Math.round(ts * 1000)).toISOString().replace('.000Z', 'Z');
+  const ms = Math.round(ts * 1000);
+  if (ms === isoMs) return isoText;
+  if (!(ms < ISO_MAX_MS)) return new Date(ms).toISOString().replace('.000Z', 'Z');
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== isoDay) {
+    isoDayText = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    isoDay = day;
+  }
+  let r = ms - day * DAY_MS;
+  const frac = r % 1000;
+  r = (r - frac) / 1000;
+  const sec = r % 60;
+  r = (r - sec) / 60;
+  const min = r % 60;
+  const hour = (r - min) / 60;
+  const f = frac === 0 ? '' : frac < 10 ? `.00${frac}` : frac < 100 ? `.0${frac}` : `.${frac}`;
+  isoText = `${isoDayText}${two(hour)}:${two(min)}:${two(sec)}${f}Z`;
+  isoMs = ms;
+  return isoText;
 }
 
 const r2 = (x: number | null): number | null => (x === null ? null : Math.round(x * 100) / 100);
@@ -176,9 +206,11 @@ export function summaryKeys(name: string): string[] {
   return keys.includes(name) ? keys : [name, ...keys];
 }
 
+const SUMMARY_ENTRIES = Object.entries(SUMMARY_KEYS);
+
 export function configSummary(config: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, keys] of Object.entries(SUMMARY_KEYS)) {
+  for (const [name, keys] of SUMMARY_ENTRIES) {
     for (const k of keys) {
       if (config[k] !== undefined) {
         out[name] = config[k];
@@ -340,6 +372,21 @@ export function buildReport(a: LogAnalyzer): AnalysisReport {
       superseded(launchReport(l, engine, scoreOf(l)), i < all.length - 1),
     ),
   };
+}
+
+/**
+ * The report a closed launch (`LogAnalyzer.settle`) will have in the report of the whole file, or null while
+ * that can still change. It depends on the file only through the detector: the engine, when the launch has
+ * none of its own, and whether the engine's score is weak (scores only grow, and a detector told the engine
+ * takes no votes).
+ */
+export function settledReport(a: LogAnalyzer, l: LaunchBuilder): LaunchReport | null {
+  if (l.engine === null) return null;
+  const scores = a.detector.scores;
+  const told = a.detector.locked !== null && Object.values(scores).every((v) => v === 0);
+  const score = told ? Number.POSITIVE_INFINITY : scores[l.engine];
+  if (score < WEAK_ENGINE_SCORE) return null;
+  return superseded(launchReport(l, l.engine, score), true);
 }
 
 /**

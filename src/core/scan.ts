@@ -19,7 +19,7 @@
 import type { ServingRunData } from './bulk.js';
 import { bulkInstance } from './bulk-instance.js';
 import { mayHoldSecret } from './config/redact.js';
-import type { TimeSeries } from './stats.js';
+import { BINS, type SeriesSummary, type TimeSeries } from './stats.js';
 
 /** What a scanner needs from the analyzer's state at the start of a run. */
 export interface ScanEnv {
@@ -70,10 +70,36 @@ const S = {
   pid: 55,
   stopTs: 56,
   nSamp: 57,
+  genN: 58,
+  genLast: 59,
+  genPeak: 60,
+  genZeros: 61,
+  prN: 62,
+  prLast: 63,
+  prPeak: 64,
+  ruN: 65,
+  ruLast: 66,
+  ruPeak: 67,
+  quN: 68,
+  quLast: 69,
+  quPeak: 70,
+  kvN: 71,
+  kvLast: 72,
+  kvPeak: 73,
+  lastSamp: 74,
+  peakIdx: 75,
+  peakStart: 76,
+  peakEnd: 77,
+  peakPrompt: 78,
+  peakRunning: 79,
+  peakQueued: 80,
+  peakKv: 81,
+  peakTs: 82,
+  nSeries: 83,
 } as const;
-/** Sample records of shapeScan: f64 fields from byte SAMP (assembly/bulk.ts). */
-const SAMP = 16384;
-const SAMP_F = 9;
+/** shapeScan's gen histogram (u32[BINS]) and series triples (second, sum of hundredths, count): assembly/bulk.ts. */
+const HIST = 1024;
+const SSER = 16384;
 const IN = 524288;
 
 /** Bumped at every chunk pushed (BulkHook.newChunk): the wasm copy of a chunk is stale after it. */
@@ -84,7 +110,7 @@ export function newScanChunk(): void {
 
 interface ShapeExports {
   memory: WebAssembly.Memory;
-  shapeScan(start: number, end: number, engine: number, maxLen: number, year: number): number;
+  shapeScan(start: number, end: number, engine: number, maxLen: number, year: number, lastTs: number): number;
   shapeSetAt(msgStart: number, lineEnd: number, fx: number): number;
   shapeClear(): void;
 }
@@ -113,13 +139,17 @@ class ShapeWasm {
 
   private view: Float64Array | null = null;
 
-  samples(n: number): Float64Array {
-    return new Float64Array(this.x.memory.buffer, SAMP, n * SAMP_F);
+  hist(): Uint32Array {
+    return new Uint32Array(this.x.memory.buffer, HIST, BINS);
+  }
+
+  series(n: number): Float64Array {
+    return new Float64Array(this.x.memory.buffer, SSER, 3 * n);
   }
 
   res(): Float64Array {
     const mem = this.x.memory.buffer;
-    if (this.view === null || this.view.buffer !== mem) this.view = new Float64Array(mem, 0, 64);
+    if (this.view === null || this.view.buffer !== mem) this.view = new Float64Array(mem, 0, 128);
     return this.view;
   }
 }
@@ -130,6 +160,14 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 const nullIfNaN = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
+/** Adds n values whose last and peak are given to a summary (what `add` on each in turn gives). */
+function fold(sum: SeriesSummary, n: number, last: number, peak: number): void {
+  if (n === 0) return;
+  sum.count += n;
+  sum.last = last;
+  if (sum.peak === null || peak > sum.peak) sum.peak = peak;
+}
 
 /** Shared parsing cursor over one line's bytes. */
 class Cursor {
@@ -324,7 +362,7 @@ export abstract class LineScanner {
     for (;;) {
       if (w !== null) {
         // whole lines of known shapes in wasm; the line it stops at is tried here
-        const next = w.x.shapeScan(s, end, this.wasmEngine, maxLen, env.year);
+        const next = w.x.shapeScan(s, end, this.wasmEngine, maxLen, env.year, lastTs ?? Number.NaN);
         const R = w.res();
         const k = R[S.lines]!;
         if (k > 0) {
@@ -340,27 +378,7 @@ export abstract class LineScanner {
           run.lastLine = lineNo + n;
           run.lastOffset = offset + (R[S.lastStart]! - start);
           run.endOffset = offset + (R[S.lastEnd]! + 1 - start);
-          const nSamp = R[S.nSamp]!;
-          if (nSamp > 0) {
-            const rec = w.samples(nSamp);
-            for (let i = 0; i < nSamp * SAMP_F; i += SAMP_F) {
-              const t = rec[i + 1]!;
-              r.genTps = nullIfNaN(rec[i + 2]!);
-              r.promptTps = nullIfNaN(rec[i + 3]!);
-              r.running = nullIfNaN(rec[i + 4]!);
-              r.queued = nullIfNaN(rec[i + 5]!);
-              r.kvUsage = nullIfNaN(rec[i + 6]!);
-              // a line without a time has the last one seen (llama-server prints none)
-              this.sample(
-                run,
-                no0 + 1 + rec[i]!,
-                Number.isNaN(t) ? lastTs : t,
-                buf,
-                rec[i + 7]!,
-                rec[i + 8]!,
-              );
-            }
-          }
+          if (R[S.nSamp]! > 0) this.foldSamples(w, R, run, no0, buf);
           const progIdx = R[S.progIdx]!;
           if (progIdx >= 0) {
             run.progressLine = no0 + 1 + progIdx;
@@ -480,6 +498,46 @@ export abstract class LineScanner {
       case 'phase':
         return this.marked.has(fx.phase!) ? (fx.engine ? 5 : 6) : 7;
     }
+  }
+
+  /**
+   * Adds the sample lines of one shapeScan call, folded in wasm, to `run`: the same as `sample` on each in
+   * turn (the peak is the call's first highest gen throughput, taken if above the run's).
+   */
+  private foldSamples(w: ShapeWasm, R: Float64Array, run: ServingRunData, no0: number, buf: Buffer): void {
+    run.samples += R[S.nSamp]!;
+    run.lastSampleLine = no0 + 1 + R[S.lastSamp]!;
+    const genN = R[S.genN]!;
+    if (genN > 0) {
+      const hist = w.hist();
+      const into = run.gen.bins();
+      for (let i = 0; i < BINS; i++) into[i]! += hist[i]!;
+      run.gen.zeros += R[S.genZeros]!;
+      fold(run.gen, genN, R[S.genLast]!, R[S.genPeak]!);
+      const nSeries = R[S.nSeries]!;
+      if (nSeries > 0) {
+        const tri = w.series(nSeries);
+        const ts = run.series as TimeSeries;
+        for (let i = 0; i < tri.length; i += 3) ts.addSum(tri[i]!, tri[i + 1]!, tri[i + 2]!);
+      }
+      const genTps = R[S.genPeak]!;
+      if (run.peak === null || genTps > (run.peak.genTps ?? -1)) {
+        const promptTps = nullIfNaN(R[S.peakPrompt]!);
+        const running = nullIfNaN(R[S.peakRunning]!);
+        const queued = nullIfNaN(R[S.peakQueued]!);
+        const kvUsage = nullIfNaN(R[S.peakKv]!);
+        const ts = nullIfNaN(R[S.peakTs]!);
+        const line = no0 + 1 + R[S.peakIdx]!;
+        const text = this.text(buf, R[S.peakStart]!, R[S.peakEnd]!);
+        run.peak = this.promptFirst
+          ? { promptTps, genTps, running, queued, kvUsage, ts, line, text }
+          : { genTps, promptTps, running, queued, kvUsage, ts, line, text };
+      }
+    }
+    fold(run.prompt, R[S.prN]!, R[S.prLast]!, R[S.prPeak]!);
+    fold(run.running, R[S.ruN]!, R[S.ruLast]!, R[S.ruPeak]!);
+    fold(run.queued, R[S.quN]!, R[S.quLast]!, R[S.quPeak]!);
+    fold(run.kv, R[S.kvN]!, R[S.kvLast]!, R[S.kvPeak]!);
   }
 
   private sample(
