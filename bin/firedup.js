@@ -1,3 +1,97 @@
 #!/usr/bin/env node
-// The installed command: the compiled entry point (src/cli/bin.ts) handles exit codes and internal errors.
-import '../dist/src/cli/bin.js';
+// The installed command. It runs the CLI bundled into one script (dist/bundle/cli/firedup.cjs, made by `npm
+// run build`: scripts/build-bundle.mjs), compiled with a V8 code cache: a process that starts from the cache
+// neither reads ~110 module files nor parses them, which was most of a `firedup status`. The bundle's entry
+// (src/cli/bin.ts) handles exit codes and internal errors. `--help` and `--version` come from a small module
+// of their own (src/cli/quick.ts), without the CLI.
+//
+// The cache is one file per first argument (`status`, `runs`, …: each caches the functions its own run
+// compiled), named after the bundle's size and mtime so that a rebuild never meets an old one, and written
+// at exit when missing or refused by V8 (another Node, other flags). It lives in dist/.code-cache/, outside
+// the package's `files`, or where that is read-only (a root-owned global install) in the temp directory.
+// A cache that fails costs speed only: the script is then compiled from source.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dir = path.join(root, 'dist', 'bundle', 'cli');
+const bundle = path.join(dir, 'firedup.cjs');
+const arg = process.argv[2];
+
+function missing() {
+  process.stderr.write(
+    `firedup: ${path.relative(root, bundle)} is missing: run \`npm run build\` in ${root}\n`,
+  );
+  process.exit(70);
+}
+
+if ([undefined, '-h', '--help', '-V', '-v', '--version', 'version'].includes(arg)) {
+  let quick;
+  try {
+    quick = await import(pathToFileURL(path.join(dir, 'quick.js')).href);
+  } catch (err) {
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    missing();
+  }
+  const answer = quick.quickAnswer(arg);
+  // `firedup --help | head -1`: the reader went away, which is not an error (as in src/cli/main.ts).
+  process.stdout.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  process.stdout.write(answer.out);
+  process.exitCode = answer.code;
+} else runBundle();
+
+function runBundle() {
+  let source;
+  let stat;
+  try {
+    source = fs.readFileSync(bundle, 'utf8');
+    stat = fs.statSync(bundle);
+  } catch {
+    missing();
+  }
+  const key = /^[a-z][a-z-]{0,20}$/.test(arg) ? arg : 'other';
+  const name = `${key}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`;
+  const dirs = [
+    path.join(root, 'dist', '.code-cache'),
+    path.join(os.tmpdir(), `firedup-code-cache-${os.userInfo().uid}`),
+  ];
+  let cachedData;
+  for (const d of dirs) {
+    try {
+      cachedData = fs.readFileSync(path.join(d, name));
+      break;
+    } catch {}
+  }
+  // The wrapper keeps the bundle's first line on line 1, so that its source map's lines hold.
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname, __firedup_bundle_url) {${source}\n})`,
+    { filename: bundle, cachedData },
+  );
+  if (cachedData === undefined || script.cachedDataRejected)
+    process.once('exit', () => saveCache(script.createCachedData(), dirs, key, name));
+  const module = { exports: {} };
+  const run = script.runInThisContext();
+  run(module.exports, createRequire(bundle), module, bundle, dir, pathToFileURL(bundle).href);
+}
+
+function saveCache(data, dirs, key, name) {
+  for (const d of dirs) {
+    try {
+      fs.mkdirSync(d, { recursive: true });
+      // Written aside and renamed: a concurrent firedup reads the old file or the new one, never half of one.
+      const tmp = path.join(d, `.${name}.${process.pid}`);
+      fs.writeFileSync(tmp, data);
+      fs.renameSync(tmp, path.join(d, name));
+      for (const f of fs.readdirSync(d))
+        if (f.startsWith(`${key}-`) && f !== name) fs.rmSync(path.join(d, f), { force: true });
+      return;
+    } catch {}
+  }
+}

@@ -211,7 +211,7 @@ async function pair(mode, argv, logFile, size, more, db) {
 
 async function bench(base, work, opts) {
   const dist = opts.dist;
-  if (!fs.existsSync(path.join(dist, 'src', 'store', 'ingest.js')))
+  if (!fs.existsSync(path.join(dist, 'src', 'app', 'ingest.js')))
     throw new BenchError(`${dist} has no src/app/ingest.js: run \`npm run build\` (or pass --dist)`);
   const cli = await statusRecords(work, dist);
   log(

@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+// `npm run build` (after tsc): the CLI bundled into one script, which is what bin/firedup.js runs.
+//
+// usage: node scripts/build-bundle.mjs [--outdir DIR] [--check]
+//   --outdir DIR  where to write (default dist/bundle/cli)
+//   --check       build in memory and exit 1 when DIR's files differ from it (a stale bundle)
+//
+// Why a bundle: `firedup status` loaded ~110 modules one file at a time, most of its run. Why CommonJS
+// rather than ESM: bin/firedup.js compiles it with vm.Script and a V8 code cache, which Node 20 offers
+// for scripts only (module.enableCompileCache is Node 22). The scan worker stays an ES module file of its
+// own next to it, where `new URL('./scan-worker.js', import.meta.url)` finds it, and so is quick.js, the
+// answers to `--help` and `--version` (src/cli/quick.ts), which bin/firedup.js loads instead of the CLI.
+//
+// The output directory is three levels below the package root, like dist/src/cli/, so the sources' paths
+// relative to their own file (`../../../package.json`, `../../../web`, `../../../examples`) hold in both.
+// esbuild's output is a pure function of the sources, which is what --check and the bundle test rely on.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BUNDLE_DIR = path.join(REPO, 'dist', 'bundle', 'cli');
+
+/**
+ * The engines' generated catalogs (src/core/engines/catalog/*.ts) are 670 kB of array literals that V8
+ * must parse whole at load, though a read only consults them for the few lines no rule knows. In the
+ * bundle each becomes one JSON string, parsed on first use: a string literal costs next to nothing to
+ * scan. The data is the module's own, evaluated here; any other export fails the build.
+ */
+const lazyCatalogs = {
+  name: 'lazy-catalogs',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]core[\\/]engines[\\/]catalog[\\/][^\\/]+\.ts$/ }, async (args) => {
+      const js = await esbuild.build({
+        entryPoints: [args.path],
+        bundle: true,
+        format: 'esm',
+        platform: 'neutral',
+        write: false,
+        logLevel: 'silent',
+      });
+      const mod = await import(
+        `data:text/javascript;base64,${Buffer.from(js.outputFiles[0].text).toString('base64')}`
+      );
+      const names = Object.keys(mod);
+      if (names.length !== 1 || names[0] !== 'CATALOG' || typeof mod.CATALOG !== 'object')
+        throw new Error(
+          `${args.path}: expected one export, CATALOG (got ${names.join(', ')}); update ${path.basename(import.meta.url)}`,
+        );
+      const text = JSON.stringify(mod.CATALOG);
+      const getters = Object.keys(mod.CATALOG).map(
+        (k) => `get ${JSON.stringify(k)}() { return load()[${JSON.stringify(k)}]; }`,
+      );
+      return {
+        loader: 'js',
+        contents: [
+          `// ${path.relative(REPO, args.path)}, as JSON parsed on first use (scripts/build-bundle.mjs)`,
+          'let data;',
+          `const load = () => (data ??= JSON.parse(${JSON.stringify(text)}));`,
+          `export const CATALOG = { ${getters.join(', ')} };`,
+        ].join('\n'),
+      };
+    });
+  },
+};
+
+/**
+ * better-sqlite3 finds its native addon through `bindings`, which searches a dozen paths from the caller's
+ * stack: inside a bundle the caller is the bundle, and the search costs milliseconds. Its JS is bundled
+ * (no module resolution at run time) and the addon is loaded from the installed package's build directory,
+ * with `bindings` (told where the package is) for any other layout.
+ */
+const sqliteAddon = {
+  name: 'sqlite-addon',
+  setup(build) {
+    build.onResolve({ filter: /^bindings$/ }, (args) =>
+      /[\\/]better-sqlite3[\\/]/.test(args.importer)
+        ? { path: 'bindings', namespace: 'sqlite-addon' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'sqlite-addon' }, () => ({
+      loader: 'js',
+      resolveDir: REPO,
+      contents: `const path = require('node:path');
+module.exports = function bindings(name) {
+  const dir = path.dirname(require.resolve('better-sqlite3/package.json'));
+  try {
+    return require(path.join(dir, 'build', 'Release', name));
+  } catch {
+    return require('bindings')({ bindings: name, module_root: dir });
+  }
+};`,
+    }));
+  },
+};
+
+function options(outdir) {
+  const common = {
+    absWorkingDir: REPO,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    // Source paths in the maps relative to the map, as tsc writes them: stack traces name src/….
+    sourceRoot: '',
+    // Not bundled: pg and playwright-core are large and only some paths need them.
+    external: ['pg', 'playwright-core', 'better-sqlite3/package.json'],
+    logLevel: 'warning',
+    outdir,
+  };
+  return [
+    {
+      ...common,
+      entryPoints: { firedup: 'src/cli/bin.ts' },
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      plugins: [lazyCatalogs, sqliteAddon],
+      // The sources are ES modules: import.meta.url is the bundle's own file URL, set by bin/firedup.js.
+      define: { 'import.meta.url': '__firedup_bundle_url' },
+      // A dynamic import() of an external package becomes require(): vm.Script code has no import().
+      supported: { 'dynamic-import': false },
+    },
+    // ES modules, loaded as files: the worker by URL, quick.js (help, version) by bin/firedup.js alone.
+    {
+      ...common,
+      entryPoints: { 'scan-worker': 'src/sources/scan-worker.ts', quick: 'src/cli/quick.ts' },
+      format: 'esm',
+    },
+  ];
+}
+
+/** Builds the bundle into `outdir` (written), or in memory (`write: false`): returns the files. */
+export async function buildBundle(outdir = BUNDLE_DIR, { write = true } = {}) {
+  const files = [];
+  for (const o of options(outdir)) files.push(...(await esbuild.build({ ...o, write: false })).outputFiles);
+  if (write)
+    for (const f of files) {
+      fs.mkdirSync(path.dirname(f.path), { recursive: true });
+      fs.writeFileSync(f.path, f.contents);
+    }
+  return files;
+}
+
+/** The names of the bundle's files that differ from a fresh build (empty: current). */
+export async function staleFiles(outdir = BUNDLE_DIR) {
+  const stale = [];
+  for (const f of await buildBundle(outdir, { write: false })) {
+    let have = null;
+    try {
+      have = fs.readFileSync(f.path);
+    } catch {}
+    if (have === null || !Buffer.from(f.contents).equals(have)) stale.push(path.relative(REPO, f.path));
+  }
+  return stale;
+}
+
+async function main(argv) {
+  let outdir = BUNDLE_DIR;
+  let check = false;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--outdir') outdir = path.resolve(argv[++i] ?? '');
+    else if (argv[i] === '--check') check = true;
+    else throw new Error(`unknown option ${argv[i]} (see the usage at the top of this file)`);
+  }
+  if (check) {
+    const stale = await staleFiles(outdir);
+    if (stale.length) {
+      process.stderr.write(`build-bundle: stale or missing: ${stale.join(', ')}; run npm run build\n`);
+      process.exitCode = 1;
+    }
+    return;
+  }
+  fs.rmSync(outdir, { recursive: true, force: true });
+  await buildBundle(outdir);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  main(process.argv.slice(2)).catch((err) => {
+    process.stderr.write(`build-bundle: FAILED: ${err?.message ?? err}\n`);
+    process.exitCode = 1;
+  });
