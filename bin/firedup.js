@@ -2,42 +2,38 @@
 // The installed command. It runs the CLI bundled into one script (dist/bundle/cli/firedup.cjs, made by `npm
 // run build`: scripts/build-bundle.mjs), compiled with a V8 code cache: a process that starts from the cache
 // neither reads ~110 module files nor parses them, which was most of a `firedup status`. The bundle's entry
-// (src/cli/bin.ts) handles exit codes and internal errors. `--help` and `--version` come from a small module
-// of their own (src/cli/quick.ts), without the CLI.
+// (src/cli/bin.ts) handles exit codes and internal errors. `--help` and `--version` come from a small bundle
+// of their own (src/cli/quick.ts), without the CLI. This file is CommonJS (bin/package.json says so), like
+// both bundles: none of them starts Node's ES module loader, which a bare `node -e 0` does not pay for either.
 //
 // The cache is one file per first argument (`status`, `runs`, …: each caches the functions its own run
 // compiled), named after the bundle's size and mtime so that a rebuild never meets an old one, and written
 // at exit when missing or refused by V8 (another Node, other flags). It lives in dist/.code-cache/, outside
 // the package's `files`, or where that is read-only (a root-owned global install) in the temp directory.
 // A cache that fails costs speed only: the script is then compiled from source.
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import vm from 'node:vm';
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(__dirname, '..');
 const dir = path.join(root, 'dist', 'bundle', 'cli');
 const bundle = path.join(dir, 'firedup.cjs');
 const arg = process.argv[2];
 
 function missing() {
-  process.stderr.write(
-    `firedup: ${path.relative(root, bundle)} is missing: run \`npm run build\` in ${root}\n`,
-  );
+  process.stderr.write(`firedup: ${path.relative(root, bundle)} is missing: run \`npm run build\` in ${root}\n`);
   process.exit(70);
 }
 
-if ([undefined, '-h', '--help', '-V', '-v', '--version', 'version'].includes(arg)) {
-  let quick;
+function quick() {
+  let mod;
   try {
-    quick = await import(pathToFileURL(path.join(dir, 'quick.js')).href);
+    mod = require(path.join(dir, 'quick.cjs'));
   } catch (err) {
-    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    if (err?.code !== 'MODULE_NOT_FOUND') throw err;
     missing();
   }
-  const answer = quick.quickAnswer(arg);
+  const answer = mod.quickAnswer(arg);
   // `firedup --help | head -1`: the reader went away, which is not an error (as in src/cli/main.ts).
   process.stdout.on('error', (err) => {
     if (err.code === 'EPIPE') process.exit(0);
@@ -45,9 +41,12 @@ if ([undefined, '-h', '--help', '-V', '-v', '--version', 'version'].includes(arg
   });
   process.stdout.write(answer.out);
   process.exitCode = answer.code;
-} else runBundle();
+}
 
 function runBundle() {
+  const os = require('node:os');
+  const vm = require('node:vm');
+  const { pathToFileURL } = require('node:url');
   let source;
   let stat;
   try {
@@ -58,10 +57,7 @@ function runBundle() {
   }
   const key = /^[a-z][a-z-]{0,20}$/.test(arg) ? arg : 'other';
   const name = `${key}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`;
-  const dirs = [
-    path.join(root, 'dist', '.code-cache'),
-    path.join(os.tmpdir(), `firedup-code-cache-${os.userInfo().uid}`),
-  ];
+  const dirs = [path.join(root, 'dist', '.code-cache'), path.join(os.tmpdir(), `firedup-code-cache-${os.userInfo().uid}`)];
   let cachedData;
   for (const d of dirs) {
     try {
@@ -76,9 +72,9 @@ function runBundle() {
   );
   if (cachedData === undefined || script.cachedDataRejected)
     process.once('exit', () => saveCache(script.createCachedData(), dirs, key, name));
-  const module = { exports: {} };
+  const mod = { exports: {} };
   const run = script.runInThisContext();
-  run(module.exports, createRequire(bundle), module, bundle, dir, pathToFileURL(bundle).href);
+  run(mod.exports, require('node:module').createRequire(bundle), mod, bundle, dir, pathToFileURL(bundle).href);
 }
 
 function saveCache(data, dirs, key, name) {
@@ -95,3 +91,6 @@ function saveCache(data, dirs, key, name) {
     } catch {}
   }
 }
+
+if ([undefined, '-h', '--help', '-V', '-v', '--version', 'version'].includes(arg)) quick();
+else runBundle();

@@ -8,8 +8,8 @@
 // Why a bundle: `firedup status` loaded ~110 modules one file at a time, most of its run. Why CommonJS
 // rather than ESM: bin/firedup.js compiles it with vm.Script and a V8 code cache, which Node 20 offers
 // for scripts only (module.enableCompileCache is Node 22). The scan worker stays an ES module file of its
-// own next to it, where `new URL('./scan-worker.js', import.meta.url)` finds it, and so is quick.js, the
-// answers to `--help` and `--version` (src/cli/quick.ts), which bin/firedup.js loads instead of the CLI.
+// own next to it, where `new URL('./scan-worker.js', import.meta.url)` finds it. quick.cjs answers `--help`
+// and `--version` (src/cli/quick.ts) without the rest.
 //
 // The output directory is three levels below the package root, like dist/src/cli/, so the sources' paths
 // relative to their own file (`../../../package.json`, `../../../web`, `../../../examples`) hold in both.
@@ -122,12 +122,17 @@ function options(outdir) {
       // A dynamic import() of an external package becomes require(): vm.Script code has no import().
       supported: { 'dynamic-import': false },
     },
-    // ES modules, loaded as files: the worker by URL, quick.js (help, version) by bin/firedup.js alone.
+    // `--help` and `--version` (src/cli/quick.ts), which bin/firedup.js requires instead of the CLI.
     {
       ...common,
-      entryPoints: { 'scan-worker': 'src/sources/scan-worker.ts', quick: 'src/cli/quick.ts' },
-      format: 'esm',
+      entryPoints: { quick: 'src/cli/quick.ts' },
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      define: { 'import.meta.url': '__firedup_bundle_url' },
+      banner: { js: "const __firedup_bundle_url = require('node:url').pathToFileURL(__filename).href;" },
     },
+    // The worker, an ES module file that `new URL('./scan-worker.js', import.meta.url)` finds.
+    { ...common, entryPoints: { 'scan-worker': 'src/sources/scan-worker.ts' }, format: 'esm' },
   ];
 }
 

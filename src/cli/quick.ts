@@ -1,12 +1,12 @@
 /**
  * The answers that need no command module and no log: `firedup`, `--help`, `--version`. main.ts asks here
  * first; bin/firedup.js asks here without loading the CLI bundle at all (this file is bundled on its own,
- * dist/bundle/cli/quick.js), so the most common first commands cost about a bare Node start.
+ * dist/bundle/cli/quick.cjs), so the most common first commands cost about a bare Node start.
  */
 import { createRequire } from 'node:module';
 import { helpText } from './help.js';
 
-/** The first arguments answered here; bin/firedup.js loads this module only for these. */
+/** The first arguments answered here; bin/firedup.js requires its bundle (dist/bundle/cli/quick.cjs) only for these. */
 export const QUICK_ARGS: ReadonlyArray<string | undefined> = [
   undefined,
   '-h',
