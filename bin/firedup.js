@@ -50,7 +50,8 @@ function runBundle() {
   let source;
   let stat;
   try {
-    source = fs.readFileSync(bundle, 'utf8');
+    // ASCII (the build escapes the rest): latin1 reads it without decoding UTF-8, twice as fast.
+    source = fs.readFileSync(bundle, 'latin1');
     stat = fs.statSync(bundle);
   } catch {
     missing();

@@ -24,47 +24,52 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_DIR = path.join(REPO, 'dist', 'bundle', 'cli');
 
 /**
- * The engines' generated catalogs (src/core/engines/catalog/*.ts) are 670 kB of array literals that V8
- * must parse whole at load, though a read only consults them for the few lines no rule knows. In the
- * bundle each becomes one JSON string, parsed on first use: a string literal costs next to nothing to
- * scan. The data is the module's own, evaluated here; any other export fails the build.
+ * The engines' generated catalogs (src/core/engines/catalog/*.ts) are 670 kB of array literals, which V8
+ * would parse at every start, though a read consults them only for the few lines no rule knows. In the
+ * bundle each is a JSON file beside it (catalog-NAME.json), read and parsed on first use. The data is the
+ * module's own, evaluated here; a catalog module exporting anything else fails the build.
  */
-const lazyCatalogs = {
-  name: 'lazy-catalogs',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]core[\\/]engines[\\/]catalog[\\/][^\\/]+\.ts$/ }, async (args) => {
-      const js = await esbuild.build({
-        entryPoints: [args.path],
-        bundle: true,
-        format: 'esm',
-        platform: 'neutral',
-        write: false,
-        logLevel: 'silent',
-      });
-      const mod = await import(
-        `data:text/javascript;base64,${Buffer.from(js.outputFiles[0].text).toString('base64')}`
-      );
-      const names = Object.keys(mod);
-      if (names.length !== 1 || names[0] !== 'CATALOG' || typeof mod.CATALOG !== 'object')
-        throw new Error(
-          `${args.path}: expected one export, CATALOG (got ${names.join(', ')}); update ${path.basename(import.meta.url)}`,
+function lazyCatalogs(outdir, extra) {
+  return {
+    name: 'lazy-catalogs',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]core[\\/]engines[\\/]catalog[\\/][^\\/]+\.ts$/ }, async (args) => {
+        const js = await esbuild.build({
+          entryPoints: [args.path],
+          bundle: true,
+          format: 'esm',
+          platform: 'neutral',
+          write: false,
+          logLevel: 'silent',
+        });
+        const mod = await import(
+          `data:text/javascript;base64,${Buffer.from(js.outputFiles[0].text).toString('base64')}`
         );
-      const text = JSON.stringify(mod.CATALOG);
-      const getters = Object.keys(mod.CATALOG).map(
-        (k) => `get ${JSON.stringify(k)}() { return load()[${JSON.stringify(k)}]; }`,
-      );
-      return {
-        loader: 'js',
-        contents: [
-          `// ${path.relative(REPO, args.path)}, as JSON parsed on first use (scripts/build-bundle.mjs)`,
-          'let data;',
-          `const load = () => (data ??= JSON.parse(${JSON.stringify(text)}));`,
-          `export const CATALOG = { ${getters.join(', ')} };`,
-        ].join('\n'),
-      };
-    });
-  },
-};
+        const names = Object.keys(mod);
+        if (names.length !== 1 || names[0] !== 'CATALOG' || typeof mod.CATALOG !== 'object')
+          throw new Error(
+            `${args.path}: expected one export, CATALOG (got ${names.join(', ')}); update ${path.basename(import.meta.url)}`,
+          );
+        const file = `catalog-${path.basename(args.path, '.ts')}.json`;
+        extra.push({ path: path.join(outdir, file), contents: Buffer.from(JSON.stringify(mod.CATALOG)) });
+        const getters = Object.keys(mod.CATALOG).map(
+          (k) => `get ${JSON.stringify(k)}() { return load()[${JSON.stringify(k)}]; }`,
+        );
+        return {
+          loader: 'js',
+          contents: [
+            `// ${path.relative(REPO, args.path).replaceAll(path.sep, '/')}: its data in ${file}, read on first use (scripts/build-bundle.mjs)`,
+            "import fs from 'node:fs';",
+            "import path from 'node:path';",
+            'let data;',
+            `const load = () => (data ??= JSON.parse(fs.readFileSync(path.join(__dirname, ${JSON.stringify(file)}), 'utf8')));`,
+            `export const CATALOG = { ${getters.join(', ')} };`,
+          ].join('\n'),
+        };
+      });
+    },
+  };
+}
 
 /**
  * better-sqlite3 finds its native addon through `bindings`, which searches a dozen paths from the caller's
@@ -96,7 +101,7 @@ module.exports = function bindings(name) {
   },
 };
 
-function options(outdir) {
+function options(outdir, extra) {
   const common = {
     absWorkingDir: REPO,
     bundle: true,
@@ -116,7 +121,7 @@ function options(outdir) {
       entryPoints: { firedup: 'src/cli/bin.ts' },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [lazyCatalogs, sqliteAddon],
+      plugins: [lazyCatalogs(outdir, extra), sqliteAddon],
       // The sources are ES modules: import.meta.url is the bundle's own file URL, set by bin/firedup.js.
       define: { 'import.meta.url': '__firedup_bundle_url' },
       // A dynamic import() of an external package becomes require(): vm.Script code has no import().
@@ -136,10 +141,27 @@ function options(outdir) {
   ];
 }
 
+/**
+ * Non-ASCII characters (in regex literals and comments, which esbuild leaves as they are) as \\u escapes:
+ * bin/firedup.js reads the bundle as latin1, twice as fast as utf8, which is right for ASCII only. There is
+ * no String.raw in the sources, where an escape would read differently (checked). Source map columns shift
+ * on the few lines concerned.
+ */
+function ascii(text, file) {
+  if (/String\.raw/.test(text))
+    throw new Error(`${file}: String.raw, whose text the ASCII escapes would change`);
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Builds the bundle into `outdir` (written), or in memory (`write: false`): returns the files. */
 export async function buildBundle(outdir = BUNDLE_DIR, { write = true } = {}) {
   const files = [];
-  for (const o of options(outdir)) files.push(...(await esbuild.build({ ...o, write: false })).outputFiles);
+  for (const o of options(outdir, files))
+    for (const f of (await esbuild.build({ ...o, write: false })).outputFiles)
+      files.push({
+        path: f.path,
+        contents: /\.c?js$/.test(f.path) ? Buffer.from(ascii(f.text, f.path)) : Buffer.from(f.contents),
+      });
   if (write)
     for (const f of files) {
       fs.mkdirSync(path.dirname(f.path), { recursive: true });
@@ -156,7 +178,7 @@ export async function staleFiles(outdir = BUNDLE_DIR) {
     try {
       have = fs.readFileSync(f.path);
     } catch {}
-    if (have === null || !Buffer.from(f.contents).equals(have)) stale.push(path.relative(REPO, f.path));
+    if (have === null || !f.contents.equals(have)) stale.push(path.relative(REPO, f.path));
   }
   return stale;
 }
