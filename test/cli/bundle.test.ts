@@ -175,6 +175,22 @@ describe('the bundle bin/firedup.js runs', () => {
     );
   });
 
+  it("maps an internal error's frames in the bundle back to the sources", async () => {
+    const { sourceMappedStack } = await import('../../src/cli/stack.js');
+    const bundle = path.join(BUNDLE_DIR, 'firedup.cjs');
+    const line = fs
+      .readFileSync(bundle, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.startsWith('async function main('));
+    const mainTs = fs.readFileSync(path.join(ROOT, 'src', 'cli', 'main.ts'), 'utf8').split('\n');
+    const want = mainTs.findIndex((l) => l.startsWith('export async function main(')) + 1;
+    const stack = `Error: a bug\n    at main (${bundle}:${line + 1}:1)\n    at node:internal/x:1:1`;
+    assert.equal(
+      sourceMappedStack(stack),
+      `Error: a bug\n    at main (${path.join(ROOT, 'src', 'cli', 'main.ts')}:${want}:1)\n    at node:internal/x:1:1`,
+    );
+  });
+
   it('says how to build it when it is missing, in one line', () => {
     fs.renameSync(path.join(pkg, 'dist', 'bundle'), path.join(pkg, 'dist', 'gone'));
     try {
