@@ -8,6 +8,8 @@
 //   firedup runs --json cold on the 1 GB log (fresh ledger)        next to grep -c with the seeds' pattern
 //                                                                   (goal <= 1.0x), peak RSS <= 150 MB
 // The wall time is what a person waits for; on a busy machine it is noisy, hence the medians of many rounds.
+// Where `perf` works, each run is also measured in CPU time (task-clock: all threads, which waiting for a
+// core does not inflate), and the wall time is perf's own count of the child's.
 //
 // usage: node scripts/bench-startup.mjs [--runs N] [--cold-runs N] [--bytes N] [--append N] [--bin PATH]...
 //   --runs N       rounds of the short commands (default 21)
@@ -88,16 +90,30 @@ function appendix(work, n) {
   return text.subarray(start, text.indexOf(10, start + n) + 1);
 }
 
-/** Wall time of one run; the command must exit with one of `codes`. */
+let perfOk;
+function hasPerf() {
+  perfOk ??= spawnSync('perf', ['stat', '-e', 'task-clock', 'true'], { stdio: 'ignore' }).status === 0;
+  return perfOk;
+}
+
+/** Wall time (and CPU time, with perf) of one run, in ms; the command must exit with one of `codes`. */
 function run(argv, env, codes = [0]) {
+  const cmd = hasPerf() ? ['perf', 'stat', '-e', 'task-clock', ...argv] : argv;
   const t0 = performance.now();
-  const r = spawnSync(argv[0], argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  const wall = performance.now() - t0;
+  const r = spawnSync(cmd[0], cmd.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  let wall = performance.now() - t0;
   if (!codes.includes(r.status))
     throw new BenchError(
       `${argv.slice(1).join(' ')} exited with ${r.status ?? r.signal}: ${r.stderr.slice(-1000)}`,
     );
-  return wall;
+  let cpu = null;
+  const task = /([\d.,]+) msec task-clock/.exec(r.stderr);
+  const elapsed = /([\d.]+) seconds time elapsed/.exec(r.stderr);
+  if (task && elapsed) {
+    cpu = Number(task[1].replace(/,/g, ''));
+    wall = Number(elapsed[1]) * 1000;
+  }
+  return { wall, cpu };
 }
 
 /** Ledger files (the database and its WAL, when there is one) copied from `from` to `to`. */
@@ -122,7 +138,7 @@ function bench(opts, work) {
   const env = (ledger) => ({ ...process.env, FIREDUP_LEDGER: ledger });
   // status exits 0 (serving) or 3/4/5 by what it makes of the file's age; 1 and 70 are failures.
   const STATUS_CODES = [0, 2, 3, 4, 5];
-  const rows = [{ label: 'node -e 0 (baseline)', argv: [node, '-e', '0'], t: [] }];
+  const rows = [{ label: 'node -e 0 (baseline)', argv: [node, '-e', '0'], t: [], c: [] }];
   for (const bin of opts.bins) {
     const name = opts.bins.length > 1 ? `${path.relative(process.cwd(), bin)} ` : 'firedup ';
     // The ledger as the first full read leaves it, restored before each incremental status.
@@ -132,12 +148,13 @@ function bench(opts, work) {
     run([node, bin, 'status', '--json', logFile], env(snapshot), STATUS_CODES);
     const statusArgv = [node, bin, 'status', '--json', logFile];
     rows.push(
-      { label: `${name}--version`, argv: [node, bin, '--version'], t: [], goal: 1.2 },
-      { label: `${name}--help`, argv: [node, bin, '--help'], t: [], goal: 1.2 },
+      { label: `${name}--version`, argv: [node, bin, '--version'], t: [], c: [], goal: 1.2 },
+      { label: `${name}--help`, argv: [node, bin, '--help'], t: [], c: [], goal: 1.2 },
       {
         label: `${name}status, ${opts.append / 1e6} MB appended`,
         argv: statusArgv,
         t: [],
+        c: [],
         goal: 1.5,
         codes: STATUS_CODES,
         env: env(ledger),
@@ -157,7 +174,9 @@ function bench(opts, work) {
   for (let i = 0; i < opts.runs; i++) {
     for (const r of rows) {
       r.before?.();
-      r.t.push(run(r.argv, r.env ?? process.env, r.codes));
+      const { wall, cpu } = run(r.argv, r.env ?? process.env, r.codes);
+      r.t.push(wall);
+      if (cpu !== null) r.c.push(cpu);
     }
     if ((i + 1) % 5 === 0 || i + 1 === opts.runs) log(`round ${i + 1}/${opts.runs}`);
   }
@@ -203,16 +222,19 @@ function coldRead(opts, work, logFile) {
 
 function report(opts, rows, cold) {
   const base = median(rows[0].t);
+  const baseCpu = rows[0].c.length ? median(rows[0].c) : null;
   const verdict = (x, goal) => (goal ? `goal <= ${goal}x: ${x <= goal ? 'PASS' : 'FAIL'}` : '');
   const w = Math.max(...rows.map((r) => r.label.length), ...(cold ?? []).map((r) => r.label.length));
   const out = [
-    `firedup startup bench (${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}): median wall time of ${opts.runs} interleaved rounds`,
+    `firedup startup bench (${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}): medians of ${opts.runs} interleaved rounds, wall time (the goals) and CPU time`,
   ];
   for (const r of rows) {
     const m = median(r.t);
     const spread = `${ms(Math.min(...r.t))}..${ms(Math.max(...r.t))}`;
+    const c = r.c.length ? median(r.c) : null;
+    const cpu = c !== null && baseCpu ? `  CPU ${ms(c).padStart(8)} ${(c / baseCpu).toFixed(2)}x` : '';
     out.push(
-      `  ${r.label.padEnd(w)}  ${ms(m).padStart(9)}  ${(m / base).toFixed(2)}x  ${verdict(m / base, r.goal).padEnd(18)}  (range ${spread})`,
+      `  ${r.label.padEnd(w)}  ${ms(m).padStart(9)}  ${(m / base).toFixed(2)}x  ${verdict(m / base, r.goal).padEnd(18)}${cpu}  (wall ${spread})`,
     );
   }
   if (cold) {
