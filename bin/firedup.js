@@ -66,10 +66,11 @@ function runBundle() {
       break;
     } catch {}
   }
-  // The wrapper keeps the bundle's first line on line 1, so that its source map's lines hold.
+  // The wrapper has a line of its own, taken off by lineOffset: stack traces give the bundle's own lines and
+  // columns, which its source map turns into src/ ones (src/cli/stack.ts).
   const script = new vm.Script(
-    `(function (exports, require, module, __filename, __dirname, __firedup_bundle_url) {${source}\n})`,
-    { filename: bundle, cachedData },
+    `(function (exports, require, module, __filename, __dirname, __firedup_bundle_url) {\n${source}\n})`,
+    { filename: bundle, cachedData, lineOffset: -1 },
   );
   if (cachedData === undefined || script.cachedDataRejected)
     process.once('exit', () => saveCache(script.createCachedData(), dirs, key, name));

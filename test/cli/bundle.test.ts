@@ -159,7 +159,7 @@ describe('the bundle bin/firedup.js runs', () => {
     // The bundle resolves the worker against its own URL; a missing worker would only make big reads slower.
     assert.match(
       fs.readFileSync(path.join(BUNDLE_DIR, 'firedup.cjs'), 'utf8'),
-      /new URL\("\.\/scan-worker\.js", __firedup_bundle_url\)/,
+      /new URL\("\.\/scan-worker\.js",\s*__firedup_bundle_url\)/,
     );
     const scan = (file: string) =>
       new Promise<unknown>((resolve, reject) => {
@@ -178,13 +178,12 @@ describe('the bundle bin/firedup.js runs', () => {
   it("maps an internal error's frames in the bundle back to the sources", async () => {
     const { sourceMappedStack } = await import('../../src/cli/stack.js');
     const bundle = path.join(BUNDLE_DIR, 'firedup.cjs');
-    const line = fs
-      .readFileSync(bundle, 'utf8')
-      .split('\n')
-      .findIndex((l) => l.startsWith('async function main('));
+    const lines = fs.readFileSync(bundle, 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('async function main('));
+    const col = lines[line]!.indexOf('async function main(');
     const mainTs = fs.readFileSync(path.join(ROOT, 'src', 'cli', 'main.ts'), 'utf8').split('\n');
     const want = mainTs.findIndex((l) => l.startsWith('export async function main(')) + 1;
-    const stack = `Error: a bug\n    at main (${bundle}:${line + 1}:1)\n    at node:internal/x:1:1`;
+    const stack = `Error: a bug\n    at main (${bundle}:${line + 1}:${col + 1})\n    at node:internal/x:1:1`;
     assert.equal(
       sourceMappedStack(stack),
       `Error: a bug\n    at main (${path.join(ROOT, 'src', 'cli', 'main.ts')}:${want}:1)\n    at node:internal/x:1:1`,
