@@ -58,10 +58,11 @@ function runBundle() {
   }
   const key = /^[a-z][a-z-]{0,20}$/.test(arg) ? arg : 'other';
   const name = `${key}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`;
-  const dirs = [path.join(root, 'dist', '.code-cache'), path.join(os.tmpdir(), `firedup-code-cache-${os.userInfo().uid}`)];
+  const dirs = [path.join(root, 'dist', '.code-cache'), path.join(os.tmpdir(), `firedup-code-cache-${process.getuid?.() ?? 0}`)];
   let cachedData;
   for (const d of dirs) {
     try {
+      if (d !== dirs[0] && !ownedPrivate(d)) continue;
       cachedData = fs.readFileSync(path.join(d, name));
       break;
     } catch {}
@@ -79,10 +80,20 @@ function runBundle() {
   run(mod.exports, require('node:module').createRequire(bundle), mod, bundle, dir, pathToFileURL(bundle).href);
 }
 
+/**
+ * A code cache is code: one in the shared temp directory is used only from a directory of this user's that
+ * no one else can write (another user could have made it first, with a cache of their own).
+ */
+function ownedPrivate(d) {
+  const st = fs.lstatSync(d);
+  return st.isDirectory() && st.uid === (process.getuid?.() ?? st.uid) && (st.mode & 0o022) === 0;
+}
+
 function saveCache(data, dirs, key, name) {
   for (const d of dirs) {
     try {
-      fs.mkdirSync(d, { recursive: true });
+      fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+      if (d !== dirs[0] && !ownedPrivate(d)) continue;
       // Written aside and renamed: a concurrent firedup reads the old file or the new one, never half of one.
       const tmp = path.join(d, `.${name}.${process.pid}`);
       fs.writeFileSync(tmp, data);
