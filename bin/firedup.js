@@ -1,3 +1,109 @@
 #!/usr/bin/env node
-// The installed command: the compiled entry point (src/cli/bin.ts) handles exit codes and internal errors.
-import '../dist/src/cli/bin.js';
+// The installed command. It runs the CLI bundled into one script (dist/bundle/cli/firedup.cjs, made by `npm
+// run build`: scripts/build-bundle.mjs), compiled with a V8 code cache: a process that starts from the cache
+// neither reads ~110 module files nor parses them, which was most of a `firedup status`. The bundle's entry
+// (src/cli/bin.ts) handles exit codes and internal errors. `--help` and `--version` come from a small bundle
+// of their own (src/cli/quick.ts), without the CLI. This file is CommonJS (bin/package.json says so), like
+// both bundles: none of them starts Node's ES module loader, which a bare `node -e 0` does not pay for either.
+//
+// The cache is one file per first argument (`status`, `runs`, …: each caches the functions its own run
+// compiled), named after the bundle's size and mtime so that a rebuild never meets an old one, and written
+// at exit when missing or refused by V8 (another Node, other flags). It lives in dist/.code-cache/, outside
+// the package's `files`, or where that is read-only (a root-owned global install) in the temp directory.
+// A cache that fails costs speed only: the script is then compiled from source.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const dir = path.join(root, 'dist', 'bundle', 'cli');
+const bundle = path.join(dir, 'firedup.cjs');
+const arg = process.argv[2];
+
+function missing() {
+  process.stderr.write(`firedup: ${path.relative(root, bundle)} is missing: run \`npm run build\` in ${root}\n`);
+  process.exit(70);
+}
+
+function quick() {
+  let mod;
+  try {
+    mod = require(path.join(dir, 'quick.cjs'));
+  } catch (err) {
+    if (err?.code !== 'MODULE_NOT_FOUND') throw err;
+    missing();
+  }
+  const answer = mod.quickAnswer(arg);
+  // `firedup --help | head -1`: the reader went away, which is not an error (as in src/cli/main.ts).
+  process.stdout.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  process.stdout.write(answer.out);
+  process.exitCode = answer.code;
+}
+
+function runBundle() {
+  const os = require('node:os');
+  const vm = require('node:vm');
+  const { pathToFileURL } = require('node:url');
+  let source;
+  let stat;
+  try {
+    // ASCII (the build escapes the rest): latin1 reads it without decoding UTF-8, twice as fast.
+    source = fs.readFileSync(bundle, 'latin1');
+    stat = fs.statSync(bundle);
+  } catch {
+    missing();
+  }
+  const key = /^[a-z][a-z-]{0,20}$/.test(arg) ? arg : 'other';
+  const name = `${key}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`;
+  const dirs = [path.join(root, 'dist', '.code-cache'), path.join(os.tmpdir(), `firedup-code-cache-${process.getuid?.() ?? 0}`)];
+  let cachedData;
+  for (const d of dirs) {
+    try {
+      if (d !== dirs[0] && !ownedPrivate(d)) continue;
+      cachedData = fs.readFileSync(path.join(d, name));
+      break;
+    } catch {}
+  }
+  // The wrapper has a line of its own, taken off by lineOffset: stack traces give the bundle's own lines and
+  // columns, which its source map turns into src/ ones (src/cli/stack.ts).
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname, __firedup_bundle_url) {\n${source}\n})`,
+    { filename: bundle, cachedData, lineOffset: -1 },
+  );
+  if (cachedData === undefined || script.cachedDataRejected)
+    process.once('exit', () => saveCache(script.createCachedData(), dirs, key, name));
+  const mod = { exports: {} };
+  const run = script.runInThisContext();
+  run(mod.exports, require('node:module').createRequire(bundle), mod, bundle, dir, pathToFileURL(bundle).href);
+}
+
+/**
+ * A code cache is code: one in the shared temp directory is used only from a directory of this user's that
+ * no one else can write (another user could have made it first, with a cache of their own).
+ */
+function ownedPrivate(d) {
+  const st = fs.lstatSync(d);
+  return st.isDirectory() && st.uid === (process.getuid?.() ?? st.uid) && (st.mode & 0o022) === 0;
+}
+
+function saveCache(data, dirs, key, name) {
+  for (const d of dirs) {
+    try {
+      fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+      if (d !== dirs[0] && !ownedPrivate(d)) continue;
+      // Written aside and renamed: a concurrent firedup reads the old file or the new one, never half of one.
+      const tmp = path.join(d, `.${name}.${process.pid}`);
+      fs.writeFileSync(tmp, data);
+      fs.renameSync(tmp, path.join(d, name));
+      for (const f of fs.readdirSync(d))
+        if (f.startsWith(`${key}-`) && f !== name) fs.rmSync(path.join(d, f), { force: true });
+      return;
+    } catch {}
+  }
+}
+
+if ([undefined, '-h', '--help', '-V', '-v', '--version', 'version'].includes(arg)) quick();
+else runBundle();

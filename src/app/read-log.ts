@@ -7,13 +7,12 @@ import type { AnalyzerOptions } from '../core/analyzer.js';
 import type { LaunchRecord } from '../core/records.js';
 import { UsageError } from '../errors.js';
 import { analyzeFifo, analyzeStream, localKind, type ReadResult } from '../sources/file.js';
-import { type SshOptions, SshSession } from '../sources/ssh/session.js';
+import type { SshOptions, SshSession } from '../sources/ssh/session.js';
 import { parseTarget } from '../sources/target.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { recordFromReport } from '../store/record.js';
 import { LedgerError } from '../store/types.js';
 import { type IngestOptions, ingestLocal } from './ingest.js';
-import { ingestRemote } from './ingest-remote.js';
 import { logIdentity } from './recording.js';
 
 /** True when the argument names a file on another machine (`host:path`, `user@host:path`, `ssh://`). */
@@ -57,9 +56,14 @@ export async function readLog(
       );
     return await ingestLocal(ledger, t.path, opts);
   }
+  // ssh loads only for a remote log: its modules (child_process among them) cost a local read milliseconds.
+  const [{ SshSession: Session }, { ingestRemote }] = await Promise.all([
+    import('../sources/ssh/session.js'),
+    import('./ingest-remote.js'),
+  ]);
   let session: SshSession;
   try {
-    session = new SshSession(t, { persistSec: 1, ...ssh });
+    session = new Session(t, { persistSec: 1, ...ssh });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -5,8 +5,6 @@
 import type { Observations } from '../core/observations.js';
 import type { AnalysisReport } from '../core/report.js';
 import { liveVerdict, progressAt, type Verdict } from '../core/verdict.js';
-import { probeHttp } from '../probes/http.js';
-import { probeProcess } from '../probes/process.js';
 
 /**
  * The verdict now, for a log read once: the last progress happened `quietFor` log-seconds before the
@@ -22,8 +20,11 @@ export async function statusVerdict(
   if (mtimeMs === null) return null;
   const last = report.launches[report.launches.length - 1]!;
   const obs: Observations = {};
-  if (opts.pid !== undefined) obs.process = await probeProcess(opts.pid);
-  if (opts.url) obs.http = await probeHttp(opts.url, last.engine ?? report.engine);
+  // The probes load only when asked for: child_process and friends cost a plain `status` milliseconds.
+  if (opts.pid !== undefined)
+    obs.process = await (await import('../probes/process.js')).probeProcess(opts.pid);
+  if (opts.url)
+    obs.http = await (await import('../probes/http.js')).probeHttp(opts.url, last.engine ?? report.engine);
   const now = Date.now() / 1000;
   return liveVerdict({
     report,

@@ -3,6 +3,7 @@
  * file so that a tree built elsewhere (`tsc --outDir dist-x`) tests its own code, not dist/'s.
  */
 import { main } from './main.js';
+import { sourceMappedStack } from './stack.js';
 
 main(process.argv.slice(2)).then(
   (code) => {
@@ -10,7 +11,7 @@ main(process.argv.slice(2)).then(
   },
   (err) => {
     // A bug in firedup, not a user mistake: user mistakes are reported by main() itself.
-    process.stderr.write(`firedup: internal error: ${err?.stack ?? err}\n`);
+    process.stderr.write(`firedup: internal error: ${err?.stack ? sourceMappedStack(err.stack) : err}\n`);
     process.exitCode = 70;
   },
 );

@@ -1,16 +1,11 @@
 /** The `firedup` command: dispatch, and the one place where user mistakes become one-line messages. */
 
-import { createRequire } from 'node:module';
 import { LedgerError } from '../store/types.js';
 import { COMMAND_NAMES } from './commands.js';
 import { UsageError } from './errors.js';
 import { helpFor, helpText } from './help.js';
+import { quickAnswer } from './quick.js';
 import { didYouMean } from './suggest.js';
-
-function version(): string {
-  const require = createRequire(import.meta.url);
-  return (require('../../../package.json') as { version: string }).version;
-}
 
 function out(s: string): void {
   process.stdout.write(s);
@@ -50,14 +45,10 @@ function asksHelp(args: string[]): boolean {
 
 async function run(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === undefined || cmd === '-h' || cmd === '--help') {
-    out(helpText());
-    // No command at all is a usage error (scripts notice it); asking for help is not.
-    return cmd === undefined ? 1 : 0;
-  }
-  if (cmd === '-V' || cmd === '-v' || cmd === '--version' || cmd === 'version') {
-    out(`${version()}\n`);
-    return 0;
+  const quick = quickAnswer(cmd);
+  if (quick) {
+    out(quick.out);
+    return quick.code;
   }
   if (cmd === 'help') return help(asksHelp(rest) ? 'help' : rest[0]);
   if (!COMMAND_NAMES.includes(cmd)) {

@@ -1,6 +1,6 @@
 /** Reads a log file (or stdin) into the core, in fixed-size chunks so memory does not grow with the file. */
 import fs from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import type { RangeScan } from '../core/range-scan.js';
 import type { AnalysisReport } from '../core/report.js';
@@ -99,6 +99,11 @@ export function scanInWorker(
   end: number,
   maxLine: number,
 ): { scan: Promise<RangeScan | null>; stop: () => void } {
+  // Required here, not imported: only a read of 64 MB or more starts a worker, and loading worker_threads
+  // costs every `firedup status` milliseconds. Synchronously, so the worker starts before this thread reads.
+  const { Worker } = createRequire(import.meta.url)(
+    'node:worker_threads',
+  ) as typeof import('node:worker_threads');
   const worker = new Worker(new URL('./scan-worker.js', import.meta.url), {
     workerData: { path, start, end, maxLine },
   });

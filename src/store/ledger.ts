@@ -189,8 +189,12 @@ function tablesOf(file: string): string[] {
   }
 }
 
-/** Ledgers up to this size are checked page by page on every open (milliseconds); larger ones when they fail. */
-const CHECK_MAX_BYTES = 256 << 20;
+/**
+ * Ledgers up to this size are checked page by page on every open; larger ones when a query meets the damage
+ * (ledgerError). The check reads every page, so its time grows with the file, and every `firedup status`
+ * pays it: it stays for ledgers small enough that this is about a millisecond.
+ */
+const CHECK_MAX_BYTES = 2 << 20;
 
 /**
  * A damaged ledger is refused before anything is written to it: a write could land on a sound page and

@@ -58,10 +58,9 @@ function compile(rules: readonly FrameRule[]): { exact: Map<string, Compiled[]>;
   return { exact, globs };
 }
 
-const TABLES: Record<FrameEngine, ReturnType<typeof compile>> = {
-  sglang: compile(SGLANG_FRAMES),
-  vllm: compile(VLLM_FRAMES),
-};
+const RULES: Record<FrameEngine, readonly FrameRule[]> = { sglang: SGLANG_FRAMES, vllm: VLLM_FRAMES };
+/** Compiled on first use: only a traceback asks, and compiling some 300 rules costs every start milliseconds. */
+const TABLES: Partial<Record<FrameEngine, ReturnType<typeof compile>>> = {};
 
 /** The catalog engine whose package holds this file (the segment after site-packages, or a source checkout). */
 export function frameEngine(path: string): FrameEngine | null {
@@ -79,7 +78,7 @@ export function frameEngine(path: string): FrameEngine | null {
 /** The catalog's reading of one frame of `engine`'s code. */
 export function lookupFrame(engine: FrameEngine, path: string, fn: string): FrameVerdict {
   const p = path.replace(/\\/g, '/');
-  const t = TABLES[engine];
+  const t = (TABLES[engine] ??= compile(RULES[engine]));
   let best: Compiled | null = null;
   for (const c of t.exact.get(fn) ?? []) if (c.file.test(p) && (!best || c.rank > best.rank)) best = c;
   for (const c of t.globs) if ((!best || c.rank > best.rank) && c.fn!.test(fn) && c.file.test(p)) best = c;
