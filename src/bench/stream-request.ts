@@ -85,7 +85,8 @@ export function streamRequest(t: StreamTarget, body: string, signal?: AbortSigna
     const attempt = (retry: boolean) => {
       req = mod.request(t.url, {
         method: 'POST',
-        agent: t.agent,
+        // The one resend goes on a connection of its own: the pool may hold more sockets the server closed.
+        agent: retry ? false : t.agent,
         headers: {
           'content-type': 'application/json',
           accept: 'text/event-stream',
@@ -95,7 +96,7 @@ export function streamRequest(t: StreamTarget, body: string, signal?: AbortSigna
       req.on('error', (e: NodeJS.ErrnoException) => {
         if (settled) return;
         // A kept-alive socket the server had already closed (llama-server closes after each stream): the request
-        // never reached it, so it is sent again once on a new connection, timed from then (Node's documented fix).
+        // never reached it, so it is sent again once on a fresh connection, timed from then (Node's documented fix).
         if (!retry && res === null && req.reusedSocket && e.code === 'ECONNRESET') {
           rec.startMs = performance.now();
           attempt(true);
