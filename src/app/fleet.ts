@@ -8,7 +8,11 @@ import type { LiveState } from '../core/verdict.js';
 import type { SshOptions } from '../sources/ssh/session.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { SshHosts, type SshHostsOptions } from './ssh-hosts.js';
-import { type TargetSpec, WatchedTarget } from './watched-target.js';
+import { WatchedNodes } from './watched-nodes.js';
+import { type NodeCard, type TargetSpec, WatchedTarget } from './watched-target.js';
+
+/** A fleet's target: one log, or a multi-node launch's logs shown as one (watched-nodes.ts). */
+export type FleetTarget = WatchedTarget | WatchedNodes;
 
 /** One target as `ps` shows it (the `--json` contract: fields may be added, never renamed). */
 export interface FleetRow {
@@ -32,6 +36,8 @@ export interface FleetRow {
   failureClass: FailureClass | null;
   /** The verdict's one-line reason, or why the host could not be reached. */
   why: string;
+  /** A multi-node target's nodes (absent for one log): each node's state, the head and the culprit. */
+  nodes?: Array<Omit<NodeCard, 'gpus'>>;
 }
 
 export interface FleetOptions extends SshHostsOptions {
@@ -44,25 +50,23 @@ export interface FleetOptions extends SshHostsOptions {
 
 export class Fleet {
   readonly hosts: SshHosts;
-  readonly targets: WatchedTarget[];
+  readonly targets: FleetTarget[];
 
   constructor(specs: readonly TargetSpec[], opts: FleetOptions) {
     this.hosts = new SshHosts(opts.ssh, opts);
-    this.targets = specs.map(
-      (s) =>
-        new WatchedTarget(s, {
-          ledger: opts.ledger,
-          ssh: opts.ssh,
-          hosts: this.hosts,
-          gpu: opts.gpu,
-          budgetScale: opts.budgetScale,
-          pollMs: opts.pollMs,
-        }),
-    );
+    const watch = {
+      ledger: opts.ledger,
+      ssh: opts.ssh,
+      hosts: this.hosts,
+      gpu: opts.gpu,
+      budgetScale: opts.budgetScale,
+      pollMs: opts.pollMs,
+    };
+    this.targets = specs.map((s) => (s.nodes ? new WatchedNodes(s, watch) : new WatchedTarget(s, watch)));
   }
 
   /** Starts every target at once: a slow or dead host holds up only its own targets. */
-  start(onError: (t: WatchedTarget, e: Error) => void): void {
+  start(onError: (t: FleetTarget, e: Error) => void): void {
     for (const t of this.targets) t.start().catch((e: Error) => onError(t, e));
   }
 
@@ -89,7 +93,7 @@ export class Fleet {
   }
 }
 
-export function fleetRow(t: WatchedTarget, now: number): FleetRow {
+export function fleetRow(t: FleetTarget, now: number): FleetRow {
   const snap = t.snapshot();
   const v = snap.verdict;
   const l = snap.launch;
@@ -111,6 +115,7 @@ export function fleetRow(t: WatchedTarget, now: number): FleetRow {
     tokS: v?.throughput ?? null,
     failureClass: v?.failure?.class ?? l?.failure?.class ?? null,
     why: unreachable ? reach.message : (v?.why ?? 'connecting'),
+    ...(snap.nodes ? { nodes: snap.nodes.map(({ gpus: _, ...n }) => n) } : {}),
   };
 }
 

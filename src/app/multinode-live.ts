@@ -9,9 +9,13 @@ import { nodeIdentity } from '../core/multinode/identity.js';
 import { combineVerdicts } from '../core/multinode/live.js';
 import { matchLatest } from '../core/multinode/match.js';
 import type { Observations } from '../core/observations.js';
-import type { AnalysisReport } from '../core/report.js';
+import type { LaunchRecord } from '../core/records.js';
+import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
+import type { LedgerStore } from '../store/ledger-store.js';
 import type { LiveEvent, LiveSession } from './live.js';
+import { recordMultiLaunch } from './multinode.js';
+import { keepVerdict } from './recording.js';
 
 export interface LiveNodeSession {
   name: string;
@@ -118,4 +122,26 @@ export class MultiNodeLive extends EventEmitter {
   get observations(): Observations {
     return this.nodes[this.head]!.session.observations;
   }
+
+  /** Whether every node has given a verdict that counts (`ps` prints from then). */
+  get judgedOnce(): boolean {
+    return this.verdict !== null && this.nodes.every((n) => n.session.judgedOnce);
+  }
+}
+
+/**
+ * Keeps the joined launch and its verdict in the ledger (one launch, the head's, with its nodes), once the
+ * nodes' launches match; returns the record written.
+ */
+export async function recordJoined(
+  ledger: LedgerStore | null,
+  live: MultiNodeLive,
+  v: Verdict | null,
+): Promise<LaunchRecord | null> {
+  const report = live.currentReport;
+  const last = report?.launches.at(-1) as (LaunchReport & { nodes?: unknown }) | undefined;
+  if (!ledger || !report || !last?.nodes || !live.acrossNodes) return null;
+  const rec = await recordMultiLaunch(ledger, live.headName, { ...last, nodes: live.acrossNodes });
+  await keepVerdict(ledger, live.headName, report, rec ? [rec] : undefined, v);
+  return rec;
 }

@@ -25,6 +25,8 @@ export interface TargetSpec {
   url?: string;
   pid?: number;
   engine?: EngineId;
+  /** A multi-node launch: every node's log (`log` is the first), watched and joined (watched-nodes.ts). */
+  nodes?: string[];
 }
 
 export interface GpuSummary {
@@ -48,6 +50,28 @@ export interface TargetSnapshot {
   updatedAt: number;
   /** Why the log's host cannot be reached (ssh's reason), or null. */
   unreachable: string | null;
+  /** A multi-node target's nodes, each as its own session sees it (absent for one log). */
+  nodes?: NodeCard[];
+}
+
+/** One node of a multi-node target (the live card's node list, `ps --json`'s `nodes`, /metrics' `node`). */
+export interface NodeCard {
+  /** `node0`, `node1`, … in the order the target names them. */
+  node: string;
+  /** Its log as given. */
+  target: string;
+  host: string;
+  /** The engine's head node (the one that serves), once the logs tell. */
+  head: boolean;
+  /** The rank its config gives it, once the logs match. */
+  nodeRank: number | null;
+  state: Verdict['state'] | 'unreachable' | 'unknown';
+  phase: Verdict['phase'];
+  progress: Verdict['progress'];
+  why: string;
+  /** This node died first or holds the others back. */
+  culprit: boolean;
+  gpus: GpuSummary[] | null;
 }
 
 export interface WatchOptions {
@@ -79,7 +103,7 @@ const CONNECTION_LOST =
 /** How soon a target whose host did not answer tries again (the hosts' own retry delay decides). */
 const RETRY_MS = 5000;
 
-function gpuSummary(g: GpuObservation | null | undefined): GpuSummary[] | null {
+export function gpuSummary(g: GpuObservation | null | undefined): GpuSummary[] | null {
   if (!g || g.error) return null;
   return g.gpus.map((d) => ({
     index: d.index,
@@ -198,6 +222,13 @@ export class WatchedTarget extends EventEmitter {
     });
     s.on('tick', (v: Verdict) => this.onTick(v));
     s.start();
+    // A multi-node target joins its nodes' sessions once each exists (watched-nodes.ts).
+    this.emit('session', s);
+  }
+
+  /** The live session, once the log's host answered (null before). */
+  get liveSession(): LiveSession | null {
+    return this.session;
   }
 
   async stop(): Promise<void> {

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { ServeConfig } from '../app/fleet-config.js';
+import { checkNodeTargets } from '../app/multinode.js';
 import { isRemote } from '../app/read-log.js';
 import type { TargetSpec } from '../app/watched-target.js';
 import { parseTarget } from '../sources/target.js';
@@ -38,34 +39,34 @@ export function targetSpecs(
   for (const t of cfg?.targets ?? []) {
     specs.push({ ...t, name: t.name ?? unique(nameOf(t.log)), engine: t.engine ?? engine });
   }
-  // A multi-node target is watched node by node here (`name-node0`, …): the joined verdict is status/watch/wait's.
+  // A multi-node target is one target: its nodes are watched each on its own host and joined (watched-nodes.ts).
   for (const t of cfg?.nodeTargets ?? []) {
-    const base = t.name ?? unique(nameOf(t.nodes[0]!));
-    t.nodes.forEach((log, i) => {
-      specs.push({ name: unique(`${base}-node${i}`), log, engine: t.engine ?? engine });
-    });
+    checkNodeTargets(t.nodes, 'serve');
+    const name = t.name ?? unique(nameOf(t.nodes[0]!));
+    specs.push({ name, log: t.nodes[0]!, nodes: t.nodes, engine: t.engine ?? engine });
   }
   for (const log of watch) {
     if (log === '-')
       throw new UsageError('serve: --watch needs a log file or an ssh target, not standard input');
     specs.push({ name: unique(nameOf(log)), log, engine });
   }
+  const logs = specs.flatMap((s) => s.nodes ?? [s.log]);
   // A local FIFO or device would freeze the dashboard (a blocking open): refused here, as watch does.
-  for (const s of specs) if (parseTarget(s.log).kind === 'local') checkFollowable(s.log);
+  for (const log of logs) if (parseTarget(log).kind === 'local') checkFollowable(log);
   const names = new Set<string>();
   for (const s of specs) {
     if (names.has(s.name))
       throw new UsageError(`serve: two targets are named ${s.name}: give each its own name`);
     names.add(s.name);
   }
-  for (const s of specs) {
-    if (isRemote(s.log)) {
+  for (const log of logs) {
+    if (isRemote(log)) {
       try {
-        parseTarget(s.log);
+        parseTarget(log);
       } catch (e) {
         throw new UsageError(`serve: ${(e as Error).message}`);
       }
-    } else checkFollowable(s.log);
+    } else checkFollowable(log);
   }
   return specs;
 }

@@ -64,7 +64,7 @@ function stateCell(r: FleetRow, st: Style): Cell {
 export function renderPs(rows: readonly FleetRow[], st: Style, width?: number | null): string[] {
   const body = rows.map((r) => [
     r.name,
-    r.host,
+    r.nodes ? `${r.host} ×${r.nodes.length}` : r.host,
     r.engine ?? '-',
     r.model ?? '-',
     stateCell(r, st),
@@ -95,6 +95,15 @@ export function renderPs(rows: readonly FleetRow[], st: Style, width?: number | 
   const wrap = (text: string, paint: (s: string) => string) =>
     (limit === null ? [text] : wrapText(text, limit - 1)).map(paint);
   for (const why of notes.values()) lines.push(...wrap(`unreachable: ${why}`, st.red));
+  // A multi-node target is one row; its nodes, the head and the node holding it back, on a line under it.
+  for (const r of rows) {
+    if (!r.nodes) continue;
+    const each = r.nodes.map(
+      (n) =>
+        `${n.node} ${n.state}${n.phase && n.state !== 'serving' ? ` in ${n.phase}` : ''}${n.head ? ' (head)' : ''}${n.culprit ? ' ← culprit' : ''}`,
+    );
+    lines.push(...wrap(`${r.name}: ${each.join(', ')}`, st.dim));
+  }
   if (dropped.length)
     lines.push(...wrap(`(${dropped.join(', ')} left out: widen the terminal to see them)`, st.dim));
   return lines;
@@ -121,7 +130,7 @@ export async function psCommand(argv: string[]): Promise<number> {
   if (flags.config === undefined && !fs.existsSync(file))
     throw new UsageError('ps: no firedup.toml here: name the fleet file with --config FILE');
   const cfg = loadServeConfig(file);
-  if (cfg.targets.length === 0)
+  if (cfg.targets.length + cfg.nodeTargets.length === 0)
     throw new UsageError(`${file}: no [[target]] table: add one with log = "path or user@host:/path"`);
   const specs = targetSpecs([], cfg, undefined);
   const ssh = sshFlags(flags);

@@ -1,11 +1,9 @@
 /** `watch`/`wait --node A --node B`: one live session per node's log, joined (app/multinode-live.ts). */
 import { type LiveOptions, LiveSession } from '../app/live.js';
-import { checkNodeTargets, recordMultiLaunch } from '../app/multinode.js';
-import { MultiNodeLive } from '../app/multinode-live.js';
+import { checkNodeTargets } from '../app/multinode.js';
+import { MultiNodeLive, recordJoined } from '../app/multinode-live.js';
 import { isRemote } from '../app/read-log.js';
-import { keepVerdict } from '../app/recording.js';
 import { remoteLive } from '../app/remote-live.js';
-import type { LaunchReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
 import { parseTarget } from '../sources/target.js';
 import type { LedgerStore } from '../store/ledger-store.js';
@@ -65,9 +63,5 @@ export async function recordNodes(
   live: MultiNodeLive,
   v: Verdict | null,
 ): Promise<void> {
-  const report = live.currentReport;
-  const last = report?.launches.at(-1) as (LaunchReport & { nodes?: unknown }) | undefined;
-  if (!ledger || !report || !last?.nodes || !live.acrossNodes) return;
-  const rec = await recordMultiLaunch(ledger, live.headName, { ...last, nodes: live.acrossNodes });
-  await keepVerdict(ledger, live.headName, report, rec ? [rec] : undefined, v);
+  await recordJoined(ledger, live, v);
 }

@@ -162,6 +162,17 @@ function lineFailure(
   };
 }
 
+/**
+ * A launch line's anchor: seen twice in one launch, it starts the next. vLLM's data-parallel engine cores each
+ * log their own `Initializing a V1 LLM engine` (v1/engine/core.py EngineCore.__init__, one process per DP rank,
+ * named `EngineCore_DP{rank}` by v1/engine/utils.py CoreEngineProcManager): the lines of DP ranks ≥ 1 anchor per
+ * rank, so four engines starting together are one launch and a relaunch (DP0, or any rank, again) is the next.
+ */
+function anchorKey(id: string, tags: string | null): string {
+  const m = tags === null ? null : /(?:^|\s)(EngineCore_DP([1-9]\d*))(?:\s|$)/.exec(tags);
+  return m ? `${id}@${m[1]}` : id;
+}
+
 export class LogAnalyzer {
   private readonly splitter: LineSplitter;
   private readonly ctx: PrefixContext;
@@ -384,15 +395,16 @@ export class LogAnalyzer {
       )
         return;
       this.open(line, hit?.sig.kind === 'launch');
-      if (hit?.sig.kind === 'launch') this.current!.anchors.add(hit.sig.id);
+      if (hit?.sig.kind === 'launch') this.current!.anchors.add(anchorKey(hit.sig.id, line.tags));
       return;
     }
     if (hit?.sig.kind === 'launch') {
       const settled = cur.progressed || cur.ended || cur.ready !== null;
-      if (cur.anchors.has(hit.sig.id) || settled || (hit.sig.strong && cur.samples > 0)) {
+      const anchor = anchorKey(hit.sig.id, line.tags);
+      if (cur.anchors.has(anchor) || settled || (hit.sig.strong && cur.samples > 0)) {
         this.open(line, true);
       }
-      this.current!.anchors.add(hit.sig.id);
+      this.current!.anchors.add(anchor);
       if (!this.current!.progressed) this.current!.hasStart = true;
       return;
     }

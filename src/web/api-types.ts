@@ -3,7 +3,7 @@
  * (web/js/) read exactly these shapes; fields may be added, never renamed.
  */
 
-import type { GpuSummary } from '../app/watched-target.js';
+import type { GpuSummary, NodeCard } from '../app/watched-target.js';
 import type { NodeListEntry } from '../core/multinode/combine.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
 import type { LaunchReport, ThroughputReport } from '../core/report.js';
@@ -92,6 +92,8 @@ export interface LiveTarget {
   updatedAt: number;
   /** Why the log's host cannot be reached over ssh (ssh's reason), or null. */
   unreachable: string | null;
+  /** A multi-node target's nodes (app/watched-target.ts NodeCard): state, phase, head, culprit, GPUs. */
+  nodes?: NodeCard[];
 }
 
 export interface LiveResponse {

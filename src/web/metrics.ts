@@ -20,6 +20,18 @@ export interface MetricsTarget {
   verdict: Verdict | null;
   launch: LaunchReport | null;
   gpus: GpuSummary[] | null;
+  /** A multi-node target's nodes: the per-node series, labelled `node` (node0, node1, … as configured). */
+  nodes?: MetricsNode[];
+}
+
+export interface MetricsNode {
+  node: string;
+  host: string;
+  head: boolean;
+  state: string;
+  progress: { ratio: number } | null;
+  culprit: boolean;
+  gpus: GpuSummary[] | null;
 }
 
 export { LIVE_STATES };
@@ -104,6 +116,11 @@ export function renderMetrics(targets: readonly MetricsTarget[]): string {
     gpuUsed: 'GPU memory in use, bytes.',
     gpuTotal: 'GPU memory, bytes.',
     gpuUtil: 'GPU utilisation, 0 to 1.',
+    nodeState:
+      "A multi-node target's node: 1 for the state its own session gives it, 0 for the others (host is the node's).",
+    nodeHead: "Whether the node is the launch's head, the one that serves (1) or a worker (0).",
+    nodeProgress: "The node's weight loading progress, 0 to 1.",
+    nodeCulprit: 'Whether this node died first or holds the other nodes back (1) or not (0).',
   };
   for (const [name, help] of [
     ['firedup_up', HELP.up],
@@ -122,6 +139,10 @@ export function renderMetrics(targets: readonly MetricsTarget[]): string {
     ['firedup_gpu_memory_used_bytes', HELP.gpuUsed],
     ['firedup_gpu_memory_total_bytes', HELP.gpuTotal],
     ['firedup_gpu_utilization_ratio', HELP.gpuUtil],
+    ['firedup_node_state', HELP.nodeState],
+    ['firedup_node_head', HELP.nodeHead],
+    ['firedup_node_load_progress_ratio', HELP.nodeProgress],
+    ['firedup_node_culprit', HELP.nodeCulprit],
   ] as const)
     add(name, help, {}, null);
 
@@ -159,11 +180,24 @@ export function renderMetrics(targets: readonly MetricsTarget[]): string {
       for (const [p, d] of durations)
         put('firedup_phase_duration_seconds', Math.round(d * 100) / 100, { phase: p });
     }
-    for (const g of t.gpus ?? []) {
-      const gl = { gpu: String(g.index) };
-      put('firedup_gpu_memory_used_bytes', g.memUsedBytes, gl);
-      put('firedup_gpu_memory_total_bytes', g.memTotalBytes, gl);
-      put('firedup_gpu_utilization_ratio', g.util, gl);
+    // A multi-node target's GPUs are every node's, told apart by `node` (and the node's host).
+    const gpuSets = t.nodes
+      ? t.nodes.map((n) => ({ labels: { host: n.host, node: n.node }, gpus: n.gpus }))
+      : [{ labels: {}, gpus: t.gpus }];
+    for (const set of gpuSets)
+      for (const g of set.gpus ?? []) {
+        const gl = { ...set.labels, gpu: String(g.index) };
+        put('firedup_gpu_memory_used_bytes', g.memUsedBytes, gl);
+        put('firedup_gpu_memory_total_bytes', g.memTotalBytes, gl);
+        put('firedup_gpu_utilization_ratio', g.util, gl);
+      }
+    for (const n of t.nodes ?? []) {
+      const nl = { host: n.host, node: n.node };
+      for (const s of [...LIVE_STATES, 'unreachable'])
+        put('firedup_node_state', s === n.state ? 1 : 0, { ...nl, state: s });
+      put('firedup_node_head', n.head ? 1 : 0, nl);
+      put('firedup_node_load_progress_ratio', n.progress?.ratio, nl);
+      put('firedup_node_culprit', n.culprit ? 1 : 0, nl);
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WatchedTarget } from '../app/watched-target.js';
+import type { FleetTarget } from '../app/fleet.js';
 import type { LaunchRecord } from '../core/records.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { Api, HttpError } from './api.js';
@@ -29,7 +29,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 
 export interface ServerOptions {
   ledger: LedgerStore;
-  targets: readonly WatchedTarget[];
+  targets: readonly FleetTarget[];
   /** null: no token (loopback bind). */
   token: string | null;
   /** Overrides the repository's web/ (tests). */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Fleet, type FleetRow, fleetExitCode } from '../../src/app/fleet.js';
-import { SCENARIOS, tmpDir } from '../helpers.js';
+import { ROOT, SCENARIOS, tmpDir } from '../helpers.js';
 import { startSshd, type TestSshd } from '../ssh.js';
 
 /** The fleet under `ps` and `serve`: one ssh connection per host, an unreachable host said at once. */
@@ -16,6 +16,11 @@ before(async () => {
   dir = tmpDir();
   for (const f of ['a.log', 'b.log'])
     fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), path.join(dir, f));
+  for (const i of [0, 1])
+    fs.copyFileSync(
+      path.join(ROOT, 'test', 'fixtures', 'multinode', `sglang-2node-oom-node${i}.log`),
+      path.join(dir, `n${i}.log`),
+    );
   // Port 1 on loopback: nothing listens there, the connection is refused.
   fs.appendFileSync(sshd.config, 'Host firedup-refused\n  HostName 127.0.0.1\n  Port 1\n');
 });
@@ -25,6 +30,46 @@ after(() => {
 });
 
 describe('Fleet', () => {
+  it('a multi-node target over ssh: one target, its nodes on one shared session; a node unreachable says which', async () => {
+    const fleet = new Fleet(
+      [
+        {
+          name: 'two',
+          log: `firedup-test:${dir}/n0.log`,
+          nodes: [`firedup-test:${dir}/n0.log`, `firedup-test:${dir}/n1.log`],
+        },
+        {
+          name: 'half',
+          log: `firedup-test:${dir}/n0.log`,
+          nodes: [`firedup-test:${dir}/n0.log`, 'firedup-refused:/var/log/n1.log'],
+        },
+      ],
+      { ledger: null, ssh: { config: sshd.config }, gpu: false },
+    );
+    try {
+      fleet.start((t, e) => assert.fail(`${t.spec.name}: ${e.message}`));
+      await fleet.settled(30_000);
+      const hosts = fleet.hosts;
+      assert.equal(hosts.session(`firedup-test:${dir}/n0.log`), hosts.session(`firedup-test:${dir}/n1.log`));
+      const [two, half] = fleet.rows();
+      assert.equal(two!.state, 'crashed', two!.why);
+      assert.equal(two!.host, 'firedup-test');
+      assert.match(two!.why, /n1\.log \(node_rank 1\) died first: oom/);
+      assert.deepEqual(
+        two!.nodes!.map((n) => [n.node, n.host, n.head, n.culprit]),
+        [
+          ['node0', 'firedup-test', true, false],
+          ['node1', 'firedup-test', false, true],
+        ],
+      );
+      assert.equal(half!.state, 'unreachable');
+      assert.match(half!.why, /^firedup-refused:\/var\/log\/n1\.log: .*refused/);
+      assert.equal(half!.nodes![1]!.state, 'unreachable');
+    } finally {
+      await fleet.stop();
+    }
+  });
+
   it('gives the targets of one host one session and one master connection', async () => {
     const fleet = new Fleet(
       [

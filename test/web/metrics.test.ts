@@ -218,6 +218,68 @@ describe('renderMetrics', () => {
     assert.equal(get(series, 'firedup_stalled').length, 2);
   });
 
+  it("a multi-node target: the launch's series once, each node's state, head, progress and culprit by `node`", () => {
+    const gpu = (i: number) => ({ index: i, memUsedBytes: 1e9, memTotalBytes: 8e10, util: 0.5 });
+    const t: MetricsTarget = {
+      ...stuckTarget('two'),
+      nodes: [
+        {
+          node: 'node0',
+          host: 'gpu-a',
+          head: true,
+          state: 'stalled',
+          progress: { ratio: 0.48 },
+          culprit: false,
+          gpus: [gpu(0)],
+        },
+        {
+          node: 'node1',
+          host: 'gpu-b',
+          head: false,
+          state: 'loading',
+          progress: null,
+          culprit: true,
+          gpus: [gpu(0)],
+        },
+      ],
+    };
+    const { series } = parseExposition(renderMetrics([t]));
+    assert.equal(get(series, 'firedup_up').length, 1);
+    assert.deepEqual(
+      get(series, 'firedup_node_state')
+        .filter((s) => s.value === 1)
+        .map((s) => [s.labels.node, s.labels.host, s.labels.state]),
+      [
+        ['node0', 'gpu-a', 'stalled'],
+        ['node1', 'gpu-b', 'loading'],
+      ],
+    );
+    assert.deepEqual(
+      get(series, 'firedup_node_culprit').map((s) => [s.labels.node, s.value]),
+      [
+        ['node0', 0],
+        ['node1', 1],
+      ],
+    );
+    assert.deepEqual(
+      get(series, 'firedup_node_head').map((s) => s.value),
+      [1, 0],
+    );
+    // Unknown progress is absent, not 0.
+    assert.deepEqual(
+      get(series, 'firedup_node_load_progress_ratio').map((s) => [s.labels.node, s.value]),
+      [['node0', 0.48]],
+    );
+    // Every node's GPUs, told apart by node (the same index on two hosts is two series).
+    assert.deepEqual(
+      get(series, 'firedup_gpu_memory_used_bytes').map((s) => [s.labels.node, s.labels.host, s.labels.gpu]),
+      [
+        ['node0', 'gpu-a', '0'],
+        ['node1', 'gpu-b', '0'],
+      ],
+    );
+  });
+
   it('no targets: HELP and TYPE only, still a valid page', () => {
     const { series, types } = parseExposition(renderMetrics([]));
     assert.equal(series.length, 0);

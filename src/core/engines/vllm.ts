@@ -11,6 +11,39 @@ import type { EngineModule, Signature } from './types.js';
 
 const num = (s: string | undefined): number | null => (s === undefined ? null : Number(s));
 
+/** `tcp://10.0.0.1:13345` → `10.0.0.1`: the head's address, as `--data-parallel-address` names it. */
+function hostOf(uri: string): string {
+  const m = /^(?:tcp:\/\/)?\[?([^\]/]+?)\]?(?::\d+)?\/?$/.exec(uri);
+  return m?.[1] ?? uri;
+}
+
+function headlessDp(msg: string): Record<string, unknown> | null {
+  const m =
+    /^Launching (\d+) data parallel engine\(s\) in headless mode, with head node address (\S+?)\.?$/.exec(
+      msg,
+    );
+  if (!m) return null;
+  return { headless: true, data_parallel_size_local: Number(m[1]), data_parallel_address: hostOf(m[2]!) };
+}
+
+function headlessMp(msg: string): Record<string, unknown> | null {
+  const m = /with head node address (\S+) for torch\.distributed/.exec(msg);
+  return m ? { headless: true, master_addr: hostOf(m[1]!) } : null;
+}
+
+function groupLeader(msg: string): Record<string, unknown> | null {
+  const m =
+    /^DP group leader: node_rank=(\d+), node_rank_within_dp=\d+, master_addr=([^,]+), .*?world_size=(\d+), local_world_size=(\d+)/.exec(
+      msg,
+    );
+  if (!m) return null;
+  const world = Number(m[3]);
+  const local = Number(m[4]);
+  const out: Record<string, unknown> = { node_rank: Number(m[1]), master_addr: m[2] };
+  if (local > 0 && world % local === 0) out.nnodes = world / local;
+  return out;
+}
+
 const signatures: Signature[] = [
   // launch: the API server's banner, its args, then the engine process's config line
   { id: 'logo', kind: 'launch', strong: true, phase: 'args', lit: '█', re: /^\s*█\s+█\s+█▄\s+▄█\s*$/ },
@@ -58,6 +91,42 @@ const signatures: Signature[] = [
     re: /^Initializing an? (?:V0 |V1 )?LLM engine \(v([^)]+)\) with config: /,
     config: parseVllmEngineConfig,
     version: (m) => m[1] ?? null,
+  },
+  // A node of a multi-node launch that serves no API prints neither the banner nor `non-default args` (those
+  // come from the API server's setup): these lines are all it says of its place (multinode/identity.ts).
+  {
+    // entrypoints/cli/serve.py run_headless: `Launching %d data parallel engine(s) in headless mode, with head
+    // node address %s.` (2025-09-12, newest); the address is the DP handshake's tcp://HOST:PORT.
+    id: 'headless_dp',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'headless mode',
+    re: /^Launching (\d+) data parallel engine\(s\) in headless mode, with head node address (\S+?)\.?$/,
+    config: headlessDp,
+  },
+  {
+    // entrypoints/cli/serve.py run_headless (newest, `--nnodes N --node-rank R --headless`): `Launching vLLM
+    // (v%s) headless multiproc executor, with head node address %s for torch.distributed process group.`
+    id: 'headless_mp',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'headless multiproc',
+    re: /^Launching vLLM \(v([^)]+)\) headless multiproc executor, with head node address (\S+) for torch\.distributed/,
+    config: headlessMp,
+    version: (m) => m[1] ?? null,
+  },
+  {
+    // v1/executor/multiproc_executor.py MultiprocExecutor._init_executor (newest): `DP group leader:
+    // node_rank=%d, node_rank_within_dp=%d, master_addr=%s, mq_connect_ip=%s (local), world_size=%d,
+    // local_world_size=%d`: the node's rank and the nodes (world / local) when the flags were not logged.
+    id: 'dp_group_leader',
+    kind: 'phase',
+    phase: 'dist_init',
+    lit: 'DP group leader',
+    re: /^DP group leader: node_rank=\d+/,
+    config: groupLeader,
   },
   {
     id: 'config_notes',

@@ -14,6 +14,10 @@
  *   entrypoints/cli/serve.py run_headless). Nodes = N / L, this node = S / L; the head serves the API and is
  *   not headless.
  * vLLM logs only the flags that differ from their defaults (`non-default args: {…}`), so a missing rank is 0.
+ * A headless node logs no `non-default args` at all (the API server's setup prints them): its flags come from
+ * its own lines (engines/vllm.ts `headless_dp`, `headless_mp`, `dp_group_leader`), and its first DP rank from
+ * its engine cores' process names, `EngineCore_DP{rank}` with the global DP rank (v1/engine/utils.py
+ * CoreEngineProcManager, start_index + i; the prefix from utils decorate_logs).
  */
 import type { LaunchReport } from '../report.js';
 import type { EngineId } from '../types.js';
@@ -58,7 +62,17 @@ function sglang(c: Record<string, unknown>): NodeIdentity {
   return { nnodes, nodeRank, addr, head: (nodeRank ?? 0) === 0, via };
 }
 
-function vllm(c: Record<string, unknown>): NodeIdentity {
+/** The lowest DP rank among the node's engine-core processes (`EngineCore_DP2`, `EngineCore_DP3` → 2). */
+function firstDpRank(ranks: Iterable<string>): number | null {
+  let low: number | null = null;
+  for (const r of ranks) {
+    const m = /^EngineCore_DP(\d+)$/.exec(r);
+    if (m && (low === null || Number(m[1]) < low)) low = Number(m[1]);
+  }
+  return low;
+}
+
+function vllm(c: Record<string, unknown>, ranks: Iterable<string>): NodeIdentity {
   const headless = truthy(c.headless);
   const dp = int(c.data_parallel_size);
   const dpLocal = int(c.data_parallel_size_local);
@@ -75,7 +89,11 @@ function vllm(c: Record<string, unknown>): NodeIdentity {
     };
   }
   if (dp !== null && dpLocal !== null && dpLocal > 0 && dp > dpLocal) {
-    const start = int(c.data_parallel_start_rank) ?? int(c.data_parallel_rank) ?? 0;
+    const start =
+      int(c.data_parallel_start_rank) ??
+      int(c.data_parallel_rank) ??
+      (headless ? firstDpRank(ranks) : null) ??
+      0;
     const nodeRank = Math.floor(start / dpLocal);
     const addr = str(c.data_parallel_address);
     return {
@@ -100,6 +118,6 @@ export function nodeIdentity(l: LaunchReport, engine: EngineId | null): NodeIden
   const c = l.config ?? {};
   const e = l.engine ?? engine;
   if (e === 'sglang') return sglang(c);
-  if (e === 'vllm') return vllm(c);
+  if (e === 'vllm') return vllm(c, l.ranks ?? []);
   return { nnodes: null, nodeRank: null, addr: null, head: true, via: '' };
 }

@@ -53,6 +53,36 @@ describe('node identity from the logged config', () => {
     assert.deepEqual([id.nnodes, id.nodeRank, id.head, id.addr], [2, 1, false, '10.4.4.4']);
   });
 
+  it("vLLM --headless DP node (cli/serve.py run_headless): no args logged; its line and its engines' DP ranks place it", () => {
+    // Made up in vLLM 0.11's shapes: the headless node prints no `non-default args` (the API server's setup does).
+    const w = latest(
+      [
+        'INFO 03-01 10:00:00 [__init__.py:216] Automatically detected platform cuda.',
+        'INFO 03-01 10:00:05 [serve.py:225] Launching 2 data parallel engine(s) in headless mode, with head node address tcp://10.5.5.5:13345.',
+        "(EngineCore_DP2 pid=31) INFO 03-01 10:00:09 [core.py:93] Initializing a V1 LLM engine (v0.11.0) with config: model='org/M', tensor_parallel_size=1, data_parallel_size=4",
+        "(EngineCore_DP3 pid=32) INFO 03-01 10:00:09 [core.py:93] Initializing a V1 LLM engine (v0.11.0) with config: model='org/M', tensor_parallel_size=1, data_parallel_size=4",
+        '',
+      ].join('\n'),
+    );
+    assert.equal(w.l.index, 0, 'the second engine core is the same launch');
+    const id = nodeIdentity(w.l, w.engine);
+    assert.deepEqual([id.nnodes, id.nodeRank, id.head, id.addr], [2, 1, false, '10.5.5.5']);
+    assert.match(id.via, /data_parallel_start_rank=2 .*headless/);
+  });
+
+  it('vLLM --nnodes headless (run_headless; multiproc_executor.py DP group leader): rank and nodes from its lines', () => {
+    const w = latest(
+      [
+        'INFO 03-01 10:00:05 [serve.py:243] Launching vLLM (v0.12.0) headless multiproc executor, with head node address tcp://10.6.6.6:29501 for torch.distributed process group.',
+        '(EngineCore_DP0 pid=41) INFO 03-01 10:00:09 [multiproc_executor.py:130] DP group leader: node_rank=1, node_rank_within_dp=1, master_addr=10.6.6.6, mq_connect_ip=10.6.6.7 (local), world_size=16, local_world_size=8',
+        '',
+      ].join('\n'),
+    );
+    const id = nodeIdentity(w.l, w.engine);
+    assert.equal(w.engine, 'vllm');
+    assert.deepEqual([id.nnodes, id.nodeRank, id.head, id.addr], [2, 1, false, '10.6.6.6']);
+  });
+
   it('a single-node launch says nothing about nodes', () => {
     const { l, engine } = latest(
       "[2026-03-01 10:00:00] server_args=ServerArgs(model_path='m', tp_size=8, nnodes=1, node_rank=0)\n[2026-03-01 10:00:02 TP0] Init torch distributed begin.\n",

@@ -49,6 +49,27 @@ function agoText(ts) {
   return `updated ${d < 1 ? 'just now' : `${fmtDur(Math.round(d))} ago`}`;
 }
 
+/** A multi-node target's nodes: each one's state and phase, the head and the node holding the launch back. */
+function nodeList(nodes) {
+  return h(
+    'ul',
+    { class: 'nodes', 'aria-label': 'nodes' },
+    nodes.map((n) =>
+      h(
+        'li',
+        { class: `node ${n.culprit ? 'culprit' : ''}`, 'data-node': n.node, title: n.why },
+        h('span', { class: 'mono' }, n.node),
+        h('span', { class: 'state', 'data-state': n.state }, badge(n.state)),
+        n.phase ? h('span', { class: 'phase-name' }, n.phase) : null,
+        n.progress ? h('span', { class: 'small' }, `${n.progress.done}/${n.progress.total}`) : null,
+        n.head ? h('span', { class: 'muted small' }, 'head') : null,
+        n.culprit ? h('strong', { class: 'small' }, 'holds the launch back') : null,
+        h('span', { class: 'mono muted small' }, n.target),
+      ),
+    ),
+  );
+}
+
 function liveCard(t) {
   const v = t.verdict;
   const l = t.launch;
@@ -104,6 +125,7 @@ function liveCard(t) {
   if (t.unreachable) card.append(h('p', { class: 'why' }, t.unreachable));
   else if (v?.why) card.append(h('p', { class: 'why' }, v.why));
   if (v?.next) card.append(h('p', { class: 'next' }, h('strong', null, 'next: '), v.next));
+  if (t.nodes?.length) card.append(nodeList(t.nodes));
   if (t.gpus?.length) {
     card.append(
       h(
