@@ -278,7 +278,7 @@ export class LogAnalyzer {
     if (mayHoldSecret(text)) text = redactText(text);
     const line = parseLine(text, no, offset, this.ctx);
     if (this.block !== null) this.continueBlock(line);
-    this.detector.observe(line);
+    const votes = this.detector.observe(line);
     const ts = line.ts ?? line.rel;
     if (ts !== null) this.lastTs = ts;
     const hit = this.match(line.msg);
@@ -288,6 +288,7 @@ export class LogAnalyzer {
     this.segment(line, hit, (exc !== null && !exc.benign) || this.tracker.opened === line.no);
     const launch = this.current;
     if (launch === null) return;
+    if (votes !== null) launch.vote(votes);
     if (line.rel !== null && line.ts === null && launch.startTs === null) launch.relativeTime = true;
     launch.touch(no, offset, ts);
     if (line.tags) launch.ranks.add(line.tags);
@@ -429,7 +430,9 @@ export class LogAnalyzer {
   private apply(launch: LaunchBuilder, line: LogLine, hit: Match): void {
     const { sig, m, engine } = hit;
     const ts = line.ts ?? line.rel ?? this.lastTs;
-    launch.engine ??= engine.id;
+    // Once the detector is locked, only the locked engine's rules are tried: the rule's engine is the launch's.
+    // Before, a rule matching says nothing of the engine (another engine's rule may match the same shape first).
+    if (this.detector.locked !== null) launch.engine ??= engine.id;
     if (!COMMON.has(sig)) launch.engineLines++;
     if (sig.version) launch.version ??= sig.version(m);
     if (sig.config && /Args \{$/.test(line.msg)) {

@@ -75,7 +75,15 @@ export class LaunchBuilder {
   lastProgressTs: number | null = null;
   lastProgressLine: number;
   relativeTime = false;
+  /**
+   * The engine this launch's own lines name: the one its votes (below) weigh most, or, once the detector is locked
+   * and takes no more votes, the locked engine whose rules read its lines. Null while neither says: the report
+   * then takes the whole file's. A rule that merely matched a line decides nothing, as rules of several engines
+   * match the shapes they share (uvicorn, NCCL, tqdm bars, generic phrases).
+   */
   engine: EngineId | null = null;
+  /** The detector's votes from this launch's lines, per engine (engines/evidence.ts weights). */
+  votes: Partial<Record<EngineId, number>> = {};
   version: string | null = null;
   anchors = new Set<string>();
   config: Record<string, unknown> = {};
@@ -127,6 +135,25 @@ export class LaunchBuilder {
     this.endOffset = offset;
     this.lastProgressLine = line;
     this.hasStart = hasStart;
+  }
+
+  /** Adds a line's votes; the engine becomes the one with the most (the current one kept on a tie). */
+  vote(v: Partial<Record<EngineId, number>>): void {
+    let best = this.engine;
+    let top = best === null ? 0 : (this.votes[best] ?? 0);
+    for (const id in v) {
+      const e = id as EngineId;
+      const n = (this.votes[e] = (this.votes[e] ?? 0) + v[e]!);
+      if (e === best) top = n;
+    }
+    for (const id in this.votes) {
+      const e = id as EngineId;
+      if (this.votes[e]! > top) {
+        top = this.votes[e]!;
+        best = e;
+      }
+    }
+    this.engine = best;
   }
 
   touch(line: number, offset: number, ts: number | null): void {
