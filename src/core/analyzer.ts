@@ -445,16 +445,23 @@ export class LogAnalyzer {
         launch.configSources.push({ source: sig.id, line: line.no });
       }
     }
+    if (
+      sig.after !== undefined &&
+      (launch.phase === null || phaseRankIn(launch.engine, launch.phase) < phaseRankIn(launch.engine, sig.after))
+    ) {
+      // the HTTP server is up while the model is not: the port listens, the server is not ready
+      launch.listening ??= { line: line.no, text: line.text };
+      return;
+    }
     switch (sig.kind) {
       case 'launch':
       case 'phase':
         if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         if (line.msg.includes('%')) this.progressBar(launch, line);
+        if (sig.readyOnceListening && launch.listening !== null) this.ready(launch, line, ts, sig.id);
         return;
       case 'ready':
-        launch.mark('ready', line.no, ts, line.text, sig.id);
-        launch.ready ??= { line: line.no, text: line.text, ts };
-        launch.recover();
+        this.ready(launch, line, ts, sig.id);
         return;
       case 'serving': {
         const s = engine.sample?.(sig, m) ?? null;
@@ -516,6 +523,12 @@ export class LogAnalyzer {
       default:
         return;
     }
+  }
+
+  private ready(launch: LaunchBuilder, line: LogLine, ts: number | null, rule: string): void {
+    launch.mark('ready', line.no, ts, line.text, rule);
+    launch.ready ??= { line: line.no, text: line.text, ts };
+    launch.recover();
   }
 
   /**

@@ -98,6 +98,8 @@ export class LaunchBuilder {
   progressCurve: Array<[number, number]> = [];
   graphCurve: Array<[number, number]> = [];
   ready: (Evidence & { ts: number | null }) | null = null;
+  /** The HTTP server said it listens before the model was loaded (a signature's `after`): not ready by itself. */
+  listening: Evidence | null = null;
   shutdown: (Evidence & { ts: number | null }) | null = null;
   readonly gen = new SeriesSummary(true);
   readonly running = new SeriesSummary();

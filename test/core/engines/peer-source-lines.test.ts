@@ -254,6 +254,12 @@ const ROWS: Record<string, Row[]> = {
       phase: 'autotune',
     },
     {
+      src: 'serve/openai_server.py uvicorn, port open before the model loads (serve/readiness.py, 2026)',
+      line: 'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+      phase: 'args',
+      outcome: 'in_progress',
+    },
+    {
       src: 'Open MPI (trtllm-serve workers)',
       line: 'mpirun detected that one or more processes exited with non-zero status, thus causing the job to be terminated.',
       outcome: 'crashed',
