@@ -289,6 +289,8 @@ export class LogAnalyzer {
     const launch = this.current;
     if (launch === null) return;
     if (votes !== null) launch.vote(votes);
+    // a caught exception's text ends where the logger's next line starts
+    if (launch.caughtFrom !== null && line.framed && line.no > launch.caughtFrom) launch.caughtFrom = null;
     if (line.rel !== null && line.ts === null && launch.startTs === null) launch.relativeTime = true;
     launch.touch(no, offset, ts);
     if (line.tags) launch.ranks.add(line.tags);
@@ -331,6 +333,7 @@ export class LogAnalyzer {
       } else if (launch.shutdown === null)
         launch.addFailure(launch.fromException(exc, launch.phase, launch.engine ?? this.detector.best()));
     }
+    if (launch.caughtFrom !== null) launch.recoverFrom(launch.caughtFrom);
   }
 
   private match(msg: string): Match | null {
@@ -515,6 +518,7 @@ export class LogAnalyzer {
       }
       case 'degraded':
         if (sig.recovers) launch.recover();
+        if (sig.catches) launch.caughtFrom = line.no;
         if (launch.degraded.length < 20) launch.degraded.push({ line: line.no, text: line.text });
         return;
       case 'stall_hint':

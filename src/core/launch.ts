@@ -98,6 +98,11 @@ export class LaunchBuilder {
   progressCurve: Array<[number, number]> = [];
   graphCurve: Array<[number, number]> = [];
   ready: (Evidence & { ts: number | null }) | null = null;
+  /**
+   * The line of a caught exception's announcement (a `catches` signature) while the unframed lines under it are
+   * read: failures read from them are the caught exception's, moved to `recovered`.
+   */
+  caughtFrom: number | null = null;
   /** The HTTP server said it listens before the model was loaded (a signature's `after`): not ready by itself. */
   listening: Evidence | null = null;
   shutdown: (Evidence & { ts: number | null }) | null = null;
@@ -207,6 +212,17 @@ export class LaunchBuilder {
       this.candidates = [];
       this.consequences = [];
     }
+  }
+
+  /** Failures read after `line` (a caught exception's traceback) are ones the launch got past. */
+  recoverFrom(line: number): void {
+    if (!this.candidates.some((c) => c.line > line)) return;
+    const kept: FailureCandidate[] = [];
+    for (const c of this.candidates) (c.line > line ? this.recovered : kept).push(c);
+    this.candidates = kept;
+    // the traceback's header stood for its exception until the exception line came: one entry for both
+    const r = this.recovered;
+    this.recovered = r.filter((x) => x.exceptionType !== null || !r.some((c) => c !== x && c.startLine === x.line));
   }
 
   setProgress(p: ProgressState): void {

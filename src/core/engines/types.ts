@@ -38,6 +38,12 @@ export interface Signature {
   strong?: boolean;
   /** For degraded lines: the engine says it handled the failure just reported (the server goes on). */
   recovers?: boolean;
+  /**
+   * For degraded lines: the engine logged an exception it caught and went on (`logger.exception` in an `except`
+   * that does not raise again). The traceback printed under this line, up to the next line of the logger's own,
+   * is that exception's: a failure the launch got past, not a crash.
+   */
+  catches?: boolean;
   /** For shutdown lines: what the line means when the server was never up (the processes died unasked). */
   beforeReady?: FailureClass;
   /**

@@ -39,6 +39,11 @@ const ROWS: Record<string, Row[]> = {
       phase: 'loading_weights',
     },
     {
+      src: 'server/…/models/flash_causal_lm.py warmup (the OOM is caught, warmup goes on)',
+      line: tgi('text_generation_launcher: Decode cuda graph warmup failed', 'ERROR'),
+      outcome: 'in_progress',
+    },
+    {
       src: 'server/…/models/globals.py',
       line: tgi('text_generation_launcher: Using Attention = flashinfer'),
       phase: 'loading_weights',
