@@ -450,7 +450,8 @@ export class LogAnalyzer {
     }
     if (
       sig.after !== undefined &&
-      (launch.phase === null || phaseRankIn(launch.engine, launch.phase) < phaseRankIn(launch.engine, sig.after))
+      (launch.phase === null ||
+        phaseRankIn(launch.engine, launch.phase) < phaseRankIn(launch.engine, sig.after))
     ) {
       // the HTTP server is up while the model is not: the port listens, the server is not ready
       launch.listening ??= { line: line.no, text: line.text };

@@ -222,7 +222,9 @@ export class LaunchBuilder {
     this.candidates = kept;
     // the traceback's header stood for its exception until the exception line came: one entry for both
     const r = this.recovered;
-    this.recovered = r.filter((x) => x.exceptionType !== null || !r.some((c) => c !== x && c.startLine === x.line));
+    this.recovered = r.filter(
+      (x) => x.exceptionType !== null || !r.some((c) => c !== x && c.startLine === x.line),
+    );
   }
 
   setProgress(p: ProgressState): void {

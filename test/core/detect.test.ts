@@ -89,7 +89,7 @@ describe("a launch's engine is the one its own lines vote for", () => {
     // llama-server's macros print `srv  %12.*s: `, `slot %12.*s: id …` (tools/server): a function name and a colon
     assert.equal(detect(['res = func(*args, **kwargs)']).best(), null);
     assert.equal(detect(['    async for res in result_generator:']).best(), null);
-    assert.equal(detect(['srv    load_model: loading model \'m.gguf\'']).best(), 'llamacpp');
+    assert.equal(detect(["srv    load_model: loading model 'm.gguf'"]).best(), 'llamacpp');
     assert.equal(detect(['srv    operator(): operator(): cleaning up before exit...']).best(), 'llamacpp');
     const text = [
       'Traceback (most recent call last):',

@@ -49,7 +49,11 @@ describe('TGI', () => {
   it('the launch goes on to ready after it; a later error is its own', () => {
     const ready = last([
       ...CAUGHT,
-      at(9, 'INFO', 'text_generation_router_v3: backends/v3/src/lib.rs:137: Setting max batch total tokens to 7000'),
+      at(
+        9,
+        'INFO',
+        'text_generation_router_v3: backends/v3/src/lib.rs:137: Setting max batch total tokens to 7000',
+      ),
       at(9, 'INFO', 'text_generation_router::server: router/src/server.rs:2000: Connected'),
     ]);
     assert.equal(ready.outcome, 'ready');
