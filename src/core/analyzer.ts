@@ -14,6 +14,7 @@ import { ExplainCollector } from './explain.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
 import { type FailureCandidate, FRAME_RULE, LaunchBuilder } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
+import { continuesWrap, HardWrap } from './lines/hard-wrap.js';
 import { type PrefixContext, parseLine } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
 import { frameInside } from './lines/wrapper.js';
@@ -218,6 +219,7 @@ export class LogAnalyzer {
   end(): AnalysisReport {
     if (!this.ended) {
       this.splitter.end();
+      this.flushHeld();
       this.tracker.reset();
       this.takeFramePhase(this.current);
       this.ended = true;
@@ -263,15 +265,50 @@ export class LogAnalyzer {
   private onRaw: RawLineSink = (buf, s, e, no, offset, truncated) => {
     if (truncated) this.truncatedLines++;
     if (binaryLine(buf, s, e)) {
+      this.flushHeld();
       // Bytes no logger writes (a core dump, random data cat'ed into the log): no rule can read them; the
       // launch they fall in still reaches this far.
       this.current?.touch(no, offset, null);
       return;
     }
-    const text = decodeLine(buf, s, e);
+    let text = decodeLine(buf, s, e);
+    // this piece is as long as the wrap column: the next line may go on with it
+    const cut = !truncated && this.hardWrap.see(text.length) && !text.includes('\r');
+    const held = this.held;
+    if (held !== null) {
+      this.held = null;
+      if (!truncated && continuesWrap(text, this.ctx.year)) {
+        text = held.text + text;
+        no = held.no;
+        offset = held.offset;
+      } else this.readPhysical(held.text, held.no, held.offset, false);
+    }
+    if (cut) {
+      this.held = { text, no, offset };
+      return;
+    }
+    this.readPhysical(text, no, offset, truncated);
+  };
+
+  /**
+   * A paste hard-wrapped at a column (a terminal's copy, an issue box): its long lines come in pieces of exactly
+   * that many characters. Once the longest length seen has come three times, a line of that length is held until
+   * the next says whether it goes on (not framed, not indented, no bar, no traceback header: see continuesWrap).
+   */
+  private readonly hardWrap = new HardWrap();
+  private held: { text: string; no: number; offset: number } | null = null;
+
+  private flushHeld(): void {
+    const h = this.held;
+    if (h === null) return;
+    this.held = null;
+    this.readPhysical(h.text, h.no, h.offset, false);
+  }
+
+  private readPhysical(text: string, no: number, offset: number, truncated: boolean): void {
     for (const seg of logicalSegments(text))
       this.onText(truncated ? `${seg} …[line truncated]` : seg, no, offset);
-  };
+  }
 
   private onText(text: string, no: number, offset: number): void {
     // Evidence keeps lines verbatim, so a line that may carry a credential is scrubbed before anything keeps it.
@@ -640,6 +677,7 @@ export class LogAnalyzer {
     const l = this.current;
     return (
       l !== null &&
+      this.held === null &&
       l.phase === 'serving' &&
       l.candidates.length === 0 &&
       this.detector.locked?.id === 'sglang'
@@ -658,6 +696,7 @@ export class LogAnalyzer {
     const id = this.detector.locked?.id;
     if (
       l === null ||
+      this.held !== null ||
       l.phase !== 'serving' ||
       l.candidates.length !== 0 ||
       l.engine === null ||
