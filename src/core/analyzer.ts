@@ -14,6 +14,7 @@ import { ExplainCollector } from './explain.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
 import { type FailureCandidate, FRAME_RULE, LaunchBuilder } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
+import { continuesWrap, HardWrap } from './lines/hard-wrap.js';
 import { type PrefixContext, parseLine } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
 import { frameInside } from './lines/wrapper.js';
@@ -229,6 +230,7 @@ export class LogAnalyzer {
   end(): AnalysisReport {
     if (!this.ended) {
       this.splitter.end();
+      this.flushHeld();
       this.tracker.reset();
       this.takeFramePhase(this.current);
       this.ended = true;
@@ -274,22 +276,57 @@ export class LogAnalyzer {
   private onRaw: RawLineSink = (buf, s, e, no, offset, truncated) => {
     if (truncated) this.truncatedLines++;
     if (binaryLine(buf, s, e)) {
+      this.flushHeld();
       // Bytes no logger writes (a core dump, random data cat'ed into the log): no rule can read them; the
       // launch they fall in still reaches this far.
       this.current?.touch(no, offset, null);
       return;
     }
-    const text = decodeLine(buf, s, e);
+    let text = decodeLine(buf, s, e);
+    // this piece is as long as the wrap column: the next line may go on with it
+    const cut = !truncated && this.hardWrap.see(text.length) && !text.includes('\r');
+    const held = this.held;
+    if (held !== null) {
+      this.held = null;
+      if (!truncated && continuesWrap(text, this.ctx.year)) {
+        text = held.text + text;
+        no = held.no;
+        offset = held.offset;
+      } else this.readPhysical(held.text, held.no, held.offset, false);
+    }
+    if (cut) {
+      this.held = { text, no, offset };
+      return;
+    }
+    this.readPhysical(text, no, offset, truncated);
+  };
+
+  /**
+   * A paste hard-wrapped at a column (a terminal's copy, an issue box): its long lines come in pieces of exactly
+   * that many characters. Once the longest length seen has come three times, a line of that length is held until
+   * the next says whether it goes on (not framed, not indented, no bar, no traceback header: see continuesWrap).
+   */
+  private readonly hardWrap = new HardWrap();
+  private held: { text: string; no: number; offset: number } | null = null;
+
+  private flushHeld(): void {
+    const h = this.held;
+    if (h === null) return;
+    this.held = null;
+    this.readPhysical(h.text, h.no, h.offset, false);
+  }
+
+  private readPhysical(text: string, no: number, offset: number, truncated: boolean): void {
     for (const seg of logicalSegments(text))
       this.onText(truncated ? `${seg} …[line truncated]` : seg, no, offset);
-  };
+  }
 
   private onText(text: string, no: number, offset: number): void {
     // Evidence keeps lines verbatim, so a line that may carry a credential is scrubbed before anything keeps it.
     if (mayHoldSecret(text)) text = redactText(text);
     const line = parseLine(text, no, offset, this.ctx);
     if (this.block !== null) this.continueBlock(line);
-    this.detector.observe(line);
+    const votes = this.detector.observe(line);
     const ts = line.ts ?? line.rel;
     if (ts !== null) this.lastTs = ts;
     const hit = this.match(line.msg);
@@ -299,6 +336,9 @@ export class LogAnalyzer {
     this.segment(line, hit, (exc !== null && !exc.benign) || this.tracker.opened === line.no);
     const launch = this.current;
     if (launch === null) return;
+    if (votes !== null) launch.vote(votes);
+    // a caught exception's text ends where the logger's next line starts
+    if (launch.caughtFrom !== null && line.framed && line.no > launch.caughtFrom) launch.caughtFrom = null;
     if (line.rel !== null && line.ts === null && launch.startTs === null) launch.relativeTime = true;
     launch.touch(no, offset, ts);
     if (line.tags) launch.ranks.add(line.tags);
@@ -341,6 +381,7 @@ export class LogAnalyzer {
       } else if (launch.shutdown === null)
         launch.addFailure(launch.fromException(exc, launch.phase, launch.engine ?? this.detector.best()));
     }
+    if (launch.caughtFrom !== null) launch.recoverFrom(launch.caughtFrom);
   }
 
   private match(msg: string): Match | null {
@@ -441,7 +482,9 @@ export class LogAnalyzer {
   private apply(launch: LaunchBuilder, line: LogLine, hit: Match): void {
     const { sig, m, engine } = hit;
     const ts = line.ts ?? line.rel ?? this.lastTs;
-    launch.engine ??= engine.id;
+    // Once the detector is locked, only the locked engine's rules are tried: the rule's engine is the launch's.
+    // Before, a rule matching says nothing of the engine (another engine's rule may match the same shape first).
+    if (this.detector.locked !== null) launch.engine ??= engine.id;
     if (!COMMON.has(sig)) launch.engineLines++;
     if (sig.version) launch.version ??= sig.version(m);
     if (sig.config && /Args \{$/.test(line.msg)) {
@@ -454,16 +497,24 @@ export class LogAnalyzer {
         launch.configSources.push({ source: sig.id, line: line.no });
       }
     }
+    if (
+      sig.after !== undefined &&
+      (launch.phase === null ||
+        phaseRankIn(launch.engine, launch.phase) < phaseRankIn(launch.engine, sig.after))
+    ) {
+      // the HTTP server is up while the model is not: the port listens, the server is not ready
+      launch.listening ??= { line: line.no, text: line.text };
+      return;
+    }
     switch (sig.kind) {
       case 'launch':
       case 'phase':
         if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         if (line.msg.includes('%')) this.progressBar(launch, line);
+        if (sig.readyOnceListening && launch.listening !== null) this.ready(launch, line, ts, sig.id);
         return;
       case 'ready':
-        launch.mark('ready', line.no, ts, line.text, sig.id);
-        launch.ready ??= { line: line.no, text: line.text, ts };
-        launch.recover();
+        this.ready(launch, line, ts, sig.id);
         return;
       case 'serving': {
         const s = engine.sample?.(sig, m) ?? null;
@@ -517,6 +568,7 @@ export class LogAnalyzer {
       }
       case 'degraded':
         if (sig.recovers) launch.recover();
+        if (sig.catches) launch.caughtFrom = line.no;
         if (launch.degraded.length < 20) launch.degraded.push({ line: line.no, text: line.text });
         return;
       case 'stall_hint':
@@ -525,6 +577,12 @@ export class LogAnalyzer {
       default:
         return;
     }
+  }
+
+  private ready(launch: LaunchBuilder, line: LogLine, ts: number | null, rule: string): void {
+    launch.mark('ready', line.no, ts, line.text, rule);
+    launch.ready ??= { line: line.no, text: line.text, ts };
+    launch.recover();
   }
 
   /**
@@ -631,6 +689,7 @@ export class LogAnalyzer {
     const l = this.current;
     return (
       l !== null &&
+      this.held === null &&
       l.phase === 'serving' &&
       l.candidates.length === 0 &&
       this.detector.locked?.id === 'sglang'
@@ -649,6 +708,7 @@ export class LogAnalyzer {
     const id = this.detector.locked?.id;
     if (
       l === null ||
+      this.held !== null ||
       l.phase !== 'serving' ||
       l.candidates.length !== 0 ||
       l.engine === null ||

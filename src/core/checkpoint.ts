@@ -17,6 +17,7 @@ import { EngineDetector } from './detect.js';
 import { commonSignatures } from './engines/common.js';
 import { ENGINE_MODULES } from './engines/index.js';
 import { LaunchBuilder } from './launch.js';
+import { HardWrap } from './lines/hard-wrap.js';
 import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
 import { type ClassSpec, type IntoSpec, type Json, StateCodec } from './state-codec.js';
 import { SeriesSummary, TimeSeries } from './stats.js';
@@ -56,6 +57,8 @@ export const ANALYZER_SPEC: IntoSpec = {
     'barBase',
     'truncatedLines',
     'block',
+    'hardWrap',
+    'held',
   ],
   // `explainer` is only set for an explaining read, which is never resumed from a checkpoint. The serving-line
   // scanners (scan.ts) keep only caches of pure functions of bytes, and `scanEnv` is refilled before each use.
@@ -103,6 +106,10 @@ export const CREATED: ReadonlyArray<{ spec: ClassSpec; fresh: () => object }> = 
   {
     spec: { kind: 'create', name: 'TracebackTracker', proto: TracebackTracker.prototype },
     fresh: () => new TracebackTracker(),
+  },
+  {
+    spec: { kind: 'create', name: 'HardWrap', proto: HardWrap.prototype },
+    fresh: () => new HardWrap(),
   },
 ];
 

@@ -46,24 +46,29 @@ export class EngineDetector {
     if (forced) this.locked = ENGINE_MODULES.find((e) => e.id === forced)!;
   }
 
-  observe(line: LogLine): void {
+  /**
+   * Counts the line's votes; returns them (null when it voted for no engine, or the detector is locked and takes
+   * no more votes), so that the launch the line falls in can weigh its own evidence (LaunchBuilder.votes).
+   */
+  observe(line: LogLine): Partial<Record<EngineId, number>> | null {
     if (this.foreign < FOREIGN_DECIDES && line.msg.startsWith('time=') && GO_SLOG.test(line.msg))
       this.foreign += OLLAMA.test(line.msg) ? FOREIGN_DECIDES : 1;
-    if (this.locked) return;
-    let changed = false;
+    if (this.locked) return null;
+    let votes: Partial<Record<EngineId, number>> | null = null;
     for (const e of ENGINE_MODULES) {
       const s = e.detect(line);
       if (s > 0) {
         this.scores[e.id] += s;
         this.keepVote(e.id, s, line);
-        changed = true;
+        (votes ??= {})[e.id] = s;
       }
     }
-    if (!changed) return;
+    if (votes === null) return null;
     this.order = [...ENGINE_MODULES].sort((a, b) => this.scores[b.id] - this.scores[a.id]);
     const [first, second] = this.order;
     if (this.scores[first!.id] >= LOCK_SCORE && this.scores[first!.id] >= 4 * this.scores[second!.id])
       this.locked = first!;
+    return votes;
   }
 
   private keepVote(id: EngineId, weight: number, line: LogLine): void {

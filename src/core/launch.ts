@@ -75,7 +75,15 @@ export class LaunchBuilder {
   lastProgressTs: number | null = null;
   lastProgressLine: number;
   relativeTime = false;
+  /**
+   * The engine this launch's own lines name: the one its votes (below) weigh most, or, once the detector is locked
+   * and takes no more votes, the locked engine whose rules read its lines. Null while neither says: the report
+   * then takes the whole file's. A rule that merely matched a line decides nothing, as rules of several engines
+   * match the shapes they share (uvicorn, NCCL, tqdm bars, generic phrases).
+   */
   engine: EngineId | null = null;
+  /** The detector's votes from this launch's lines, per engine (engines/evidence.ts weights). */
+  votes: Partial<Record<EngineId, number>> = {};
   version: string | null = null;
   anchors = new Set<string>();
   config: Record<string, unknown> = {};
@@ -90,6 +98,13 @@ export class LaunchBuilder {
   progressCurve: Array<[number, number]> = [];
   graphCurve: Array<[number, number]> = [];
   ready: (Evidence & { ts: number | null }) | null = null;
+  /**
+   * The line of a caught exception's announcement (a `catches` signature) while the unframed lines under it are
+   * read: failures read from them are the caught exception's, moved to `recovered`.
+   */
+  caughtFrom: number | null = null;
+  /** The HTTP server said it listens before the model was loaded (a signature's `after`): not ready by itself. */
+  listening: Evidence | null = null;
   shutdown: (Evidence & { ts: number | null }) | null = null;
   readonly gen = new SeriesSummary(true);
   readonly running = new SeriesSummary();
@@ -127,6 +142,25 @@ export class LaunchBuilder {
     this.endOffset = offset;
     this.lastProgressLine = line;
     this.hasStart = hasStart;
+  }
+
+  /** Adds a line's votes; the engine becomes the one with the most (the current one kept on a tie). */
+  vote(v: Partial<Record<EngineId, number>>): void {
+    let best = this.engine;
+    let top = best === null ? 0 : (this.votes[best] ?? 0);
+    for (const id in v) {
+      const e = id as EngineId;
+      const n = (this.votes[e] = (this.votes[e] ?? 0) + v[e]!);
+      if (e === best) top = n;
+    }
+    for (const id in this.votes) {
+      const e = id as EngineId;
+      if (this.votes[e]! > top) {
+        top = this.votes[e]!;
+        best = e;
+      }
+    }
+    this.engine = best;
   }
 
   touch(line: number, offset: number, ts: number | null): void {
@@ -178,6 +212,19 @@ export class LaunchBuilder {
       this.candidates = [];
       this.consequences = [];
     }
+  }
+
+  /** Failures read after `line` (a caught exception's traceback) are ones the launch got past. */
+  recoverFrom(line: number): void {
+    if (!this.candidates.some((c) => c.line > line)) return;
+    const kept: FailureCandidate[] = [];
+    for (const c of this.candidates) (c.line > line ? this.recovered : kept).push(c);
+    this.candidates = kept;
+    // the traceback's header stood for its exception until the exception line came: one entry for both
+    const r = this.recovered;
+    this.recovered = r.filter(
+      (x) => x.exceptionType !== null || !r.some((c) => c !== x && c.startLine === x.line),
+    );
   }
 
   setProgress(p: ProgressState): void {

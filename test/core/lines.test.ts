@@ -197,3 +197,40 @@ describe('TGI', () => {
     assert.ok(!JSON.stringify(r).includes('hf_abcdefghijklmnopqrstuvwxyz'));
   });
 });
+
+describe('engine frames whose stamp the paste took out', () => {
+  // vllm/logger.py `%(levelname)s %(asctime)s [%(filename)s:%(lineno)d] %(message)s` (`file.py:N]` before 0.8);
+  // SGLang `[%(asctime)s TP0] %(message)s`; TensorRT-LLM logger.py `[%m/%d/%Y-%H:%M:%S] [TRT-LLM] [I] …`
+  it('keep their level, tags and message', () => {
+    const v = line('(EngineCore pid=7) ERROR [core.py:58] EngineCore failed to start.');
+    assert.equal(v.frame, 'vllm');
+    assert.equal(v.level, 'error');
+    assert.equal(v.msg, 'EngineCore failed to start.');
+    assert.equal(
+      line('ERROR worker_base.py:148] Traceback (most recent call last):').msg,
+      'Traceback (most recent call last):',
+    );
+    const s = line('[TP3] Load weight end. elapsed=1.20 s');
+    assert.equal(s.frame, 'sglang');
+    assert.equal(s.tags, 'TP3');
+    assert.equal(s.msg, 'Load weight end. elapsed=1.20 s');
+    const t = line('[TRT-LLM] [RANK 0] [E] Failed to initialize executor on rank 0: boom');
+    assert.equal(t.frame, 'trtllm');
+    assert.equal(t.ts, null);
+    assert.equal(t.msg, 'Failed to initialize executor on rank 0: boom');
+  });
+
+  it('read the same as with the stamp', () => {
+    const stamped = [
+      "INFO 03-01 10:00:01 [utils.py:2] non-default args: {'model': 'org/m'}",
+      'INFO 03-01 10:00:03 [gpu_model_runner.py:4] Starting to load model org/m...',
+      'ERROR 03-01 10:00:09 [core.py:5] EngineCore failed to start.',
+    ];
+    const bare = stamped.map((l) => l.replace(/ \d\d-\d\d \d\d:\d\d:\d\d/, ''));
+    const read = (ls: string[]) => {
+      const l = analyzeText(ls.join('\n')).launches.at(-1)!;
+      return [l.outcome, l.phase, l.failure?.class ?? null];
+    };
+    assert.deepEqual(read(bare), read(stamped));
+  });
+});

@@ -235,7 +235,10 @@ export const llamacpp: EngineModule = {
       return 8;
     // common.cpp's build banner (`build: %d (%s) with %s for %s`), the first line every llama.cpp tool prints
     if (/^build: \d+ \([0-9a-f]+\) with .+ for \S+/.test(line.msg)) return 8;
-    if (/^(?:srv|slot|que|res|cmn) +\S+/.test(line.msg) || line.frame === 'llamacpp') return 4;
+    // the server's per-module macros (tools/server: `SRV_INF` → `srv  %12.*s: `, `SLT_INF` → `slot %12.*s: id …`,
+    // `QUE_`, `RES_`; common's `cmn`): the tag, the function name cut to 12 characters, a colon. A tag alone is not
+    // enough: a traceback's code line that lost its indent (`res = func(*args)`, `res in …`) starts the same way.
+    if (/^(?:srv|slot|que|res|cmn) +[\w()~:<>]{1,12}: /.test(line.msg) || line.frame === 'llamacpp') return 4;
     // the server's JSON log format before 2024-10, its default (server_log: `{"tid":…,"function":…,"msg":…}`)
     if (/^\{"tid":"\d+","timestamp":\d+,"level":"\w+","function":"\w+","line":\d+,"msg":"/.test(line.msg))
       return 4;

@@ -103,6 +103,17 @@ const signatures: Signature[] = [
     re: /(?:generate|generate_stream|chat_completions|completions)\{.*\}.*: Success$/,
   },
   {
+    // server/text_generation_server/models/flash_causal_lm.py (and mamba.py) warmup: `except
+    // torch.cuda.OutOfMemoryError: logger.exception("Decode cuda graph warmup failed")` — the OOM is caught and
+    // warmup returns without the remaining CUDA graphs. loguru prints the traceback under the message and the
+    // launcher relays the whole text as one event, so the unframed lines under it are the caught exception's.
+    id: 'cuda_graph_warmup_failed',
+    kind: 'degraded',
+    catches: true,
+    lit: 'cuda graph warmup failed',
+    re: /Decode cuda graph warmup failed/,
+  },
+  {
     id: 'warmup_oom',
     kind: 'failure',
     failure: 'oom',

@@ -108,20 +108,38 @@ const signatures: Signature[] = [
     re: /^Creating CUDA graph instances|^Run generation[- ]only CUDA graph warmup/,
   },
   {
+    // _torch/pyexecutor/py_executor_creator.py: the executor's last step (research §2.2 step 8, engine_ready).
+    // Before the readiness gate, uvicorn starts after it; with the gate (serve/readiness.py, 2026) the port may
+    // already listen, and then this line is the one that says the model is ready.
     id: 'mem_fraction',
     kind: 'phase',
     phase: 'warmup',
     lit: 'memory fraction',
     re: /^Setting PyTorch memory fraction/,
+    readyOnceListening: true,
   },
+  // uvicorn's lifecycle lines (serve/openai_server.py runs uvicorn; research §2.2 step 9). Builds before the
+  // 2026 readiness gate start uvicorn once the executor is up, so `Uvicorn running on` meant ready; with the gate
+  // (serve/readiness.py, research §2.5) the socket listens early and every request gets 503 `starting` until the
+  // model is loaded. So these lines say warm-up and ready only after the engine's own evidence that the weights are
+  // in (`Model init total`, or any later phase); before that they only show the port listening. A 2xx access line
+  // (the gate answers 503 before ready) or the executor's last line (`mem_fraction`) then says ready.
   {
     id: 'uvicorn_start',
     kind: 'phase',
     phase: 'warmup',
     lit: 'INFO:',
     re: /^INFO: +(?:Started server process|Waiting for application startup|Application startup complete)/,
+    after: 'weights_loaded',
   },
-  { id: 'ready', kind: 'ready', phase: 'ready', lit: 'Uvicorn running on', re: /Uvicorn running on \S+/ },
+  {
+    id: 'ready',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Uvicorn running on',
+    re: /Uvicorn running on \S+/,
+    after: 'weights_loaded',
+  },
   { id: 'iter', kind: 'serving', phase: 'serving', lit: 'iter = ', re: /^iter = \d+, global_rank = \d+/ },
   {
     id: 'access',

@@ -38,8 +38,25 @@ export interface Signature {
   strong?: boolean;
   /** For degraded lines: the engine says it handled the failure just reported (the server goes on). */
   recovers?: boolean;
+  /**
+   * For degraded lines: the engine logged an exception it caught and went on (`logger.exception` in an `except`
+   * that does not raise again). The traceback printed under this line, up to the next line of the logger's own,
+   * is that exception's: a failure the launch got past, not a crash.
+   */
+  catches?: boolean;
   /** For shutdown lines: what the line means when the server was never up (the processes died unasked). */
   beforeReady?: FailureClass;
+  /**
+   * For ready and phase lines of an HTTP server that may start before the model is loaded: the line says what
+   * its kind says only once the launch has reached this phase; before, it shows the port listening and nothing
+   * more (the launch keeps its phase; `listening` keeps the line).
+   */
+  after?: Phase;
+  /**
+   * For the engine's last line of its own initialisation: when the HTTP server was already seen listening
+   * (`after` above), the launch is ready at this line.
+   */
+  readyOnceListening?: boolean;
   /** Phase lines that never open a launch of their own (frames of a native stack, say). */
   weak?: boolean;
   /** Parses the configuration printed on this line. */

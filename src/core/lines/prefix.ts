@@ -43,8 +43,18 @@ const SGLANG_LEVEL = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w./-]+\.py:\d+: /;
 const SGLANG_OLD_GPU = /^\[gpu_id=(\d+)\] /;
 const VLLM =
   /^(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)? \[?[\w./-]+(?::\d+)?\] ?/;
+/**
+ * vLLM's frame with its stamp taken out by the paste (`INFO [core.py:58] msg`, `ERROR worker_base.py:148] msg` before 0.8, or
+ * `INFO 12:00:01 [core.py:58]` with the date cut): the level and the logger's `[file.py:N]` (vllm/logger.py `_FORMAT`) are still its own.
+ */
+const VLLM_NO_STAMP =
+  /^(DEBUG|INFO|WARNING|ERROR|CRITICAL) (?:(\d{2}):(\d{2}):(\d{2})(?:\.\d+)? )?\[?[\w./-]+\.py:\d+\] ?/;
+/** SGLang's frame with its stamp taken out and its rank tags kept (`[TP0] msg`, `[ TP3 EP3] msg`). */
+const SGLANG_TAGS_ONLY =
+  /^\[ ?((?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+(?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*)\] ?/;
+// logger.py: `[%m/%d/%Y-%H:%M:%S] [TRT-LLM] …`; the stamp may be taken out by the paste, the `[TRT-LLM]` tag is its own
 const TRTLLM =
-  /^\[(\d{2})\/(\d{2})\/(\d{4})-(\d{2}):(\d{2}):(\d{2})\] \[TRT-LLM\](?: \[(?:RANK|MPI_Rank) (\d+)\])? \[([FEWIV])\](?: \[[^\]]+\](?:\[RANK (\d+)\])?)? ?/;
+  /^(?:\[(\d{2})\/(\d{2})\/(\d{4})-(\d{2}):(\d{2}):(\d{2})\] )?\[TRT-LLM\](?: \[(?:RANK|MPI_Rank) (\d+)\])? \[([FEWIV])\](?: \[[^\]]+\](?:\[RANK (\d+)\])?)? ?/;
 const TRTLLM_CPP = /^\[TensorRT-LLM\]\[(INFO|WARNING|ERROR|DEBUG|TRACE|VERBOSE)\] (?:\[RANK (\d+)\] )?/;
 const TGI =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z\s+(TRACE|DEBUG|INFO|WARN|ERROR)\s+/;
@@ -228,8 +238,10 @@ function readFrame(line: LogLine, rest: string, ctx: PrefixContext): LogFrame | 
     rest = rest.slice(m[0].length);
     frame = 'vllm';
   } else if ((m = TRTLLM.exec(rest))) {
-    ctx.year = Number(m[3]);
-    line.ts = utc(+m[3]!, +m[1]!, +m[2]!, +m[4]!, +m[5]!, +m[6]!);
+    if (m[3] !== undefined) {
+      ctx.year = Number(m[3]);
+      line.ts = utc(+m[3]!, +m[1]!, +m[2]!, +m[4]!, +m[5]!, +m[6]!);
+    }
     line.level = LEVEL_WORD[m[8]!] ?? null;
     const rank = m[7] ?? m[9];
     if (rank) line.tags = `rank ${rank}`;
@@ -267,6 +279,14 @@ function readFrame(line: LogLine, rest: string, ctx: PrefixContext): LogFrame | 
     line.pid = Number(m[2]);
     rest = rest.slice(m[0].length);
     frame = 'pylog';
+  } else if ((m = VLLM_NO_STAMP.exec(rest))) {
+    line.level = LEVEL_WORD[m[1]!] ?? null;
+    rest = rest.slice(m[0].length);
+    frame = 'vllm';
+  } else if (rest.charCodeAt(0) === 91 /* [ */ && (m = SGLANG_TAGS_ONLY.exec(rest))) {
+    line.tags = line.tags ? `${line.tags} ${m[1]}` : m[1]!;
+    rest = rest.slice(m[0].length);
+    frame = 'sglang';
   } else if ((m = FILE_ONLY.exec(rest))) {
     rest = rest.slice(m[0].length);
     frame = 'file';

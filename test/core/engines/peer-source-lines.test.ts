@@ -39,6 +39,11 @@ const ROWS: Record<string, Row[]> = {
       phase: 'loading_weights',
     },
     {
+      src: 'server/…/models/flash_causal_lm.py warmup (the OOM is caught, warmup goes on)',
+      line: tgi('text_generation_launcher: Decode cuda graph warmup failed', 'ERROR'),
+      outcome: 'in_progress',
+    },
+    {
       src: 'server/…/models/globals.py',
       line: tgi('text_generation_launcher: Using Attention = flashinfer'),
       phase: 'loading_weights',
@@ -252,6 +257,12 @@ const ROWS: Record<string, Row[]> = {
       src: '_torch/autotuner.py',
       line: '[12/07/2025-00:20:58] [TRT-LLM] [I] [Autotuner] Cache size after warmup is 0',
       phase: 'autotune',
+    },
+    {
+      src: 'serve/openai_server.py uvicorn, port open before the model loads (serve/readiness.py, 2026)',
+      line: 'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+      phase: 'args',
+      outcome: 'in_progress',
     },
     {
       src: 'Open MPI (trtllm-serve workers)',

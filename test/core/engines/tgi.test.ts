@@ -16,6 +16,57 @@ const at = (s: number, level: string, msg: string) =>
 const ARGS = [at(0, 'INFO', 'text_generation_launcher: Args {'), '    model_id: "org/m",', '}'];
 
 describe('TGI', () => {
+  // server/text_generation_server/models/flash_causal_lm.py warmup: `except torch.cuda.OutOfMemoryError:
+  // logger.exception("Decode cuda graph warmup failed")`, then warmup returns; loguru's traceback under the line
+  const CAUGHT = [
+    ...ARGS,
+    at(1, 'INFO', 'shard-manager: text_generation_launcher: Shard ready in 12.3s rank=0'),
+    at(2, 'INFO', 'text_generation_router_v3: backends/v3/src/lib.rs:125: Warming up model'),
+    at(3, 'INFO', 'text_generation_launcher: Cuda Graphs are enabled for sizes [32, 16, 8, 4, 2, 1]'),
+    at(5, 'ERROR', 'text_generation_launcher: Decode cuda graph warmup failed'),
+    'Traceback (most recent call last):',
+    '',
+    '  File "/opt/conda/bin/text-generation-server", line 8, in <module>',
+    '    sys.exit(app())',
+    '',
+    '> File "/usr/src/server/text_generation_server/models/flash_causal_lm.py", line 1670, in warmup',
+    '    self.cuda_graph_warmup(bs, max_total_tokens, max_total_tokens)',
+    '',
+    'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.25 GiB. GPU 0 has 400.00 MiB free.',
+  ];
+
+  it('a CUDA-graph warm-up OOM that TGI catches is a warning, not a crash', () => {
+    for (const cut of [0, 1, 3, 6]) {
+      const l = last(CAUGHT.slice(0, CAUGHT.length - cut));
+      assert.equal(l.outcome, 'in_progress', `cut ${cut}`);
+      assert.equal(l.phase, 'warmup');
+      assert.equal(l.failure, null);
+      assert.equal(l.degraded[0]?.line, 7);
+    }
+    assert.equal(last(CAUGHT).recoveredFailures[0]?.class, 'oom');
+  });
+
+  it('the launch goes on to ready after it; a later error is its own', () => {
+    const ready = last([
+      ...CAUGHT,
+      at(
+        9,
+        'INFO',
+        'text_generation_router_v3: backends/v3/src/lib.rs:137: Setting max batch total tokens to 7000',
+      ),
+      at(9, 'INFO', 'text_generation_router::server: router/src/server.rs:2000: Connected'),
+    ]);
+    assert.equal(ready.outcome, 'ready');
+    const crashed = last([
+      ...CAUGHT,
+      at(9, 'ERROR', 'text_generation_launcher: Method Warmup encountered an error.'),
+      'Traceback (most recent call last):',
+      '  File "/usr/src/server/text_generation_server/interceptor.py", line 21, in intercept',
+      'RuntimeError: CUDA error: an illegal memory access was encountered',
+    ]);
+    assert.equal(crashed.outcome, 'crashed');
+    assert.equal(crashed.failure?.class, 'cuda_error');
+  });
   it('a shard that answers on its socket has loaded its weights', () => {
     const l = last([
       ...ARGS,

@@ -57,6 +57,7 @@ describe('TensorRT-LLM', () => {
   it("the executor loop's error stops the server; the C++ forward error only fails requests", () => {
     const loop = last([
       VERSION,
+      'Model init total -- 49.14s',
       'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
       py('Error in event loop: CUDA error: an illegal memory access was encountered', 'E'),
     ]);
@@ -64,10 +65,67 @@ describe('TensorRT-LLM', () => {
     assert.equal(loop.failure?.class, 'cuda_error');
     const fwd = last([
       VERSION,
+      'Model init total -- 49.14s',
       'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
       '[TensorRT-LLM][ERROR] Encountered an error in forwardAsync function: [TensorRT-LLM][ERROR] Assertion failed: input too long (/src/x.cpp:9)',
     ]);
     assert.notEqual(fwd.outcome, 'crashed');
+  });
+
+  // serve/openai_server.py runs uvicorn; before the 2026 readiness gate it starts once the executor is up (research
+  // §2.2 step 9), with the gate (serve/readiness.py, §2.5) the port listens early and answers 503 until ready
+  const UVICORN = [
+    'INFO:     Started server process [1607]',
+    'INFO:     Waiting for application startup.',
+    'INFO:     Application startup complete.',
+    'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+  ];
+
+  it("uvicorn's line after the executor is up is ready", () => {
+    const l = last([
+      VERSION,
+      py('Use 14.96 GB for model weights.'),
+      'Model init total -- 49.14s',
+      py('Setting PyTorch memory fraction to 0.85 (60.2 GiB)'),
+      ...UVICORN,
+    ]);
+    assert.equal(l.outcome, 'ready');
+    assert.equal(l.ready?.line, 8);
+  });
+
+  it('uvicorn listening before the model is loaded is not ready (the 2026 readiness gate)', () => {
+    const early = last([VERSION, ...UVICORN]);
+    assert.equal(early.outcome, 'in_progress');
+    assert.equal(early.ready, null);
+    assert.equal(early.phase, 'args');
+    const loading = last([
+      VERSION,
+      ...UVICORN,
+      'INFO:     127.0.0.1:40000 - "GET /health HTTP/1.1" 503 Service Unavailable',
+      py('Use 14.96 GB for model weights.'),
+      'Loading weights:  40%|████      | 4/10 [00:04<00:06,  1.0it/s]',
+    ]);
+    assert.equal(loading.outcome, 'in_progress');
+    assert.equal(loading.phase, 'loading_weights');
+    assert.equal(loading.ready, null);
+  });
+
+  it("with the port open early, the executor's last line or a /health 200 says ready", () => {
+    const byLine = last([
+      VERSION,
+      ...UVICORN,
+      'Model init total -- 49.14s',
+      py('Setting PyTorch memory fraction to 0.85 (60.2 GiB)'),
+    ]);
+    assert.equal(byLine.outcome, 'ready');
+    assert.equal(byLine.ready?.line, 7);
+    const byProbe = last([
+      VERSION,
+      ...UVICORN,
+      'Model init total -- 49.14s',
+      'INFO:     127.0.0.1:40000 - "GET /health HTTP/1.1" 200 OK',
+    ]);
+    assert.ok(['ready', 'serving'].includes(byProbe.outcome), byProbe.outcome);
   });
 
   it('an MPI rank killed by signal 9 is killed', () => {
