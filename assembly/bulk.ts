@@ -823,6 +823,19 @@ export function shapeClear(): void {
   prevEntry = 0;
 }
 
+// The table's fill (0: entries, 1: end of the templates), for a copy of it on another thread: its entries and
+// templates are bytes at fixed places [TABLE, TPL_END) holding addresses in this same layout, so a copy of
+// those bytes into another instance, with shapeRestore, is the same table there.
+export function shapeUsed(which: i32): i32 {
+  return which == 0 ? tableUsed : <i32>tplUsed;
+}
+
+export function shapeRestore(used: i32, tplEnd: i32): void {
+  tableUsed = used;
+  tplUsed = <usize>tplEnd;
+  prevEntry = 0;
+}
+
 // The first byte at or after p that is not a digit (8 at a time: a word's non-digit bytes get their top bit
 // set by the add or the subtract below; carries and borrows only run upward from a non-digit byte).
 @inline function skipDigits(p: i32, end: i32): i32 {
