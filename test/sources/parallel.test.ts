@@ -118,6 +118,19 @@ describe('parallel read of a large log', () => {
     assert.equal(r.launches.length, 2);
   });
 
+  // The shapes are learned in the first 8 MB; a relaunch after them and before the middle makes them another
+  // launch's: the worker's runs are not joined to the new launch, this thread reads the rest itself.
+  it('a llama-server relaunch between the learned part and the middle', async () => {
+    let head: string[] = [];
+    const file = await llama('llama-relaunch.log', 20_000_000, (lines) => {
+      head = lines.slice(0, lines.findIndex((l) => l.includes('server is listening on')) + 1);
+      const at = Math.floor(lines.length * 0.45);
+      lines.splice(at, 0, 'CUDA error: out of memory', ...head);
+    });
+    const r = await same(file);
+    assert.equal(r.launches.length, 2);
+  });
+
   it('a log of another engine, and a file without a final newline', async () => {
     const vllm = path.join(dir, 'vllm.log');
     const line =
