@@ -823,6 +823,19 @@ export function shapeClear(): void {
   prevEntry = 0;
 }
 
+// The table's fill (0: entries, 1: end of the templates), for a copy of it on another thread: its entries and
+// templates are bytes at fixed places [TABLE, TPL_END) holding addresses in this same layout, so a copy of
+// those bytes into another instance, with shapeRestore, is the same table there.
+export function shapeUsed(which: i32): i32 {
+  return which == 0 ? tableUsed : <i32>tplUsed;
+}
+
+export function shapeRestore(used: i32, tplEnd: i32): void {
+  tableUsed = used;
+  tplUsed = <usize>tplEnd;
+  prevEntry = 0;
+}
+
 // The first byte at or after p that is not a digit (8 at a time: a word's non-digit bytes get their top bit
 // set by the add or the subtract below; carries and borrows only run upward from a non-digit byte).
 @inline function skipDigits(p: i32, end: i32): i32 {
@@ -1041,6 +1054,31 @@ function decAt(p: i32, end: i32): i32 {
   return p;
 }
 
+// decAt's checks without its value, for the numbers a reader does not report (llama-server's times in ms):
+// no multiply-add chain nor division per number.
+function decSkip(p: i32, end: i32): i32 {
+  if (p < 0) return -1;
+  const p0 = p;
+  while (p < end) {
+    const c = b(p);
+    if (c < 48 || c > 57) break;
+    p++;
+  }
+  if (p == p0) return -1;
+  let digits = p - p0;
+  if (p + 1 < end && b(p) == 46 && b(p + 1) >= 48 && b(p + 1) <= 57) {
+    p++;
+    const f = p;
+    while (p < end) {
+      const c = b(p);
+      if (c < 48 || c > 57) break;
+      p++;
+    }
+    digits += p - f;
+  }
+  return digits > 15 ? -1 : p;
+}
+
 @inline function spacesAt(p: i32, end: i32, min: i32): i32 {
   if (p < 0) return -1;
   const p0 = p;
@@ -1155,11 +1193,12 @@ function llamaTiming(p: i32, end: i32): bool {
   const prompt = q >= 0;
   if (!prompt) q = litAt(p, end, L_EVAL_TIME, L_EVAL_TIME_N);
   if (q < 0) return false;
-  p = decAt(spacesAt(q, end, 1), end);
+  // the time, the tokens and the time per token are not reported: checked, not read
+  p = decSkip(spacesAt(q, end, 1), end);
   if (p < 0) return false;
   p = spacesAt(litAt(p, end, L_MS, L_MS_N), end, 0);
-  if (p < 0 || !readInt(p, end)) return false;
-  p = decAt(spacesAt(litAt(POS, end, L_TOKENS, L_TOKENS_N), end, 1), end);
+  if (p < 0 || !skipInt(p, end)) return false;
+  p = decSkip(spacesAt(litAt(POS, end, L_TOKENS, L_TOKENS_N), end, 1), end);
   if (p < 0) return false;
   p = decAt(spacesAt(litAt(p, end, L_MS_PER_TOKEN, L_MS_PER_TOKEN_N), end, 0), end);
   if (p < 0) return false;

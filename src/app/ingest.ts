@@ -13,6 +13,7 @@ import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import { CheckpointError } from '../core/checkpoint.js';
 import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
 import { type AnalysisReport, type LaunchReport, settledReport } from '../core/report.js';
+import type { ShapePlan } from '../core/scan.js';
 import { UsageError } from '../errors.js';
 import { describeFsError, middleLineStart, PARALLEL_MIN_BYTES, scanInWorker } from '../sources/file.js';
 import { recordFromReport } from '../store/record.js';
@@ -311,18 +312,23 @@ export async function ingestLocal(
     let mid =
       boundary - resumedFrom >= min && opts.bulk !== false ? middleLineStart(fd, boundary, resumedFrom) : -1;
     let from = resumedFrom;
+    let plan: ShapePlan | undefined;
     if (mid > 0) {
-      // A first part tells the engine: one whose serving lines a JS scanner reads (vLLM, TGI, llama-server) is
-      // read faster and in less memory by this thread alone (the worker reads only SGLang's in bulk).
+      // A first part tells the engine: one whose serving lines a shape scanner reads (vLLM, TGI) is read
+      // faster and in less memory by this thread alone, unless the worker can read them with the shapes this
+      // thread learned in that part (llama-server: `shapePlan`); the worker reads SGLang's in bulk.
       const head = Math.min(mid, resumedFrom + HEAD_PROBE);
       reached = from = await file.push(a, resumedFrom, head, saver);
       // -2: the file shrank under the read, which stops here
       if (reached !== head) mid = -2;
-      else if (a.oneThread()) mid = -1;
+      else if (a.oneThread()) {
+        plan = a.shapePlan() ?? undefined;
+        if (plan === undefined) mid = -1;
+      }
     }
     if (mid > 0) {
       // The second half on another thread, joined to this thread's first half (same report as a straight read).
-      const worker = scanInWorker(real, mid, boundary, opts.maxLine ?? DEFAULT_MAX_LINE);
+      const worker = scanInWorker(real, mid, boundary, opts.maxLine ?? DEFAULT_MAX_LINE, plan);
       try {
         reached = await file.push(a, from, mid, saver);
         const scan = reached === mid ? await worker.scan : null;

@@ -21,12 +21,12 @@ import { frameInside } from './lines/wrapper.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
 import { type AnalysisReport, buildReport } from './report.js';
 import {
+  exportShapes,
   type LineScanner,
-  LlamaScanner,
+  SCANNERS,
   type ScanEnv,
   type ShapeClassifier,
-  TgiScanner,
-  VllmScanner,
+  type ShapePlan,
 } from './scan.js';
 import { barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
@@ -50,12 +50,11 @@ export interface AnalyzerOptions {
 }
 
 const NEWLINE = Buffer.from('\n');
-/** The engines whose serving lines a JS scanner reads in bulk (SGLang's: the wasm reader). */
-const SCANNERS: Partial<Record<EngineId, () => LineScanner>> = {
-  vllm: () => new VllmScanner(),
-  llamacpp: () => new LlamaScanner(),
-  tgi: () => new TgiScanner(),
-};
+/**
+ * The engines whose serving lines a worker reads with this thread's table of shapes: those whose serving lines
+ * print no time, so that a worker's runs depend on no state but the launch's (see `shapePlan`).
+ */
+const WORKER_SCANNED: ReadonlySet<EngineId> = new Set<EngineId>(['llamacpp']);
 /** What a shape scanner never takes on a shape's word: digit-dependent credential masks, traceback lines, slog. */
 const SHAPE_UNSAFE =
   /hf_|sk-|gh[pousr]_|github_pat_|AKIA|Bearer|:\/\/|--|Traceback|File "|Error|Exception|Interrupt|SystemExit|raise |^\s*\^|^time=/;
@@ -732,12 +731,32 @@ export class LogAnalyzer {
   }
 
   /**
-   * Whether reading the rest of the file on one thread is best: the engine's serving lines are read by a JS
-   * scanner, which a worker reading the second half (RangeScanner: SGLang's bulk reader only) cannot use.
+   * Whether the rest of the file is read by this thread alone: the engine's serving lines are read by a shape
+   * scanner, and a worker reading the second half (RangeScanner) cannot read them as this thread would
+   * (`shapePlan` says when it can).
    */
   oneThread(): boolean {
     const id = this.detector.locked?.id;
     return id !== undefined && id in SCANNERS;
+  }
+
+  /** The launch the last `shapePlan` was made for: a worker's runs hold for it alone. */
+  private planLaunch: LaunchBuilder | null = null;
+
+  /**
+   * What a worker needs to read the rest of the file's serving lines as this thread would, or null: the
+   * launch is steadily serving, its engine's scanner has learned its table of shapes here, and the engine
+   * prints no time on its serving lines (llama-server), so that what a line without a time gets (the last time
+   * seen) is the same on both threads, checked again when the worker's runs are joined (`applySegments`).
+   */
+  shapePlan(): ShapePlan | null {
+    const sc = this.bulkScanner();
+    const id = this.detector.locked?.id;
+    if (sc === null || id === undefined || !WORKER_SCANNED.has(id)) return null;
+    const table = exportShapes(sc.scanner);
+    if (table === null) return null;
+    this.planLaunch = this.current;
+    return { engine: id, table, year: sc.env.year, lastTs: sc.env.lastTs, maxLine: sc.env.maxLine };
   }
 
   /**
@@ -811,7 +830,15 @@ export class LogAnalyzer {
         continue;
       }
       const run = shiftRun(seg.run, base);
-      if (!this.steady()) return { lineNo: run.firstLine - 1, offset: run.firstOffset };
+      const fits =
+        seg.assumed === undefined
+          ? this.steady()
+          : this.current === this.planLaunch &&
+            this.bulkScanner() !== null &&
+            this.detector.locked?.id === seg.assumed.engine &&
+            this.lastTs === seg.assumed.lastTs &&
+            this.ctx.year === seg.assumed.year;
+      if (!fits) return { lineNo: run.firstLine - 1, offset: run.firstOffset };
       this.applyRun(run);
       this.splitter.seek(run.lastLine, run.endOffset);
     }

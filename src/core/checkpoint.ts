@@ -63,6 +63,7 @@ export const ANALYZER_SPEC: IntoSpec = {
   // `explainer` is only set for an explaining read, which is never resumed from a checkpoint. The serving-line
   // scanners (scan.ts) keep only caches of pure functions of bytes, and `scanEnv` is refilled before each use.
   // `released` is 0 in any checkpoint (refused otherwise); `settle` is the reader's, set again by the next one.
+  // `planLaunch` only joins a worker's runs to the read that started the worker.
   rebuilt: [
     'onRaw',
     'ended',
@@ -73,6 +74,7 @@ export const ANALYZER_SPEC: IntoSpec = {
     'classifyShape',
     'released',
     'settle',
+    'planLaunch',
   ],
 };
 

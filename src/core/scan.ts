@@ -20,6 +20,7 @@ import type { ServingRunData } from './bulk.js';
 import { bulkInstance } from './bulk-instance.js';
 import { mayHoldSecret } from './config/redact.js';
 import { BINS, type SeriesSummary, type TimeSeries } from './stats.js';
+import type { EngineId } from './types.js';
 
 /** What a scanner needs from the analyzer's state at the start of a run. */
 export interface ScanEnv {
@@ -113,6 +114,8 @@ interface ShapeExports {
   shapeScan(start: number, end: number, engine: number, maxLen: number, year: number, lastTs: number): number;
   shapeSetAt(msgStart: number, lineEnd: number, fx: number): number;
   shapeClear(): void;
+  shapeUsed(which: number): number;
+  shapeRestore(used: number, tplEnd: number): void;
 }
 
 /** The wasm shape scanner's instance (its own memory), shared by the scanners of one thread. */
@@ -154,6 +157,53 @@ class ShapeWasm {
   }
 }
 let shapeWasm: ShapeWasm | null = null;
+
+/** Where the wasm table of shapes starts (assembly/bulk.ts TABLE): its entries, then its templates (TPL). */
+const TABLE_AT = 65536;
+
+/**
+ * A scanner's table of shapes as plain bytes, to hand to a scanner on another thread (a worker reading the
+ * second half of a file): the wasm memory's layout is the same there, so the copied bytes are the same table.
+ */
+export interface ShapeTable {
+  bytes: Uint8Array;
+  used: number;
+}
+
+/** What a worker needs to read serving lines as the thread that learned their shapes (LogAnalyzer.shapePlan). */
+export interface ShapePlan {
+  engine: EngineId;
+  table: ShapeTable;
+  /** The reading's year and last time when the plan was made; a run read with them is joined only where the
+   * joining reader has the same. */
+  year: number;
+  lastTs: number | null;
+  maxLine: number;
+}
+
+/** The table `scanner` has learned for its launch, or null when this thread's table is not its. */
+export function exportShapes(scanner: LineScanner): ShapeTable | null {
+  const w = shapeWasm;
+  if (w === null || w.owner !== scanner || w.launch !== scanner.launch) return null;
+  const end = w.x.shapeUsed(1);
+  return {
+    bytes: new Uint8Array(w.x.memory.buffer, TABLE_AT, end - TABLE_AT).slice(),
+    used: w.x.shapeUsed(0),
+  };
+}
+
+/** Makes `table` this thread's table for `scanner` and its current launch. */
+export function importShapes(scanner: LineScanner, table: ShapeTable): void {
+  const w = (shapeWasm ??= new ShapeWasm());
+  // the memory starts smaller than the table's place; chunks are copied in above it (load)
+  const need = IN - w.x.memory.buffer.byteLength;
+  if (need > 0) w.x.memory.grow(Math.ceil(need / 65536));
+  w.x.shapeClear();
+  new Uint8Array(w.x.memory.buffer, TABLE_AT, table.bytes.length).set(table.bytes);
+  w.x.shapeRestore(table.used, TABLE_AT + table.bytes.length);
+  w.owner = scanner;
+  w.launch = scanner.launch;
+}
 
 const D0 = 48;
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -940,3 +990,10 @@ export class TgiScanner extends ShapeScanner {
     return c.i;
   }
 }
+
+/** The engines whose serving lines a JS scanner reads in bulk (SGLang's: the wasm reader of bulk.ts). */
+export const SCANNERS: Partial<Record<EngineId, () => LineScanner>> = {
+  vllm: () => new VllmScanner(),
+  llamacpp: () => new LlamaScanner(),
+  tgi: () => new TgiScanner(),
+};

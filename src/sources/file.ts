@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import type { RangeScan } from '../core/range-scan.js';
 import type { AnalysisReport } from '../core/report.js';
+import type { ShapePlan } from '../core/scan.js';
 import { UsageError } from '../errors.js';
 
 const CHUNK = 8 << 20;
@@ -89,7 +90,8 @@ export function middleLineStart(fd: number, end: number, start = 0): number {
 }
 
 /**
- * Reads bytes [start, end) of the file on a worker thread (start at a line start). The scan is null when
+ * Reads bytes [start, end) of the file on a worker thread (start at a line start): SGLang's serving lines in
+ * bulk, or with `plan` another engine's, with the shapes this thread learned. The scan is null when
  * the worker failed (the file vanished under it): that costs speed, not the answer, the caller reads the
  * range itself. `stop` ends the worker.
  */
@@ -98,6 +100,7 @@ export function scanInWorker(
   start: number,
   end: number,
   maxLine: number,
+  plan?: ShapePlan,
 ): { scan: Promise<RangeScan | null>; stop: () => void } {
   // Required here, not imported: only a read of 64 MB or more starts a worker, and loading worker_threads
   // costs every `firedup status` milliseconds. Synchronously, so the worker starts before this thread reads.
@@ -105,7 +108,7 @@ export function scanInWorker(
     'node:worker_threads',
   ) as typeof import('node:worker_threads');
   const worker = new Worker(new URL('./scan-worker.js', import.meta.url), {
-    workerData: { path, start, end, maxLine },
+    workerData: { path, start, end, maxLine, plan },
   });
   const scan = new Promise<RangeScan | null>((resolve) => {
     worker.once('message', (m: RangeScan) => resolve(m));
@@ -159,7 +162,9 @@ export type LocalKind = 'file' | 'stream' | 'device' | 'pseudo';
  * Filesystems whose files say size 0 and make up their content when read (statfs f_type, from the kernel's
  * include/uapi/linux/magic.h): proc, sysfs, debugfs, tracefs, securityfs, cgroup, cgroup2, configfs.
  */
-const PSEUDO_FS = new Set([0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x73636673, 0x27e0eb, 0x63677270, 0x62656570]);
+const PSEUDO_FS = new Set([
+  0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x73636673, 0x27e0eb, 0x63677270, 0x62656570,
+]);
 
 /**
  * FIFOs and process substitutions (`<(cmd)`, a `/dev/fd/N` link to a pipe) are streams: read once, to their

@@ -2,16 +2,19 @@
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { RangeScanner } from '../core/range-scan.js';
+import type { ShapePlan } from '../core/scan.js';
 
 interface Job {
   path: string;
   start: number;
   end: number;
   maxLine: number;
+  /** Another engine's serving lines, read with the first reader's shapes (else SGLang's). */
+  plan?: ShapePlan;
 }
 
 const job = workerData as Job;
-const scanner = new RangeScanner(job.start, 8 << 20, job.maxLine);
+const scanner = new RangeScanner(job.start, 8 << 20, job.maxLine, job.plan);
 const CHUNK = 8 << 20;
 const buf = Buffer.allocUnsafe(CHUNK);
 const fd = fs.openSync(job.path, 'r');

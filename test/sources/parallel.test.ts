@@ -80,6 +80,57 @@ describe('parallel read of a large log', () => {
     assert.equal(r.launches[0]!.failure!.class, 'oom');
   });
 
+  async function llama(name: string, bytes: number, inject: (lines: string[]) => void) {
+    const { generateFormatLog } = await import(
+      path.join('..', '..', '..', 'scripts', 'gen-format-logs.mjs') as string
+    );
+    const file = path.join(dir, name);
+    generateFormatLog('llamacpp', file, { bytes, seed: 7 });
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    inject(lines);
+    fs.writeFileSync(file, lines.join('\n'));
+    return file;
+  }
+
+  // llama-server's serving lines are read on the worker by its shape scanner, with the shapes learned here.
+  it('a busy llama-server log', async () => {
+    const r = await same(await llama('llama.log', 3_000_000, () => {}));
+    assert.ok(r.launches[0]!.throughput!.samples > 1000);
+  });
+
+  it('a llama-server log with new shapes, a stamped line, an error and a relaunch in the second half', async () => {
+    let head: string[] = [];
+    const file = await llama('llama-noisy.log', 3_000_000, (lines) => {
+      head = lines.slice(0, lines.findIndex((l) => l.includes('server is listening on')) + 1);
+      const at = Math.floor(lines.length * 0.6);
+      lines.splice(
+        at,
+        0,
+        'srv  operator(): a line of a shape not seen before, 12345 ms',
+        'slot update_slots: id  1 | task 999999 | n_past = 12, memory_seq_rm [12, end)',
+        '[2026-02-19 14:00:00] a stamped line from a wrapper',
+        'srv  log_server_r: done request: POST /v1/chat/completions 10.0.0.1 500',
+      );
+      const end = Math.floor(lines.length * 0.85);
+      lines.splice(end, lines.length - end, 'CUDA error: out of memory', ...head, ...lines.slice(1000, 3000));
+    });
+    const r = await same(file);
+    assert.equal(r.launches.length, 2);
+  });
+
+  // The shapes are learned in the first 8 MB; a relaunch after them and before the middle makes them another
+  // launch's: the worker's runs are not joined to the new launch, this thread reads the rest itself.
+  it('a llama-server relaunch between the learned part and the middle', async () => {
+    let head: string[] = [];
+    const file = await llama('llama-relaunch.log', 20_000_000, (lines) => {
+      head = lines.slice(0, lines.findIndex((l) => l.includes('server is listening on')) + 1);
+      const at = Math.floor(lines.length * 0.45);
+      lines.splice(at, 0, 'CUDA error: out of memory', ...head);
+    });
+    const r = await same(file);
+    assert.equal(r.launches.length, 2);
+  });
+
   it('a log of another engine, and a file without a final newline', async () => {
     const vllm = path.join(dir, 'vllm.log');
     const line =
