@@ -23,7 +23,7 @@ import { SeriesSummary, TimeSeries } from './stats.js';
 import { TracebackTracker } from './traceback.js';
 
 /** Bump when the meaning of saved state changes in a way the field fingerprint cannot see. */
-export const CHECKPOINT_VERSION = 2;
+export const CHECKPOINT_VERSION = 3;
 const MAGIC = 'firedup-checkpoint';
 
 export type CheckpointErrorCode = 'corrupt' | 'version' | 'options';
@@ -126,19 +126,33 @@ function constants(): Array<[string, unknown]> {
 let shared: { codec: StateCodec; schema: string } | null = null;
 
 /**
- * cyrb53, a 53-bit hash of the saved state's text: a checkpoint damaged on disk or edited by hand fails to
- * restore (and the log is read afresh) instead of continuing from nonsense.
+ * A 53-bit hash of the saved state's UTF-8 bytes (cyrb53's mixing, read four bytes at a time): a checkpoint
+ * damaged on disk or edited by hand fails to restore (and the log is read afresh) instead of continuing from
+ * nonsense. It runs once per `firedup status` each way, before V8 has optimised anything: read a word at a
+ * time with small-integer constants, 27 kB take ~0.3 ms where a char-by-char loop took ~2.5 ms (v3). Words
+ * are read in the platform's byte order: a checkpoint moved to a machine of the other order is read afresh.
  */
 export function sum53(text: string): string {
-  let h1 = 0xdeadbeef;
+  return sumBytes(Buffer.from(text, 'utf8'));
+}
+
+function sumBytes(bytes: Uint8Array): string {
+  const n = bytes.length >>> 2;
+  // A copy that starts aligned, whatever the offset of `bytes` in its buffer (Buffer's own slice() would not copy).
+  const words = new Int32Array(Uint8Array.prototype.slice.call(bytes, 0, n << 2).buffer, 0, n);
+  let h1 = -559038737; // 0xdeadbeef
   let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
+  for (let i = 0; i < n; i++) {
+    const w = words[i]!;
+    h1 = Math.imul(h1 ^ w, -1640531535); // 2654435761
+    h2 = Math.imul(h2 ^ w, 1597334677);
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  for (let i = n << 2; i < bytes.length; i++) {
+    h1 = Math.imul(h1 ^ bytes[i]!, -1640531535);
+    h2 = Math.imul(h2 ^ bytes[i]!, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), -2048144789) ^ Math.imul(h2 ^ (h2 >>> 13), -1028477387);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), -2048144789) ^ Math.imul(h1 ^ (h1 >>> 13), -1028477387);
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
 }
 
@@ -166,16 +180,17 @@ function optionKey(opts: AnalyzerOptions): Json {
 /** Called by LogAnalyzer.checkpoint, which has checked the analyzer is at a line boundary and not ended. */
 export function encodeCheckpoint(a: LogAnalyzer, opts: AnalyzerOptions): Uint8Array {
   const { codec, schema } = setup();
-  const state = JSON.stringify(codec.encodeInto(a, ANALYZER_SPEC));
-  const head = { magic: MAGIC, v: CHECKPOINT_VERSION, schema, opts: optionKey(opts), sum: sum53(state) };
+  const state = Buffer.from(JSON.stringify(codec.encodeInto(a, ANALYZER_SPEC)), 'utf8');
+  const head = { magic: MAGIC, v: CHECKPOINT_VERSION, schema, opts: optionKey(opts), sum: sumBytes(state) };
   // One header line, then the state: JSON.stringify never leaves a raw newline inside a value.
-  return Buffer.from(`${JSON.stringify(head)}\n${state}`, 'utf8');
+  return Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`, 'utf8'), state]);
 }
 
 /** Called by LogAnalyzer.restore with an analyzer freshly built from `opts`. */
 export function decodeCheckpoint(data: Uint8Array, into: LogAnalyzer, opts: AnalyzerOptions): void {
   const { codec, schema } = setup();
-  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const text = bytes.toString('utf8');
   const nl = text.indexOf('\n');
   let doc: Record<string, Json>;
   try {
@@ -190,7 +205,9 @@ export function decodeCheckpoint(data: Uint8Array, into: LogAnalyzer, opts: Anal
   if (JSON.stringify(doc.opts) !== JSON.stringify(optionKey(opts)))
     throw new CheckpointError('options', 'checkpoint: taken with other options (engine, line limit, year)');
   const stateText = nl < 0 ? '' : text.slice(nl + 1);
-  if (doc.sum !== sum53(stateText)) throw new CheckpointError('corrupt', 'checkpoint: damaged (checksum)');
+  // Byte 10 is never part of a longer UTF-8 character: the first one is the text's first newline.
+  const nlByte = bytes.indexOf(10);
+  if (doc.sum !== sumBytes(nlByte < 0 ? bytes.subarray(bytes.length) : bytes.subarray(nlByte + 1))) throw new CheckpointError('corrupt', 'checkpoint: damaged (checksum)');
   try {
     codec.decodeInto(JSON.parse(stateText), into, ANALYZER_SPEC);
   } catch (err) {
