@@ -125,7 +125,7 @@ export class StateCodec {
 class Encoding {
   private readonly first = new Map<object, First>();
   private readonly active = new Set<object>();
-  private readonly path: string[] = [];
+  private readonly path: Array<string | number> = [];
   private nextId = 0;
 
   constructor(private readonly codec: StateCodec) {}
@@ -179,7 +179,7 @@ class Encoding {
       if (proto !== Array.prototype || Object.keys(o).length !== o.length) this.fail('an array with extras');
       const out: Json[] = [];
       for (let i = 0; i < o.length; i++) {
-        this.path.push(String(i));
+        this.path.push(i);
         out.push(this.value(o[i], out, i));
         this.path.pop();
       }
