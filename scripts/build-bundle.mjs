@@ -178,7 +178,9 @@ function nodeImports(text, file) {
   });
   if (out === text) return text;
   if (!/var __create=Object\.create[;,]/.test(text))
-    throw new Error(`${file}: esbuild's __create helper not found; update nodeImports in ${path.basename(import.meta.url)}`);
+    throw new Error(
+      `${file}: esbuild's __create helper not found; update nodeImports in ${path.basename(import.meta.url)}`,
+    );
   return out;
 }
 

@@ -214,7 +214,8 @@ export function decodeCheckpoint(data: Uint8Array, into: LogAnalyzer, opts: Anal
   const stateText = nl < 0 ? '' : text.slice(nl + 1);
   // Byte 10 is never part of a longer UTF-8 character: the first one is the text's first newline.
   const nlByte = bytes.indexOf(10);
-  if (doc.sum !== sumBytes(nlByte < 0 ? bytes.subarray(bytes.length) : bytes.subarray(nlByte + 1))) throw new CheckpointError('corrupt', 'checkpoint: damaged (checksum)');
+  if (doc.sum !== sumBytes(nlByte < 0 ? bytes.subarray(bytes.length) : bytes.subarray(nlByte + 1)))
+    throw new CheckpointError('corrupt', 'checkpoint: damaged (checksum)');
   try {
     codec.decodeInto(JSON.parse(stateText), into, ANALYZER_SPEC);
   } catch (err) {
