@@ -47,6 +47,19 @@ const TYPED: Record<string, new (n: number) => ArrayLike<number> & { [i: number]
 
 type Holder = Json[] | { [k: string]: Json };
 
+const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** `bytes` (the elements of `of`) in little-endian order from the host's, or back: a copy when they differ. */
+function littleEndian(bytes: Buffer, of: ArrayBufferView, copy: boolean): Buffer {
+  const size = (of as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+  if (HOST_LE || size === 1) return bytes;
+  const out = copy ? Buffer.from(bytes) : bytes;
+  if (size === 2) out.swap16();
+  else if (size === 4) out.swap32();
+  else out.swap64();
+  return out;
+}
+
 interface First {
   holder: Holder;
   key: number | string;
@@ -238,15 +251,14 @@ class Encoding {
 
   /**
    * Its bytes, base64: exact (-0, NaN) and done by Node in one call, where a loop over the elements runs in
-   * V8's interpreter at every `firedup status` (~1.5 ms for a launch's histograms). The bytes are in the
-   * platform's order, as the checkpoint's checksum reads its words: one moved to a machine of the other
-   * order fails that checksum and is not decoded.
+   * V8's interpreter at every `firedup status` (~1.5 ms for a launch's histograms). Little-endian whatever
+   * the machine (littleEndian), so a checkpoint reads the same on another.
    */
   private typed(o: ArrayBufferView): Json {
     const name = o.constructor.name;
     if (TYPED[name] === undefined || Object.getPrototypeOf(o) !== TYPED[name].prototype)
       this.fail(`a ${name}`);
-    const b = Buffer.from(o.buffer, o.byteOffset, o.byteLength).toString('base64');
+    const b = littleEndian(Buffer.from(o.buffer, o.byteOffset, o.byteLength), o, true).toString('base64');
     return { $ta: name, n: (o as unknown as ArrayLike<number>).length, b };
   }
 }
@@ -325,7 +337,7 @@ class Decoding {
     const a = new Ctor(j.n as number) as unknown as ArrayBufferView;
     const bytes = Buffer.from(String(j.b), 'base64');
     if (bytes.length !== a.byteLength) throw new Error(`${j.$ta}: ${bytes.length} bytes for ${j.n} elements`);
-    new Uint8Array(a.buffer, a.byteOffset, a.byteLength).set(bytes);
+    new Uint8Array(a.buffer, a.byteOffset, a.byteLength).set(littleEndian(bytes, a, false));
     return a;
   }
 }
