@@ -1665,3 +1665,42 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
   res(S_STOP_TS, fTs);
   return s;
 }
+
+// ---- the checkpoint's checksum (src/core/checkpoint.ts, sumBytes): cyrb53's mixing over the bytes at
+// [start, end), four at a time (little-endian words, then the last bytes one by one), fed in pieces whose
+// lengths are multiples of four but the last. Here because a loop over a checkpoint's ~40 kB in JS runs in
+// V8's interpreter at every `firedup status` (~2.5 ms each way); compiled, it takes microseconds.
+let sumH1: i32 = 0;
+let sumH2: i32 = 0;
+
+export function sumStart(): void {
+  sumH1 = 0xdeadbeef;
+  sumH2 = 0x41c6ce57;
+}
+
+export function sumFeed(start: i32, end: i32): void {
+  let h1 = sumH1;
+  let h2 = sumH2;
+  let p = start;
+  for (; p + 4 <= end; p += 4) {
+    const w = load<i32>(<usize>p);
+    h1 = (h1 ^ w) * -1640531535;
+    h2 = (h2 ^ w) * 1597334677;
+  }
+  for (; p < end; p++) {
+    const b = <i32>load<u8>(<usize>p);
+    h1 = (h1 ^ b) * -1640531535;
+    h2 = (h2 ^ b) * 1597334677;
+  }
+  sumH1 = h1;
+  sumH2 = h2;
+}
+
+/** The 53-bit sum, exact in an f64. */
+export function sumEnd(): f64 {
+  let h1 = sumH1;
+  let h2 = sumH2;
+  h1 = ((h1 ^ (h1 >>> 16)) * -2048144789) ^ ((h2 ^ (h2 >>> 13)) * -1028477387);
+  h2 = ((h2 ^ (h2 >>> 16)) * -2048144789) ^ ((h1 ^ (h1 >>> 13)) * -1028477387);
+  return <f64>(h2 & 2097151) * 4294967296.0 + <f64>(<u32>h1);
+}

@@ -126,6 +126,7 @@ function options(outdir, extra) {
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
       plugins: [lazyCatalogs(outdir, extra), sqliteAddon],
+      footer: { js: NODE_ESM },
       // The sources are ES modules: import.meta.url is the bundle's own file URL, set by bin/firedup.js.
       define: { 'import.meta.url': '__firedup_bundle_url' },
       // A dynamic import() of an external package becomes require(): vm.Script code has no import().
@@ -139,6 +140,7 @@ function options(outdir, extra) {
       outExtension: { '.js': '.cjs' },
       define: { 'import.meta.url': '__firedup_bundle_url' },
       banner: { js: "const __firedup_bundle_url = require('node:url').pathToFileURL(__filename).href;" },
+      footer: { js: NODE_ESM },
     },
     // The worker, an ES module file that `new URL('./scan-worker.js', import.meta.url)` finds.
     { ...common, entryPoints: { 'scan-worker': 'src/sources/scan-worker.ts' }, format: 'esm' },
@@ -157,6 +159,31 @@ function ascii(text, file) {
   return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * esbuild imports a CommonJS module into ESM code through `__toESM(require(X), 1)`, which copies every
+ * property of the module onto a new object as a getter: ~100 for node:fs, which 31 modules import, all in the
+ * interpreter at each start (~2 ms of a `firedup status`). For Node's own modules the bundle uses
+ * NODE_ESM instead: an object whose prototype is the module and whose `default` is the module, which reads
+ * the same (esbuild calls a named import as `(0, ns.name)(…)`, so `this` is not the object). The call is
+ * the same length, so the source map's columns hold; the helper, a function declaration, is hoisted from
+ * the bundle's last line.
+ */
+const TO_ESM = /__toESM\(require\("(node:[a-z_/]+)"\),1\)/g;
+const NODE_ESM = 'function __nodeESM(m){return __create(m,{default:{value:m,enumerable:!0}})}';
+function nodeImports(text, file) {
+  const out = text.replace(TO_ESM, (call, name) => {
+    const short = `__nodeESM(require("${name}"))`;
+    if (short.length !== call.length) throw new Error(`${file}: ${call} and ${short} differ in length`);
+    return short;
+  });
+  if (out === text) return text;
+  if (!/var __create=Object\.create[;,]/.test(text))
+    throw new Error(
+      `${file}: esbuild's __create helper not found; update nodeImports in ${path.basename(import.meta.url)}`,
+    );
+  return out;
+}
+
 /** Builds the bundle into `outdir` (written), or in memory (`write: false`): returns the files. */
 export async function buildBundle(outdir = BUNDLE_DIR, { write = true } = {}) {
   const files = [];
@@ -164,7 +191,11 @@ export async function buildBundle(outdir = BUNDLE_DIR, { write = true } = {}) {
     for (const f of (await esbuild.build({ ...o, write: false })).outputFiles)
       files.push({
         path: f.path,
-        contents: /\.c?js$/.test(f.path) ? Buffer.from(ascii(f.text, f.path)) : Buffer.from(f.contents),
+        contents: /\.cjs$/.test(f.path)
+          ? Buffer.from(nodeImports(ascii(f.text, f.path), f.path))
+          : /\.js$/.test(f.path)
+            ? Buffer.from(ascii(f.text, f.path))
+            : Buffer.from(f.contents),
       });
   if (write)
     for (const f of files) {

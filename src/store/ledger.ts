@@ -241,7 +241,8 @@ function initialise(db: Database.Database, file: string): void {
   // WAL + NORMAL: a killed process loses nothing committed; a power cut may lose the last transactions only.
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  migrate(db);
+  // Up to date (the version only grows, and one too new was refused above): no transaction per step.
+  if (version < SCHEMA_VERSION) migrate(db);
 }
 
 /** A URL is never taken for a file name (open.ts sends a postgres:// one to the Postgres store). */
