@@ -564,7 +564,7 @@ export class Ledger {
     const kept: LaunchRecord[] = [];
     for (const given of recs) {
       // From the content, whatever the caller put in the field: the fingerprint is what matches copies.
-      const r = { ...given, fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '') };
+      const r = { ...given, fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '', given.report.relativeTime) };
       const twin = this.twinOf(r);
       const rec = twin ? { ...r, id: twin.id } : r;
       // A copy that saw less of the launch (made before it ended) must not take back what the record knows.

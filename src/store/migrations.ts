@@ -165,11 +165,11 @@ const BACKFILLS: Record<number, (db: Database.Database) => void> = {
   2: (db) => {
     const rows = db
       .prepare(
-        "SELECT id, start_ts, report ->> '$.startText' AS text FROM launches WHERE start_ts IS NOT NULL",
+        "SELECT id, start_ts, report ->> '$.startText' AS text, report ->> '$.relativeTime' AS rel FROM launches WHERE start_ts IS NOT NULL",
       )
-      .all() as Array<{ id: string; start_ts: number; text: string | null }>;
+      .all() as Array<{ id: string; start_ts: number; text: string | null; rel: number | null }>;
     const set = db.prepare('UPDATE launches SET fingerprint = ? WHERE id = ?');
-    for (const r of rows) set.run(launchFingerprint(r.start_ts, r.text ?? ''), r.id);
+    for (const r of rows) set.run(launchFingerprint(r.start_ts, r.text ?? '', r.rel === 1), r.id);
   },
 };
 

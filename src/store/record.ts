@@ -37,9 +37,17 @@ export function launchId(
 /**
  * What a launch is wherever it is read (its own path, a copy, a replay that keeps the stamps): its start time
  * and first line. Null without a start time: a first line alone (llama.cpp's `build: …`) is the same for every
- * launch of a build, and those launches keep ids of their own per file.
+ * launch of a build, and those launches keep ids of their own per file; null too when the log's times count
+ * from the server's start.
  */
-export function launchFingerprint(startTs: number | null, startText: string): string | null {
+export function launchFingerprint(
+  startTs: number | null,
+  startText: string,
+  relativeTime = false,
+): string | null {
+  // Seconds since the server started (llama.cpp's `0.00.000.816 I …` lines) are no moment in time: every
+  // launch of a server starts near 0.001, and two with the same first line would be taken for one.
+  if (relativeTime) return null;
   if (startTs === null || !Number.isFinite(startTs)) return null;
   return sha16(['fp', startTs.toFixed(3), startText].join('\0'));
 }
@@ -95,7 +103,7 @@ export interface RecordContext {
 export function recordFromReport(rep: LaunchReport, ctx: RecordContext): LaunchRecord {
   return {
     id: launchId(ctx.host, ctx.path, ctx.fileId, rep.startOffset, rep.startText),
-    fingerprint: launchFingerprint(rep.startTs, rep.startText),
+    fingerprint: launchFingerprint(rep.startTs, rep.startText, rep.relativeTime),
     host: ctx.host,
     path: ctx.path,
     fileId: ctx.fileId,

@@ -49,6 +49,34 @@ for (const b of BACKENDS)
       }
     });
 
+    it('launches timed from the server start (llama.cpp `0.00.000.816 I …`) are never twins of each other', async () => {
+      // Two servers started in two files: their first lines and their starts (~0.001 s) are alike by design.
+      const { analyzeText } = await import('../helpers.js');
+      const log = (port: number) =>
+        [
+          '0.00.000.816 I srv  llama_server: initializing ...',
+          `0.00.036.417 I main: HTTP server is listening, hostname: 127.0.0.1, port: ${port}, http threads: 1`,
+          '',
+        ].join('\n');
+      const [a, b2] = [8101, 8102].map((port, i) =>
+        recordFromReport(analyzeText(log(port)).launches[0]!, {
+          host: HOST,
+          path: `/tmp/point-${i}.log`,
+          fileId: `2049:${700 + i}`,
+          now: 1_771_474_000 + i,
+        }),
+      );
+      assert.equal(a!.fingerprint, null);
+      const l = await b.open();
+      try {
+        const kept = await l.upsertLaunches([a!, b2!]);
+        assert.notEqual(kept[0]!.id, kept[1]!.id);
+        assert.equal((await l.list()).length, 2);
+      } finally {
+        await l.close();
+      }
+    });
+
     it('a copy that saw less of the launch does not take back what the record knows', async () => {
       const l = await b.open();
       try {

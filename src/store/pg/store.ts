@@ -329,7 +329,7 @@ export class PgLedgerStore implements LedgerStore {
       WHERE ${KEEPS_NODES}`;
     const kept: LaunchRecord[] = [];
     for (const given of recs) {
-      const r = { ...given, fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '') };
+      const r = { ...given, fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '', given.report.relativeTime) };
       // Two hosts writing the same launch (a copy, a shared file) at once: one at a time, so the second sees
       // the first's record and keeps its id.
       await sql.run('SELECT pg_advisory_xact_lock(hashtext(?))', `firedup:launch:${r.fingerprint ?? r.id}`);
