@@ -6,13 +6,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { redactText } from '../core/config/redact.js';
+import { type FilterDialect, filterSql as filterSqlOf, NEWEST_FIRST } from './list-filter.js';
 import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
 import {
   type BenchRow,
   benchFromRow,
+  KEEPS_NODES,
   type LaunchListRow,
   type LaunchRow,
-  KEEPS_NODES,
   type LogRow,
   launchFingerprint,
   launchFromRow,
@@ -23,6 +24,9 @@ import {
   targetFromRow,
 } from './record.js';
 import * as sweeps from './sweeps.js';
+
+export { MAX_ROWS, MAX_WHERE, NEWEST_FIRST, STATE_SQL } from './list-filter.js';
+
 import {
   type BenchRecord,
   type BenchResult,
@@ -42,18 +46,10 @@ import {
 const ELSEWHERE = 'pass --ledger PATH (or FIREDUP_LEDGER)';
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const PAYLOAD = Buffer.from([64, 32, 32]);
-/** Newest first: by the log's own start time, else when firedup first saw the launch. */
-export const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
 /** What listItems() reads: every column but the report and the config. */
 export const LIST_COLUMNS = `id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine, version, model,
   port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s, intended, first_seen,
   updated_at, summary, fingerprint, live_state, live`;
-/**
- * The launch's state (src/core/launch-state.ts, launchState) in SQL, for `--outcome`: the live verdict kept
- * where the log leaves the launch open. The two must say the same.
- */
-export const STATE_SQL = `CASE WHEN outcome IN ('in_progress', 'ready', 'serving') AND live_state IN ('stalled', 'dead', 'exited')
-  THEN live_state ELSE outcome END`;
 const now = (): number => Date.now() / 1000;
 /** In an upsert: the log moved on since the last write (an outcome, a phase, a sign of progress). */
 const MOVED = `excluded.outcome IS NOT launches.outcome OR excluded.phase IS NOT launches.phase
@@ -254,10 +250,6 @@ function refuseUrl(file: string): void {
     );
 }
 
-/** Bounds on what one query may ask: past them it is a typo or an attack, not a question. */
-export const MAX_WHERE = 64;
-export const MAX_ROWS = 1_000_000;
-
 /** The SQL that matches a config field against what the user typed (`where` in LaunchFilter). */
 function configMatch(keys: string[], value: string): { sql: string; params: unknown[] } {
   const alts = ["(c.type = 'text' AND c.value = ?)", "(c.type IN ('array', 'object') AND c.value = ?)"];
@@ -278,41 +270,10 @@ function configMatch(keys: string[], value: string): { sql: string; params: unkn
   };
 }
 
-/** WHERE, order (newest first) and LIMIT of list() and listItems(). */
-function filterSql(filter: LaunchFilter): { sql: string; params: unknown[] } {
-  const conds: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, ...p: unknown[]) => {
-    conds.push(sql);
-    params.push(...p);
-  };
-  if (filter.model !== undefined) add('instr(lower(model), lower(?)) > 0', filter.model);
-  if (filter.host !== undefined) add('host = ?', filter.host);
-  if (filter.outcome !== undefined) add(`${STATE_SQL} = ?`, filter.outcome);
-  if (filter.path !== undefined)
-    add(
-      '(path = ? OR EXISTS (SELECT 1 FROM launch_paths AS p WHERE p.launch_id = launches.id AND p.path = ?))',
-      filter.path,
-      filter.path,
-    );
-  if (filter.since !== undefined) add('coalesce(start_ts, first_seen) >= ?', filter.since);
-  // Each filter is a subquery: a bounded number keeps every query within SQLite's limits.
-  if ((filter.where?.length ?? 0) > MAX_WHERE)
-    throw new LedgerError(
-      'bad_filter',
-      `at most ${MAX_WHERE} --where filters at once (${filter.where!.length} given)`,
-    );
-  for (const w of filter.where ?? []) {
-    const m = configMatch(w.keys?.length ? w.keys : [w.key], w.value);
-    add(m.sql, ...m.params);
-  }
-  const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
-  const limit =
-    filter.limit !== undefined && filter.limit >= 0
-      ? ` LIMIT ${Math.min(Math.floor(filter.limit), MAX_ROWS)}`
-      : '';
-  return { sql: `${where} ${NEWEST_FIRST}${limit}`, params };
-}
+/** SQLite's side of list()'s filters. */
+const SQLITE_FILTERS: FilterDialect = { modelContains: 'instr(lower(model), lower(?)) > 0', configMatch };
+
+const filterSql = (filter: LaunchFilter) => filterSqlOf(filter, SQLITE_FILTERS);
 
 /** The places a record was read at besides its own (a record read back from a ledger; one just read has none). */
 export function otherPaths(r: LaunchRecord): LaunchPath[] {
@@ -564,7 +525,14 @@ export class Ledger {
     const kept: LaunchRecord[] = [];
     for (const given of recs) {
       // From the content, whatever the caller put in the field: the fingerprint is what matches copies.
-      const r = { ...given, fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '', given.report.relativeTime) };
+      const r = {
+        ...given,
+        fingerprint: launchFingerprint(
+          given.startTs,
+          given.report.startText ?? '',
+          given.report.relativeTime,
+        ),
+      };
       const twin = this.twinOf(r);
       const rec = twin ? { ...r, id: twin.id } : r;
       // A copy that saw less of the launch (made before it ended) must not take back what the record knows.

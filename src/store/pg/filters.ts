@@ -1,6 +1,6 @@
 /** list()'s filters in Postgres SQL (ledger.ts's filterSql, with jsonb where SQLite has json_each). */
-import { MAX_ROWS, MAX_WHERE, NEWEST_FIRST, STATE_SQL } from '../ledger.js';
-import { type LaunchFilter, LedgerError } from '../types.js';
+import { type FilterDialect, filterSql } from '../list-filter.js';
+import type { LaunchFilter } from '../types.js';
 
 /** The SQL that matches a config field against what the user typed, as SQLite's configMatch does. */
 function configMatch(keys: string[], value: string): { sql: string; params: unknown[] } {
@@ -32,37 +32,7 @@ function configMatch(keys: string[], value: string): { sql: string; params: unkn
   };
 }
 
-/** WHERE, order (newest first) and LIMIT of list() and listItems(), with `?` placeholders. */
-export function pgFilterSql(filter: LaunchFilter): { sql: string; params: unknown[] } {
-  const conds: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, ...p: unknown[]) => {
-    conds.push(sql);
-    params.push(...p);
-  };
-  if (filter.model !== undefined) add('strpos(lower(model), lower(?::text)) > 0', filter.model);
-  if (filter.host !== undefined) add('host = ?', filter.host);
-  if (filter.outcome !== undefined) add(`${STATE_SQL} = ?`, filter.outcome);
-  if (filter.path !== undefined)
-    add(
-      '(path = ? OR EXISTS (SELECT 1 FROM launch_paths AS p WHERE p.launch_id = launches.id AND p.path = ?))',
-      filter.path,
-      filter.path,
-    );
-  if (filter.since !== undefined) add('coalesce(start_ts, first_seen) >= ?', filter.since);
-  if ((filter.where?.length ?? 0) > MAX_WHERE)
-    throw new LedgerError(
-      'bad_filter',
-      `at most ${MAX_WHERE} --where filters at once (${filter.where!.length} given)`,
-    );
-  for (const w of filter.where ?? []) {
-    const m = configMatch(w.keys?.length ? w.keys : [w.key], w.value);
-    add(m.sql, ...m.params);
-  }
-  const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
-  const limit =
-    filter.limit !== undefined && filter.limit >= 0
-      ? ` LIMIT ${Math.min(Math.floor(filter.limit), MAX_ROWS)}`
-      : '';
-  return { sql: `${where} ${NEWEST_FIRST}${limit}`, params };
-}
+/** Postgres's side of list()'s filters (`?` placeholders, numbered by the store). */
+const PG_FILTERS: FilterDialect = { modelContains: 'strpos(lower(model), lower(?::text)) > 0', configMatch };
+
+export const pgFilterSql = (filter: LaunchFilter) => filterSql(filter, PG_FILTERS);
