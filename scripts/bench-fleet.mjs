@@ -29,6 +29,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { startServe } from './lib/dashboard-fixtures.mjs';
+
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(REPO, 'dist', 'src', 'cli', 'bin.js');
 const SOURCE = path.join(REPO, 'examples', 'glm5-relaunch-stuck-at-48pct.log');
@@ -129,36 +131,11 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
-function startServe(config, ledger) {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--config', config, '--no-gpu', '--ledger', ledger],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const poll = setInterval(() => {
-      if (child.exitCode !== null || Date.now() - t0 > 30_000) {
-        clearInterval(poll);
-        child.kill('SIGKILL');
-        reject(new BenchError(`firedup serve did not start: ${err.trim()}`));
-      } else if (out.includes('\n') && err.includes('Ctrl-C')) {
-        clearInterval(poll);
-        resolve({
-          child,
-          base: `http://127.0.0.1:${new URL(out.trim().split('\n')[0]).port}`,
-          err: () => err,
-        });
-      }
-    }, 25);
+/** `firedup serve` on the fleet's config (the dashboard bench's starter), its failure said as this bench's. */
+const startFleetServe = (config, ledger) =>
+  startServe(['--config', config, '--no-gpu', '--ledger', ledger]).catch((e) => {
+    throw new BenchError(e.message);
   });
-}
 
 /** `firedup_load_progress_ratio` per target, and how many targets report firedup_up 1. */
 async function scrape(base) {
@@ -217,7 +194,7 @@ async function main() {
     const config = path.join(work, 'fleet.toml');
     fs.writeFileSync(config, `${toml.join('\n')}\n`);
 
-    const serve = await startServe(config, path.join(work, 'ledger.db'));
+    const serve = await startFleetServe(config, path.join(work, 'ledger.db'));
     cleanups.push(() => serve.child.kill('SIGKILL'));
     const pid = serve.child.pid;
     log(`serve (pid ${pid}) watching ${opts.targets} targets, ${opts.remote} over ssh; launches start`);
