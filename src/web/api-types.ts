@@ -3,11 +3,10 @@
  * (web/js/) read exactly these shapes; fields may be added, never renamed.
  */
 
-import type { GpuSummary, NodeCard } from '../app/watched-target.js';
+import type { GpuSummary, TargetSnapshot } from '../app/watched-target.js';
 import type { NodeListEntry } from '../core/multinode/combine.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
 import type { LaunchReport, ThroughputReport } from '../core/report.js';
-import type { Verdict } from '../core/verdict.js';
 
 /** A target evaluated against one launch: pass is null when the launch has no value for the metric. */
 export interface TargetResult {
@@ -79,22 +78,8 @@ export interface CompareResponse {
 
 export type { GpuSummary };
 
-/** One watched target as the live page shows it. */
-export interface LiveTarget {
-  name: string;
-  /** The log as given (`/var/log/sglang.log`, `root@gpu-box:/root/server.log`). */
-  target: string;
-  verdict: Verdict | null;
-  /** The latest launch in the log. */
-  launch: LaunchReport | null;
-  gpus: GpuSummary[] | null;
-  /** Epoch seconds of the last verdict. */
-  updatedAt: number;
-  /** Why the log's host cannot be reached over ssh (ssh's reason), or null. */
-  unreachable: string | null;
-  /** A multi-node target's nodes (app/watched-target.ts NodeCard): state, phase, head, culprit, GPUs. */
-  nodes?: NodeCard[];
-}
+/** One watched target as the live page shows it: the use case's snapshot, served as it is. */
+export type LiveTarget = TargetSnapshot;
 
 export interface LiveResponse {
   targets: LiveTarget[];
