@@ -17,11 +17,12 @@ function hostOf(uri: string): string {
   return m?.[1] ?? uri;
 }
 
+/** serve.py run_headless's DP line (the rule below and its config read the same match). */
+const HEADLESS_DP =
+  /^Launching (\d+) data parallel engine\(s\) in headless mode, with head node address (\S+?)\.?$/;
+
 function headlessDp(msg: string): Record<string, unknown> | null {
-  const m =
-    /^Launching (\d+) data parallel engine\(s\) in headless mode, with head node address (\S+?)\.?$/.exec(
-      msg,
-    );
+  const m = HEADLESS_DP.exec(msg);
   if (!m) return null;
   return { headless: true, data_parallel_size_local: Number(m[1]), data_parallel_address: hostOf(m[2]!) };
 }
@@ -102,7 +103,7 @@ const signatures: Signature[] = [
     strong: true,
     phase: 'args',
     lit: 'headless mode',
-    re: /^Launching (\d+) data parallel engine\(s\) in headless mode, with head node address (\S+?)\.?$/,
+    re: HEADLESS_DP,
     config: headlessDp,
   },
   {
