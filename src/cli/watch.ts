@@ -170,9 +170,28 @@ function reached(v: Verdict, goal: Goal): boolean {
  * `q` (or Ctrl-C) on the terminal leaves `watch`. Raw mode is undone on every way out: the returned
  * function, and process exit as a backstop.
  */
+/**
+ * Whether this process is in its terminal's foreground process group. A background job (`cmd &`, or under
+ * `timeout` without --foreground, which gives its child a process group of its own) that sets raw mode or reads
+ * the terminal is stopped by SIGTTOU/SIGTIN and would hang there. Linux says so in /proc/self/stat (pgrp is
+ * field 5, the terminal's foreground group tpgid field 8); elsewhere assume the foreground.
+ */
+export function inForeground(): boolean {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const pgrp = Number(f[2]);
+    const tpgid = Number(f[5]);
+    return !(tpgid > 0 && pgrp > 0 && tpgid !== pgrp);
+  } catch {
+    return true;
+  }
+}
+
 export function quitKeys(onKey: (code: number) => void): () => void {
   const input = process.stdin;
-  if (!input.isTTY) return () => {};
+  // In the background, keys belong to the foreground job; Ctrl-C and signals still end the watch.
+  if (!input.isTTY || !inForeground()) return () => {};
   const restore = () => {
     try {
       input.setRawMode(false);

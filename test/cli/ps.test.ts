@@ -210,10 +210,14 @@ const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).statu
 
 describe('ps --watch on a terminal', { skip: hasScript ? false : 'no util-linux script(1)' }, () => {
   it('redraws the table in place until interrupted, then gives the cursor back', () => {
-    const cmd = `COLUMNS=160 timeout --preserve-status -s INT 6 ${process.execPath} ${BIN} ps --config ${config} --watch --no-gpu`;
+    // `timeout` gives firedup a process group of its own, in the background of the terminal (the command after
+    // it keeps every shell from exec'ing it as the session leader): a background job that set raw mode would be
+    // stopped by SIGTTOU and never draw. `script` runs $SHELL; the same under sh and bash.
+    const cmd = `COLUMNS=160 timeout --preserve-status -s INT 6 ${process.execPath} ${BIN} ps --config ${config} --watch --no-gpu; exit $?`;
     const r = spawnSync('script', ['-q', '-e', '-c', cmd, '/dev/null'], {
       encoding: 'utf8',
       timeout: 30_000,
+      env: { ...process.env, SHELL: '/bin/sh' },
     });
     const out = r.stdout;
     assert.ok(out.includes('\x1b[?25l'), 'cursor hidden');
