@@ -147,9 +147,18 @@ interface Exports {
   reset(): void;
 }
 
+/** assembly/bulk.ts: the scanner starts a line only this many bytes before the end it is given. */
+const REACH = 480;
 /**
- * Reads serving lines from a chunk into a run until a line that is not one of the three shapes, or the
- * last few hundred bytes of the chunk (left to the general path, which handles lines cut by the chunk).
+ * Zeros copied after the chunk: a line cut by the chunk's end meets them, not a newline, and stops the scan
+ * there, so the scanner may start lines up to the chunk's end (given `end + REACH`). More than REACH, for the
+ * 8-byte loads of the literals near a line's reach.
+ */
+const PAD = REACH + 64;
+
+/**
+ * Reads serving lines from a chunk into a run until a line that is not one of the three shapes, or the line
+ * the chunk cuts (left to the general path, which carries it into the next chunk).
  */
 export class BulkReader {
   private readonly x: Exports;
@@ -167,12 +176,16 @@ export class BulkReader {
   read(buf: Buffer, start: number, end: number, lineNo: number, offset: number, run: ServingRunData): number {
     const x = this.x;
     if (this.copied !== buf) {
-      const need = IN + buf.length - x.memory.buffer.byteLength;
+      const need = IN + buf.length + PAD - x.memory.buffer.byteLength;
       if (need > 0) x.memory.grow(Math.ceil(need / 65536));
-      new Uint8Array(x.memory.buffer, IN, buf.length).set(buf);
+      const into = new Uint8Array(x.memory.buffer, IN, buf.length + PAD);
+      into.set(buf);
+      into.fill(0, buf.length);
       this.copied = buf;
     }
-    const next = x.scan(start, end);
+    // To the chunk's end when it is the buffer's: the zeros after it (PAD) stop the scan at a cut line. Every
+    // line the scanner takes ends at a newline it has read, so a line that ends before them reads the same.
+    const next = x.scan(start, end === buf.length ? end + REACH : end);
     const mem = x.memory.buffer;
     const r = new Float64Array(mem, 0, 40);
     const lines = r[R.lines]!;
