@@ -5,6 +5,7 @@ import { COMMAND_NAMES } from './commands.js';
 import { UsageError } from './errors.js';
 import { helpFor, helpText } from './help.js';
 import { quickAnswer } from './quick.js';
+import { onStdout } from './stdout.js';
 import { didYouMean } from './suggest.js';
 
 function out(s: string): void {
@@ -12,11 +13,14 @@ function out(s: string): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  // `firedup runs big.log | head`: the reader went away, which is not an error.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    throw err;
-  });
+  // `firedup runs big.log | head`: the reader went away, which is not an error. Registered when the stream is
+  // made: `status` writes without it (stdout.ts).
+  onStdout((stream) =>
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    }),
+  );
   try {
     return await run(argv);
   } catch (err) {

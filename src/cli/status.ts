@@ -17,6 +17,7 @@ import { engineFlag, readLogForCli, sshFlags } from './read.js';
 import { RECORD_FLAGS, withRecording } from './recording.js';
 import { TextSpool } from './spool.js';
 import { STATUS_EXIT, writeRunsJson } from './status-exit.js';
+import { writeOut } from './stdout.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { multiRuns, multiStatus, NODE_FLAGS, nodeFlag } from './status-nodes.js';
 import { colorWanted, makeStyle } from './style.js';
@@ -33,7 +34,7 @@ export const COMMON: Record<string, FlagSpec> = {
 };
 
 function out(s: string): void {
-  process.stdout.write(s);
+  writeOut(s);
 }
 
 function oneLog(positionals: string[], cmd: string): string {
