@@ -17,9 +17,9 @@ import { engineFlag, readLogForCli, sshFlags } from './read.js';
 import { RECORD_FLAGS, withRecording } from './recording.js';
 import { TextSpool } from './spool.js';
 import { STATUS_EXIT, writeRunsJson } from './status-exit.js';
-import { writeOut } from './stdout.js';
 import { pidFlag, urlFlag } from './status-live.js';
 import { multiRuns, multiStatus, NODE_FLAGS, nodeFlag } from './status-nodes.js';
+import { writeOut } from './stdout.js';
 import { colorWanted, makeStyle } from './style.js';
 
 export const COMMON: Record<string, FlagSpec> = {
