@@ -1704,3 +1704,58 @@ export function sumEnd(): f64 {
   h2 = ((h2 ^ (h2 >>> 16)) * -2048144789) ^ ((h1 ^ (h1 >>> 13)) * -1028477387);
   return <f64>(h2 & 2097151) * 4294967296.0 + <f64>(<u32>h1);
 }
+
+// ---- the content hash (src/core/content-hash.ts): 128 bits of the bytes at [start, end), for telling whether
+// a log's first bytes are still those read last time (src/app/ingest.ts). Four 64-bit lanes with XXH64's round
+// and constants over 32-byte stripes; the last partial stripe zero-padded in a scratch area, the length mixed
+// in; each half of the result mixes all four lanes. Not a cryptographic hash: a change of the bytes goes
+// unseen with a probability of about 2^-64, which is what a rewrite of a log by accident needs (no one forges
+// a log's head to fool the reader of the log they write). Result: two u64 at HASH_OUT.
+const HASH_OUT: usize = 0;
+const HASH_PAD: usize = 64; // 32 bytes of scratch (inside RES, whose first slots are written after)
+const X1: u64 = 11400714785074694791;
+const X2: u64 = 14029467366897019727;
+const X3: u64 = 1609587929392839161;
+const X4: u64 = 9650029242287828579;
+const X5: u64 = 2870177450012600261;
+
+@inline function xround(acc: u64, w: u64): u64 {
+  return rotl<u64>(acc + w * X2, 31) * X1;
+}
+
+@inline function xaval(h: u64): u64 {
+  h ^= h >> 33;
+  h *= X2;
+  h ^= h >> 29;
+  h *= X3;
+  h ^= h >> 32;
+  return h;
+}
+
+export function hash128(start: i32, end: i32): void {
+  let v1: u64 = X1 + X2;
+  let v2: u64 = X2;
+  let v3: u64 = 0;
+  let v4: u64 = 0 - X1;
+  let p = <usize>start;
+  const e = <usize>end;
+  for (; p + 32 <= e; p += 32) {
+    v1 = xround(v1, load<u64>(p));
+    v2 = xround(v2, load<u64>(p + 8));
+    v3 = xround(v3, load<u64>(p + 16));
+    v4 = xround(v4, load<u64>(p + 24));
+  }
+  if (p < e) {
+    memory.fill(HASH_PAD, 0, 32);
+    memory.copy(HASH_PAD, p, e - p);
+    v1 = xround(v1, load<u64>(HASH_PAD));
+    v2 = xround(v2, load<u64>(HASH_PAD + 8));
+    v3 = xround(v3, load<u64>(HASH_PAD + 16));
+    v4 = xround(v4, load<u64>(HASH_PAD + 24));
+  }
+  const len = <u64>(e - <usize>start);
+  const a = xaval(rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18) + len * X5);
+  const b = xaval((v1 * X3) ^ rotl<u64>(v2, 23) ^ (v3 * X4) ^ rotl<u64>(v4, 41) ^ (len * X1) ^ a);
+  store<u64>(HASH_OUT, a);
+  store<u64>(HASH_OUT + 8, b);
+}

@@ -2,15 +2,17 @@
  * Reads a local log through the ledger, incrementally: the ledger keeps, per file, the byte offset of the
  * last line boundary read and the analyzer's checkpoint there, so `firedup status` on a 2 GB log that grew
  * by 1 MB reads about 1 MB. A file that was replaced (another inode) or rewritten (its first bytes hash
- * differently) is read from the start.
+ * differently) is read from the start. The hashes are core/content-hash.ts's (128 bits, not cryptographic: an
+ * accidental rewrite goes unseen with a chance of about 2^-64); an entry an older firedup wrote holds SHA-256
+ * digests, checked once with node:crypto and saved again in the new form.
  *
  * The report is always the one a full read gives: the checkpoint continues the read exactly, and the last
  * line, when the file does not end with a newline yet, is read each time (after the checkpoint is taken).
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import { CheckpointError } from '../core/checkpoint.js';
+import { CONTENT_HASH_PREFIX, contentHash } from '../core/content-hash.js';
 import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
 import { type AnalysisReport, type LaunchReport, settledReport } from '../core/report.js';
 import type { ShapePlan } from '../core/scan.js';
@@ -74,6 +76,12 @@ export const TAIL_LEN = 4096;
 export const SAVE_EVERY = 256 << 20;
 const CHUNK = 8 << 20;
 
+/** node:crypto's createHash, loaded only to check a ledger entry written by an older firedup (SHA-256). */
+type Sha256 = typeof import('node:crypto').createHash;
+
+/** A hash this version does not write: a SHA-256 digest, from an older firedup. */
+const legacyHash = (h: string | null | undefined): boolean => h != null && !h.startsWith(CONTENT_HASH_PREFIX);
+
 /** The open file and what has been read of it. */
 class LogFile {
   bytesRead = 0;
@@ -94,24 +102,30 @@ class LogFile {
     }
   }
 
-  /** sha256 of the bytes just before `offset` (the last TAIL_LEN at most): what a rewrite past the head changes. */
-  tailHash(offset: number): string {
-    return this.rangeHash(Math.max(0, offset - TAIL_LEN), offset);
+  /**
+   * The hash of the bytes just before `offset` (the last TAIL_LEN at most): what a rewrite past the head
+   * changes. `sha256`: as an older firedup hashed them (to check its entry).
+   */
+  tailHash(offset: number, sha256?: Sha256): string {
+    return this.rangeHash(Math.max(0, offset - TAIL_LEN), offset, sha256);
   }
 
-  headHash(len: number): string {
-    return this.rangeHash(0, len);
+  headHash(len: number, sha256?: Sha256): string {
+    return this.rangeHash(0, len, sha256);
   }
 
-  private rangeHash(from: number, to: number): string {
-    const h = createHash('sha256');
-    for (let pos = from; pos < to; ) {
-      const n = this.read(this.buf, pos, Math.min(this.buf.length, to - pos));
+  /** The bytes [from, to) (up to the end of the file) hashed: core/content-hash.ts, or SHA-256 when given. */
+  private rangeHash(from: number, to: number, sha256?: Sha256): string {
+    // HEAD_LEN and TAIL_LEN fit the buffer; a longer range is no entry of ours: a hash no file matches
+    if (to - from > this.buf.length) return 'too long';
+    let len = 0;
+    while (from + len < to) {
+      const n = this.read(this.buf.subarray(len), from + len, to - from - len);
       if (n === 0) break;
-      h.update(this.buf.subarray(0, n));
-      pos += n;
+      len += n;
     }
-    return h.digest('hex');
+    const bytes = this.buf.subarray(0, len);
+    return sha256 ? sha256('sha256').update(bytes).digest('hex') : contentHash(bytes);
   }
 
   /** Just past the last newline in [from, to), or `from` when there is none. */
@@ -201,13 +215,19 @@ function resume(
   fileId: string,
   size: number,
   opts: AnalyzerOptions,
+  sha256: Sha256 | undefined,
 ): { a: LogAnalyzer | null; damaged: string | null } {
   const none = { a: null, damaged: null };
   if (prev.fileId !== fileId || prev.checkpoint === null || prev.headHash === null) return none;
   if (prev.offset > size || prev.headLen > size) return none;
-  if (file.headHash(prev.headLen) !== prev.headHash) return none;
+  const old = (h: string | null | undefined) => (legacyHash(h) ? sha256 : undefined);
+  if (file.headHash(prev.headLen, old(prev.headHash)) !== prev.headHash) return none;
   // A ledger entry without the tail's hash (an older version) is read afresh once, to be sure.
-  if (prev.offset > 0 && (prev.tailHash == null || file.tailHash(prev.offset) !== prev.tailHash)) return none;
+  if (
+    prev.offset > 0 &&
+    (prev.tailHash == null || file.tailHash(prev.offset, old(prev.tailHash)) !== prev.tailHash)
+  )
+    return none;
   let a: LogAnalyzer;
   try {
     a = LogAnalyzer.restore(prev.checkpoint, opts);
@@ -247,7 +267,12 @@ export async function ingestLocal(
     };
 
     const prev = ledger ? await ledger.getLog(key) : null;
-    const resumed = prev ? resume(prev, file, fileId, size, aopts) : { a: null, damaged: null };
+    // An entry an older firedup wrote, with SHA-256 digests: checked with node:crypto this once.
+    const sha256 =
+      prev && (legacyHash(prev.headHash) || legacyHash(prev.tailHash))
+        ? (await import('node:crypto')).createHash
+        : undefined;
+    const resumed = prev ? resume(prev, file, fileId, size, aopts, sha256) : { a: null, damaged: null };
     let a = resumed.a;
     const reset = prev !== null && a === null && (prev.fileId !== null || prev.offset > 0);
     if (reset) await ledger!.resetLog(key);
@@ -264,7 +289,11 @@ export async function ingestLocal(
     const resumedFrom = a.bytes;
 
     const headLen = Math.min(size, HEAD_LEN);
-    let headHash: string | null = prev && resumedFrom > 0 && prev.headLen === headLen ? prev.headHash : null;
+    // The head hash the entry has, unless it was another length or an older firedup's (saved anew)
+    let headHash: string | null =
+      prev && resumedFrom > 0 && prev.headLen === headLen && !legacyHash(prev.headHash)
+        ? prev.headHash
+        : null;
     const records = (rep: AnalysisReport): LaunchRecord[] =>
       rep.launches.map((l) => recordFromReport(l, { host: key.host, path: real, fileId, now }));
     // Each save is asked for when it falls due, with the state of that moment: SQLite writes it there and then

@@ -1,9 +1,9 @@
 /** Building what the ledger keeps: a launch record from a report (identity, config hash, indexed numbers), and rows back into records. */
-import { createHash } from 'node:crypto';
 import { VOLATILE } from '../core/diff.js';
 import { launchState } from '../core/launch-state.js';
 import { nodeList } from '../core/multinode/combine.js';
 import type { LaunchReport } from '../core/report.js';
+import { sha256Hex } from '../core/sha256.js';
 import type {
   BenchRecord,
   BenchResult,
@@ -16,7 +16,8 @@ import type {
   TargetRecord,
 } from './types.js';
 
-const sha16 = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+/** SHA-256 (core/sha256.ts: node:crypto's digest, without loading node:crypto at every read) cut to 16 digits. */
+const sha16 = (text: string): string => sha256Hex(text).slice(0, 16);
 
 /**
  * A launch is where it starts in which file: the same bytes read again (by `runs`, `watch`, a resumed

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -229,6 +230,16 @@ describe('ingest reads afresh a file that changed', () => {
     assert.deepEqual(r.report, full(p));
   });
 
+  it('a rewrite past the head, before where the last read stopped', async () => {
+    const { p, r } = await twice((p) => {
+      const fd = fs.openSync(p, 'r+');
+      fs.writeSync(fd, Buffer.from('X'), 0, 1, fs.statSync(p).size - 100);
+      fs.closeSync(fd);
+    });
+    assert.equal(r.reset, true);
+    assert.deepEqual(r.report, full(p));
+  });
+
   it('a checkpoint this version cannot restore', async () => {
     const p = file(manyLaunches(300_000));
     const ledger = new MemoryLedger();
@@ -246,6 +257,54 @@ describe('ingest reads afresh a file that changed', () => {
     const r = await ingestLocal(ledger, p, { engine: 'sglang' });
     assert.equal(r.reset, true);
     assert.deepEqual(r.report, analyzeFile(p, { engine: 'sglang' }).report);
+  });
+});
+
+describe('an entry an older firedup wrote (SHA-256 digests of the head and the tail)', () => {
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+  it('resumes from it when the file is the same, and saves its hashes anew', async () => {
+    const data = manyLaunches(300_000);
+    const p = file(data.subarray(0, 600_000));
+    const ledger = new MemoryLedger();
+    await ingestLocal(ledger, p);
+    const st = ledger.state!;
+    assert.match(st.headHash!, /^h128:[0-9a-f]{32}$/);
+    const bytes = fs.readFileSync(p);
+    ledger.state = {
+      ...st,
+      headHash: sha(bytes.subarray(0, st.headLen)),
+      tailHash: sha(bytes.subarray(st.offset - TAIL_LEN, st.offset)),
+    };
+    fs.appendFileSync(p, data.subarray(600_000));
+    const r = await ingestLocal(ledger, p);
+    assert.equal(r.reset, false);
+    assert.equal(r.resumedFrom, st.offset);
+    assert.deepEqual(r.report, full(p));
+    assert.equal(ledger.state!.headHash, st.headHash, 'the head hash saved in the new form');
+    assert.match(ledger.state!.tailHash!, /^h128:/);
+    const again = await ingestLocal(ledger, p);
+    assert.equal(again.reset, false);
+    assert.equal(again.resumedFrom, ledger.state!.offset);
+  });
+
+  it('reads afresh when the head changed since', async () => {
+    const p = file(manyLaunches(300_000));
+    const ledger = new MemoryLedger();
+    await ingestLocal(ledger, p);
+    const st = ledger.state!;
+    const bytes = fs.readFileSync(p);
+    ledger.state = {
+      ...st,
+      headHash: sha(bytes.subarray(0, st.headLen)),
+      tailHash: sha(bytes.subarray(st.offset - TAIL_LEN, st.offset)),
+    };
+    const fd = fs.openSync(p, 'r+');
+    fs.writeSync(fd, Buffer.from('2025'), 0, 4, 1);
+    fs.closeSync(fd);
+    const r = await ingestLocal(ledger, p);
+    assert.equal(r.reset, true);
+    assert.deepEqual(r.report, full(p));
   });
 });
 
