@@ -76,6 +76,33 @@ export const TAIL_LEN = 4096;
 export const SAVE_EVERY = 256 << 20;
 const CHUNK = 8 << 20;
 
+/**
+ * The bulk readers' WebAssembly (core/bulk-instance.ts) runs in V8's baseline compiler (Liftoff) and is compiled
+ * again by its optimising one once a function has run for a while (--wasm-tiering-budget, in rough bytes of
+ * code executed): 4-5 ms of CPU on another thread, which a read of many megabytes repays and an incremental
+ * read of one never does (it is over first). When the ledger's entry says at most SHORT_READ bytes are new,
+ * the read runs with a budget no such read uses up; a read that turns out long (the file was rewritten) still
+ * tiers up, later. The flag is V8's, process-wide: it is put back at the end of the read, since V8's flags
+ * are part of the code cache's key (bin/firedup.js saves the cache only under the flags it started with).
+ */
+const SHORT_READ = 16 << 20;
+export const TIERING_BUDGET = 1_800_000; // V8's default (Node 20-24)
+const SHORT_READ_BUDGET = 2_000_000_000;
+/** Unless the budget was set on the command line (node --wasm-tiering-budget=…): then it is left alone. */
+const budgetIsDefault = !process.execArgv.some((a) => a.startsWith('--wasm-tiering-budget'));
+
+/**
+ * Runs the rest of a read with the large tiering budget when it is short; returns the function that ends that.
+ * node:v8 (a millisecond to load) is loaded only then.
+ */
+async function shortReadBudget(prev: LogState | null, size: number): Promise<() => void> {
+  if (!budgetIsDefault || prev === null || prev.checkpoint === null || prev.offset > size) return () => {};
+  if (size - prev.offset > SHORT_READ) return () => {};
+  const v8 = await import('node:v8');
+  v8.setFlagsFromString(`--wasm-tiering-budget=${SHORT_READ_BUDGET}`);
+  return () => v8.setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`);
+}
+
 /** node:crypto's createHash, loaded only to check a ledger entry written by an older firedup (SHA-256). */
 type Sha256 = typeof import('node:crypto').createHash;
 
@@ -253,6 +280,7 @@ export async function ingestLocal(
 ): Promise<IngestResult> {
   const { real, fd, st } = open(path);
   const file = new LogFile(real, fd);
+  let endShortRead = () => {};
   try {
     const key: LogKey = { host: opts.host ?? 'localhost', path: real };
     const fileId = `${st.dev}:${st.ino}`;
@@ -267,6 +295,7 @@ export async function ingestLocal(
     };
 
     const prev = ledger ? await ledger.getLog(key) : null;
+    endShortRead = await shortReadBudget(prev, size);
     // An entry an older firedup wrote, with SHA-256 digests: checked with node:crypto this once.
     const sha256 =
       prev && (legacyHash(prev.headHash) || legacyHash(prev.tailHash))
@@ -398,6 +427,7 @@ export async function ingestLocal(
       mtimeMs: st.mtimeMs,
     };
   } finally {
+    endShortRead();
     fs.closeSync(fd);
   }
 }

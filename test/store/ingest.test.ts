@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import {
   ingestLocal,
   type LedgerLike,
   TAIL_LEN,
+  TIERING_BUDGET,
 } from '../../src/app/ingest.js';
 import { LogAnalyzer } from '../../src/core/analyzer.js';
 import { analyzeFile } from '../../src/sources/file.js';
@@ -305,6 +306,31 @@ describe('an entry an older firedup wrote (SHA-256 digests of the head and the t
     const r = await ingestLocal(ledger, p);
     assert.equal(r.reset, true);
     assert.deepEqual(r.report, full(p));
+  });
+});
+
+describe('the wasm tiering budget a short read changes and puts back', () => {
+  it("is this Node's default, so that putting it back leaves V8's flags (the code cache's key) as they were", () => {
+    const r = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    const m = /--wasm-tiering-budget[^\n]*\n\s*type: int\s+default: --wasm-tiering-budget=(\d+)/.exec(
+      r.stdout,
+    );
+    assert.ok(m, 'node --v8-options lists --wasm-tiering-budget');
+    assert.equal(Number(m[1]), TIERING_BUDGET);
+  });
+
+  it('an incremental read leaves the flags as they were', async () => {
+    const v8 = await import('node:v8');
+    const tag = v8.cachedDataVersionTag();
+    const data = manyLaunches(300_000);
+    const p = file(data.subarray(0, 500_000));
+    const ledger = new MemoryLedger();
+    await ingestLocal(ledger, p);
+    fs.appendFileSync(p, data.subarray(500_000));
+    const r = await ingestLocal(ledger, p);
+    assert.ok(r.resumedFrom > 0);
+    assert.deepEqual(r.report, full(p));
+    assert.equal(v8.cachedDataVersionTag(), tag);
   });
 });
 
