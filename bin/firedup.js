@@ -3,7 +3,8 @@
 // run build`: scripts/build-bundle.mjs), compiled with a V8 code cache: a process that starts from the cache
 // neither reads ~110 module files nor parses them, which was most of a `firedup status`. The bundle's entry
 // (src/cli/bin.ts) handles exit codes and internal errors. `--help` and `--version` come from a small bundle
-// of their own (src/cli/quick.ts), without the CLI. This file is CommonJS (bin/package.json says so), like
+// of their own (src/cli/quick.ts), without the CLI, and `status` from one without the other commands
+// (status.cjs, src/cli/bin-status.ts: half the code to read and to load from the cache). This file is CommonJS (bin/package.json says so), like
 // both bundles: none of them starts Node's ES module loader, which a bare `node -e 0` does not pay for either.
 //
 // The cache is one file per first argument (`status`, `runs`, …: each caches the functions its own run
@@ -49,10 +50,19 @@ function runBundle() {
   const { pathToFileURL } = require('node:url');
   let source;
   let stat;
+  let file = bundle;
   try {
     // ASCII (the build escapes the rest): latin1 reads it without decoding UTF-8, twice as fast.
-    source = fs.readFileSync(bundle, 'latin1');
-    stat = fs.statSync(bundle);
+    if (arg === 'status') {
+      try {
+        file = path.join(dir, 'status.cjs');
+        source = fs.readFileSync(file, 'latin1');
+      } catch {
+        file = bundle;
+      }
+    }
+    source ??= fs.readFileSync(file, 'latin1');
+    stat = fs.statSync(file);
   } catch {
     missing();
   }
@@ -71,13 +81,13 @@ function runBundle() {
   // columns, which its source map turns into src/ ones (src/cli/stack.ts).
   const script = new vm.Script(
     `(function (exports, require, module, __filename, __dirname, __firedup_bundle_url) {\n${source}\n})`,
-    { filename: bundle, cachedData, lineOffset: -1 },
+    { filename: file, cachedData, lineOffset: -1 },
   );
   if (cachedData === undefined || script.cachedDataRejected)
     process.once('exit', () => saveCache(script.createCachedData(), dirs, key, name));
   const mod = { exports: {} };
   const run = script.runInThisContext();
-  run(mod.exports, require('node:module').createRequire(bundle), mod, bundle, dir, pathToFileURL(bundle).href);
+  run(mod.exports, require('node:module').createRequire(file), mod, file, dir, pathToFileURL(file).href);
 }
 
 /**

@@ -122,7 +122,8 @@ function options(outdir, extra) {
   return [
     {
       ...common,
-      entryPoints: { firedup: 'src/cli/bin.ts' },
+      // `status` has a bundle of its own (src/cli/bin-status.ts): the read path without the other commands.
+      entryPoints: { firedup: 'src/cli/bin.ts', status: 'src/cli/bin-status.ts' },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
       plugins: [lazyCatalogs(outdir, extra), sqliteAddon],

@@ -12,7 +12,13 @@ function out(s: string): void {
   process.stdout.write(s);
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one command: the modules of `cmd` are loaded by `dispatch` (dispatch.ts: every command; the `status`
+ * bundle's entry, bin-status.ts: that one only, so that its bundle holds no other command's code).
+ */
+export type Dispatch = (cmd: string, rest: string[]) => Promise<number>;
+
+export async function main(argv: string[], dispatch: Dispatch): Promise<number> {
   // `firedup runs big.log | head`: the reader went away, which is not an error. Registered when the stream is
   // made: `status` writes without it (stdout.ts).
   onStdout((stream) =>
@@ -22,7 +28,7 @@ export async function main(argv: string[]): Promise<number> {
     }),
   );
   try {
-    return await run(argv);
+    return await run(argv, dispatch);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`firedup: ${err.message}\n`);
@@ -47,7 +53,7 @@ function asksHelp(args: string[]): boolean {
   return false;
 }
 
-async function run(argv: string[]): Promise<number> {
+async function run(argv: string[], dispatch: Dispatch): Promise<number> {
   const [cmd, ...rest] = argv;
   const quick = quickAnswer(cmd);
   if (quick) {
@@ -65,50 +71,7 @@ async function run(argv: string[]): Promise<number> {
   }
   // `bench run` has more options than the command table shows: it prints its own help.
   if (asksHelp(rest) && !(cmd === 'bench' && rest[0] === 'run')) return help(cmd);
-  // Each command's modules load only when it runs: `status` does not pay for the dashboard or `launch`.
-  switch (cmd) {
-    case 'status':
-      return (await import('./status.js')).status(rest);
-    case 'runs': {
-      const ledger = await import('./ledger-commands.js');
-      return ledger.isLedgerRuns(rest)
-        ? ledger.ledgerRunsCommand(rest)
-        : (await import('./status.js')).runs(rest);
-    }
-    case 'show':
-      return (await import('./ledger-commands.js')).showCommand(rest);
-    case 'diff':
-      return (await import('./ledger-commands.js')).diffCommand(rest);
-    case 'bench':
-      return (await import('./bench-import.js')).benchCommand(rest);
-    case 'target':
-      return (await import('./ledger-commands.js')).targetCommand(rest);
-    case 'forget':
-      return (await import('./ledger-commands.js')).forgetCommand(rest);
-    case 'ledger':
-      return (await import('./ledger-push.js')).ledgerCommand(rest);
-    case 'watch':
-      return (await import('./watch.js')).watchCommand(rest);
-    case 'wait':
-      return (await import('./watch.js')).waitCommand(rest);
-    case 'replay':
-      return (await import('./replay.js')).replayCommand(rest);
-    case 'demo':
-      return (await import('./demo.js')).demoCommand(rest);
-    case 'launch':
-      return (await import('./launch.js')).launchCommand(rest);
-    case 'sweep':
-      return (await import('./sweep.js')).sweepCommand(rest);
-    case 'serve':
-      return (await import('./serve.js')).serveCommand(rest);
-    case 'ps':
-      return (await import('./ps.js')).psCommand(rest);
-    case 'completion':
-      return (await import('./completion.js')).completionCommand(rest);
-    default:
-      // A documented command without a case here is firedup's bug, not the user's.
-      throw new Error(`command ${cmd} is documented but not dispatched`);
-  }
+  return dispatch(cmd, rest);
 }
 
 function help(name: string | undefined): number {
