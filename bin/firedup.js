@@ -77,12 +77,10 @@ function runBundle() {
       break;
     } catch {}
   }
-  // The wrapper has a line of its own, taken off by lineOffset: stack traces give the bundle's own lines and
-  // columns, which its source map turns into src/ ones (src/cli/stack.ts).
-  const script = new vm.Script(
-    `(function (exports, require, module, __filename, __dirname, __firedup_bundle_url) {\n${source}\n})`,
-    { filename: file, cachedData, lineOffset: -1 },
-  );
+  // The bundle is one function expression, `(function (exports, require, module, __filename, __dirname,
+  // __firedup_bundle_url) {…})` (scripts/build-bundle.mjs): compiled as read, so stack traces give the
+  // bundle's own lines and columns, which its source map turns into src/ ones (src/cli/stack.ts).
+  const script = new vm.Script(source, { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected)
     process.once('exit', () => saveCache(script.createCachedData(), dirs, key, name));
   const mod = { exports: {} };

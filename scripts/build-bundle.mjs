@@ -127,7 +127,11 @@ function options(outdir, extra) {
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
       plugins: [lazyCatalogs(outdir, extra), sqliteAddon],
-      footer: { js: NODE_ESM },
+      // The function bin/firedup.js compiles (vm.Script) and calls, in the file: the source V8 is given is then
+      // the file as read, where a wrapper added at run time would be a second copy of it (V8 flattens the
+      // concatenation). esbuild's source map counts the banner's line.
+      banner: { js: WRAPPER_START },
+      footer: { js: `${NODE_ESM}\n${WRAPPER_END}` },
       // The sources are ES modules: import.meta.url is the bundle's own file URL, set by bin/firedup.js.
       define: { 'import.meta.url': '__firedup_bundle_url' },
       // A dynamic import() of an external package becomes require(): vm.Script code has no import().
@@ -171,6 +175,9 @@ function ascii(text, file) {
  */
 const TO_ESM = /__toESM\(require\("(node:[a-z_/]+)"\),1\)/g;
 const NODE_ESM = 'function __nodeESM(m){return __create(m,{default:{value:m,enumerable:!0}})}';
+/** The CLI bundles' wrapper (see `options`): their parameters are what bin/firedup.js passes. */
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname, __firedup_bundle_url) {';
+const WRAPPER_END = '})';
 function nodeImports(text, file) {
   const out = text.replace(TO_ESM, (call, name) => {
     const short = `__nodeESM(require("${name}"))`;
