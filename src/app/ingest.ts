@@ -201,7 +201,15 @@ class LogFile {
       Math.min(CHUNK, to - pos, Math.max(1 << 16, since + save.every - pos));
     let pos = from;
     let k = 0;
-    let pending = pos < to ? this.readAsync(this.chunks[k]!, pos, lenAt(pos, save.since)) : null;
+    const first = pos < to ? lenAt(pos, save.since) : 0;
+    // What one read takes in (an incremental status's megabyte) is read here and now: there is nothing to
+    // overlap it with, and libuv's thread pool would be started for it (threads, a round trip).
+    let pending =
+      pos >= to
+        ? null
+        : first === to - pos
+          ? Promise.resolve(this.read(this.chunks[k]!, pos, first))
+          : this.readAsync(this.chunks[k]!, pos, first);
     while (pending !== null) {
       const n = await pending;
       if (n === 0) break;
