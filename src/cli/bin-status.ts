@@ -5,8 +5,11 @@
  */
 import { runProcess } from './entry.js';
 
-runProcess(async (cmd, rest) => {
-  // bin/firedup.js runs this bundle for `firedup status …` only (main answers --help and the like itself).
-  if (cmd !== 'status') throw new Error(`the status bundle was run for ${cmd}`);
-  return (await import('./status.js')).status(rest);
-});
+runProcess(
+  async (cmd, rest) => {
+    // bin/firedup.js runs this bundle for `firedup status …` only (main answers --help and the like itself).
+    if (cmd !== 'status') throw new Error(`the status bundle was run for ${cmd}`);
+    return (await import('./status.js')).status(rest);
+  },
+  { exitWhenIdle: true },
+);
