@@ -174,7 +174,9 @@ export function mayHoldSecret(text: string): boolean {
 
 /** Masks secret values inside a raw log line that is kept verbatim as evidence. */
 export function redactText(text: string): string {
-  if (!MAYBE_SECRET.test(text)) return text;
+  // SECRET_HINT holds for every text this masks (a secret name has one of its words, a token one of its
+  // prefixes): a text without it is returned before the passes below, whose regexes compile on first use.
+  if (!MAYBE_SECRET.test(text) || !SECRET_HINT.test(text)) return text;
   let out = redactKeyed(redactKeyed(text, CLI_RE), KEYED_RE);
   out = out.replace(BEARER_RE, `$1${REDACTED}`);
   for (const re of TOKEN_SHAPES) out = out.replace(re, REDACTED);
