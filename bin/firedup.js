@@ -45,7 +45,6 @@ function quick() {
 }
 
 function runBundle() {
-  const os = require('node:os');
   const vm = require('node:vm');
   const { pathToFileURL } = require('node:url');
   let source;
@@ -68,11 +67,10 @@ function runBundle() {
   }
   const key = /^[a-z][a-z-]{0,20}$/.test(arg) ? arg : 'other';
   const name = `${key}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`;
-  const dirs = [path.join(root, 'dist', '.code-cache'), path.join(os.tmpdir(), `firedup-code-cache-${process.getuid?.() ?? 0}`)];
   let cachedData;
-  for (const d of dirs) {
+  for (const d of cacheDirs()) {
     try {
-      if (d !== dirs[0] && !ownedPrivate(d)) continue;
+      if (d !== CACHE_DIR && !ownedPrivate(d)) continue;
       cachedData = fs.readFileSync(path.join(d, name));
       break;
     } catch {}
@@ -82,7 +80,7 @@ function runBundle() {
   // bundle's own lines and columns, which its source map turns into src/ ones (src/cli/stack.ts).
   const script = new vm.Script(source, { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected)
-    process.once('exit', () => saveCache(script.createCachedData(), dirs, key, name));
+    process.once('exit', () => saveCache(script.createCachedData(), key, name));
   const mod = { exports: {} };
   const run = script.runInThisContext();
   run(mod.exports, require('node:module').createRequire(file), mod, file, dir, pathToFileURL(file).href);
@@ -97,11 +95,19 @@ function ownedPrivate(d) {
   return st.isDirectory() && st.uid === (process.getuid?.() ?? st.uid) && (st.mode & 0o022) === 0;
 }
 
-function saveCache(data, dirs, key, name) {
-  for (const d of dirs) {
+const CACHE_DIR = path.join(root, 'dist', '.code-cache');
+
+/** The cache's directories in the order tried: the temp directory's (node:os) only when it comes to that. */
+function* cacheDirs() {
+  yield CACHE_DIR;
+  yield path.join(require('node:os').tmpdir(), `firedup-code-cache-${process.getuid?.() ?? 0}`);
+}
+
+function saveCache(data, key, name) {
+  for (const d of cacheDirs()) {
     try {
       fs.mkdirSync(d, { recursive: true, mode: 0o700 });
-      if (d !== dirs[0] && !ownedPrivate(d)) continue;
+      if (d !== CACHE_DIR && !ownedPrivate(d)) continue;
       // Written aside and renamed: a concurrent firedup reads the old file or the new one, never half of one.
       const tmp = path.join(d, `.${name}.${process.pid}`);
       fs.writeFileSync(tmp, data);
