@@ -214,9 +214,21 @@ export class TimeSeries {
 
   /** `[bucket start (s since epoch), mean value]`, in time order. */
   points(): Array<[number, number]> {
-    return this.entries()
-      .sort((a, b) => a[0] - b[0])
-      .map(([k, sum, n]) => [ORIGIN + k * this.width, Math.round(sum / n) / 100]);
+    // The slots in their keys' order (keys are distinct), without a list of entries to sort.
+    const n = this.used;
+    const keys = new Float64Array(n);
+    this.slots.forEach((slot, k) => {
+      keys[slot] = k;
+    });
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => keys[a]! - keys[b]!);
+    const out = new Array<[number, number]>(n);
+    for (let i = 0; i < n; i++) {
+      const s = order[i]!;
+      out[i] = [ORIGIN + keys[s]! * this.width, Math.round(this.sums[s]! / this.counts[s]!) / 100];
+    }
+    return out;
   }
 }
 
