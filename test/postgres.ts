@@ -58,9 +58,19 @@ export function ensurePostgres(): { initdb: string; pgCtl: string } {
 
 /** Runs a Postgres binary as the user that owns the data directory (nobody, when the tests run as root). */
 function asOwner(bin: string, args: string[], root: boolean): void {
-  const [cmd, argv] = root ? ['runuser', ['-u', 'nobody', '--', bin, ...args]] : [bin, args];
+  const [cmd, argv] = root ? [runuser(), ['-u', 'nobody', '--', bin, ...args]] : [bin, args];
   const r = spawnSync(cmd, argv, { encoding: 'utf8', cwd: '/' });
-  if (r.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
+  if (r.status !== 0)
+    throw new Error(`${bin} ${args.join(' ')} failed: ${r.error?.message ?? (r.stderr || r.stdout)}`);
+}
+
+/** runuser lives in sbin, which a non-login PATH (cron, `env -i`, some CI runners) leaves out. */
+function runuser(): string {
+  for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/sbin']) {
+    const p = path.join(dir || '.', 'runuser');
+    if (fs.existsSync(p)) return p;
+  }
+  return 'runuser';
 }
 
 let seq = 0;
