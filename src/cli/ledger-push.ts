@@ -71,7 +71,7 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
     if (flags.json) process.stdout.write(`${JSON.stringify({ from: from.path, to: to.path, ...r })}\n`);
     else
       process.stdout.write(
-        `pushed ${r.launches} launch${r.launches === 1 ? '' : 'es'} from ${from.path} to ${to.path}: ${r.added} new, ${r.launches - r.added} already there (updated); ${r.benches} benchmark run${r.benches === 1 ? '' : 's'} (${r.benchesAdded} new); ${r.targets} target${r.targets === 1 ? '' : 's'}\n`,
+        `pushed ${r.launches} launch${r.launches === 1 ? '' : 'es'} from ${from.path} to ${to.path}: ${r.added} new, ${r.launches - r.added} already there (updated); ${r.benches} benchmark run${r.benches === 1 ? '' : 's'} (${r.benchesAdded} new); ${r.targets} target${r.targets === 1 ? '' : 's'}${r.sweepRuns ? `; ${r.sweepRuns} sweep run${r.sweepRuns === 1 ? '' : 's'} (${r.sweepRunsAdded} new)` : ''}\n`,
       );
     return 0;
   } catch (e) {
