@@ -2,7 +2,6 @@
  * `firedup ledger push --to postgres://…`: copies this machine's ledger (--ledger, FIREDUP_LEDGER or the
  * default file) into another one, so a laptop's history joins the team's (app/ledger-push.ts). Safe to repeat.
  */
-import path from 'node:path';
 import { pushLedger } from '../app/ledger-push.js';
 import { redactText } from '../core/config/redact.js';
 import type { LedgerStore } from '../store/ledger-store.js';

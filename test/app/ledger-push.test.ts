@@ -68,7 +68,11 @@ for (const b of BACKENDS)
         );
         const mine = runs[1]!;
         const launch = await to.getLaunch(mine.launchId!);
-        assert.equal(launch?.outcome, 'shutdown', 'the run names the served launch, as the destination has it');
+        assert.equal(
+          launch?.outcome,
+          'shutdown',
+          'the run names the served launch, as the destination has it',
+        );
         const benches = (await to.benchesOf([mine.launchId!])).get(mine.launchId!) ?? [];
         assert.deepEqual(
           mine.detail.benchIds,
@@ -81,7 +85,7 @@ for (const b of BACKENDS)
 
       // The OOM point ended since: pushing again updates it and adds nothing.
       const again = await openLedger(local);
-      await again.updateSweepPoint(c.id, { status: 'failed', endedAt: 1_771_472_500 });
+      await again.updateSweepPoint(c.id, { status: 'crashed', endedAt: 1_771_472_500 });
       await again.close();
       const second = runCli(['ledger', 'push', '--to', dest, '--ledger', local]);
       assert.equal(second.code, 0, second.stderr);
@@ -92,7 +96,7 @@ for (const b of BACKENDS)
         assert.equal(runs.length, 3);
         assert.deepEqual(
           runs.filter((r) => r.pointHash === 'flashinfer_trtllm').map((r) => [r.status, r.endedAt]),
-          [['failed', 1_771_472_500]],
+          [['crashed', 1_771_472_500]],
         );
       } finally {
         await after2.close();
