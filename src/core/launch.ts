@@ -282,6 +282,7 @@ export class LaunchBuilder {
 
   /** Applies a run of serving lines read in bulk: the same changes as the general path makes line by line. */
   applyRun(r: ServingRunData): void {
+    if (this.ray !== null) rayRun(this.ray, r);
     if (this.startTs === null) this.startTs = r.firstTs;
     this.endLine = r.lastLine;
     this.endOffset = r.lastOffset;
@@ -527,4 +528,27 @@ export function rayLine(
     }
   }
   if (line.pid !== null) b.pids.add(line.pid);
+}
+
+/**
+ * A run of serving lines read in bulk (bulk.ts) is the driver's: the bulk readers take no line with Ray's `ip=`.
+ * Its node is moved as the general path's rayLine would have moved it line by line.
+ */
+function rayRun(r: RayNodes, run: ServingRunData): void {
+  const d = r.nodes[0]!;
+  d.lines += run.lines;
+  r.cur = 0;
+  for (let no = Math.max(run.firstLine, run.lastLine - RAY_RECENT + 1); no <= run.lastLine; no++)
+    r.recent.push(no, 0);
+  if (r.recent.length > RAY_RECENT * 2) r.recent.splice(0, r.recent.length - RAY_RECENT * 2);
+  const b = d.b;
+  if (b.startTs === null) b.startTs = run.firstTs;
+  b.endLine = run.lastLine;
+  b.endOffset = run.lastOffset;
+  if (run.lastTs !== null) {
+    b.lastTs = run.lastTs;
+    r.driverTs = run.lastTs;
+  }
+  for (const t of run.tags) b.ranks.add(t);
+  if (run.pids) for (const p of run.pids) b.pids.add(p);
 }

@@ -184,8 +184,9 @@ describe('checkpoint and restore continue a read exactly', () => {
     for (const s of ['clean', 'oom', 'stuck']) {
       const log = load(path.join(ROOT, 'test', 'fixtures', 'multinode', `vllm-ray-2node-${s}.log`));
       assert.equal(log.want.get(true)!.launches[0]!.nodes?.layout, 'ray', s);
-      for (const cut of log.lines)
-        assert.deepEqual(chained(log.data, [cut], true, 1 << 20), log.want.get(true), `${s} cut at ${cut}`);
+      for (const bulk of [true, false])
+        for (const cut of log.lines)
+          assert.deepEqual(chained(log.data, [cut], bulk, 1 << 20), log.want.get(bulk), `${s} cut at ${cut}`);
     }
   });
 
