@@ -438,9 +438,25 @@ export interface RayNodes {
   localActors: boolean;
   /** The stamp of the driver's node's last stamped line (its own clock). */
   driverTs: number | null;
+  /**
+   * Lines in which Ray names the node of a worker that died or failed (the first few): `ip: X` in an
+   * ActorDiedError's context, `Worker IP address: X` from the raylet, `ray::Actor.method() (pid=N, ip=X, …)`
+   * heading a RayTaskError, `Memory on the node (IP: X, …)` from Ray's memory monitor.
+   */
+  blame: RayBlame[];
+}
+
+export interface RayBlame {
+  ip: string;
+  line: number;
+  text: string;
+  /** Ray's memory monitor killed it: out of memory (on the host). Otherwise it died or raised. */
+  oom: boolean;
 }
 
 const RAY_RECENT = 128;
+const RAY_BLAME =
+  /^\s*ip: ([0-9A-Fa-f.:]+)\s*$|Worker IP address: ([0-9A-Fa-f.:]+)|\bray::[\w.]+\(\) \(pid=\d+, ip=([0-9A-Fa-f.:]+)|Memory on the node \(IP: ([0-9A-Fa-f.:]+)/;
 /**
  * vLLM's own process prefixes (utils decorate_logs: `APIServer`, `EngineCore_DP0`, `Worker_TP1`; V0's
  * `VllmWorkerProcess`): a prefix with one of these names and no ip is the engine's, not a Ray actor's.
@@ -485,6 +501,8 @@ export function rayLine(
     tags: string | null;
     pid: number | null;
     rel: number | null;
+    msg: string;
+    text: string;
   },
   ts: number | null,
 ): void {
@@ -499,6 +517,7 @@ export function rayLine(
       recent: [],
       localActors: false,
       driverTs: seen ? launch.lastTs : null,
+      blame: [],
     };
   }
   let i = r.nodes.findIndex((n) => n.ip === ip);
@@ -528,6 +547,12 @@ export function rayLine(
     }
   }
   if (line.pid !== null) b.pids.add(line.pid);
+  if (r.blame.length < 4 && (line.msg.includes('ip') || line.msg.includes('IP'))) {
+    const m = RAY_BLAME.exec(line.msg);
+    const named = m ? (m[1] ?? m[2] ?? m[3] ?? m[4])! : null;
+    if (named !== null)
+      r.blame.push({ ip: named, line: line.no, text: line.text.slice(0, 512), oom: m![4] !== undefined });
+  }
 }
 
 /**

@@ -365,7 +365,9 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null, engineSc
     skew: n.skew,
     launch: launchReport(n.b, eng),
   }));
-  return isRayMultiNode(nodes, ray.localActors) ? rayLaunch(whole, nodes) : whole;
+  // Ray naming a dead worker's node counts once the launch failed.
+  const blame = whole.outcome === 'crashed' ? ray.blame : [];
+  return isRayMultiNode(nodes, ray.localActors, blame) ? rayLaunch(whole, nodes, blame) : whole;
 }
 
 export function buildReport(a: LogAnalyzer): AnalysisReport {

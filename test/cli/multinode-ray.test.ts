@@ -53,10 +53,10 @@ describe('Ray: one log, two nodes, read by status and runs', () => {
   it("worker node OOM: crashed, root cause 10.0.0.2; the driver's NCCL timeout is its consequence", async () => {
     const r = await cli(['status', '--no-ledger', '--no-color', log('oom')], { COLUMNS: '200' });
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stdout, /failure: oom on RayWorkerWrapper during kv_cache/);
+    assert.match(r.stdout, /failure: oom on RayWorkerWrapper pid=5306 during kv_cache/);
     assert.match(
       r.stdout,
-      /across nodes: crashed: 10\.0\.0\.2 \(node_rank 1\) died first: oom on RayWorkerWrapper in kv_cache at 15:21:43: torch\.OutOfMemoryError: CUDA out of memory/,
+      /across nodes: crashed: 10\.0\.0\.2 \(node_rank 1\) died first: oom on RayWorkerWrapper pid=5306 in kv_cache at 15:21:43: torch\.OutOfMemoryError: CUDA out of memory/,
     );
     assert.match(r.stdout, /driver's nccl is its consequence/);
     // All nodes' lines are in this one log: no note that the line numbers are another log's.

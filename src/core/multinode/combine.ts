@@ -170,7 +170,11 @@ function skewNote(nodes: MatchedNode[], head: MatchedNode, oneLog: boolean): str
   return `clock skew corrected: ${parts.join('; ')} (${how})`;
 }
 
-function crashed(nodes: MatchedNode[], oneLog: boolean): MultiNodeReport['culprit'] & { detail: string } {
+function crashed(
+  nodes: MatchedNode[],
+  oneLog: boolean,
+  causeFirst: string | null,
+): MultiNodeReport['culprit'] & { detail: string } {
   const failed = nodes.filter((n) => n.launch.outcome === 'crashed');
   // Earliest on the corrected clock (in one log: first in it); at equal (or unknown) times a node's own cause
   // beats waiting in a collective.
@@ -178,7 +182,12 @@ function crashed(nodes: MatchedNode[], oneLog: boolean): MultiNodeReport['culpri
   const order = failed
     .map((n) => ({ n, ts: failureTs(n), waiting: WAITING_CLASSES.has(n.launch.failure?.class ?? 'other') }))
     .map((o) => ({ ...o, at: key(o.n, o.ts) }))
-    .sort((a, b) => (a.at ?? Infinity) - (b.at ?? Infinity) || Number(a.waiting) - Number(b.waiting));
+    .sort(
+      (a, b) =>
+        Number(b.n.name === causeFirst) - Number(a.n.name === causeFirst) ||
+        (a.at ?? Infinity) - (b.at ?? Infinity) ||
+        Number(a.waiting) - Number(b.waiting),
+    );
   const first = order[0]!;
   const f = first.n.launch.failure!;
   const at = first.ts !== null ? ` at ${hms(first.ts)}` : '';
@@ -287,7 +296,7 @@ export function combineNodes(m: Extract<Match, { ok: true }>): MultiNodeReport {
   };
   const tail = note ? ` (${note})` : '';
   if (m.nodes.some((n) => n.launch.outcome === 'crashed')) {
-    const c = crashed(m.nodes, m.oneLog === true);
+    const c = crashed(m.nodes, m.oneLog === true, m.causeFirst ?? null);
     const failed = m.nodes.find((n) => n.name === c.name)!;
     return {
       ...base,

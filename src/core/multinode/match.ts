@@ -45,6 +45,8 @@ export type Match =
        * failed first is the order of their failure lines there, whatever the nodes' clocks say.
        */
       oneLog?: boolean;
+      /** A node the log itself names as the cause (Ray: the node of the actor the driver says died). */
+      causeFirst?: string;
     }
   | { ok: false; error: string };
 

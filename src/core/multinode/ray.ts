@@ -36,9 +36,26 @@ export interface RayNodeReading {
   launch: LaunchReport;
 }
 
+/** A line in which Ray names the node of a worker that died or failed (launch.ts RayBlame). */
+export interface RayBlameReading {
+  ip: string;
+  line: number;
+  text: string;
+  oom: boolean;
+}
+
 /** Whether the nodes read are a multi-node launch (see the header): two nodes with GPUs at work. */
-export function isRayMultiNode(nodes: RayNodeReading[], localActors: boolean): boolean {
-  const ips = nodes.filter((n) => n.ip !== null && n.lines > 0).length;
+export function isRayMultiNode(
+  nodes: RayNodeReading[],
+  localActors: boolean,
+  blame: RayBlameReading[] = [],
+): boolean {
+  const named = new Set(blame.map((b) => b.ip));
+  const ips = new Set([
+    ...nodes.filter((n) => n.ip !== null && n.lines > 0).map((n) => n.ip),
+    ...nodes.filter((n) => n.ip !== null && named.has(n.ip)).map((n) => n.ip),
+    ...named,
+  ]).size;
   if (ips >= 2) return true;
   if (ips < 1) return false;
   const driver = nodes.find((n) => n.ip === null);
@@ -58,6 +75,72 @@ function skewOf(measured: number | null): { skew: number; aligned: boolean } {
 const UP = new Set(['ready', 'serving', 'shutdown', 'ended']);
 
 /**
+ * A failure's rank as Ray's prefix gives it: the actor's name says little (every worker is a
+ * `RayWorkerWrapper`), its pid tells them apart (`RayWorkerWrapper pid=5306`).
+ */
+function withPid(l: LaunchReport): LaunchReport {
+  const f = l.failure;
+  if (!f?.rank || /\d/.test(f.rank)) return l;
+  let pid: string | null = null;
+  for (const m of f.text.matchAll(/\(([A-Za-z][\w-]*) pid=(\d+)/g)) if (m[1] === f.rank) pid = m[2]!;
+  return pid === null ? l : { ...l, failure: { ...f, rank: `${f.rank} pid=${pid}` } };
+}
+
+/** A node with no line of its own: what the driver's reading knows of the launch, none of its progress. */
+function unseen(like: LaunchReport, line: number): LaunchReport {
+  return {
+    ...like,
+    outcome: 'in_progress',
+    phase: null,
+    failure: null,
+    progress: null,
+    graphProgress: null,
+    phases: [],
+    ranks: [],
+    pids: [],
+    startLine: line,
+    endLine: line,
+    startTs: null,
+    endTs: null,
+    startTime: null,
+    endTime: null,
+    lastProgressTs: null,
+    ready: null,
+    shutdown: null,
+  };
+}
+
+/**
+ * The node of a worker the driver says died (or raised): crashed there, its failure the driver's line that
+ * names it. Ray's memory monitor names an out-of-memory kill; an ActorDiedError lists the likely causes (the
+ * OOM killer, `ray stop --force`, a segfault) without knowing which: killed.
+ */
+function diedThere(l: LaunchReport, b: RayBlameReading): LaunchReport {
+  const message = b.oom
+    ? `Ray's memory monitor killed its worker: the node ran low on memory (line ${b.line})`
+    : `its Ray worker died or failed, as the driver's log says at line ${b.line}`;
+  return {
+    ...l,
+    outcome: 'crashed',
+    // When it died is not known: its last line is only when it was last heard of.
+    endTs: null,
+    failure: {
+      class: b.oom ? 'oom' : 'killed',
+      line: b.line,
+      message,
+      text: b.text,
+      exceptionType: null,
+      rank: null,
+      phase: l.phase,
+      time: null,
+      hint: null,
+      remedies: [],
+      evidence: [{ line: b.line, text: b.text }],
+    },
+  };
+}
+
+/**
  * The launch as a multi-node one: `whole` is its reading from every line of the log, `nodes` each node's. The
  * outcome, phase and failure are the reading across nodes' (the root cause's failure, wherever it happened;
  * its line numbers are this log's as any other's); the rest stays the whole log's.
@@ -65,10 +148,27 @@ const UP = new Set(['ready', 'serving', 'shutdown', 'ended']);
 export function rayLaunch(
   whole: LaunchReport,
   nodes: RayNodeReading[],
+  blame: RayBlameReading[] = [],
 ): LaunchReport & { nodes: MultiNodeReport } {
   const driver = nodes.find((n) => n.ip === null)!;
-  const others = nodes.filter((n) => n !== driver && n.lines > 0);
-  const placed = [driver, ...others];
+  const blamed = whole.outcome === 'crashed' ? (blame.find((b) => b.ip !== null) ?? null) : null;
+  const others = nodes.filter((n) => n !== driver && (n.lines > 0 || n.ip === blamed?.ip));
+  // A node Ray names as the dead worker's that never logged a line of its own still took part.
+  if (blamed && !others.some((n) => n.ip === blamed.ip))
+    others.push({
+      ip: blamed.ip,
+      actors: [],
+      lines: 0,
+      skew: null,
+      launch: unseen(driver.launch, blamed.line),
+    });
+  let told = false;
+  const placed = [driver, ...others].map((n0) => {
+    const n = { ...n0, launch: withPid(n0.launch) };
+    if (!blamed || n.ip !== blamed.ip || n.launch.outcome === 'crashed') return n;
+    told = true;
+    return { ...n, launch: diedThere(n.launch, blamed) };
+  });
   // The driver's reading stands for the launch's end: a shutdown, a line of another launch after it.
   const head: LaunchReport = {
     ...driver.launch,
@@ -107,7 +207,14 @@ export function rayLaunch(
     };
   });
   const across = {
-    ...combineNodes({ ok: true, head: 0, nodes: matched, notes: [], oneLog: true }),
+    ...combineNodes({
+      ok: true,
+      head: 0,
+      nodes: matched,
+      notes: [],
+      oneLog: true,
+      ...(blamed ? { causeFirst: blamed.ip } : {}),
+    }),
     layout: 'ray' as const,
   };
   const culprit = across.culprit ? matched.find((n) => n.name === across.culprit!.name)!.launch : null;
@@ -115,7 +222,12 @@ export function rayLaunch(
     ...whole,
     outcome: whole.outcome === 'ended' && across.outcome !== 'crashed' ? 'ended' : across.outcome,
     phase: across.phase ?? whole.phase,
-    failure: across.outcome === 'crashed' && culprit?.failure ? culprit.failure : whole.failure,
+    // The failure shown is the root cause's, unless all its node has is the driver's word for it: then the
+    // driver's own failure, which quotes it.
+    failure:
+      across.outcome === 'crashed' && culprit?.failure && !(told && across.culprit?.name === blamed?.ip)
+        ? culprit.failure
+        : whole.failure,
     nodes: across,
   };
 }

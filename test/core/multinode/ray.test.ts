@@ -268,4 +268,41 @@ ${W('10.0.0.2', 101, '10:00:55', 'worker_base.py:148', 'torch.OutOfMemoryError: 
       /^crashed: 10\.0\.0\.2 \(node_rank 1\) died first: oom .*; driver's nccl is its consequence$/,
     );
   });
+
+  it('a worker node whose actor died without a word: the driver names its node, the root cause is that node', () => {
+    const died = [
+      "ERROR 03-01 10:01:10 worker_base.py:148] Error executing method 'determine_num_available_blocks'. This might cause deadlock in distributed execution.",
+      'Traceback (most recent call last):',
+      '  File "/usr/local/lib/python3.12/dist-packages/vllm/executor/ray_gpu_executor.py", line 418, in _run_workers',
+      '    ray_worker_outputs = ray.get(ray_worker_outputs)',
+      'ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.',
+      '\tclass_name: RayWorkerWrapper',
+      '\tactor_id: 7c9a61e2b3d4',
+      '\tpid: 101',
+      '\tnamespace: 1b2e',
+      '\tip: 10.0.0.2',
+      'The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file.',
+    ];
+    const base = rayLog([null, '10.0.0.2'], { stopAt: 'load' }).trimEnd();
+    const l = read(`${base}\n${died.join('\n')}\n`);
+    const m = l.nodes!;
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(m.culprit?.name, '10.0.0.2');
+    assert.match(
+      m.verdict,
+      /^crashed: 10\.0\.0\.2 \(node_rank 1\) died first: killed in loading_weights: its Ray worker died or failed, as the driver's log says at line \d+; driver's \w+ is its consequence$/,
+    );
+    // The failure shown stays the driver's own exception, which quotes the death.
+    assert.match(l.failure!.message, /ActorDiedError: The actor died unexpectedly/);
+    // Ray's memory monitor names the node and the cause; the node need not have logged anything itself.
+    const oom = [
+      'Traceback (most recent call last):',
+      '  File "/usr/local/lib/python3.12/dist-packages/vllm/executor/ray_gpu_executor.py", line 418, in _run_workers',
+      'ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.',
+      'Memory on the node (IP: 10.0.0.3, ID: 5d1e) where the task (actor ID: 7c9a, name=RayWorkerWrapper.__init__, pid=101, memory used=120.50GB) was running was 121.02GB / 125.00GB (0.968), which exceeds the memory usage threshold of 0.95. Ray killed this worker (ID: 0a0b) because it was the most recently scheduled task.',
+    ];
+    const o = read(`${rayLog([null, '10.0.0.2'], { stopAt: 'load' }).trimEnd()}\n${oom.join('\n')}\n`).nodes!;
+    assert.equal(o.culprit?.name, '10.0.0.3');
+    assert.equal(o.nodes.find((n) => n.name === '10.0.0.3')?.failure?.class, 'oom');
+  });
 });
