@@ -217,7 +217,7 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
       rest = rest.slice(m[0].length);
       continue;
     }
-    m = rest.charCodeAt(1) === 114 /* r */ ? RAYLET.exec(rest) : null;
+    m = rest.charCodeAt(0) === 40 /* ( */ && rest.charCodeAt(1) === 114 /* r */ ? RAYLET.exec(rest) : null;
     if (m) {
       line.tags = m[1]!;
       if (m[2] !== undefined) line.ip = m[2];
