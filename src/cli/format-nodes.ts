@@ -31,7 +31,7 @@ export function formatNodes(m: MultiNodeReport, st: Style, live: NodeVerdict[] |
     const mark = m.culprit?.name === n.name ? { text: '◀', paint: st.red } : '';
     return [
       n.name,
-      `rank ${n.nodeRank ?? 0}${n.head ? ' head' : ''}`,
+      m.layout === 'ray' ? (n.head ? 'head' : '') : `rank ${n.nodeRank ?? 0}${n.head ? ' head' : ''}`,
       n.ranks ?? '',
       v ? v.state : n.outcome,
       n.phase ?? '',

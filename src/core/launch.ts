@@ -519,6 +519,15 @@ export function rayLine(
       driverTs: seen ? launch.lastTs : null,
       blame: [],
     };
+    // The driver's node's own Ray actors may have logged before any other node did.
+    for (const t of launch.ranks) {
+      const actor = /^[A-Za-z]\w*/.exec(t)?.[0];
+      if (actor && !ENGINE_PROCESS.test(actor)) {
+        r.localActors = true;
+        if (r.nodes[0]!.actors.length < 4 && !r.nodes[0]!.actors.includes(actor))
+          r.nodes[0]!.actors.push(actor);
+      }
+    }
   }
   let i = r.nodes.findIndex((n) => n.ip === ip);
   if (i < 0) {

@@ -56,7 +56,7 @@ describe('Ray: one log, two nodes, read by status and runs', () => {
     assert.match(r.stdout, /failure: oom on RayWorkerWrapper pid=5306 during kv_cache/);
     assert.match(
       r.stdout,
-      /across nodes: crashed: 10\.0\.0\.2 \(node_rank 1\) died first: oom on RayWorkerWrapper pid=5306 in kv_cache at 15:21:43: torch\.OutOfMemoryError: CUDA out of memory/,
+      /across nodes: crashed: 10\.0\.0\.2 died first: oom on RayWorkerWrapper pid=5306 in kv_cache at 15:21:43: torch\.OutOfMemoryError: CUDA out of memory/,
     );
     assert.match(r.stdout, /driver's nccl is its consequence/);
     // All nodes' lines are in this one log: no note that the line numbers are another log's.
@@ -124,7 +124,7 @@ describe('Ray: one log, two nodes, read by status and runs', () => {
     const show = await cli(['show', listed[0].id, '--ledger', ledger, '--no-color']);
     assert.equal(show.code, 0, show.stderr);
     assert.match(show.stdout, /nodes \(2, from Ray's ip= on each line; head: the driver's node\):/);
-    assert.match(show.stdout, /across nodes: crashed: 10\.0\.0\.2 \(node_rank 1\) died first/);
+    assert.match(show.stdout, /across nodes: crashed: 10\.0\.0\.2 died first/);
     const text = await cli(['runs', '--no-ledger', '--no-color', log('clean')], { COLUMNS: '200' });
     assert.match(text.stdout, /across nodes: serving: the head driver serves/);
   });
@@ -174,7 +174,7 @@ describe('Ray: one log, two nodes, watched live (replayed)', () => {
     const last = verdicts(r).at(-1)!;
     assert.equal(last.state, 'crashed');
     assert.equal(last.failure.class, 'oom');
-    assert.match(last.why, /^crashed: 10\.0\.0\.2 \(node_rank 1\) died first: oom/);
+    assert.match(last.why, /^crashed: 10\.0\.0\.2 died first: oom/);
     const exit = r.events.at(-1)!;
     assert.equal(exit.type, 'exit');
     assert.equal(exit.nodes.find((n: any) => n.name === '10.0.0.2').state, 'crashed');

@@ -97,7 +97,12 @@ function rankSpan(ranks: string[]): string | null {
   return nums.length === 1 ? `${p}${nums[0]}` : `${p}${nums[0]}–${p}${nums[nums.length - 1]}`;
 }
 
-export function nodeLabel(n: { name: string; nodeRank: number | null; head: boolean }): string {
+export function nodeLabel(
+  n: { name: string; nodeRank: number | null; head: boolean },
+  oneLog = false,
+): string {
+  // Ray's nodes have no node rank: an ip, or the driver's node, the head.
+  if (oneLog) return n.head ? `${n.name} (head)` : n.name;
   return `${n.name} (node_rank ${n.nodeRank ?? 0}${n.head ? ', head' : ''})`;
 }
 
@@ -210,7 +215,7 @@ function crashed(
     name: first.n.name,
     nodeRank: first.n.identity.nodeRank,
     why,
-    detail: `${nodeLabel({ name: first.n.name, nodeRank: first.n.identity.nodeRank, head: first.n.identity.head })} died first: ${why}${rest.length ? `; ${rest.join('; ')}` : ''}`,
+    detail: `${nodeLabel({ name: first.n.name, nodeRank: first.n.identity.nodeRank, head: first.n.identity.head }, oneLog)} died first: ${why}${rest.length ? `; ${rest.join('; ')}` : ''}`,
   };
 }
 
@@ -336,7 +341,7 @@ export function combineNodes(m: Extract<Match, { ok: true }>): MultiNodeReport {
     phase,
     culprit: s ? { name: s.node.name, nodeRank: s.node.identity.nodeRank, why: s.why } : null,
     verdict: s
-      ? `in ${phase}: ${nodeLabel({ name: s.node.name, nodeRank: s.node.identity.nodeRank, head: s.node.identity.head })} holds the launch back: ${s.why}${tail}`
+      ? `in ${phase}: ${nodeLabel({ name: s.node.name, nodeRank: s.node.identity.nodeRank, head: s.node.identity.head }, m.oneLog === true)} holds the launch back: ${s.why}${tail}`
       : `in ${phase ?? 'its start'} on every node${tail}`,
   };
 }
