@@ -263,10 +263,7 @@ ${W('10.0.0.2', 101, '10:00:55', 'worker_base.py:148', 'torch.OutOfMemoryError: 
     assert.equal(l.outcome, 'crashed');
     assert.equal(m.culprit?.name, '10.0.0.2');
     assert.equal(l.failure?.class, 'oom');
-    assert.match(
-      m.verdict,
-      /^crashed: 10\.0\.0\.2 died first: oom .*; driver's nccl is its consequence$/,
-    );
+    assert.match(m.verdict, /^crashed: 10\.0\.0\.2 died first: oom .*; driver's nccl is its consequence$/);
   });
 
   it('a worker node whose actor died without a word: the driver names its node, the root cause is that node', () => {
@@ -304,5 +301,33 @@ ${W('10.0.0.2', 101, '10:00:55', 'worker_base.py:148', 'torch.OutOfMemoryError: 
     const o = read(`${rayLog([null, '10.0.0.2'], { stopAt: 'load' }).trimEnd()}\n${oom.join('\n')}\n`).nodes!;
     assert.equal(o.culprit?.name, '10.0.0.3');
     assert.equal(o.nodes.find((n) => n.name === '10.0.0.3')?.failure?.class, 'oom');
+  });
+
+  it("vLLM V1: the engine core is Ray's driver, its own prefix around Ray's; its workers on two nodes", () => {
+    const ec = '(EngineCore_0 pid=100) ';
+    const at = (ip: string | null, pid: number) =>
+      `${ec}${ip === null ? `(RayWorkerWrapper pid=${pid}) ` : `(RayWorkerWrapper pid=${pid}, ip=${ip}) `}`;
+    const text = [
+      '(APIServer pid=9) INFO 08-06 10:00:00 [api_server.py:1805] vLLM API server version 0.10.0',
+      `${ec}INFO 08-06 10:00:05 [core.py:71] Initializing a V1 LLM engine (v0.10.0) with config: model='org/M', tensor_parallel_size=2, pipeline_parallel_size=2`,
+      `${ec}INFO 08-06 10:00:06 [ray_utils.py:334] No current placement group found. Creating a new placement group.`,
+      `${at(null, 200)}INFO 08-06 10:00:12 [gpu_model_runner.py:1770] Starting to load model org/M...`,
+      `${at('10.0.0.2', 300)}INFO 08-06 10:00:12 [gpu_model_runner.py:1770] Starting to load model org/M...`,
+      `${at(null, 200)}INFO 08-06 10:00:40 [gpu_model_runner.py:1801] Model loading took 30.2 GiB and 27.5 seconds`,
+      `${at('10.0.0.2', 300)}INFO 08-06 10:00:41 [gpu_model_runner.py:1801] Model loading took 30.2 GiB and 28.1 seconds`,
+      `${ec}INFO 08-06 10:01:20 [core.py:193] init engine (profile, create kv cache, warmup model) took 60.10 seconds`,
+      '(APIServer pid=9) INFO 08-06 10:01:22 [api_server.py:1870] Starting vLLM API server 0 on http://0.0.0.0:8000',
+      '(APIServer pid=9) INFO:     Application startup complete.',
+    ].join('\n');
+    const l = read(`${text}\n`);
+    const m = l.nodes!;
+    assert.deepEqual(
+      m.nodes.map((n) => [n.name, n.head, n.outcome]),
+      [
+        ['driver', true, 'ready'],
+        ['10.0.0.2', false, 'ready'],
+      ],
+    );
+    assert.match(m.nodes[0]!.via, /^ray driver \(RayWorkerWrapper\)$/);
   });
 });
