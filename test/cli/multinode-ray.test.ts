@@ -59,6 +59,8 @@ describe('Ray: one log, two nodes, read by status and runs', () => {
       /across nodes: crashed: 10\.0\.0\.2 died first: oom on RayWorkerWrapper pid=5306 in kv_cache at 15:21:43: torch\.OutOfMemoryError: CUDA out of memory/,
     );
     assert.match(r.stdout, /driver's nccl is its consequence/);
+    // The first line says the state once: `now: crashed — 10.0.0.2 died first`, not `crashed — crashed:`.
+    assert.match(r.stdout, /now: crashed — 10\.0\.0\.2 died first/);
     // All nodes' lines are in this one log: no note that the line numbers are another log's.
     assert.doesNotMatch(r.stdout, /line numbers above are/);
     const j = JSON.parse((await cli(['status', '--json', '--no-ledger', log('oom')])).stdout);
