@@ -11,6 +11,7 @@ import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
 import { formatExplain } from './format-explain.js';
+import { formatNodes, liveNodes } from './format-nodes.js';
 import { helpText } from './help.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
 import { engineFlag, readLogForCli, sshFlags } from './read.js';
@@ -101,6 +102,8 @@ export async function status(argv0: string[]): Promise<number> {
   } else {
     const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
     out(formatStatus(target === '-' ? '(stdin)' : target, report, st, live));
+    // One log that carries several nodes' lines (Ray): its nodes, as `--node` prints them.
+    if (last.nodes) out(formatNodes(last.nodes, st, liveNodes(live)));
     if (lines !== null) {
       const place = {
         host: 'localhost',
@@ -168,5 +171,7 @@ export async function runs(argv: string[]): Promise<number> {
   }
   const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
   out(formatRuns(target === '-' ? '(stdin)' : target, report, st));
+  const latest = report.launches[report.launches.length - 1];
+  if (latest?.nodes) out(formatNodes(latest.nodes, st));
   return 0;
 }
