@@ -149,6 +149,25 @@ const DAY_MS = 86400000;
 const ISO_MAX_MS = 253402300800000;
 const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 
+/**
+ * toISOString's date part (`YYYY-MM-DDT`) of a day since the epoch, from 1970 to 9999: civil-from-days (Howard
+ * Hinnant's algorithm), exact like Date's; the first toISOString of a process costs V8 a fifth of a millisecond.
+ */
+function isoDate(day: number): string {
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return `${y}-${two(m)}-${two(d)}T`;
+}
+
 /** A stamp as the report writes it: toISOString's text without `.000` (null: no time, or a relative one). */
 export function iso(ts: number | null, relative: boolean): string | null {
   if (ts === null || relative || ts < 86400 * 2) return null;
@@ -157,7 +176,7 @@ export function iso(ts: number | null, relative: boolean): string | null {
   if (!(ms < ISO_MAX_MS)) return new Date(ms).toISOString().replace('.000Z', 'Z');
   const day = Math.floor(ms / DAY_MS);
   if (day !== isoDay) {
-    isoDayText = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    isoDayText = isoDate(day);
     isoDay = day;
   }
   let r = ms - day * DAY_MS;
