@@ -201,25 +201,27 @@ class LogFile {
       Math.min(CHUNK, to - pos, Math.max(1 << 16, since + save.every - pos));
     let pos = from;
     let k = 0;
+    let target: Buffer = this.chunks[k]!;
     const first = pos < to ? lenAt(pos, save.since) : 0;
-    // What one read takes in (an incremental status's megabyte) is read here and now: there is nothing to
-    // overlap it with, and libuv's thread pool would be started for it (threads, a round trip).
-    let pending =
-      pos >= to
-        ? null
-        : first === to - pos
-          ? Promise.resolve(this.read(this.chunks[k]!, pos, first))
-          : this.readAsync(this.chunks[k]!, pos, first);
+    let pending: Promise<number> | null = null;
+    if (pos < to && first === to - pos) {
+      // What one read takes in (an incremental status's megabyte) is read here and now: there is nothing to
+      // overlap it with, and libuv's thread pool would be started for it (threads, a round trip). It goes
+      // straight where the bulk reader scans it, which then does not copy it.
+      target = a.inputBuffer(first) ?? target;
+      pending = Promise.resolve(this.read(target, pos, first));
+    } else if (pos < to) pending = this.readAsync(target, pos, first);
     while (pending !== null) {
       const n = await pending;
       if (n === 0) break;
-      const chunk = this.chunks[k]!.subarray(0, n);
+      const chunk = target.subarray(0, n);
       const nl = pos + n < to && pos + n - save.since >= save.every ? chunk.lastIndexOf(10) : -1;
       // where `since` will be once this chunk is in: the next read's length depends on it
       const since = nl >= 0 ? pos + nl + 1 : save.since;
       const next = pos + n;
       k ^= 1;
-      pending = next < to ? this.readAsync(this.chunks[k]!, next, lenAt(next, since)) : null;
+      target = this.chunks[k]!;
+      pending = next < to ? this.readAsync(target, next, lenAt(next, since)) : null;
       if (nl >= 0) {
         a.push(chunk.subarray(0, nl + 1));
         save.due();

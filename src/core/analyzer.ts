@@ -226,6 +226,14 @@ export class LogAnalyzer {
     this.splitter.push(chunk);
   }
 
+  /**
+   * A buffer to read the next chunk into (then `push` it, or a prefix of it), inside the bulk reader's
+   * memory, which then reads it without copying it; null when there is no bulk reader. Good until the next call.
+   */
+  inputBuffer(len: number): Buffer | null {
+    return this.splitter.inputBuffer(len);
+  }
+
   end(): AnalysisReport {
     if (!this.ended) {
       this.splitter.end();

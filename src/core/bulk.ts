@@ -173,14 +173,31 @@ export class BulkReader {
     this.copied = null;
   }
 
+  /**
+   * Room for a chunk of `len` bytes where the scanner reads it, for a caller that reads the file straight
+   * into it (app/ingest.ts): `read` then finds the chunk in place instead of copying it. Good until the next
+   * call (the memory may grow then, which detaches the buffer).
+   */
+  inputBuffer(len: number): Buffer {
+    const x = this.x;
+    const need = IN + len + PAD - x.memory.buffer.byteLength;
+    if (need > 0) x.memory.grow(Math.ceil(need / 65536));
+    return Buffer.from(x.memory.buffer, IN, len);
+  }
+
   read(buf: Buffer, start: number, end: number, lineNo: number, offset: number, run: ServingRunData): number {
     const x = this.x;
     if (this.copied !== buf) {
-      const need = IN + buf.length + PAD - x.memory.buffer.byteLength;
-      if (need > 0) x.memory.grow(Math.ceil(need / 65536));
-      const into = new Uint8Array(x.memory.buffer, IN, buf.length + PAD);
-      into.set(buf);
-      into.fill(0, buf.length);
+      if (buf.buffer === x.memory.buffer && buf.byteOffset === IN) {
+        // read into inputBuffer's room: in place, with the zeros after it
+        new Uint8Array(x.memory.buffer, IN + buf.length, PAD).fill(0);
+      } else {
+        const need = IN + buf.length + PAD - x.memory.buffer.byteLength;
+        if (need > 0) x.memory.grow(Math.ceil(need / 65536));
+        const into = new Uint8Array(x.memory.buffer, IN, buf.length + PAD);
+        into.set(buf);
+        into.fill(0, buf.length);
+      }
       this.copied = buf;
     }
     // To the chunk's end when it is the buffer's: the zeros after it (PAD) stop the scan at a cut line. Every
@@ -263,6 +280,10 @@ export class BulkHook {
   newChunk(): void {
     this.reader.newChunk();
     newScanChunk();
+  }
+
+  inputBuffer(len: number): Buffer {
+    return this.reader.inputBuffer(len);
   }
 
   read(buf: Buffer, start: number, end: number, lineNo: number, offset: number): number {

@@ -26,6 +26,8 @@ export interface BulkLineReader {
   /** Called at each push, before any read of that chunk. */
   newChunk?(): void;
   read(buf: Buffer, start: number, end: number, lineNo: number, offset: number): number;
+  /** Room for the next chunk where `read` finds it without a copy (see BulkReader.inputBuffer). */
+  inputBuffer?(len: number): Buffer;
 }
 
 export class LineSplitter {
@@ -110,6 +112,11 @@ export class LineSplitter {
       this.lineStart = base + s;
       this.append(buf, s, buf.length);
     }
+  }
+
+  /** Room for the next chunk, of `len` bytes, where the bulk reader finds it without a copy; null without one. */
+  inputBuffer(len: number): Buffer | null {
+    return this.bulk?.inputBuffer?.(len) ?? null;
   }
 
   /** Continues counting from a line boundary elsewhere in the file (after a part was read by someone else). */
