@@ -15,6 +15,7 @@ import {
   type LaunchListRow,
   type LaunchRow,
   type LogRow,
+  lastPerOffset,
   launchFingerprint,
   launchFromRow,
   launchRow,
@@ -213,6 +214,9 @@ function checkIntact(db: Database.Database, file: string, known?: number): void 
 /** Claims a new or empty file, then brings the schema up to date. */
 function initialise(db: Database.Database, file: string): void {
   if (db.pragma('application_id', { simple: true }) !== APPLICATION_ID) {
+    // A new file's pages are 16 KiB: a launch's row is a few KiB (its report), and at SQLite's default of 4 KiB
+    // each would fill a page of its own, half empty. Set before the first write; a file with data keeps its own.
+    db.pragma('page_size = 16384');
     // IMMEDIATE: two processes creating the ledger at once must not both decide it is empty.
     db.transaction(() => {
       const appId = db.pragma('application_id', { simple: true }) as number;
@@ -350,6 +354,21 @@ export class Ledger {
     if (this.db.open) this.db.close();
   }
 
+  /**
+   * A statement prepared once per ledger: writing 100k launches runs the same few statements 100k times, and
+   * preparing costs as much as running.
+   */
+  private prep(sql: string): Database.Statement {
+    let st = this.prepared.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.prepared.set(sql, st);
+    }
+    return st;
+  }
+
+  private readonly prepared = new Map<string, Database.Statement>();
+
   private guard<T>(fn: () => T): T {
     try {
       return fn();
@@ -438,16 +457,54 @@ export class Ledger {
     );
   }
 
-  /** The file was replaced or truncated: read it again from the start. Its launches stay: they happened. */
+  /**
+   * The file was replaced or truncated: read it again from the start. Its launches stay: they happened; their
+   * places lose the file id, so that `launchesAtLog` lists only the launches of the file as it is now.
+   */
   resetLog(key: LogKey): void {
     this.guard(() =>
       this.db
-        .prepare(
-          `UPDATE logs SET file_id = NULL, head_hash = NULL, head_len = 0, tail_hash = NULL, offset = 0, lines = 0, checkpoint = NULL,
-             updated_at = ? WHERE host = ? AND path = ?`,
-        )
-        .run(now(), key.host, key.path),
+        .transaction(() => {
+          this.db
+            .prepare(
+              `UPDATE logs SET file_id = NULL, head_hash = NULL, head_len = 0, tail_hash = NULL, offset = 0, lines = 0, checkpoint = NULL,
+                 updated_at = ? WHERE host = ? AND path = ?`,
+            )
+            .run(now(), key.host, key.path);
+          this.db
+            .prepare('UPDATE launch_paths SET file_id = NULL WHERE host = ? AND path = ?')
+            .run(key.host, key.path);
+        })
+        .immediate(),
     );
+  }
+
+  /**
+   * The launches recorded at a place of this file (`fileId`), by where they start, in file order: the id each
+   * is kept under (its own, or a copy's twin). One query however many: what an incremental read asks for
+   * instead of holding every closed launch. Where two were recorded at one offset (a launch still being
+   * written when read), the last seen is the file's.
+   */
+  launchesAtLog(key: LogKey, fileId: string | null): Array<{ id: string; startOffset: number }> {
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT launch_id AS id, start_offset AS startOffset FROM launch_paths
+           WHERE host = ? AND path = ? AND file_id IS ? ORDER BY start_offset, last_seen, rowid`,
+        )
+        .all(key.host, key.path, fileId) as Array<{ id: string; startOffset: number }>;
+      return lastPerOffset(rows);
+    });
+  }
+
+  /** The launches named, in that order (one not recorded is left out). */
+  getLaunches(ids: readonly string[]): LaunchRecord[] {
+    return this.guard(() => {
+      if (!ids.length) return [];
+      const got = this.launches('WHERE id IN (SELECT value FROM json_each(?))', JSON.stringify(ids));
+      const byId = new Map(got.map((r) => [r.id, r]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    });
   }
 
   // ---- launches
@@ -467,9 +524,8 @@ export class Ledger {
    */
   private twinOf(r: LaunchRecord): { id: string; host: string; path: string; span: number } | null {
     if (r.fingerprint === null) return null;
-    if (this.db.prepare('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return null;
-    const rows = this.db
-      .prepare(
+    if (this.prep('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return null;
+    const rows = this.prep(
         `SELECT id, host, path, (report ->> '$.endLine') - start_line AS span, report -> '$.pids[0]' AS pid0
          FROM launches WHERE fingerprint = ? AND (config_hash IS NULL OR ? IS NULL OR config_hash = ?)
            -- Two places in one file are two launches, however alike.
@@ -491,7 +547,7 @@ export class Ledger {
   /** Keeps when the launch was first seen, and what `firedup launch` intended unless this record knows it. */
   private writeLaunches(recs: LaunchRecord[]): LaunchRecord[] {
     if (!recs.length) return [];
-    const stmt = this.db.prepare(
+    const stmt = this.prep(
       `INSERT INTO launches (id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine,
          version, model, port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s,
          report, config, intended, first_seen, updated_at, summary, fingerprint)
@@ -512,13 +568,13 @@ export class Ledger {
          live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END
        WHERE ${KEEPS_NODES}`,
     );
-    const seen = this.db.prepare(
+    const seen = this.prep(
       `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = excluded.file_id,
          start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`,
     );
-    const elsewhereSeen = this.db.prepare(
+    const elsewhereSeen = this.prep(
       `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
        VALUES (?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (launch_id, host, path) DO NOTHING`,
     );

@@ -298,10 +298,31 @@ export function listItemOf(r: LaunchRecord): LaunchListItem {
 }
 
 export function launchFromRow(row: LaunchRow, paths: LaunchPath[] = []): LaunchRecord {
-  return {
-    ...lightFromRow(row, paths),
-    report: { ...JSON.parse(row.report), config: JSON.parse(row.config) },
-  };
+  return { ...lightFromRow(row, paths), report: withConfig(JSON.parse(row.report), JSON.parse(row.config)) };
+}
+
+/**
+ * The report with its config put back where the analyzer has it (before `configSummary`), so that a launch
+ * read back from the ledger prints as the same JSON, key for key, as one just read (`runs --json`).
+ */
+function withConfig(rest: Record<string, unknown>, config: unknown): LaunchRecord['report'] {
+  if (!('configSummary' in rest)) return { ...rest, config } as unknown as LaunchRecord['report'];
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(rest)) {
+    if (k === 'configSummary') out.config = config;
+    out[k] = rest[k];
+  }
+  return out as unknown as LaunchRecord['report'];
+}
+
+/** Of rows in file order, one per start offset: the last (see Ledger.launchesAtLog). */
+export function lastPerOffset<T extends { startOffset: number }>(rows: T[]): T[] {
+  const out: T[] = [];
+  for (const r of rows) {
+    if (out.length && out[out.length - 1]!.startOffset === r.startOffset) out[out.length - 1] = r;
+    else out.push(r);
+  }
+  return out;
 }
 
 export interface LogRow {

@@ -53,6 +53,17 @@ export class SqliteLedgerStore implements LedgerStore {
     this.ledger.resetLog(key);
   }
 
+  async launchesAtLog(
+    key: LogKey,
+    fileId: string | null,
+  ): Promise<Array<{ id: string; startOffset: number }>> {
+    return this.ledger.launchesAtLog(key, fileId);
+  }
+
+  async getLaunches(ids: readonly string[]): Promise<LaunchRecord[]> {
+    return this.ledger.getLaunches(ids);
+  }
+
   async upsertLaunches(recs: LaunchRecord[]): Promise<LaunchRecord[]> {
     return this.ledger.upsertLaunches(recs);
   }

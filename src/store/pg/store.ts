@@ -16,6 +16,7 @@ import {
   KEEPS_NODES,
   type LogRow,
   launchFingerprint,
+  lastPerOffset,
   launchFromRow,
   launchRow,
   listItemFromRow,
@@ -267,16 +268,42 @@ export class PgLedgerStore implements LedgerStore {
     });
   }
 
+  /** As Ledger.resetLog: the places of the file's launches lose its id (see launchesAtLog). */
   async resetLog(key: LogKey): Promise<void> {
-    await this.guard(() =>
-      this.sql.run(
+    await this.tx(async (sql) => {
+      await sql.run(
         `UPDATE logs SET file_id = NULL, head_hash = NULL, head_len = 0, tail_hash = NULL, "offset" = 0, lines = 0,
            checkpoint = NULL, updated_at = ? WHERE host = ? AND path = ?`,
         now(),
         key.host,
         key.path,
+      );
+      await sql.run('UPDATE launch_paths SET file_id = NULL WHERE host = ? AND path = ?', key.host, key.path);
+    });
+  }
+
+  /** As Ledger.launchesAtLog. */
+  async launchesAtLog(key: LogKey, fileId: string | null): Promise<Array<{ id: string; startOffset: number }>> {
+    return this.guard(async () =>
+      lastPerOffset(
+        await this.sql.all<{ id: string; startOffset: number }>(
+          `SELECT launch_id AS id, start_offset AS "startOffset" FROM launch_paths
+           WHERE host = ? AND path = ? AND file_id IS NOT DISTINCT FROM ? ORDER BY start_offset, last_seen, seq`,
+          key.host,
+          key.path,
+          fileId,
+        ),
       ),
     );
+  }
+
+  async getLaunches(ids: readonly string[]): Promise<LaunchRecord[]> {
+    return this.guard(async () => {
+      if (!ids.length) return [];
+      const got = await this.launches('WHERE id = ANY(?::text[])', [...ids]);
+      const byId = new Map(got.map((r) => [r.id, r]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    });
   }
 
   // ---- launches

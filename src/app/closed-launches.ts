@@ -1,0 +1,92 @@
+/**
+ * A read through the ledger keeps only the launches still open: each closed launch is written to the ledger as
+ * it closes (a batch at a time) and dropped, so that memory, and the checkpoint saved with the offset, do not
+ * grow with the number of launches. The launches the read let go are read back from the ledger, a page at a
+ * time, by a command that prints them (`runs`), or the few a command needs (`status`: the one before the last).
+ */
+import type { EarlierLaunches, LaunchRecord } from '../core/records.js';
+import type { LogKey } from '../store/types.js';
+
+/** Closed launches written in one go: a few megabytes of records at most are held between writes. */
+export const CLOSED_BATCH = 1000;
+/** Launches read back from the ledger at a time. */
+const PAGE = 2000;
+
+/** What keeping closed launches in the ledger needs of it (the stores have it; stand-ins in tests may not). */
+export interface ClosedLedger {
+  upsertLaunches(recs: LaunchRecord[]): Promise<LaunchRecord[]> | LaunchRecord[];
+  launchesAtLog(
+    key: LogKey,
+    fileId: string | null,
+  ): Promise<Array<{ id: string; startOffset: number }>> | Array<{ id: string; startOffset: number }>;
+  getLaunches(ids: readonly string[]): Promise<LaunchRecord[]> | LaunchRecord[];
+}
+
+export function keepsClosed(ledger: object | null): ledger is ClosedLedger {
+  const l = ledger as Partial<ClosedLedger> | null;
+  return (
+    typeof l?.upsertLaunches === 'function' &&
+    typeof l.launchesAtLog === 'function' &&
+    typeof l.getLaunches === 'function'
+  );
+}
+
+/**
+ * Where the closed launches of one read go: into batches, each written when full (`write` keeps the promise:
+ * ingest waits for every write at the end of the read), the last part with the next save of progress.
+ */
+export class ClosedWriter {
+  private pending: LaunchRecord[] = [];
+
+  constructor(
+    private readonly ledger: ClosedLedger,
+    private readonly write: (run: () => Promise<LaunchRecord[]> | LaunchRecord[]) => void,
+  ) {}
+
+  add(rec: LaunchRecord): void {
+    this.pending.push(rec);
+    if (this.pending.length >= CLOSED_BATCH) {
+      const batch = this.take();
+      this.write(() => this.ledger.upsertLaunches(batch));
+    }
+  }
+
+  /** The launches not written yet, for the save of progress that writes them with the offset. */
+  take(): LaunchRecord[] {
+    const out = this.pending;
+    this.pending = [];
+    return out;
+  }
+
+  get size(): number {
+    return this.pending.length;
+  }
+}
+
+/** The first `count` launches recorded at this file, read back from the ledger (see EarlierLaunches). */
+export function earlierInLedger(
+  ledger: ClosedLedger,
+  key: LogKey,
+  fileId: string | null,
+  count: number,
+): EarlierLaunches {
+  let ids: Promise<string[]> | null = null;
+  // Asked once, when first needed: after the read's writes, which the list must include.
+  const idsOf = (): Promise<string[]> => {
+    ids ??= Promise.resolve(ledger.launchesAtLog(key, fileId)).then((at) =>
+      at.slice(0, count).map((x) => x.id),
+    );
+    return ids;
+  };
+  return {
+    count,
+    async *pages() {
+      const all = await idsOf();
+      for (let i = 0; i < all.length; i += PAGE) yield await ledger.getLaunches(all.slice(i, i + PAGE));
+    },
+    async last(n) {
+      const all = await idsOf();
+      return n <= 0 ? [] : await ledger.getLaunches(all.slice(Math.max(0, all.length - n)));
+    },
+  };
+}
