@@ -20,6 +20,7 @@ export interface ClosedLedger {
     fileId: string | null,
   ): Promise<Array<{ id: string; startOffset: number }>> | Array<{ id: string; startOffset: number }>;
   getLaunches(ids: readonly string[]): Promise<LaunchRecord[]> | LaunchRecord[];
+  reportTexts(ids: readonly string[]): Promise<string[]> | string[];
 }
 
 export function keepsClosed(ledger: object | null): ledger is ClosedLedger {
@@ -27,7 +28,8 @@ export function keepsClosed(ledger: object | null): ledger is ClosedLedger {
   return (
     typeof l?.upsertLaunches === 'function' &&
     typeof l.launchesAtLog === 'function' &&
-    typeof l.getLaunches === 'function'
+    typeof l.getLaunches === 'function' &&
+    typeof l.reportTexts === 'function'
   );
 }
 
@@ -80,9 +82,9 @@ export function earlierInLedger(
   };
   return {
     count,
-    async *pages() {
+    async *reportTexts() {
       const all = await idsOf();
-      for (let i = 0; i < all.length; i += PAGE) yield await ledger.getLaunches(all.slice(i, i + PAGE));
+      for (let i = 0; i < all.length; i += PAGE) yield await ledger.reportTexts(all.slice(i, i + PAGE));
     },
     async last(n) {
       const all = await idsOf();

@@ -33,9 +33,9 @@ export async function writeRunsJson(
   );
   let before = 0;
   if (earlier)
-    for await (const page of earlier.pages()) {
+    for await (const page of earlier.reportTexts()) {
       let text = '';
-      for (const r of page) text += (before++ ? ',' : '') + JSON.stringify(r.report);
+      for (const r of page) text += (before++ ? ',' : '') + r;
       await write(text);
     }
   if (settled?.count) {

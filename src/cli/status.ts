@@ -208,7 +208,7 @@ async function writeRuns(
     }
     if (text.length) await write(`${text.join('\n')}\n`);
   };
-  for await (const page of earlier.pages()) await lines(page.map((r) => r.report));
+  for await (const page of earlier.reportTexts()) await lines(page.map((r) => JSON.parse(r)));
   await lines(report.launches);
   return 0;
 }

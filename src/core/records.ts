@@ -95,8 +95,8 @@ export interface LaunchRecord {
  */
 export interface EarlierLaunches {
   count: number;
-  /** All of them, in file order, a few thousand at a time. */
-  pages(): AsyncIterable<LaunchRecord[]>;
+  /** Their reports as JSON text (what JSON.stringify gives of a read's), in file order, a page at a time. */
+  reportTexts(): AsyncIterable<string[]>;
   /** The last `n` of them (fewer when there are fewer), in file order. */
   last(n: number): Promise<LaunchRecord[]>;
 }

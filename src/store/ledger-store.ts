@@ -56,6 +56,8 @@ export interface LedgerStore {
   launchIdsAt(key: LogKey): Promise<string[]>;
   forget(ids: readonly string[], log?: LogKey): Promise<{ launches: number; benches: number }>;
   getLaunch(id: string): Promise<LaunchRecord | null>;
+  /** Their reports as JSON text, as a read prints them (`runs --json`), in that order: no parsing. */
+  reportTexts(ids: readonly string[]): Promise<string[]>;
   /** The launches named, in that order (one not recorded is left out). */
   getLaunches(ids: readonly string[]): Promise<LaunchRecord[]>;
   /** A launch the user named: its id, a unique prefix of 4+ hex characters, `last` or `last~N`. */

@@ -21,6 +21,7 @@ import {
   launchRow,
   listItemFromRow,
   logFromRow,
+  reportText,
   type TargetRow,
   targetFromRow,
 } from './record.js';
@@ -497,6 +498,21 @@ export class Ledger {
     });
   }
 
+  /** The reports of the launches named, as JSON text (see reportText), in that order (one not recorded: left out). */
+  reportTexts(ids: readonly string[]): string[] {
+    return this.guard(() => {
+      if (!ids.length) return [];
+      const rows = this.prep(
+        'SELECT id, report, config FROM launches WHERE id IN (SELECT value FROM json_each(?))',
+      ).all(JSON.stringify(ids)) as Array<{ id: string; report: string; config: string }>;
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.flatMap((id) => {
+        const r = byId.get(id);
+        return r ? [reportText(r.report, r.config)] : [];
+      });
+    });
+  }
+
   /** The launches named, in that order (one not recorded is left out). */
   getLaunches(ids: readonly string[]): LaunchRecord[] {
     return this.guard(() => {
@@ -526,13 +542,12 @@ export class Ledger {
     if (r.fingerprint === null) return null;
     if (this.prep('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return null;
     const rows = this.prep(
-        `SELECT id, host, path, (report ->> '$.endLine') - start_line AS span, report -> '$.pids[0]' AS pid0
+      `SELECT id, host, path, (report ->> '$.endLine') - start_line AS span, report -> '$.pids[0]' AS pid0
          FROM launches WHERE fingerprint = ? AND (config_hash IS NULL OR ? IS NULL OR config_hash = ?)
            -- Two places in one file are two launches, however alike.
            AND NOT (host = ? AND path = ? AND file_id IS ? AND start_offset <> ?)
          ORDER BY first_seen, id`,
-      )
-      .all(r.fingerprint, r.configHash, r.configHash, r.host, r.path, r.fileId, r.startOffset) as Array<{
+    ).all(r.fingerprint, r.configHash, r.configHash, r.host, r.path, r.fileId, r.startOffset) as Array<{
       id: string;
       host: string;
       path: string;

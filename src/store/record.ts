@@ -315,6 +315,18 @@ function withConfig(rest: Record<string, unknown>, config: unknown): LaunchRecor
   return out as unknown as LaunchRecord['report'];
 }
 
+/**
+ * The report's JSON as the analyzer's report prints it (`runs --json`), from the two columns it is kept in,
+ * without parsing it: the config goes back before `configSummary`. The first `,"configSummary":` is that key
+ * of the report itself: a quote inside a string is escaped (`\"`), and no object before it in a report (a
+ * failure, its evidence, a progress bar) has a key of that name. Parsed and rebuilt if it is not there.
+ */
+export function reportText(report: string, config: string): string {
+  const at = report.indexOf(',"configSummary":');
+  if (at < 0) return JSON.stringify(withConfig(JSON.parse(report), JSON.parse(config)));
+  return `${report.slice(0, at)},"config":${config}${report.slice(at)}`;
+}
+
 /** Of rows in file order, one per start offset: the last (see Ledger.launchesAtLog). */
 export function lastPerOffset<T extends { startOffset: number }>(rows: T[]): T[] {
   const out: T[] = [];

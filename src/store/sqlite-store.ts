@@ -60,6 +60,10 @@ export class SqliteLedgerStore implements LedgerStore {
     return this.ledger.launchesAtLog(key, fileId);
   }
 
+  async reportTexts(ids: readonly string[]): Promise<string[]> {
+    return this.ledger.reportTexts(ids);
+  }
+
   async getLaunches(ids: readonly string[]): Promise<LaunchRecord[]> {
     return this.ledger.getLaunches(ids);
   }

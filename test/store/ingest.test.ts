@@ -12,6 +12,7 @@ import {
   TAIL_LEN,
 } from '../../src/app/ingest.js';
 import { LogAnalyzer } from '../../src/core/analyzer.js';
+import type { LaunchReport } from '../../src/core/report.js';
 import { analyzeFile } from '../../src/sources/file.js';
 import { Ledger } from '../../src/store/ledger.js';
 import type { LaunchRecord, LogKey, LogState } from '../../src/store/types.js';
@@ -88,12 +89,14 @@ const full = (p: string) => analyzeFile(p).report;
  * report's own, as `runs` prints them.
  */
 async function whole(r: Awaited<ReturnType<typeof ingestLocal>>) {
-  const before: LaunchRecord[] = [];
-  if (r.earlier) for await (const page of r.earlier.pages()) before.push(...page);
+  const before: LaunchReport[] = [];
+  if (r.earlier)
+    for await (const page of r.earlier.reportTexts()) before.push(...page.map((t) => JSON.parse(t)));
   assert.equal(before.length, r.earlier?.count ?? 0);
+  const ids = r.earlier ? (await r.earlier.last(r.earlier.count)).map((x) => x.id) : [];
   return {
-    report: { ...r.report, launches: [...before.map((x) => x.report), ...r.report.launches] },
-    ids: [...before.map((x) => x.id), ...r.records.map((x) => x.id)],
+    report: { ...r.report, launches: [...before, ...r.report.launches] },
+    ids: [...ids, ...r.records.map((x) => x.id)],
   };
 }
 

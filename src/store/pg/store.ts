@@ -11,16 +11,17 @@ import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from '../l
 import {
   type BenchRow,
   benchFromRow,
+  KEEPS_NODES,
   type LaunchListRow,
   type LaunchRow,
-  KEEPS_NODES,
   type LogRow,
-  launchFingerprint,
   lastPerOffset,
+  launchFingerprint,
   launchFromRow,
   launchRow,
   listItemFromRow,
   logFromRow,
+  reportText,
   type TargetRow,
   targetFromRow,
 } from '../record.js';
@@ -283,7 +284,10 @@ export class PgLedgerStore implements LedgerStore {
   }
 
   /** As Ledger.launchesAtLog. */
-  async launchesAtLog(key: LogKey, fileId: string | null): Promise<Array<{ id: string; startOffset: number }>> {
+  async launchesAtLog(
+    key: LogKey,
+    fileId: string | null,
+  ): Promise<Array<{ id: string; startOffset: number }>> {
     return this.guard(async () =>
       lastPerOffset(
         await this.sql.all<{ id: string; startOffset: number }>(
@@ -295,6 +299,22 @@ export class PgLedgerStore implements LedgerStore {
         ),
       ),
     );
+  }
+
+  /** As Ledger.reportTexts. */
+  async reportTexts(ids: readonly string[]): Promise<string[]> {
+    return this.guard(async () => {
+      if (!ids.length) return [];
+      const rows = await this.sql.all<{ id: string; report: string; config: string }>(
+        'SELECT id, report::text AS report, config::text AS config FROM launches WHERE id = ANY(?::text[])',
+        [...ids],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.flatMap((id) => {
+        const r = byId.get(id);
+        return r ? [reportText(r.report, r.config)] : [];
+      });
+    });
   }
 
   async getLaunches(ids: readonly string[]): Promise<LaunchRecord[]> {
@@ -356,7 +376,14 @@ export class PgLedgerStore implements LedgerStore {
       WHERE ${KEEPS_NODES}`;
     const kept: LaunchRecord[] = [];
     for (const given of recs) {
-      const r = { ...given, fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '', given.report.relativeTime) };
+      const r = {
+        ...given,
+        fingerprint: launchFingerprint(
+          given.startTs,
+          given.report.startText ?? '',
+          given.report.relativeTime,
+        ),
+      };
       // Two hosts writing the same launch (a copy, a shared file) at once: one at a time, so the second sees
       // the first's record and keeps its id.
       await sql.run('SELECT pg_advisory_xact_lock(hashtext(?))', `firedup:launch:${r.fingerprint ?? r.id}`);
