@@ -21,6 +21,17 @@ export interface ClosedLedger {
   ): Promise<Array<{ id: string; startOffset: number }>> | Array<{ id: string; startOffset: number }>;
   getLaunches(ids: readonly string[]): Promise<LaunchRecord[]> | LaunchRecord[];
   reportTexts(ids: readonly string[]): Promise<string[]> | string[];
+  /** A writer on another thread, where the store has one (SQLite: see store/bulk-writer.ts). */
+  bulkWriter?(): BulkWriterLike | null;
+}
+
+export interface BulkWriterLike {
+  write(recs: LaunchRecord[]): Promise<void>;
+  /** Settles once every batch given so far is written. */
+  flushed(): Promise<void>;
+  /** Settles once the writer has caught up enough to be given more (null: it has). */
+  room(): Promise<void> | null;
+  close(): Promise<void>;
 }
 
 export function keepsClosed(ledger: object | null): ledger is ClosedLedger {
@@ -39,18 +50,42 @@ export function keepsClosed(ledger: object | null): ledger is ClosedLedger {
  */
 export class ClosedWriter {
   private pending: LaunchRecord[] = [];
+  /** Started with the first full batch: a read that closes few launches writes them with its save. */
+  private bulk: BulkWriterLike | null | undefined;
 
   constructor(
     private readonly ledger: ClosedLedger,
-    private readonly write: (run: () => Promise<LaunchRecord[]> | LaunchRecord[]) => void,
+    private readonly write: (run: () => Promise<unknown>) => void,
   ) {}
 
   add(rec: LaunchRecord): void {
     this.pending.push(rec);
     if (this.pending.length >= CLOSED_BATCH) {
       const batch = this.take();
-      this.write(() => this.ledger.upsertLaunches(batch));
+      if (this.bulk === undefined) this.bulk = this.ledger.bulkWriter?.() ?? null;
+      const bulk = this.bulk;
+      this.write(bulk ? () => bulk.write(batch) : async () => void (await this.ledger.upsertLaunches(batch)));
     }
+  }
+
+  /** Whether batches are written on another thread: a save must then wait for them (see `flushed`). */
+  get behind(): boolean {
+    return Boolean(this.bulk);
+  }
+
+  /** Settles once the writer's thread can take more (null: it can): the read waits for it between chunks. */
+  room(): Promise<void> | null {
+    return this.bulk ? this.bulk.room() : null;
+  }
+
+  /** Settles once the batches given so far are written. */
+  flushed(): Promise<void> {
+    return this.bulk ? this.bulk.flushed() : Promise.resolve();
+  }
+
+  /** Stops the writer's thread, once its batches are written. */
+  async close(): Promise<void> {
+    await this.bulk?.close();
   }
 
   /** The launches not written yet, for the save of progress that writes them with the offset. */

@@ -164,7 +164,7 @@ class LogFile {
     a: LogAnalyzer,
     from: number,
     to: number,
-    save: { every: number; since: number; due: () => void },
+    save: { every: number; since: number; due: () => void; room?: () => Promise<void> | null },
   ): Promise<number> {
     // Reads end near where the next save is due, so saves come every `every` bytes even when that is small.
     const lenAt = (pos: number, since: number) =>
@@ -189,6 +189,9 @@ class LogFile {
         a.push(chunk.subarray(nl + 1));
       } else a.push(chunk);
       pos = next;
+      // launches written on another thread: a read far ahead of the writer would hold them all
+      const room = save.room?.();
+      if (room) await room;
     }
     return pos;
   }
@@ -244,6 +247,8 @@ export async function ingestLocal(
 ): Promise<IngestResult> {
   const { real, fd, st } = open(path);
   const file = new LogFile(real, fd);
+  // The closed launches' writer, whose thread (if it started one) must end with the read, however it ends.
+  let stop: ClosedWriter | null = null;
   try {
     const key: LogKey = { host: opts.host ?? 'localhost', path: real };
     const fileId = `${st.dev}:${st.ino}`;
@@ -276,10 +281,9 @@ export async function ingestLocal(
     const recordOf = (l: LaunchReport): LaunchRecord =>
       recordFromReport(l, { host: key.host, path: real, fileId, now });
     const writes: Promise<unknown>[] = [];
-    const closed = keeps
-      ? // the kept records are not wanted: a promise holding them until the end would hold every launch
-        new ClosedWriter(keeps, (run) => void track(writes, async () => void (await run())))
-      : null;
+    // (the batches' promises resolve to nothing: holding their records until the end would hold every launch)
+    const closed = keeps ? new ClosedWriter(keeps, (run) => void track(writes, run)) : null;
+    stop = closed;
     if (closed || (ledger === null && onSettled)) {
       const an = a;
       an.settle = (l) => {
@@ -318,14 +322,16 @@ export async function ingestLocal(
       };
       const before = closed?.take() ?? [];
       const all = before.length ? [...before, ...recs] : recs;
-      return track(writes, () =>
-        Promise.resolve(ledger!.saveProgress(state, all)).then((kept) => (kept || all).slice(before.length)),
-      );
+      const run = () =>
+        Promise.resolve(ledger!.saveProgress(state, all)).then((kept) => (kept || all).slice(before.length));
+      // Batches written on another thread go first: the offset saved must not count a launch not written.
+      return track(writes, closed?.behind ? () => closed.flushed().then(run) : run);
     };
     const saver = {
       every: ledger ? (opts.saveEvery ?? SAVE_EVERY) : Number.POSITIVE_INFINITY,
       since: resumedFrom,
       due: () => void save(a!.bytes, a!.lineCount, a!.checkpoint(), records(a!.report())),
+      room: () => closed?.room() ?? null,
     };
 
     // Everything up to the last newline goes in before the checkpoint; the unterminated rest after it.
@@ -398,6 +404,7 @@ export async function ingestLocal(
     };
   } finally {
     fs.closeSync(fd);
+    await stop?.close();
   }
 }
 

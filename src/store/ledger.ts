@@ -14,13 +14,16 @@ import {
   KEEPS_NODES,
   type LaunchListRow,
   type LaunchRow,
+  type LaunchWrite,
   type LogRow,
   lastPerOffset,
   launchFingerprint,
   launchFromRow,
   launchRow,
+  launchWrite,
   listItemFromRow,
   logFromRow,
+  otherPaths,
   reportText,
   type TargetRow,
   targetFromRow,
@@ -280,10 +283,7 @@ const SQLITE_FILTERS: FilterDialect = { modelContains: 'instr(lower(model), lowe
 
 const filterSql = (filter: LaunchFilter) => filterSqlOf(filter, SQLITE_FILTERS);
 
-/** The places a record was read at besides its own (a record read back from a ledger; one just read has none). */
-export function otherPaths(r: LaunchRecord): LaunchPath[] {
-  return (r.paths ?? []).filter((p) => p.host !== r.host || p.path !== r.path);
-}
+export { otherPaths } from './record.js';
 
 export function when(r: Pick<LaunchRecord, 'startTs' | 'firstSeen'>): string {
   const ts = r.startTs ?? r.firstSeen;
@@ -353,6 +353,15 @@ export class Ledger {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+
+  /**
+   * For a connection that writes many launches (bulk-writer.ts): a page cache that holds the indexes being
+   * written (ids are hashes, so each batch touches pages all over them; SQLite's default is 2 MiB).
+   */
+  forBulk(): this {
+    this.db.pragma(`cache_size = -${32 << 10}`);
+    return this;
   }
 
   /**
@@ -538,7 +547,8 @@ export class Ledger {
    * disagree, and the same first pid where both logs name one (twin servers started in the same second on two
    * hosts print the same first line, rarely the same pid). Null when it is new or already known by its id.
    */
-  private twinOf(r: LaunchRecord): { id: string; host: string; path: string; span: number } | null {
+  private twinOf(w: LaunchWrite): { id: string; host: string; path: string; span: number } | null {
+    const r = w.row;
     if (r.fingerprint === null) return null;
     if (this.prep('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return null;
     const rows = this.prep(
@@ -547,21 +557,33 @@ export class Ledger {
            -- Two places in one file are two launches, however alike.
            AND NOT (host = ? AND path = ? AND file_id IS ? AND start_offset <> ?)
          ORDER BY first_seen, id`,
-    ).all(r.fingerprint, r.configHash, r.configHash, r.host, r.path, r.fileId, r.startOffset) as Array<{
+    ).all(r.fingerprint, r.config_hash, r.config_hash, r.host, r.path, r.file_id, r.start_offset) as Array<{
       id: string;
       host: string;
       path: string;
       span: number | null;
       pid0: string | null;
     }>;
-    const pid = r.report.pids?.[0] ?? null;
+    const pid = w.pid0;
     const hit = rows.find((t) => t.pid0 === null || pid === null || Number(t.pid0) === pid);
     return hit ? { id: hit.id, host: hit.host, path: hit.path, span: hit.span ?? 0 } : null;
   }
 
   /** Keeps when the launch was first seen, and what `firedup launch` intended unless this record knows it. */
   private writeLaunches(recs: LaunchRecord[]): LaunchRecord[] {
-    if (!recs.length) return [];
+    const ws = recs.map(launchWrite);
+    const ids = this.writeRows(ws);
+    return recs.map((r, i) => ({ ...r, fingerprint: ws[i]!.row.fingerprint, id: ids[i]! }));
+  }
+
+  /** As upsertLaunches, of launches made ready to write by another thread (see bulk-writer.ts). */
+  upsertWrites(ws: LaunchWrite[]): void {
+    this.guard(() => this.db.transaction(() => this.writeRows(ws)).immediate());
+  }
+
+  /** Writes the launches; returns the id each is kept under. */
+  private writeRows(ws: LaunchWrite[]): string[] {
+    if (!ws.length) return [];
     const stmt = this.prep(
       `INSERT INTO launches (id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine,
          version, model, port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s,
@@ -593,27 +615,19 @@ export class Ledger {
       `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
        VALUES (?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (launch_id, host, path) DO NOTHING`,
     );
-    const kept: LaunchRecord[] = [];
-    for (const given of recs) {
-      // From the content, whatever the caller put in the field: the fingerprint is what matches copies.
-      const r = {
-        ...given,
-        fingerprint: launchFingerprint(
-          given.startTs,
-          given.report.startText ?? '',
-          given.report.relativeTime,
-        ),
-      };
-      const twin = this.twinOf(r);
-      const rec = twin ? { ...r, id: twin.id } : r;
+    const kept: string[] = [];
+    for (const w of ws) {
+      const r = w.row;
+      const twin = this.twinOf(w);
+      const id = twin ? twin.id : r.id;
       // A copy that saw less of the launch (made before it ended) must not take back what the record knows.
       const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
-      if (!elsewhere || r.report.endLine - r.startLine >= twin.span) stmt.run(launchRow(rec));
-      seen.run(rec.id, r.host, r.path, r.fileId, r.startOffset, r.startLine, r.firstSeen, r.updatedAt);
+      if (!elsewhere || w.endLine - r.start_line >= twin.span) stmt.run(twin ? { ...r, id } : r);
+      seen.run(id, r.host, r.path, r.file_id, r.start_offset, r.start_line, r.first_seen, r.updated_at);
       // The other places a record read from a ledger knows (`ledger push`): kept, never moved back in time.
-      for (const p of otherPaths(r))
-        elsewhereSeen.run(rec.id, p.host, p.path, p.startOffset, p.startLine, p.lastSeen, p.lastSeen);
-      kept.push(rec);
+      for (const p of w.others)
+        elsewhereSeen.run(id, p.host, p.path, p.startOffset, p.startLine, p.lastSeen, p.lastSeen);
+      kept.push(id);
     }
     return kept;
   }
@@ -622,7 +636,9 @@ export class Ledger {
   keptId(r: LaunchRecord): string | null {
     return this.guard(() => {
       if (this.db.prepare('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return r.id;
-      return this.twinOf(r)?.id ?? null;
+      // the record's fingerprint as given, as the twin is looked for when it is written
+      const w = launchWrite(r);
+      return this.twinOf({ ...w, row: { ...w.row, fingerprint: r.fingerprint } })?.id ?? null;
     });
   }
 

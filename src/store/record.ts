@@ -231,6 +231,37 @@ export function launchRow(r: LaunchRecord): LaunchWriteRow {
   };
 }
 
+/** The places a record was read at besides its own (a record read back from a ledger; one just read has none). */
+export function otherPaths(r: LaunchRecord): LaunchPath[] {
+  return (r.paths ?? []).filter((p) => p.host !== r.host || p.path !== r.path);
+}
+
+/**
+ * A launch as the SQLite ledger writes it: its row, and what finding a twin (Ledger.twinOf) needs of its
+ * report. Made from the record by whichever thread has it (bulk-writer.ts: the reading thread), so that the
+ * writing thread gets plain strings and numbers.
+ */
+export interface LaunchWrite {
+  row: LaunchWriteRow;
+  pid0: number | null;
+  endLine: number;
+  others: LaunchPath[];
+}
+
+export function launchWrite(given: LaunchRecord): LaunchWrite {
+  // From the content, whatever the caller put in the field: the fingerprint is what matches copies.
+  const r = {
+    ...given,
+    fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '', given.report.relativeTime),
+  };
+  return {
+    row: launchRow(r),
+    pid0: r.report.pids?.[0] ?? null,
+    endLine: r.report.endLine,
+    others: otherPaths(r),
+  };
+}
+
 /** The record's columns, without the report (a list row: see Ledger.listItems). */
 function lightFromRow(
   row: Omit<LaunchRow, 'report' | 'config' | 'summary'>,
