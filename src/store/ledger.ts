@@ -615,15 +615,30 @@ export class Ledger {
       `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
        VALUES (?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (launch_id, host, path) DO NOTHING`,
     );
+    // Most launches written are new ones of one file: two queries for the batch tell which may have a twin,
+    // instead of two for each launch. Each one written joins the sets: a batch may hold twins (`ledger push`).
+    const known = new Set(
+      this.prep('SELECT id FROM launches WHERE id IN (SELECT value FROM json_each(?))')
+        .pluck()
+        .all(JSON.stringify(ws.map((w) => w.row.id))) as string[],
+    );
+    const prints = new Set(
+      this.prep('SELECT fingerprint FROM launches WHERE fingerprint IN (SELECT value FROM json_each(?))')
+        .pluck()
+        .all(JSON.stringify(ws.flatMap((w) => w.row.fingerprint ?? []))) as string[],
+    );
     const kept: string[] = [];
     for (const w of ws) {
       const r = w.row;
-      const twin = this.twinOf(w);
+      const maybeTwin = r.fingerprint !== null && prints.has(r.fingerprint) && !known.has(r.id);
+      const twin = maybeTwin ? this.twinOf(w) : null;
       const id = twin ? twin.id : r.id;
       // A copy that saw less of the launch (made before it ended) must not take back what the record knows.
       const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
       if (!elsewhere || w.endLine - r.start_line >= twin.span) stmt.run(twin ? { ...r, id } : r);
       seen.run(id, r.host, r.path, r.file_id, r.start_offset, r.start_line, r.first_seen, r.updated_at);
+      known.add(id);
+      if (r.fingerprint !== null) prints.add(r.fingerprint);
       // The other places a record read from a ledger knows (`ledger push`): kept, never moved back in time.
       for (const p of w.others)
         elsewhereSeen.run(id, p.host, p.path, p.startOffset, p.startLine, p.lastSeen, p.lastSeen);
