@@ -8,7 +8,7 @@ import { Ledger } from './ledger.js';
 import type { LaunchWrite } from './record.js';
 import { LedgerError } from './types.js';
 
-const ledger = Ledger.open((workerData as { file: string }).file).forBulk();
+const ledger = Ledger.open((workerData as { file: string }).file);
 parentPort!.on('message', (ws: LaunchWrite[] | null) => {
   if (ws === null) {
     ledger.close();

@@ -356,15 +356,6 @@ export class Ledger {
   }
 
   /**
-   * For a connection that writes many launches (bulk-writer.ts): a page cache that holds the indexes being
-   * written (ids are hashes, so each batch touches pages all over them; SQLite's default is 2 MiB).
-   */
-  forBulk(): this {
-    this.db.pragma(`cache_size = -${32 << 10}`);
-    return this;
-  }
-
-  /**
    * A statement prepared once per ledger: writing 100k launches runs the same few statements 100k times, and
    * preparing costs as much as running.
    */
