@@ -9,6 +9,8 @@ import type { LogKey } from '../store/types.js';
 
 /** Closed launches written in one go: a few megabytes of records at most are held between writes. */
 export const CLOSED_BATCH = 1000;
+/** Batches given to the ledger and not yet written past which the read waits (`room`): memory stays bounded. */
+const MAX_BEHIND = 4;
 /** Launches read back from the ledger at a time. */
 const PAGE = 2000;
 
@@ -29,8 +31,6 @@ export interface BulkWriterLike {
   write(recs: LaunchRecord[]): Promise<void>;
   /** Settles once every batch given so far is written. */
   flushed(): Promise<void>;
-  /** Settles once the writer has caught up enough to be given more (null: it has). */
-  room(): Promise<void> | null;
   close(): Promise<void>;
 }
 
@@ -55,8 +55,11 @@ export class ClosedWriter {
 
   constructor(
     private readonly ledger: ClosedLedger,
-    private readonly write: (run: () => Promise<unknown>) => void,
+    private readonly write: (run: () => Promise<unknown>) => Promise<unknown>,
   ) {}
+
+  /** The batches handed to the ledger and not written yet, oldest first. */
+  private readonly behindBy: Promise<unknown>[] = [];
 
   add(rec: LaunchRecord): void {
     this.pending.push(rec);
@@ -64,7 +67,14 @@ export class ClosedWriter {
       const batch = this.take();
       if (this.bulk === undefined) this.bulk = this.ledger.bulkWriter?.() ?? null;
       const bulk = this.bulk;
-      this.write(bulk ? () => bulk.write(batch) : async () => void (await this.ledger.upsertLaunches(batch)));
+      const done = this.write(
+        bulk ? () => bulk.write(batch) : async () => void (await this.ledger.upsertLaunches(batch)),
+      ).then(
+        () => {},
+        () => {},
+      );
+      this.behindBy.push(done);
+      void done.then(() => this.behindBy.splice(this.behindBy.indexOf(done), 1));
     }
   }
 
@@ -73,9 +83,12 @@ export class ClosedWriter {
     return Boolean(this.bulk);
   }
 
-  /** Settles once the writer's thread can take more (null: it can): the read waits for it between chunks. */
+  /**
+   * Settles once the ledger is at most a few batches behind (null: it is): the read waits for it between
+   * chunks, or a ledger slower than the read (a remote Postgres) would have every launch queued in memory.
+   */
   room(): Promise<void> | null {
-    return this.bulk ? this.bulk.room() : null;
+    return this.behindBy.length > MAX_BEHIND ? this.behindBy[0]!.then(() => {}) : null;
   }
 
   /** Settles once the batches given so far are written. */

@@ -282,7 +282,7 @@ export async function ingestLocal(
       recordFromReport(l, { host: key.host, path: real, fileId, now });
     const writes: Promise<unknown>[] = [];
     // (the batches' promises resolve to nothing: holding their records until the end would hold every launch)
-    const closed = keeps ? new ClosedWriter(keeps, (run) => void track(writes, run)) : null;
+    const closed = keeps ? new ClosedWriter(keeps, (run) => track(writes, run)) : null;
     stop = closed;
     if (closed || (ledger === null && onSettled)) {
       const an = a;

@@ -10,9 +10,6 @@ import type { Worker } from 'node:worker_threads';
 import { launchWrite } from './record.js';
 import { type LaunchRecord, LedgerError, type LedgerErrorCode } from './types.js';
 
-/** Batches given and not yet written past which the reading thread waits (`room`): memory stays bounded. */
-const MAX_BEHIND = 4;
-
 type Reply = { ok: true } | { ok: false; code: LedgerErrorCode; message: string };
 
 export class BulkWriter {
@@ -32,12 +29,10 @@ export class BulkWriter {
       const w = this.waiting.shift();
       if (m.ok) w?.resolve();
       else w?.reject(new LedgerError(m.code, m.message));
-      this.release();
     });
     const fail = (e: Error) => {
       this.failed ??= e;
       for (const w of this.waiting.splice(0)) w.reject(e);
-      this.release();
     };
     this.worker.on('error', fail);
     this.worker.on('exit', () => fail(new LedgerError('unwritable', 'the ledger writer stopped')));
@@ -54,18 +49,6 @@ export class BulkWriter {
     this.worker.postMessage(recs.map(launchWrite));
     this.last = done;
     return done;
-  }
-
-  /** Settles once the writer is at most a few batches behind (null when it is already). */
-  room(): Promise<void> | null {
-    if (this.waiting.length <= MAX_BEHIND || this.failed) return null;
-    return new Promise<void>((resolve) => this.roomWaiters.push(resolve));
-  }
-
-  private roomWaiters: Array<() => void> = [];
-
-  private release(): void {
-    if (this.waiting.length <= MAX_BEHIND || this.failed) for (const r of this.roomWaiters.splice(0)) r();
   }
 
   /** Resolves once every batch given so far is committed; rejects with the first failure. */

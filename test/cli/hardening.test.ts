@@ -159,10 +159,16 @@ describe('FIFOs, process substitutions and devices', () => {
   });
 
   it('a kernel pseudo-file (size 0, content made up on read) is refused, not called an empty file', () => {
-    for (const args of [['status', '/proc/self/status'], ['watch', '/proc/version']]) {
+    for (const args of [
+      ['status', '/proc/self/status'],
+      ['watch', '/proc/version'],
+    ]) {
       const r = runCli(args);
       assert.equal(r.code, 1);
-      assert.match(r.stderr, /^firedup: \/proc\/[a-z/]+: a kernel pseudo-file \(\/proc, \/sys\), not a log file/);
+      assert.match(
+        r.stderr,
+        /^firedup: \/proc\/[a-z/]+: a kernel pseudo-file \(\/proc, \/sys\), not a log file/,
+      );
       oneLine(r.stderr);
     }
   });
@@ -172,7 +178,10 @@ describe('FIFOs, process substitutions and devices', () => {
     fs.writeFileSync(file, '');
     const r = runCli(['wait', file, '--json', '--timeout', '4s', '--no-gpu']);
     assert.equal(r.code, 6);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const last = lines.at(-1);
     assert.equal(last.type, 'exit');
     assert.equal(last.code, 6);
