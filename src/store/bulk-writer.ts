@@ -30,7 +30,12 @@ export class BulkWriter {
       if (m.ok) w?.resolve();
       else w?.reject(new LedgerError(m.code, m.message));
     });
-    const fail = (e: Error) => {
+    const fail = (err: Error) => {
+      // An error from the thread arrives as a plain Error (a LedgerError's class does not cross): one line.
+      const e =
+        err instanceof LedgerError
+          ? err
+          : new LedgerError('unwritable', `cannot write ledger ${file}: ${err.message}`);
       this.failed ??= e;
       for (const w of this.waiting.splice(0)) w.reject(e);
     };
