@@ -28,7 +28,9 @@ export interface ClosedLedger {
 }
 
 export interface BulkWriterLike {
-  write(recs: LaunchRecord[]): Promise<void>;
+  /** The launch as the writer sends it (plain rows): made at once, so no launch's objects wait in a batch. */
+  prepare(rec: LaunchRecord): object;
+  write(prepared: object[]): Promise<void>;
   /** Settles once every batch given so far is written. */
   flushed(): Promise<void>;
   close(): Promise<void>;
@@ -50,32 +52,53 @@ export function keepsClosed(ledger: object | null): ledger is ClosedLedger {
  */
 export class ClosedWriter {
   private pending: LaunchRecord[] = [];
+  /** Launches made ready for the writer's thread, once it runs. */
+  private prepared: object[] = [];
   /** Started with the first full batch: a read that closes few launches writes them with its save. */
   private bulk: BulkWriterLike | null | undefined;
+  /** The batches handed to the ledger and not written yet, oldest first. */
+  private readonly behindBy: Promise<void>[] = [];
 
   constructor(
     private readonly ledger: ClosedLedger,
     private readonly write: (run: () => Promise<unknown>) => Promise<unknown>,
   ) {}
 
-  /** The batches handed to the ledger and not written yet, oldest first. */
-  private readonly behindBy: Promise<unknown>[] = [];
-
   add(rec: LaunchRecord): void {
-    this.pending.push(rec);
-    if (this.pending.length >= CLOSED_BATCH) {
-      const batch = this.take();
-      if (this.bulk === undefined) this.bulk = this.ledger.bulkWriter?.() ?? null;
-      const bulk = this.bulk;
-      const done = this.write(
-        bulk ? () => bulk.write(batch) : async () => void (await this.ledger.upsertLaunches(batch)),
-      ).then(
-        () => {},
-        () => {},
-      );
-      this.behindBy.push(done);
-      void done.then(() => this.behindBy.splice(this.behindBy.indexOf(done), 1));
+    if (this.bulk) {
+      this.prepared.push(this.bulk.prepare(rec));
+      if (this.prepared.length >= CLOSED_BATCH) this.send();
+      return;
     }
+    this.pending.push(rec);
+    if (this.pending.length < CLOSED_BATCH) return;
+    if (this.bulk === undefined) this.bulk = this.ledger.bulkWriter?.() ?? null;
+    const bulk = this.bulk;
+    if (bulk) {
+      this.prepared = this.take().map((r) => bulk.prepare(r));
+      this.send();
+      return;
+    }
+    const batch = this.take();
+    this.track(this.write(async () => void (await this.ledger.upsertLaunches(batch))));
+  }
+
+  /** Hands the launches made ready so far to the writer's thread. */
+  private send(): void {
+    const bulk = this.bulk;
+    if (!bulk || !this.prepared.length) return;
+    const batch = this.prepared;
+    this.prepared = [];
+    this.track(this.write(() => bulk.write(batch)));
+  }
+
+  private track(write: Promise<unknown>): void {
+    const done = write.then(
+      () => {},
+      () => {},
+    );
+    this.behindBy.push(done);
+    void done.then(() => this.behindBy.splice(this.behindBy.indexOf(done), 1));
   }
 
   /** Whether batches are written on another thread: a save must then wait for them (see `flushed`). */
@@ -88,16 +111,18 @@ export class ClosedWriter {
    * chunks, or a ledger slower than the read (a remote Postgres) would have every launch queued in memory.
    */
   room(): Promise<void> | null {
-    return this.behindBy.length > MAX_BEHIND ? this.behindBy[0]!.then(() => {}) : null;
+    return this.behindBy.length > MAX_BEHIND ? this.behindBy[0]! : null;
   }
 
-  /** Settles once the batches given so far are written. */
+  /** Settles once the launches given so far are written (those of a batch not full yet are sent now). */
   flushed(): Promise<void> {
+    this.send();
     return this.bulk ? this.bulk.flushed() : Promise.resolve();
   }
 
   /** Stops the writer's thread, once its batches are written. */
   async close(): Promise<void> {
+    this.send();
     await this.bulk?.close();
   }
 
@@ -109,7 +134,7 @@ export class ClosedWriter {
   }
 
   get size(): number {
-    return this.pending.length;
+    return this.pending.length + this.prepared.length;
   }
 }
 

@@ -183,17 +183,31 @@ class LogFile {
       k ^= 1;
       pending = next < to ? this.readAsync(this.chunks[k]!, next, lenAt(next, since)) : null;
       if (nl >= 0) {
-        a.push(chunk.subarray(0, nl + 1));
+        await feed(a, chunk.subarray(0, nl + 1), save.room);
         save.due();
         save.since = since;
-        a.push(chunk.subarray(nl + 1));
-      } else a.push(chunk);
+        await feed(a, chunk.subarray(nl + 1), save.room);
+      } else await feed(a, chunk, save.room);
       pos = next;
-      // launches written on another thread: a read far ahead of the writer would hold them all
-      const room = save.room?.();
-      if (room) await room;
     }
     return pos;
+  }
+}
+
+/** Bytes pushed between two looks at whether the ledger keeps up (see `feed`): a few thousand launches at most. */
+const FEED_PIECE = 1 << 20;
+
+/**
+ * Pushes a chunk, a piece at a time when launches are being written as they close (`room`): the read waits
+ * whenever the ledger falls behind, or a read far ahead of it would hold every launch of a chunk (8 MB of a
+ * log of short launches is 20k of them) queued for writing. The analyzer takes bytes cut anywhere.
+ */
+async function feed(a: LogAnalyzer, chunk: Buffer, room?: () => Promise<void> | null): Promise<void> {
+  if (!room) return a.push(chunk);
+  for (let at = 0; at < chunk.length; at += FEED_PIECE) {
+    a.push(chunk.subarray(at, Math.min(chunk.length, at + FEED_PIECE)));
+    const wait = room();
+    if (wait) await wait;
   }
 }
 
@@ -331,7 +345,7 @@ export async function ingestLocal(
       every: ledger ? (opts.saveEvery ?? SAVE_EVERY) : Number.POSITIVE_INFINITY,
       since: resumedFrom,
       due: () => void save(a!.bytes, a!.lineCount, a!.checkpoint(), records(a!.report())),
-      room: () => closed?.room() ?? null,
+      room: closed ? () => closed.room() : undefined,
     };
 
     // Everything up to the last newline goes in before the checkpoint; the unterminated rest after it.

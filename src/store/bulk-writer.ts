@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
-import { launchWrite } from './record.js';
+import { type LaunchWrite, launchWrite } from './record.js';
 import { type LaunchRecord, LedgerError, type LedgerErrorCode } from './types.js';
 
 type Reply = { ok: true } | { ok: false; code: LedgerErrorCode; message: string };
@@ -44,14 +44,18 @@ export class BulkWriter {
   }
 
   /**
-   * Writes a batch after those given before; the promise settles when it is committed (or refused). The rows
-   * are made here (JSON text, mostly): what crosses to the other thread is cheap to copy, and the work is
-   * shared between the two threads about evenly.
+   * The launch as the writer's thread takes it: its row (JSON text, mostly), made on this thread so that what
+   * crosses is cheap to copy and the work is shared between the two threads about evenly.
    */
-  write(recs: LaunchRecord[]): Promise<void> {
+  prepare(rec: LaunchRecord): LaunchWrite {
+    return launchWrite(rec);
+  }
+
+  /** Writes a batch after those given before; the promise settles when it is committed (or refused). */
+  write(batch: LaunchWrite[]): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
     const done = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
-    this.worker.postMessage(recs.map(launchWrite));
+    this.worker.postMessage(batch);
     this.last = done;
     return done;
   }
