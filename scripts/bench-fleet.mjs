@@ -23,7 +23,6 @@
 //
 // Goals: CPU <= 0.5 core, RSS <= 300 MB, p95 <= 2 s. Exits 0 whatever the figures say; 1 when it cannot measure.
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

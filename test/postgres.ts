@@ -58,14 +58,85 @@ export function ensurePostgres(): { initdb: string; pgCtl: string } {
 
 /** Runs a Postgres binary as the user that owns the data directory (nobody, when the tests run as root). */
 function asOwner(bin: string, args: string[], root: boolean): void {
-  const [cmd, argv] = root ? ['runuser', ['-u', 'nobody', '--', bin, ...args]] : [bin, args];
+  const [cmd, argv] = root ? [runuser(), ['-u', 'nobody', '--', bin, ...args]] : [bin, args];
   const r = spawnSync(cmd, argv, { encoding: 'utf8', cwd: '/' });
-  if (r.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
+  if (r.status !== 0)
+    throw new Error(`${bin} ${args.join(' ')} failed: ${r.error?.message ?? (r.stderr || r.stdout)}`);
+}
+
+/** runuser lives in sbin, which a non-login PATH (cron, `env -i`, some CI runners) leaves out. */
+function runuser(): string {
+  for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/sbin']) {
+    const p = path.join(dir || '.', 'runuser');
+    if (fs.existsSync(p)) return p;
+  }
+  return 'runuser';
 }
 
 let seq = 0;
 
-export function startPostgres(): TestPostgres {
+/**
+ * The SSL set-up of a team's server: a self-signed certificate for localhost and 127.0.0.1, TCP on a loopback
+ * port, and SSL connections only (pg_hba: hostssl trust, hostnossl reject).
+ */
+export interface TestPostgresSsl {
+  port: number;
+  /** The certificate, which is its own CA: what `sslrootcert=` names to verify the server. */
+  caFile: string;
+}
+
+function freePortSync(): number {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+    ],
+    { encoding: 'utf8' },
+  );
+  return Number(r.stdout.trim());
+}
+
+function sslSetup(dir: string, data: string, root: boolean): { ssl: TestPostgresSsl; opts: string } {
+  const caFile = path.join(dir, 'server.crt');
+  const key = path.join(data, 'server.key');
+  const r = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      caFile,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`openssl req failed: ${r.error?.message ?? r.stderr}`);
+  // Postgres refuses a key others can read; the server (nobody, as root) must own it.
+  fs.chmodSync(key, 0o600);
+  if (root) fs.chownSync(key, 65534, 65534);
+  fs.writeFileSync(
+    path.join(data, 'pg_hba.conf'),
+    'local all all trust\nhostssl all all 127.0.0.1/32 trust\nhostnossl all all 127.0.0.1/32 reject\n',
+  );
+  const port = freePortSync();
+  return {
+    ssl: { port, caFile },
+    opts: `-p ${port} -c listen_addresses=127.0.0.1 -c ssl=on -c ssl_cert_file=${caFile} -c ssl_key_file=${key}`,
+  };
+}
+
+export function startPostgres(opts: { ssl?: boolean } = {}): TestPostgres & { ssl: TestPostgresSsl | null } {
   const { initdb, pgCtl } = ensurePostgres();
   const root = process.getuid?.() === 0;
   const dir = tmpDir();
@@ -77,9 +148,14 @@ export function startPostgres(): TestPostgres {
     fs.chownSync(sock, 65534, 65534);
   }
   asOwner(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '-N'], root);
-  const opts = `-k ${sock} -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=200`;
+  const ssl = opts.ssl ? sslSetup(dir, data, root) : null;
+  const serverOpts = `-k ${sock} -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=200${ssl ? ` ${ssl.opts}` : ''}`;
   const start = () =>
-    asOwner(pgCtl, ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start'], root);
+    asOwner(
+      pgCtl,
+      ['-D', data, '-o', serverOpts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start'],
+      root,
+    );
   start();
   let running = true;
   const stop = (mode: string) => {
@@ -94,22 +170,36 @@ export function startPostgres(): TestPostgres {
   // A test that fails (or a runner that exits) must not leave a server behind.
   const onExit = () => stop('immediate');
   process.once('exit', onExit);
-  const url = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(sock)}`;
+  // The socket is named after the port (.s.PGSQL.5432 by default).
+  const at = `localhost${ssl ? `:${ssl.ssl.port}` : ''}`;
+  const url = `postgres://postgres@${at}/postgres?host=${encodeURIComponent(sock)}`;
   return {
     dir,
+    ssl: ssl?.ssl ?? null,
     socketDir: sock,
     url,
     createDatabase() {
       const name = `firedup_test_${process.pid}_${++seq}`;
       const r = spawnSync(
         'psql',
-        ['-h', sock, '-U', 'postgres', '-d', 'postgres', '-qAtc', `CREATE DATABASE ${name}`],
+        [
+          '-h',
+          sock,
+          '-p',
+          String(ssl?.ssl.port ?? 5432),
+          '-U',
+          'postgres',
+          '-d',
+          'postgres',
+          '-qAtc',
+          `CREATE DATABASE ${name}`,
+        ],
         {
           encoding: 'utf8',
         },
       );
       if (r.status !== 0) throw new Error(`createdb ${name}: ${r.stderr}`);
-      return `postgres://postgres@localhost/${name}?host=${encodeURIComponent(sock)}`;
+      return `postgres://postgres@${at}/${name}?host=${encodeURIComponent(sock)}`;
     },
     kill() {
       stop('immediate');

@@ -4,7 +4,6 @@
  * nodes, and recorded in the ledger as one launch (the head's) that carries its nodes.
  */
 
-import type { AnalyzerOptions } from '../core/analyzer.js';
 import { combineNodes, headLaunch, type MultiNodeReport } from '../core/multinode/combine.js';
 import { combineVerdicts, type NodeVerdict } from '../core/multinode/live.js';
 import { type Match, matchLatest, matchTo, type NodeLog } from '../core/multinode/match.js';
@@ -17,7 +16,7 @@ import type { SshOptions } from '../sources/ssh/session.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { recordFromReport } from '../store/record.js';
 import { LedgerError } from '../store/types.js';
-import { explainNoLaunch, readLog } from './read-log.js';
+import { explainNoLaunch, type ReadLogOptions, readLog } from './read-log.js';
 import { logIdentity } from './recording.js';
 import { statusVerdict } from './status-verdict.js';
 
@@ -52,7 +51,7 @@ export function checkNodeTargets(targets: string[], cmd: string): string[] {
 /** Reads every node's log side by side; a node that cannot be read is one line naming it. */
 export async function readNodes(
   targets: string[],
-  opts: AnalyzerOptions,
+  opts: ReadLogOptions,
   ssh: SshOptions,
 ): Promise<NodeRead[]> {
   const reads = await Promise.allSettled(targets.map((t) => readLog(t, opts, ssh, null)));

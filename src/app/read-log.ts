@@ -25,6 +25,11 @@ export function isRemote(target: string): boolean {
   }
 }
 
+export interface ReadLogOptions extends AnalyzerOptions, Pick<IngestOptions, 'onSettled'> {
+  /** Called once when a FIFO has had no writer for a second: the face tells the user what it waits for. */
+  onWaitingForWriter?: (path: string) => void;
+}
+
 /**
  * Reads a log, recording its launches when a ledger is given. A local file continues from where the ledger
  * left it (a 2 GB log that grew by 1 MB reads about 1 MB); a remote one is read whole and its launches
@@ -32,10 +37,11 @@ export function isRemote(target: string): boolean {
  */
 export async function readLog(
   target: string,
-  opts: AnalyzerOptions & Pick<IngestOptions, 'onSettled'>,
+  options: ReadLogOptions,
   ssh: SshOptions = {},
   ledger: LedgerStore | null = null,
 ): Promise<ReadResult> {
+  const { onWaitingForWriter, ...opts } = options;
   if (target === '-') return analyzeStream(process.stdin, opts);
   let t: ReturnType<typeof parseTarget>;
   try {
@@ -45,7 +51,7 @@ export async function readLog(
   }
   if (t.kind === 'local') {
     const kind = localKind(t.path);
-    if (kind === 'stream') return analyzeFifo(t.path, opts);
+    if (kind === 'stream') return analyzeFifo(t.path, opts, onWaitingForWriter);
     if (kind === 'device')
       throw new UsageError(
         `${t.path}: a device, not a log file (name the server's log file, or pipe it: cmd | firedup status -)`,

@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import type { NodeVerdict } from '../core/multinode/live.js';
 import type { GpuObservation } from '../core/observations.js';
 import type { LaunchReport } from '../core/report.js';
 import type { EngineId } from '../core/types.js';
@@ -269,15 +270,46 @@ export class WatchedTarget extends EventEmitter {
 
   snapshot(): TargetSnapshot {
     const reach = this.reach;
+    const launch = this.latest();
+    const gpus = gpuSummary(this.session?.observations.gpu);
+    const nodes = this.rayCards(launch, gpus);
     return {
       name: this.spec.name,
       target: this.spec.log,
       verdict: this.session?.verdict ?? null,
-      launch: this.latest(),
-      gpus: gpuSummary(this.session?.observations.gpu),
+      launch,
+      gpus,
       updatedAt: this.updatedAt,
       unreachable: reach.state === 'unreachable' ? reach.message : null,
+      ...(nodes ? { nodes } : {}),
     };
+  }
+
+  /**
+   * A Ray launch's nodes, read from the one log (every line names its node by Ray's `ip=`), as the cards of
+   * a `nodes = [...]` target: `ps`, the dashboard and /metrics show both kinds alike. The GPUs probed are
+   * this host's, the driver's.
+   */
+  private rayCards(launch: LaunchReport | null, gpus: GpuSummary[] | null): NodeCard[] | undefined {
+    const m = launch?.nodes;
+    if (m?.layout !== 'ray') return undefined;
+    const v = this.session?.verdict as (Verdict & { nodes?: NodeVerdict[] }) | null | undefined;
+    return m.nodes.map((n) => {
+      const joined = v?.nodes?.find((x) => x.name === n.name);
+      return {
+        node: n.name,
+        target: this.spec.log,
+        host: n.head ? this.host : n.name,
+        head: n.head,
+        nodeRank: n.nodeRank,
+        state: joined?.state ?? 'unknown',
+        phase: joined?.phase ?? n.phase,
+        progress: joined?.progress ?? null,
+        why: joined?.why ?? 'no verdict yet',
+        culprit: m.culprit?.name === n.name,
+        gpus: n.head ? gpus : null,
+      };
+    });
   }
 
   /** What /metrics reads (MetricsTarget in web/metrics.ts). */

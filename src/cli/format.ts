@@ -101,7 +101,9 @@ export function verdictLine(v: Verdict, st: Style): string {
           : v.state === 'exited'
             ? st.dim
             : st.cyan;
-  return `  ${st.bold(color(word))} — ${v.why}`;
+  // A multi-node verdict's why is the across-nodes sentence, which starts with the state said just before.
+  const why = v.why.startsWith(`${v.state}: `) ? v.why.slice(v.state.length + 2) : v.why;
+  return `  ${st.bold(color(word))} — ${why}`;
 }
 
 /**

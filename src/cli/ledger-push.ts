@@ -2,7 +2,6 @@
  * `firedup ledger push --to postgres://…`: copies this machine's ledger (--ledger, FIREDUP_LEDGER or the
  * default file) into another one, so a laptop's history joins the team's (app/ledger-push.ts). Safe to repeat.
  */
-import path from 'node:path';
 import { pushLedger } from '../app/ledger-push.js';
 import { redactText } from '../core/config/redact.js';
 import type { LedgerStore } from '../store/ledger-store.js';
@@ -71,7 +70,7 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
     if (flags.json) process.stdout.write(`${JSON.stringify({ from: from.path, to: to.path, ...r })}\n`);
     else
       process.stdout.write(
-        `pushed ${r.launches} launch${r.launches === 1 ? '' : 'es'} from ${from.path} to ${to.path}: ${r.added} new, ${r.launches - r.added} already there (updated); ${r.benches} benchmark run${r.benches === 1 ? '' : 's'} (${r.benchesAdded} new); ${r.targets} target${r.targets === 1 ? '' : 's'}\n`,
+        `pushed ${r.launches} launch${r.launches === 1 ? '' : 'es'} from ${from.path} to ${to.path}: ${r.added} new, ${r.launches - r.added} already there (updated); ${r.benches} benchmark run${r.benches === 1 ? '' : 's'} (${r.benchesAdded} new); ${r.targets} target${r.targets === 1 ? '' : 's'}${r.sweepRuns ? `; ${r.sweepRuns} sweep run${r.sweepRuns === 1 ? '' : 's'} (${r.sweepRunsAdded} new)` : ''}\n`,
       );
     return 0;
   } catch (e) {

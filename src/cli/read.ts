@@ -1,7 +1,7 @@
 /** The flags every log-reading command shares (`--engine`, `--ssh-config`, `--ssh-option`); the reading itself is app/read-log.ts. */
 import { readLog, readWarning } from '../app/read-log.js';
-import type { ReadResult } from '../sources/file.js';
 import { ENGINES, type EngineId } from '../core/types.js';
+import type { ReadResult } from '../sources/file.js';
 import type { SshOptions } from '../sources/ssh/session.js';
 import { choice } from './args.js';
 
@@ -20,8 +20,14 @@ export function sshFlags(flags: Record<string, unknown>): SshOptions {
 
 /** Reads a log for a command, printing on stderr the warning the read owes the user, if any. */
 export async function readLogForCli(...args: Parameters<typeof readLog>): Promise<ReadResult> {
+  args[1] = { onWaitingForWriter: fifoNote, ...args[1] };
   const res = await readLog(...args);
   const warning = readWarning(args[0], res);
   if (warning) process.stderr.write(`firedup: warning: ${warning}\n`);
   return res;
+}
+
+/** What a read of a FIFO with no writer says on stderr, so that waiting does not look like a hang. */
+export function fifoNote(path: string): void {
+  process.stderr.write(`firedup: ${path}: a FIFO with no writer yet; waiting for one (Ctrl-C to stop)\n`);
 }

@@ -1,4 +1,6 @@
 /** `status --node A --node B` and `runs --node …`: one launch read from every node's log. */
+
+import { loadServeConfig } from '../app/fleet-config.js';
 import {
   allLaunches,
   checkNodeTargets,
@@ -10,12 +12,11 @@ import {
 } from '../app/multinode.js';
 import { isRemote } from '../app/read-log.js';
 import { keepVerdict } from '../app/recording.js';
-import { loadServeConfig } from '../app/fleet-config.js';
 import type { FlagSpec } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus } from './format.js';
 import { formatNodes, nodesLabel } from './format-nodes.js';
-import { engineFlag, sshFlags } from './read.js';
+import { engineFlag, fifoNote, sshFlags } from './read.js';
 import { withRecording } from './recording.js';
 import { STATUS_EXIT, writeRunsJson } from './status-exit.js';
 import { pidFlag, urlFlag } from './status-live.js';
@@ -73,7 +74,11 @@ export async function multiStatus(nodes: string[], flags: Record<string, unknown
   // --url and --pid probe this machine: they can only describe a local head node.
   const probes = { url: urlFlag(flags.url), pid: pidFlag(flags.pid) };
   const { report, launch, live } = await withRecording(flags, async (ledger) => {
-    const reads = await readNodes(nodes, { engine: engineFlag(flags.engine) }, sshFlags(flags));
+    const reads = await readNodes(
+      nodes,
+      { engine: engineFlag(flags.engine), onWaitingForWriter: fifoNote },
+      sshFlags(flags),
+    );
     const { match, launch } = latestLaunch(reads);
     if (isRemote(reads[match.head]!.target) && (probes.url !== undefined || probes.pid !== undefined))
       throw new UsageError('status: --url and --pid are not supported for a remote head node yet');
@@ -102,7 +107,11 @@ export async function multiStatus(nodes: string[], flags: Record<string, unknown
 
 export async function multiRuns(nodes: string[], flags: Record<string, unknown>): Promise<number> {
   const { report, last } = await withRecording(flags, async (ledger) => {
-    const reads = await readNodes(nodes, { engine: engineFlag(flags.engine) }, sshFlags(flags));
+    const reads = await readNodes(
+      nodes,
+      { engine: engineFlag(flags.engine), onWaitingForWriter: fifoNote },
+      sshFlags(flags),
+    );
     const { match, launch } = latestLaunch(reads);
     const report = multiReport(reads, match.head, allLaunches(reads));
     await recordMultiLaunch(ledger, reads[match.head]!.target, launch);

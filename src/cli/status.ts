@@ -13,6 +13,7 @@ import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { formatRuns, formatStatus, runLines, runsHeader } from './format.js';
 import { formatExplain } from './format-explain.js';
+import { formatNodes, liveNodes } from './format-nodes.js';
 import { helpText } from './help.js';
 import { formatLines, takeLinesFlag } from './log-lines.js';
 import { engineFlag, readLogForCli, sshFlags } from './read.js';
@@ -109,6 +110,8 @@ export async function status(argv0: string[]): Promise<number> {
   } else {
     const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
     out(formatStatus(target === '-' ? '(stdin)' : target, shown, st, live, count));
+    // One log that carries several nodes' lines (Ray): its nodes, as `--node` prints them.
+    if (last.nodes) out(formatNodes(last.nodes, st, liveNodes(live)));
     if (lines !== null) {
       const place = {
         host: 'localhost',
@@ -192,8 +195,10 @@ async function writeRuns(
   }
   const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
   const file = target === '-' ? '(stdin)' : target;
+  const latest = report.launches[report.launches.length - 1];
   if (!earlier) {
     out(formatRuns(file, report, st));
+    if (latest?.nodes) out(formatNodes(latest.nodes, st));
     return 0;
   }
   // The launches a ledger keeps come back a page at a time: the listing is written as it is made.
@@ -210,6 +215,7 @@ async function writeRuns(
   };
   for await (const page of earlier.reportTexts()) await lines(page.map((r) => JSON.parse(r)));
   await lines(report.launches);
+  if (latest?.nodes) await write(formatNodes(latest.nodes, st));
   return 0;
 }
 

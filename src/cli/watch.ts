@@ -94,7 +94,9 @@ export function checkFollowable(log: string): void {
     );
   if (!st.isFile()) throw new UsageError(`${log}: a device, not a log file (name the server's log file)`);
   if (localKind(log) === 'pseudo')
-    throw new UsageError(`${log}: a kernel pseudo-file (/proc, /sys), not a log file (name the server's log file)`);
+    throw new UsageError(
+      `${log}: a kernel pseudo-file (/proc, /sys), not a log file (name the server's log file)`,
+    );
   try {
     fs.accessSync(log, fs.constants.R_OK);
   } catch (err) {

@@ -12,7 +12,7 @@ import { commonSignatures } from './engines/common.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
 import { ExplainCollector } from './explain.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
-import { type FailureCandidate, FRAME_RULE, LaunchBuilder } from './launch.js';
+import { type FailureCandidate, FRAME_RULE, LaunchBuilder, rayLine } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
 import { continuesWrap, HardWrap } from './lines/hard-wrap.js';
 import { type PrefixContext, parseLine } from './lines/prefix.js';
@@ -343,6 +343,8 @@ export class LogAnalyzer {
     // a caught exception's text ends where the logger's next line starts
     if (launch.caughtFrom !== null && line.framed && line.no > launch.caughtFrom) launch.caughtFrom = null;
     if (line.rel !== null && line.ts === null && launch.startTs === null) launch.relativeTime = true;
+    // A line Ray forwarded from another node (`ip=`): its node's own reading too (launch.ts RayNodes).
+    if (launch.ray !== null || line.ip) rayLine(launch, line, ts);
     launch.touch(no, offset, ts);
     if (line.tags) launch.ranks.add(line.tags);
     if (line.pid !== null) launch.pids.add(line.pid);
@@ -613,6 +615,8 @@ export class LogAnalyzer {
       phaseRankIn(launch.engine, hit.phase) >= phaseRankIn(launch.engine, launch.phase)
     )
       launch.mark(hit.phase, line.no, ts, line.text, CATALOG_RULE);
+    // A node behind the launch still moves on its own.
+    else launch.markNode(hit.phase, line.no, ts, line.text, CATALOG_RULE);
   }
 
   /** A phase the traceback tracker has shown (a cut traceback's frames, a request handler), taken once. */
@@ -635,6 +639,7 @@ export class LogAnalyzer {
     }
     if (launch.phase === null || phaseRankIn(launch.engine, phase) > phaseRankIn(launch.engine, launch.phase))
       launch.mark(phase, line.no, line.ts ?? this.lastTs, line.text, FRAME_RULE);
+    else launch.markNode(phase, line.no, line.ts ?? this.lastTs, line.text, FRAME_RULE);
   }
 
   /** Shared by the general path and the byte-level fast path, so both give the same answer. */

@@ -25,7 +25,8 @@ import { SeriesSummary, TimeSeries } from './stats.js';
 import { TracebackTracker } from './traceback.js';
 
 /** Bump when the meaning of saved state changes in a way the field fingerprint cannot see. */
-export const CHECKPOINT_VERSION = 3;
+/** v4: a launch keeps its Ray nodes (LaunchBuilder.ray, LogLine.ip); a v3 checkpoint is read afresh. */
+export const CHECKPOINT_VERSION = 4;
 const MAGIC = 'firedup-checkpoint';
 
 export type CheckpointErrorCode = 'corrupt' | 'version' | 'options';

@@ -129,6 +129,12 @@ export class LaunchBuilder {
   engineLines = 0;
   /** The launch's first line (cut at 256 characters): with its offset, what tells this launch from another. */
   startText = '';
+  /**
+   * One log, several nodes: Ray forwards its workers' lines to the driver's log with `ip=` naming their node.
+   * Null until a line of this launch carries one (rayLine); then every line is also read into its node's own
+   * builder, through the few methods below that move a launch (mark, setProgress, the failure ones).
+   */
+  ray: RayNodes | null = null;
 
   constructor(
     readonly index: number,
@@ -182,6 +188,7 @@ export class LaunchBuilder {
   }
 
   mark(phase: Phase, line: number, ts: number | null, text: string | (() => string), rule?: string): void {
+    if (this.ray !== null) this.nodeOf(line).mark(phase, line, ts, text, rule);
     if (!this.marked.has(phase)) {
       this.marked.add(phase);
       const mark: PhaseMark = { phase, ts, line, text: typeof text === 'string' ? text : text() };
@@ -197,6 +204,17 @@ export class LaunchBuilder {
     }
   }
 
+  /** A phase that moves only the node of `line` (a Ray launch's node behind the launch as a whole). */
+  markNode(
+    phase: Phase,
+    line: number,
+    ts: number | null,
+    text: string | (() => string),
+    rule?: string,
+  ): void {
+    if (this.ray !== null) this.nodeOf(line).mark(phase, line, ts, text, rule);
+  }
+
   moved(line: number, ts: number | null): void {
     this.lastProgressTs = ts ?? this.lastProgressTs;
     this.lastProgressLine = line;
@@ -207,6 +225,7 @@ export class LaunchBuilder {
    * request, a warm-up retry). Other ranks finishing a phase after one rank died do not count.
    */
   recover(): void {
+    if (this.ray !== null) for (const n of this.ray.nodes) n.b.recover();
     if (this.candidates.length && this.shutdown === null) {
       this.recovered.push(...this.candidates);
       this.candidates = [];
@@ -216,6 +235,7 @@ export class LaunchBuilder {
 
   /** Failures read after `line` (a caught exception's traceback) are ones the launch got past. */
   recoverFrom(line: number): void {
+    if (this.ray !== null) for (const n of this.ray.nodes) n.b.recoverFrom(line);
     if (!this.candidates.some((c) => c.line > line)) return;
     const kept: FailureCandidate[] = [];
     for (const c of this.candidates) (c.line > line ? this.recovered : kept).push(c);
@@ -228,6 +248,7 @@ export class LaunchBuilder {
   }
 
   setProgress(p: ProgressState): void {
+    if (this.ray !== null) this.nodeOf(p.line).setProgress(p);
     const graph = p.phase === 'cuda_graph';
     const prev = graph ? this.graphProgress : this.progress;
     // Another bar (other items, another total) starts its own curve.
@@ -261,6 +282,7 @@ export class LaunchBuilder {
 
   /** Applies a run of serving lines read in bulk: the same changes as the general path makes line by line. */
   applyRun(r: ServingRunData): void {
+    if (this.ray !== null) rayRun(this.ray, r);
     if (this.startTs === null) this.startTs = r.firstTs;
     this.endLine = r.lastLine;
     this.endOffset = r.lastOffset;
@@ -291,6 +313,7 @@ export class LaunchBuilder {
   }
 
   addFailure(c: FailureCandidate): void {
+    if (this.ray !== null) this.nodeOf(c.line).addFailure({ ...c });
     // One line, one failure: a signature and the traceback reader may both see the exception line.
     const same = this.candidates.find((x) => x.line === c.line);
     if (same) {
@@ -314,6 +337,7 @@ export class LaunchBuilder {
 
   /** A cut traceback's `raise` line names the exception the file does not show. */
   refineFailure(line: number, cls: FailureClass, message: string): void {
+    if (this.ray !== null) for (const n of this.ray.nodes) n.b.refineFailure(line, cls, message);
     const c = this.candidates.find((x) => x.line === line);
     if (c && c.strength < 2) {
       c.cls = cls;
@@ -322,6 +346,7 @@ export class LaunchBuilder {
   }
 
   dropFailure(line: number | null): void {
+    if (this.ray !== null) for (const n of this.ray.nodes) n.b.dropFailure(line);
     if (line !== null) this.candidates = this.candidates.filter((c) => c.line !== line);
   }
 
@@ -334,6 +359,17 @@ export class LaunchBuilder {
     let best: FailureCandidate | null = null;
     for (const c of this.candidates) if (best === null || c.strength > best.strength) best = c;
     return best;
+  }
+
+  /**
+   * The builder of the node whose line `line` is (a failure is often read a few lines after its own line, when
+   * the traceback ends): the line being read's node when it is not among the recent ones.
+   */
+  private nodeOf(line: number): LaunchBuilder {
+    const r = this.ray!;
+    const rec = r.recent;
+    for (let i = rec.length - 2; i >= 0; i -= 2) if (rec[i] === line) return r.nodes[rec[i + 1]!]!.b;
+    return r.nodes[r.cur]!.b;
   }
 
   /** Whether the server got as far as ready. */
@@ -372,4 +408,181 @@ export class LaunchBuilder {
       phase,
     };
   }
+}
+
+/** One node of a launch whose lines Ray forwarded into one log (see LaunchBuilder.ray). */
+export interface RayNode {
+  /** Ray's `ip=` on the node's lines; null for the driver's node (its own lines and its local actors' name none). */
+  ip: string | null;
+  /** The Ray actor names seen on its lines (`RayWorkerWrapper`), the first few. */
+  actors: string[];
+  /** Lines read from it (the driver's: 1 when it had lines before the first forwarded one, then counted). */
+  lines: number;
+  /**
+   * How far its clock runs ahead of the driver's node's, from arrival order (null until measured): Ray forwards a
+   * line within moments of its writing, so a line stamped `ts` that arrives after the driver's line stamped `d`
+   * was written no earlier than `d` (less the forwarding delay): `ts − d` is its skew at most, and the least such
+   * difference, over lines written right after a driver line, is the skew.
+   */
+  skew: number | null;
+  b: LaunchBuilder;
+}
+
+export interface RayNodes {
+  nodes: RayNode[];
+  /** Index of the node of the line being read. */
+  cur: number;
+  /** `[line, node index]` pairs of the last lines read, flat (at most RAY_RECENT pairs). */
+  recent: number[];
+  /** The driver's node had a Ray actor of its own (a prefix with no ip whose name is not the engine's process). */
+  localActors: boolean;
+  /** The stamp of the driver's node's last stamped line (its own clock). */
+  driverTs: number | null;
+  /**
+   * Lines in which Ray names the node of a worker that died or failed (the first few): `ip: X` in an
+   * ActorDiedError's context, `Worker IP address: X` from the raylet, `ray::Actor.method() (pid=N, ip=X, …)`
+   * heading a RayTaskError, `Memory on the node (IP: X, …)` from Ray's memory monitor.
+   */
+  blame: RayBlame[];
+}
+
+export interface RayBlame {
+  ip: string;
+  line: number;
+  text: string;
+  /** Ray's memory monitor killed it: out of memory (on the host). Otherwise it died or raised. */
+  oom: boolean;
+}
+
+const RAY_RECENT = 128;
+const RAY_BLAME =
+  /^\s*ip: ([0-9A-Fa-f.:]+)\s*$|Worker IP address: ([0-9A-Fa-f.:]+)|\bray::[\w.]+\(\) \(pid=\d+, ip=([0-9A-Fa-f.:]+)|Memory on the node \(IP: ([0-9A-Fa-f.:]+)/;
+/**
+ * vLLM's own process prefixes (utils decorate_logs: `APIServer`, `EngineCore_DP0`, `Worker_TP1`; V0's
+ * `VllmWorkerProcess`): a prefix with one of these names and no ip is the engine's, not a Ray actor's.
+ */
+const ENGINE_PROCESS = /^(?:APIServer|ApiServer|EngineCore|Worker|VllmWorkerProcess)(?:[_ ]|$)/;
+
+/** A new builder that has read what `p` has read so far (the driver's node's share before any other node's line). */
+function cloneBuilder(p: LaunchBuilder): LaunchBuilder {
+  const b = new LaunchBuilder(p.index, p.startLine, p.startOffset, p.hasStart);
+  b.endLine = p.endLine;
+  b.endOffset = p.endOffset;
+  b.startTs = p.startTs;
+  b.lastTs = p.lastTs;
+  b.lastProgressTs = p.lastProgressTs;
+  b.lastProgressLine = p.lastProgressLine;
+  b.relativeTime = p.relativeTime;
+  b.engine = p.engine;
+  b.phase = p.phase;
+  for (const m of p.marks) b.marks.push({ ...m });
+  for (const m of p.marked) b.marked.add(m);
+  b.progress = p.progress;
+  b.graphProgress = p.graphProgress;
+  b.candidates = p.candidates.map((c) => ({ ...c }));
+  b.ready = p.ready;
+  for (const r of p.ranks) b.ranks.add(r);
+  for (const x of p.pids) b.pids.add(x);
+  b.startText = p.startText;
+  return b;
+}
+
+/**
+ * Places a line of `launch` on its node, before the launch reads it: from the first line that carries Ray's
+ * `ip=`, each node keeps a builder of its own. The driver's node starts as a copy of what the launch read until
+ * then (every earlier line was its own), the others empty at their first line.
+ */
+export function rayLine(
+  launch: LaunchBuilder,
+  line: {
+    no: number;
+    offset: number;
+    ip?: string | null;
+    tags: string | null;
+    pid: number | null;
+    rel: number | null;
+    msg: string;
+    text: string;
+  },
+  ts: number | null,
+): void {
+  const ip = line.ip ?? null;
+  let r = launch.ray;
+  if (r === null) {
+    if (ip === null) return;
+    const seen = launch.startLine < line.no ? 1 : 0;
+    r = launch.ray = {
+      nodes: [{ ip: null, actors: [], lines: seen, skew: null, b: cloneBuilder(launch) }],
+      cur: 0,
+      recent: [],
+      localActors: false,
+      driverTs: seen ? launch.lastTs : null,
+      blame: [],
+    };
+    // The driver's node's own Ray actors may have logged before any other node did.
+    for (const t of launch.ranks) {
+      const actor = /^[A-Za-z]\w*/.exec(t)?.[0];
+      if (actor && !ENGINE_PROCESS.test(actor)) {
+        r.localActors = true;
+        if (r.nodes[0]!.actors.length < 4 && !r.nodes[0]!.actors.includes(actor))
+          r.nodes[0]!.actors.push(actor);
+      }
+    }
+  }
+  let i = r.nodes.findIndex((n) => n.ip === ip);
+  if (i < 0) {
+    const b = new LaunchBuilder(launch.index, line.no, line.offset, false);
+    i = r.nodes.push({ ip, actors: [], lines: 0, skew: null, b }) - 1;
+  }
+  const n = r.nodes[i]!;
+  n.lines++;
+  if (ts !== null && line.rel === null) {
+    if (ip === null) r.driverTs = ts;
+    else if (r.driverTs !== null)
+      n.skew = n.skew === null ? ts - r.driverTs : Math.min(n.skew, ts - r.driverTs);
+  }
+  r.cur = i;
+  r.recent.push(line.no, i);
+  if (r.recent.length > RAY_RECENT * 2) r.recent.splice(0, r.recent.length - RAY_RECENT * 2);
+  const b = n.b;
+  b.engine = launch.engine;
+  b.touch(line.no, line.offset, ts);
+  if (line.tags) {
+    b.ranks.add(line.tags);
+    const actor = /^[A-Za-z]\w*/.exec(line.tags)?.[0];
+    if (line.pid !== null && actor && !ENGINE_PROCESS.test(actor)) {
+      if (n.actors.length < 4 && !n.actors.includes(actor)) n.actors.push(actor);
+      if (ip === null) r.localActors = true;
+    }
+  }
+  if (line.pid !== null) b.pids.add(line.pid);
+  if (r.blame.length < 4 && (line.msg.includes('ip') || line.msg.includes('IP'))) {
+    const m = RAY_BLAME.exec(line.msg);
+    const named = m ? (m[1] ?? m[2] ?? m[3] ?? m[4])! : null;
+    if (named !== null)
+      r.blame.push({ ip: named, line: line.no, text: line.text.slice(0, 512), oom: m![4] !== undefined });
+  }
+}
+
+/**
+ * A run of serving lines read in bulk (bulk.ts) is the driver's: the bulk readers take no line with Ray's `ip=`.
+ * Its node is moved as the general path's rayLine would have moved it line by line.
+ */
+function rayRun(r: RayNodes, run: ServingRunData): void {
+  const d = r.nodes[0]!;
+  d.lines += run.lines;
+  r.cur = 0;
+  for (let no = Math.max(run.firstLine, run.lastLine - RAY_RECENT + 1); no <= run.lastLine; no++)
+    r.recent.push(no, 0);
+  if (r.recent.length > RAY_RECENT * 2) r.recent.splice(0, r.recent.length - RAY_RECENT * 2);
+  const b = d.b;
+  if (b.startTs === null) b.startTs = run.firstTs;
+  b.endLine = run.lastLine;
+  b.endOffset = run.lastOffset;
+  if (run.lastTs !== null) {
+    b.lastTs = run.lastTs;
+    r.driverTs = run.lastTs;
+  }
+  for (const t of run.tags) b.ranks.add(t);
+  if (run.pids) for (const p of run.pids) b.pids.add(p);
 }

@@ -5,6 +5,7 @@ import { redactText } from './config/redact.js';
 import { engineModule } from './engines/index.js';
 import type { LaunchBuilder } from './launch.js';
 import type { MultiNodeReport } from './multinode/combine.js';
+import { isRayMultiNode, rayLaunch } from './multinode/ray.js';
 import type { EngineId, Evidence, FailureClass, Outcome, Phase } from './types.js';
 
 export interface PhaseReport {
@@ -121,7 +122,10 @@ export interface LaunchReport {
   startTs: number | null;
   endTs: number | null;
   lastProgressTs: number | null;
-  /** A launch read from several nodes' logs (`--node`): every node's reading and the verdict across them. */
+  /**
+   * A launch read from several nodes' logs (`--node`), or from one log whose lines Ray forwarded from several
+   * nodes (`layout: 'ray'`): every node's reading and the verdict across them.
+   */
   nodes?: MultiNodeReport;
 }
 
@@ -309,7 +313,7 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null, engineSc
           requests: l.requests,
         }
       : null;
-  return {
+  const whole: LaunchReport = {
     index: l.index,
     engine: eng,
     version: l.version,
@@ -351,6 +355,19 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null, engineSc
     endTs: l.lastTs,
     lastProgressTs: l.lastProgressTs,
   };
+  const ray = l.ray;
+  if (ray === null) return whole;
+  // One log, several nodes (Ray): read as a multi-node launch when two nodes are at work (multinode/ray.ts).
+  const nodes = ray.nodes.map((n) => ({
+    ip: n.ip,
+    actors: n.actors,
+    lines: n.lines,
+    skew: n.skew,
+    launch: launchReport(n.b, eng),
+  }));
+  // Ray naming a dead worker's node counts once the launch failed.
+  const blame = whole.outcome === 'crashed' ? ray.blame : [];
+  return isRayMultiNode(nodes, ray.localActors, blame) ? rayLaunch(whole, nodes, blame) : whole;
 }
 
 export function buildReport(a: LogAnalyzer): AnalysisReport {

@@ -91,7 +91,7 @@ export interface ParsedTarget {
   expr: string;
 }
 
-const EXPR = /^\s*([A-Za-z_]\w*)\s*(>=|<=|==|=|>|<)\s*(\S.*?)\s*$/;
+const EXPR = /^\s*([A-Za-z_]\w*)\s*(>=|<=|==|=|>|<)\s*([^\s<>=].*?)\s*$/;
 /** A number, optionally followed by the metric's unit: `500`, `500ms`, `6e2 s`. */
 const VALUE = /^([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*(tok\/s|ms|s)?$/i;
 

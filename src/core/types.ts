@@ -97,6 +97,11 @@ export interface LogLine {
   /** Rank/process tags: `TP3`, `DP1 TP3`, `Worker_TP3`, `EngineCore_DP0`, `rank 2`. */
   tags: string | null;
   pid: number | null;
+  /**
+   * The node a Ray-forwarded line came from: the `ip=` of Ray's `(Actor pid=N, ip=…)` prefix. Unset (or null)
+   * for the driver node's own lines and its local actors' (Ray names no ip for those).
+   */
+  ip?: string | null;
   container: string | null;
   /** true when the line carried the engine's own prefix (a logger line, not a continuation or a print). */
   framed: boolean;

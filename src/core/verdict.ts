@@ -9,6 +9,7 @@
  */
 import { engineModule } from './engines/index.js';
 import { type Expectations, shortDuration, typicalBudget } from './expectations.js';
+import { rayVerdict } from './multinode/live.js';
 import type { GpuObservation, Observations } from './observations.js';
 import type { AnalysisReport, FailureReport, LaunchReport } from './report.js';
 import type { EngineId, Outcome, Phase } from './types.js';
@@ -206,7 +207,18 @@ function loadBudget(l: LaunchReport, budget: number): number {
   return Math.min(budget, Math.max(TICK_FLOOR, TICK_INTERVALS / rate));
 }
 
+/**
+ * The verdict now. A launch whose one log carries several nodes' lines (Ray, multinode/ray.ts) is judged as
+ * the log as a whole says, then told node by node and named after the node that died first or holds the
+ * others back (multinode/live.ts rayVerdict), as `--node` tells a launch read from several logs.
+ */
 export function liveVerdict(input: LiveInput): Verdict {
+  const v = oneLogVerdict(input);
+  const nodes = input.report?.launches[input.report.launches.length - 1]?.nodes;
+  return nodes?.layout === 'ray' ? rayVerdict(v, nodes) : v;
+}
+
+function oneLogVerdict(input: LiveInput): Verdict {
   const { report, obs, now, progressAt } = input;
   const l = report?.launches[report.launches.length - 1] ?? null;
   const engine = l?.engine ?? report?.engine ?? null;

@@ -196,14 +196,17 @@ function onPseudoFs(path: string): boolean {
   }
 }
 
-/** Reads a FIFO to its end; says once on stderr when no writer has come after a second. */
-export async function analyzeFifo(path: string, opts: AnalyzerOptions = {}): Promise<ReadResult> {
+/**
+ * Reads a FIFO to its end. `onWaiting` is called once when no writer has come after a second (the face says so:
+ * an open FIFO with no writer looks like a hang).
+ */
+export async function analyzeFifo(
+  path: string,
+  opts: AnalyzerOptions = {},
+  onWaiting: (path: string) => void = () => {},
+): Promise<ReadResult> {
   const stream = fs.createReadStream(path);
-  const note = setTimeout(
-    () =>
-      process.stderr.write(`firedup: ${path}: a FIFO with no writer yet; waiting for one (Ctrl-C to stop)\n`),
-    1000,
-  );
+  const note = setTimeout(() => onWaiting(path), 1000);
   stream.once('open', () => clearTimeout(note));
   try {
     return await analyzeStream(stream, opts);

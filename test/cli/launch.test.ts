@@ -271,6 +271,8 @@ describe('firedup launch with a stand-in SGLang', { timeout: 60_000, skip: noPyt
     const pkg = path.join(repo, 'python', 'sglang');
     fs.mkdirSync(pkg, { recursive: true });
     fs.writeFileSync(path.join(pkg, '__init__.py'), '');
+    // As SGLang's own .gitignore does: Python's bytecode caches are not local changes.
+    fs.writeFileSync(path.join(repo, '.gitignore'), '__pycache__/\n*.py[cod]\n');
     fs.writeFileSync(
       path.join(pkg, 'launch_server.py'),
       [

@@ -6,7 +6,7 @@ import { runCli, SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
 import { request, serve } from '../web/serve-helpers.js';
 
 /**
- * One stuck log, every command: `status`, `watch --json`, `wait` and `serve`'s API count the silence from
+ * One stuck log, every command: `status`, `watch --json`, `wait`, `ps` and `serve`'s API count the silence from
  * the file's mtime and give the same verdict (state, phase, quiet seconds) at the same moment.
  */
 describe('one verdict for one log, whichever command reads it', () => {
@@ -23,7 +23,7 @@ describe('one verdict for one log, whichever command reads it', () => {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('status, watch, wait and serve all say stalled in loading_weights, quiet for the file’s age', async () => {
+  it('status, watch, wait, ps and serve all say stalled in loading_weights, quiet for the file’s age', async () => {
     const seen: Record<string, { state: string; phase: string; stalledIn: string; quietFor: number }> = {};
     const status = runCli(['status', '--json', log]);
     assert.equal(status.code, 4, status.stderr);
@@ -63,6 +63,15 @@ describe('one verdict for one log, whichever command reads it', () => {
     } finally {
       await s.stop();
     }
+
+    // ps, from a fleet file naming the log: the same state and phase in its row, the same silence in its why.
+    const fleet = path.join(dir, 'firedup.toml');
+    fs.writeFileSync(fleet, `[[target]]\nname = "stuck"\nlog = ${JSON.stringify(log)}\n`);
+    const ps = await spawnCli(['ps', '--config', fleet, '--json', '--no-gpu', '--no-ledger']).done;
+    const row = ps.events[0]!.targets[0];
+    assert.deepEqual([row.state, row.phase], ['stalled', 'loading_weights'], JSON.stringify(row));
+    const psQuiet = Number(/for (\d+) s/.exec(row.why)?.[1]);
+    assert.ok(Math.abs(psQuiet - AGO) < 30, `ps: ${row.why}`);
 
     for (const [cmd, v] of Object.entries(seen)) {
       assert.equal(v.state, 'stalled', `${cmd}: ${JSON.stringify(v)}`);

@@ -80,11 +80,13 @@ describe('watch: probes', () => {
     const child = spawn('script', ['-q', '-e', '-c', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
+    // Raw mode is on before the first draw: 'q' is sent once the block is there (a loaded machine takes seconds).
+    for (const end = Date.now() + 20_000; !out.includes('\x1b[?25l') && Date.now() < end; )
+      await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
-    await new Promise((r) => setTimeout(r, 2500));
     child.stdin.write('q');
     const code = await new Promise<number | null>((r) => {
-      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const t = setTimeout(() => child.kill('SIGKILL'), 35_000);
       child.on('exit', (c) => {
         clearTimeout(t);
         r(c);

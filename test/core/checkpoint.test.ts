@@ -180,6 +180,16 @@ describe('checkpoint and restore continue a read exactly', () => {
       assert.deepEqual(chained(log.data, [cut], true, 1 << 20), log.want.get(true));
   });
 
+  it("one log of several nodes (Ray), cut at every line: each node's reading carries over", () => {
+    for (const s of ['clean', 'oom', 'stuck']) {
+      const log = load(path.join(ROOT, 'test', 'fixtures', 'multinode', `vllm-ray-2node-${s}.log`));
+      assert.equal(log.want.get(true)!.launches[0]!.nodes?.layout, 'ray', s);
+      for (const bulk of [true, false])
+        for (const cut of log.lines)
+          assert.deepEqual(chained(log.data, [cut], bulk, 1 << 20), log.want.get(bulk), `${s} cut at ${cut}`);
+    }
+  });
+
   it('lines over the length limit, cut anywhere', () => {
     const opts = { ...OPTS, maxLine: 120 };
     const data = fs.readFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'));
@@ -235,6 +245,18 @@ describe('checkpoint refuses what it cannot continue', () => {
   }
 
   const code = (c: string) => (err: unknown) => err instanceof CheckpointError && err.code === c;
+
+  it('a checkpoint of the version before Ray nodes (v3) is read afresh, not misread', () => {
+    assert.ok(CHECKPOINT_VERSION >= 4);
+    assert.throws(
+      () =>
+        LogAnalyzer.restore(
+          edit(saved(), (d) => (d.v = 3)),
+          OPTS,
+        ),
+      (e: Error) => e instanceof CheckpointError && e.code === 'version',
+    );
+  });
 
   it('another version, or other saved fields, is a typed error', () => {
     const data = saved();

@@ -39,6 +39,9 @@ describe('parseTarget', () => {
     bad('output_tok_s >= lots', /lots is not a number/);
     bad('ttft_p99_ms <= 5s', /ttft_p99_ms is in ms, not s/);
     bad('', /expected METRIC OP NUMBER/);
+    // an operator with nothing after it is not read as '<' followed by the value '='
+    bad('load_s <=', /expected METRIC OP NUMBER/);
+    bad('load_s >= =5', /expected METRIC OP NUMBER/);
   });
 });
 

@@ -33,10 +33,13 @@ after(async () => {
   await Promise.all(started.map(killTree));
 });
 
-/** Probes until `ok` holds: processes take a moment to fork their children or open their port. */
+/**
+ * Probes until `ok` holds: processes take a moment to fork their children or open their port, and on a loaded
+ * machine (the whole suite on two cores) a node child can take seconds to start listening.
+ */
 async function until(pid: number, ok: (o: ProcessObservation) => boolean): Promise<ProcessObservation> {
   let o = await probeProcess(pid);
-  for (let i = 0; i < 100 && !ok(o); i++) {
+  for (const end = Date.now() + 30_000; !ok(o) && Date.now() < end; ) {
     await new Promise((r) => setTimeout(r, 50));
     o = await probeProcess(pid);
   }

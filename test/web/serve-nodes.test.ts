@@ -161,3 +161,60 @@ describe('serve and ps: a multi-node target is one launch', () => {
     assert.match(t.stdout, /^dsv3: node0 crashed in \w+ \(head\), node1 crashed in \w+ ← culprit$/m);
   });
 });
+
+/**
+ * A Ray launch is one log (the driver's) whose lines name their node by `ip=`: under `ps` and `serve` it is
+ * shown as a `nodes = [...]` target is, with its nodes read from that log.
+ */
+describe('serve and ps: a Ray target (one log, several nodes)', () => {
+  let dir: string;
+  before(() => {
+    dir = tmpDir();
+    fs.copyFileSync(path.join(MN, 'vllm-ray-2node-oom.log'), path.join(dir, 'ray.log'));
+    fs.writeFileSync(
+      path.join(dir, 'firedup.toml'),
+      ['ledger = "ledger.db"', '', '[[target]]', 'name = "llama70b"', 'log = "ray.log"', ''].join('\n'),
+    );
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('ps: one row, its nodes by ip with the culprit; serve: the card and the per-node series', async () => {
+    const toml = path.join(dir, 'firedup.toml');
+    const r = await spawnCli(['ps', '--config', toml, '--json', '--no-gpu', '--no-ledger']).done;
+    assert.equal(r.code, 2, r.stderr);
+    const row = r.events[0]!.targets[0];
+    assert.equal(row.state, 'crashed');
+    assert.deepEqual(
+      row.nodes.map((n: any) => [n.node, n.host, n.head, n.state, n.culprit]),
+      [
+        ['driver', 'localhost', true, 'crashed', false],
+        ['10.0.0.2', '10.0.0.2', false, 'crashed', true],
+      ],
+    );
+    const t = await spawnCli(['ps', '--config', toml, '--no-gpu', '--no-ledger'], { COLUMNS: '200' }).done;
+    assert.match(t.stdout, /^llama70b +localhost ×2 +vllm/m);
+    assert.match(
+      t.stdout,
+      /^llama70b: driver crashed in \w+ \(head\), 10\.0\.0\.2 crashed in kv_cache ← culprit$/m,
+    );
+
+    const s = await serve(['--config', toml, '--no-gpu']);
+    try {
+      const [card] = await follow(s, (c) => c.verdict?.state === 'crashed' && c.nodes?.length === 2).then(
+        (seen) => seen.slice(-1),
+      );
+      assert.deepEqual(
+        card.nodes.map((n: any) => [n.node, n.culprit]),
+        [
+          ['driver', false],
+          ['10.0.0.2', true],
+        ],
+      );
+      const m = (await request(s.base, '/metrics')).body;
+      assert.equal(metric(m, /^firedup_node_culprit\{.*node="10\.0\.0\.2"/)[0]?.endsWith(' 1'), true, m);
+      assert.equal(metric(m, /^firedup_node_head\{.*node="driver"/)[0]?.endsWith(' 1'), true, m);
+    } finally {
+      await s.stop();
+    }
+  });
+});

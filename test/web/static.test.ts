@@ -29,7 +29,10 @@ describe('the dashboard static table', () => {
       for (const m of text.matchAll(/\bfrom\s+'(\.[^']+)'/g)) {
         const target = new URL(m[1]!, `http://x${url}`).pathname;
         const entry = table.get(target);
-        assert.ok(entry, `${path.relative(ROOT, file)} imports ${m[1]} (${target}), which the server does not serve`);
+        assert.ok(
+          entry,
+          `${path.relative(ROOT, file)} imports ${m[1]} (${target}), which the server does not serve`,
+        );
         assert.ok(await readStatic(entry), target);
         imports++;
       }

@@ -19,7 +19,7 @@ const REMNANT = /\[(?:\d{1,3};)*\d{1,3}m|\^\[/;
 const BAR = /\d+%\s*(?:\||Completed \|)|\|\s*\d+\/\d+ \[|it\/s\]|s\/it\]/;
 
 /** A prefix that a wrapper printed before the bar's `\r` (vLLM's `(Worker_TP0 pid=1) `, compose's `app  | `). */
-const LONE_PREFIX = /^(?:\([\w-]+(?: [\w=]+)? pid=\d+(?:, ip=[\d.]+)?\) |[\w.-]+\s+\| |\s+)$/;
+const LONE_PREFIX = /^(?:\((?:[\w-]+(?: [\w=]+)? )?pid=\d+(?:, ip=[0-9A-Fa-f.:]+)?\) |[\w.-]+\s+\| |\s+)$/;
 
 export function decodeLine(buf: Buffer, start: number, end: number): string {
   let text = buf.toString('utf8', start, end);

@@ -34,8 +34,17 @@ const JOURNALD = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) \S+ [^
 /** A log collector's host gutter (`gpu-node-3 >> line`, `host » line`): what multi-host tails print. */
 const COLLECTOR = /^([A-Za-z0-9][\w.-]*)\s*(?:>>|»)\s/;
 const COMPOSE = /^(\[?[\w][\w.-]*\]?)\s+\|(?: |$)/;
+/**
+ * A process prefix: vLLM's own (`(EngineCore_DP0 pid=7) `, utils decorate_logs) and Ray's log_to_driver
+ * (ray/_private/worker.py print_worker_logs): `(<actor or task name> pid=<pid>) ` for a worker on the driver's
+ * node, `(<name> pid=<pid>, ip=<node ip>) ` for one on another node, `(pid=<pid>…)` before the actor has a
+ * name, and `(raylet[, ip=…]) ` for the raylet's own lines. The ip is kept: it says which node a line came from.
+ */
 const PROCESS =
-  /^\(([A-Za-z][\w-]*(?: (?:rank=\d+|[A-Z]+\d+(?:_[A-Z]+\d+)*))?) pid=(\d+)(?:, ip=[\d.]+)?\) ?/;
+  /^\((?:([A-Za-z][\w-]*(?: (?:rank=\d+|[A-Z]+\d+(?:_[A-Z]+\d+)*))?) )?pid=(\d+)(?:, ip=([0-9A-Fa-f.:]+))?\) ?/;
+const RAYLET = /^\((raylet)(?:, ip=([0-9A-Fa-f.:]+))?\) /;
+/** Ray's log deduplication (RAY_DEDUP_LOGS) appends this to a line several workers printed alike. */
+const RAY_REPEATED = / ?\[repeated \d+x across cluster\]$/;
 
 const SGLANG =
   /^\[(?:(\d{4})-(\d{2})-(\d{2}) )?(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?((?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*)(?: [\w[\]]+)?\] ?/;
@@ -141,6 +150,8 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
     // A continuation line under a learned wrapper: the wrapper's own stamp, if it has one, dates it.
     if (learned > 0 && line.ts === null) line.ts = wrapperStamp(text.slice(0, text.length - rest.length));
   }
+  // Ray's `[repeated 3x across cluster]` is the forwarder's, not the engine's: off before the rules read it.
+  if (line.pid !== null && line.msg.endsWith('cluster]')) line.msg = line.msg.replace(RAY_REPEATED, '');
   const msg = line.msg;
   if (frame === null) {
     const uv = UVICORN.exec(msg);
@@ -200,8 +211,16 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
     }
     m = PROCESS.exec(rest);
     if (m) {
-      line.tags = m[1]!;
+      if (m[1] !== undefined) line.tags = m[1];
       line.pid = Number(m[2]);
+      if (m[3] !== undefined) line.ip = m[3];
+      rest = rest.slice(m[0].length);
+      continue;
+    }
+    m = rest.charCodeAt(0) === 40 /* ( */ && rest.charCodeAt(1) === 114 /* r */ ? RAYLET.exec(rest) : null;
+    if (m) {
+      line.tags = m[1]!;
+      if (m[2] !== undefined) line.ip = m[2];
       rest = rest.slice(m[0].length);
       continue;
     }

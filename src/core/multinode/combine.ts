@@ -45,6 +45,11 @@ export interface NodeSummary {
 }
 
 export interface MultiNodeReport {
+  /**
+   * Where the nodes were read: absent for one log per node (`--node`); `ray` for one log, the Ray driver's,
+   * whose lines name their node by Ray's `ip=` (ray.ts). Node names are then ips, the driver's node `driver`.
+   */
+  layout?: 'ray';
   nnodes: number | null;
   head: string;
   outcome: Outcome;
@@ -92,7 +97,12 @@ function rankSpan(ranks: string[]): string | null {
   return nums.length === 1 ? `${p}${nums[0]}` : `${p}${nums[0]}–${p}${nums[nums.length - 1]}`;
 }
 
-export function nodeLabel(n: { name: string; nodeRank: number | null; head: boolean }): string {
+export function nodeLabel(
+  n: { name: string; nodeRank: number | null; head: boolean },
+  oneLog = false,
+): string {
+  // Ray's nodes have no node rank: an ip, or the driver's node, the head.
+  if (oneLog) return n.head ? `${n.name} (head)` : n.name;
   return `${n.name} (node_rank ${n.nodeRank ?? 0}${n.head ? ', head' : ''})`;
 }
 
@@ -153,27 +163,43 @@ function secs(s: number): string {
   return a < 120 ? `${a} s` : `${Math.floor(a / 60)} min ${a % 60} s`;
 }
 
-function skewNote(nodes: MatchedNode[], head: MatchedNode): string | null {
+function skewNote(nodes: MatchedNode[], head: MatchedNode, oneLog: boolean): string | null {
   const off = nodes.filter((n) => n.skew !== 0);
   if (!off.length) return null;
   const parts = off.map(
     (n) => `${n.name}'s clock runs ${secs(n.skew)} ${n.skew > 0 ? 'ahead of' : 'behind'} ${head.name}'s`,
   );
-  return `clock skew corrected: ${parts.join('; ')} (aligned at the end of the distributed rendezvous, which every node leaves at once)`;
+  const how = oneLog
+    ? 'measured from the order Ray forwarded their lines in'
+    : 'aligned at the end of the distributed rendezvous, which every node leaves at once';
+  return `clock skew corrected: ${parts.join('; ')} (${how})`;
 }
 
-function crashed(nodes: MatchedNode[]): MultiNodeReport['culprit'] & { detail: string } {
+function crashed(
+  nodes: MatchedNode[],
+  oneLog: boolean,
+  causeFirst: string | null,
+): MultiNodeReport['culprit'] & { detail: string } {
   const failed = nodes.filter((n) => n.launch.outcome === 'crashed');
-  // Earliest on the corrected clock; at equal (or unknown) times a node's own cause beats waiting in a collective.
+  // Earliest on the corrected clock (in one log: first in it); at equal (or unknown) times a node's own cause
+  // beats waiting in a collective.
+  const key = (n: MatchedNode, ts: number | null) => (oneLog ? (n.launch.failure?.line ?? null) : ts);
   const order = failed
     .map((n) => ({ n, ts: failureTs(n), waiting: WAITING_CLASSES.has(n.launch.failure?.class ?? 'other') }))
-    .sort((a, b) => (a.ts ?? Infinity) - (b.ts ?? Infinity) || Number(a.waiting) - Number(b.waiting));
+    .map((o) => ({ ...o, at: key(o.n, o.ts) }))
+    .sort(
+      (a, b) =>
+        Number(b.n.name === causeFirst) - Number(a.n.name === causeFirst) ||
+        (a.at ?? Infinity) - (b.at ?? Infinity) ||
+        Number(a.waiting) - Number(b.waiting),
+    );
   const first = order[0]!;
   const f = first.n.launch.failure!;
   const at = first.ts !== null ? ` at ${hms(first.ts)}` : '';
   const why = `${f.class}${f.rank ? ` on ${f.rank}` : ''}${f.phase ? ` in ${f.phase}` : ''}${at}: ${f.message}`;
   const later = order.slice(1).map((o) => {
-    const gap = o.ts !== null && first.ts !== null ? ` ${secs(o.ts - first.ts)} later` : '';
+    const gap =
+      o.ts !== null && first.ts !== null && o.ts >= first.ts ? ` ${secs(o.ts - first.ts)} later` : '';
     return `${o.n.name}'s ${o.n.launch.failure?.class ?? 'failure'}${gap}`;
   });
   const alive = nodes
@@ -189,12 +215,44 @@ function crashed(nodes: MatchedNode[]): MultiNodeReport['culprit'] & { detail: s
     name: first.n.name,
     nodeRank: first.n.identity.nodeRank,
     why,
-    detail: `${nodeLabel({ name: first.n.name, nodeRank: first.n.identity.nodeRank, head: first.n.identity.head })} died first: ${why}${rest.length ? `; ${rest.join('; ')}` : ''}`,
+    detail: `${nodeLabel({ name: first.n.name, nodeRank: first.n.identity.nodeRank, head: first.n.identity.head }, oneLog)} died first: ${why}${rest.length ? `; ${rest.join('; ')}` : ''}`,
   };
 }
 
-/** The node the others wait for: the lowest phase, then the one that reached it last. */
-export function slowest(nodes: MatchedNode[]): { node: MatchedNode; why: string } | null {
+/**
+ * In one log (Ray) the nodes' lines interleave as they happen, so a node that went silent while the others
+ * went on in the same phase shows as such: its last stamped line (on the head's clock) is the earliest, by
+ * more than this many seconds.
+ */
+const SILENT_GAP = 10;
+
+/** When a node last logged, on the head's clock. */
+function lastLineTs(n: MatchedNode): number | null {
+  const ts = n.launch.endTs;
+  return ts === null || n.launch.relativeTime ? null : ts - n.skew;
+}
+
+function silentOne(at: MatchedNode[]): { node: MatchedNode; why: string } | null {
+  const entries = at
+    .map((n) => ({ n, ts: lastLineTs(n) }))
+    .filter((e): e is { n: MatchedNode; ts: number } => e.ts !== null)
+    .sort((a, b) => a.ts - b.ts);
+  if (entries.length < 2) return null;
+  const quiet = entries[0]!;
+  const gap = entries[1]!.ts - quiet.ts;
+  if (gap < SILENT_GAP) return null;
+  const on = entries.slice(1).map((e) => e.n.name);
+  return {
+    node: quiet.n,
+    why: `it has logged nothing since ${hms(quiet.ts)} in ${quiet.n.launch.phase ?? 'its start'}, while ${on.join(', ')} went on for ${secs(gap)} and ${on.length === 1 ? 'waits' : 'wait'} for it`,
+  };
+}
+
+/**
+ * The node the others wait for: the lowest phase, then the one that reached it last; in one log (`oneLog`),
+ * among nodes in the same phase, first the one that went silent while the others went on.
+ */
+export function slowest(nodes: MatchedNode[], oneLog = false): { node: MatchedNode; why: string } | null {
   const pending = nodes.filter(
     (n) => n.launch.outcome === 'in_progress' || effectiveRank(n) < phaseRank('ready'),
   );
@@ -202,6 +260,11 @@ export function slowest(nodes: MatchedNode[]): { node: MatchedNode; why: string 
   const low = Math.min(...pending.map(effectiveRank));
   const at = pending.filter((n) => effectiveRank(n) === low);
   const others = nodes.filter((n) => !at.includes(n));
+  if (at.length > 1 && oneLog) {
+    // One log shows a node falling silent as it happens: a stronger sign than who entered the phase last.
+    const quiet = silentOne(at);
+    if (quiet) return quiet;
+  }
   if (at.length === 1) {
     const n = at[0]!;
     const ahead = others.length
@@ -228,7 +291,7 @@ export function slowest(nodes: MatchedNode[]): { node: MatchedNode; why: string 
 export function combineNodes(m: Extract<Match, { ok: true }>): MultiNodeReport {
   const head = m.nodes[m.head]!;
   const nodes = m.nodes.map(summary);
-  const note = skewNote(m.nodes, head);
+  const note = skewNote(m.nodes, head, m.oneLog === true);
   const base = {
     nnodes: head.identity.nnodes,
     head: head.name,
@@ -238,7 +301,7 @@ export function combineNodes(m: Extract<Match, { ok: true }>): MultiNodeReport {
   };
   const tail = note ? ` (${note})` : '';
   if (m.nodes.some((n) => n.launch.outcome === 'crashed')) {
-    const c = crashed(m.nodes);
+    const c = crashed(m.nodes, m.oneLog === true, m.causeFirst ?? null);
     const failed = m.nodes.find((n) => n.name === c.name)!;
     return {
       ...base,
@@ -266,7 +329,7 @@ export function combineNodes(m: Extract<Match, { ok: true }>): MultiNodeReport {
       verdict: `${hl.outcome}: the head ${head.name} ${hl.outcome === 'serving' ? 'serves' : hl.outcome === 'ready' ? 'is ready' : hl.outcome === 'shutdown' ? 'shut down' : 'ended'}${workers.length ? `; ${workers.join(', ')}` : ''}${tail}`,
     };
   }
-  const s = slowest(m.nodes);
+  const s = slowest(m.nodes, m.oneLog === true);
   const phase = s
     ? s.node.launch.phase
     : (m.nodes
@@ -278,7 +341,7 @@ export function combineNodes(m: Extract<Match, { ok: true }>): MultiNodeReport {
     phase,
     culprit: s ? { name: s.node.name, nodeRank: s.node.identity.nodeRank, why: s.why } : null,
     verdict: s
-      ? `in ${phase}: ${nodeLabel({ name: s.node.name, nodeRank: s.node.identity.nodeRank, head: s.node.identity.head })} holds the launch back: ${s.why}${tail}`
+      ? `in ${phase}: ${nodeLabel({ name: s.node.name, nodeRank: s.node.identity.nodeRank, head: s.node.identity.head }, m.oneLog === true)} holds the launch back: ${s.why}${tail}`
       : `in ${phase ?? 'its start'} on every node${tail}`,
   };
 }

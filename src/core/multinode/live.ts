@@ -10,6 +10,7 @@
  *   server); workers are done when their own startup ends.
  * - Otherwise: the slowest node's state and phase.
  */
+import type { Phase } from '../types.js';
 import type { Verdict } from '../verdict.js';
 import type { MultiNodeReport } from './combine.js';
 
@@ -112,4 +113,61 @@ export function combineVerdicts(
   const slow = byName(across?.culprit?.name);
   if (slow?.verdict) return base(slow, { why: `${across!.verdict}; ${slow.name}: ${slow.verdict.why}` });
   return base(head, { why: `${across?.verdict ?? hv.why}` });
+}
+
+/** The live state a node in `phase` is in, as the verdict names phases. */
+function phaseState(phase: Phase | null): NodeVerdict['state'] {
+  if (phase === null || phase === 'args') return 'starting';
+  return phase === 'loading_weights' ? 'loading' : phase;
+}
+
+/**
+ * The verdict of a launch whose nodes' lines are in one log (Ray): `v` is the log's verdict as a whole (its
+ * silence, its probes), `m` the reading across its nodes. Each node gets a state from its own reading; the
+ * launch's `why` names the node that died first or holds the others back, as combineVerdicts does for `--node`.
+ */
+export function rayVerdict(v: Verdict, m: MultiNodeReport): Verdict & { nodes: NodeVerdict[] } {
+  const up = v.state === 'ready' || v.state === 'serving' || v.state === 'idle';
+  const culprit = m.culprit?.name ?? null;
+  const nodes: NodeVerdict[] = m.nodes.map((n) => {
+    let state: NodeVerdict['state'];
+    let why: string;
+    if (n.outcome === 'crashed') {
+      state = 'crashed';
+      why = n.failure ? `${n.failure.class}: ${n.failure.message}` : 'crashed';
+    } else if (n.head && (up || v.state === 'exited' || v.state === 'dead')) {
+      state = v.state;
+      why = v.why;
+    } else if (!n.head && (n.done || up)) {
+      state = 'ready';
+      why = 'its own startup is over; it waits for the head';
+    } else if (v.state === 'stalled' && (culprit === n.name || (culprit === null && n.head))) {
+      state = 'stalled';
+      why = v.why;
+    } else {
+      state = phaseState(n.phase);
+      why =
+        culprit && culprit !== n.name
+          ? `in ${n.phase ?? 'its start'}, waiting for ${culprit}`
+          : `in ${n.phase ?? 'its start'}`;
+    }
+    const progress = n.progress
+      ? {
+          done: n.progress.done,
+          total: n.progress.total,
+          ratio: Math.round((n.progress.done / n.progress.total) * 100) / 100,
+          rate: null,
+          eta: null,
+        }
+      : null;
+    return { name: n.name, head: n.head, state, phase: n.phase, progress, why };
+  });
+  const others = nodes.filter((n) => !n.head).map((n) => `${n.name} ${n.state}`);
+  let why = v.why;
+  if (v.state === 'crashed' && m.outcome === 'crashed') why = m.verdict;
+  else if (v.state === 'stalled' && m.culprit)
+    why = `${m.culprit.name} holds the launch back (${m.culprit.why}): ${v.why}`;
+  else if (up || v.state === 'exited') why = `${v.why} (head ${m.head}; ${others.join(', ')})`;
+  else if (m.culprit && !v.final) why = `${m.verdict}; ${v.why}`;
+  return { ...v, why, nodes };
 }

@@ -35,7 +35,19 @@ export interface MatchedNode {
 }
 
 export type Match =
-  | { ok: true; head: number; nodes: MatchedNode[]; notes: string[] }
+  | {
+      ok: true;
+      head: number;
+      nodes: MatchedNode[];
+      notes: string[];
+      /**
+       * Every node's lines are in one log, in the order they arrived (Ray forwards them to the driver): which
+       * failed first is the order of their failure lines there, whatever the nodes' clocks say.
+       */
+      oneLog?: boolean;
+      /** A node the log itself names as the cause (Ray: the node of the actor the driver says died). */
+      causeFirst?: string;
+    }
   | { ok: false; error: string };
 
 /**

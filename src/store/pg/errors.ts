@@ -14,6 +14,30 @@ function detail(e: unknown): string {
   return m.split('\n')[0]!.trim();
 }
 
+/** Node's TLS codes for a certificate that does not verify (tls.TLSSocket#authorizationError). */
+const CERT_CODES =
+  /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|CERT_UNTRUSTED|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+/**
+ * What went wrong with SSL, said with what to change in the URL (sslmode and sslrootcert as libpq reads them),
+ * or null when it is not an SSL problem.
+ */
+function tlsProblem(e: unknown): string | null {
+  const code = String((e as { code?: unknown }).code ?? '');
+  const msg = detail(e);
+  if (CERT_CODES.test(code))
+    return `the server's certificate does not verify (${redactText(msg)}); add sslrootcert=FILE (the CA that signed it) to the URL, or sslmode=require to encrypt without verifying`;
+  if (/server does not support SSL/i.test(msg))
+    return 'the server does not take SSL connections; drop sslmode from the URL (or ask for SSL on the server)';
+  if (/sslmode=verify-ca requires specifying a CA/.test(msg))
+    return 'sslmode=verify-ca needs the CA to verify against: add sslrootcert=FILE to the URL';
+  // pg-connection-string reads sslrootcert/sslcert/sslkey as it connects: a missing file is the URL's mistake.
+  const file = (e as { path?: unknown }).path;
+  if ((code === 'ENOENT' || code === 'EACCES') && typeof file === 'string')
+    return `${file} (named by sslrootcert, sslcert or sslkey): ${code === 'ENOENT' ? 'no such file' : 'permission denied'}; fix the path in the URL`;
+  return null;
+}
+
 /** A connection that never came up, or broke: network errors, the server shutting down, a timeout. */
 function connectionLost(e: unknown): boolean {
   const code = String((e as { code?: unknown }).code ?? '');
@@ -43,6 +67,8 @@ export function pgLedgerError(e: unknown, where: string, writing = false): unkno
     );
   const code = String((e as { code?: unknown }).code ?? '');
   const why = redactText(detail(e));
+  const tls = tlsProblem(e);
+  if (tls) return new LedgerError('unreachable', `ledger ${where}: ${tls}`);
   if (connectionLost(e)) {
     const lost = writing ? '; nothing of this write was kept' : '';
     return new LedgerError(
@@ -50,6 +76,11 @@ export function pgLedgerError(e: unknown, where: string, writing = false): unkno
       `cannot reach ledger ${where}: ${why}${lost}; check that the Postgres server is up and the URL is right, or ${AGAIN}`,
     );
   }
+  if (code === '28000' && /no encryption/.test(why))
+    return new LedgerError(
+      'denied',
+      `ledger ${where}: ${why}; the server takes SSL connections only: add sslmode=require (or verify-full with sslrootcert=FILE) to the URL`,
+    );
   if (code === '28P01' || code === '28000')
     return new LedgerError(
       'denied',

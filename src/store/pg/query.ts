@@ -27,10 +27,22 @@ const CONNECT_TIMEOUT_MS = 5000;
 /** A query that hangs this long (a network that swallows packets) is a server gone. */
 const QUERY_TIMEOUT_MS = 60_000;
 
+/**
+ * The URL with libpq's meaning of `sslmode`, as psql reads the same URL: node-postgres 8 takes `require` and
+ * `verify-ca` for `verify-full` (a team's self-signed server then fails with `sslmode=require`, which psql
+ * accepts) and prints a multi-line warning; its `uselibpqcompat=true` gives libpq's semantics.
+ */
+export function libpqUrl(url: string): string {
+  const u = new URL(url);
+  if (!u.searchParams.has('sslmode') || u.searchParams.has('uselibpqcompat')) return url;
+  u.searchParams.set('uselibpqcompat', 'true');
+  return u.toString();
+}
+
 export function createPool(url: string): pg.Pool {
   const given = Number(new URL(url).searchParams.get('connect_timeout'));
   return new pg.Pool({
-    connectionString: url,
+    connectionString: libpqUrl(url),
     types,
     max: 4,
     idleTimeoutMillis: 10_000,
