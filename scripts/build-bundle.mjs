@@ -154,6 +154,17 @@ function options(outdir, extra) {
     },
     // The worker, an ES module file that `new URL('./scan-worker.js', import.meta.url)` finds.
     { ...common, entryPoints: { 'scan-worker': 'src/sources/scan-worker.ts' }, format: 'esm' },
+    // The ledger's writer thread (src/store/bulk-writer.ts), found the same way. better-sqlite3 is CommonJS
+    // and loads its addon with require: an ES module has none until it makes one.
+    {
+      ...common,
+      entryPoints: { 'ledger-writer': 'src/store/ledger-writer.ts' },
+      format: 'esm',
+      plugins: [sqliteAddon],
+      banner: {
+        js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+      },
+    },
   ];
 }
 

@@ -115,7 +115,8 @@ function looksBinary(path: string): boolean {
 
 /**
  * A log's launches (as read by readLog) as records: the ledger's ids where it keeps them, so that what `diff`
- * prints can be given to `show` and `diff` afterwards.
+ * prints can be given to `show` and `diff` afterwards. With a ledger, the launches it keeps instead of the report
+ * are left out but for the one before the last.
  */
 export async function launchRecords(
   arg: string,
@@ -126,7 +127,9 @@ export async function launchRecords(
   const host = t.kind === 'ssh' ? t.host : 'localhost';
   const now = Date.now() / 1000;
   const stored = (res as { records?: LaunchRecord[] }).records;
-  const out: LaunchRecord[] = [];
+  // The launch before the last, where the ledger keeps it rather than the report (`diff LOG` compares them).
+  const n = res.report.launches.length;
+  const out: LaunchRecord[] = res.earlier && n < 2 ? await res.earlier.last(2 - n) : [];
   for (const l of res.report.launches) {
     const rec = recordFromReport(
       { ...l, engine: l.engine ?? res.report.engine },

@@ -115,13 +115,15 @@ export function formatStatus(
   report: AnalysisReport,
   st: Style,
   live: Verdict | null = null,
+  /** How many launches the file holds: more than the report's when it holds the last ones only (a ledger's). */
+  count = report.launches.length,
 ): string {
   const l = report.launches[report.launches.length - 1]!;
   const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
   const out: string[] = [];
   const eng = l.engine ?? report.engine ?? 'unknown engine';
   out.push(
-    `${st.bold(file)} · ${eng}${l.version ? ` ${l.version}` : ''} · launch ${report.launches.length} of ${report.launches.length} (lines ${l.startLine}–${l.endLine})`,
+    `${st.bold(file)} · ${eng}${l.version ? ` ${l.version}` : ''} · launch ${count} of ${count} (lines ${l.startLine}–${l.endLine})`,
   );
   if (live) {
     out.push(verdictLine(live, st));
@@ -197,12 +199,10 @@ export function formatStatus(
     const changes = diffConfig(prev.config, l.config);
     out.push('');
     if (changes.length === 0)
-      out.push(
-        `  no config change since launch ${report.launches.length - 1} (line ${prev.startLine}, ${prev.outcome})`,
-      );
+      out.push(`  no config change since launch ${count - 1} (line ${prev.startLine}, ${prev.outcome})`);
     else {
       out.push(
-        `  changed since launch ${report.launches.length - 1} (line ${prev.startLine}, ${prev.outcome}${prev.throughput ? `, peak ${prev.throughput.peak} tok/s` : ''}):`,
+        `  changed since launch ${count - 1} (line ${prev.startLine}, ${prev.outcome}${prev.throughput ? `, peak ${prev.throughput.peak} tok/s` : ''}):`,
       );
       for (const c of changes.slice(0, 20)) out.push(`    ${c.key}: ${fmtValue(c.from)} → ${fmtValue(c.to)}`);
       if (changes.length > 20)
@@ -233,31 +233,40 @@ function trim(s: string, n = 160): string {
 }
 
 export function formatRuns(file: string, report: AnalysisReport, st: Style): string {
-  const out: string[] = [];
-  out.push(
-    `${st.bold(file)} · ${report.engine ?? 'unknown engine'} · ${report.launches.length} launch${report.launches.length === 1 ? '' : 'es'} · ${report.lines} lines`,
-  );
+  const out = [runsHeader(file, report, report.launches.length, st)];
   report.launches.forEach((l, i) => {
-    // No ETA here: `runs` has no live verdict to tell a moving bar from a stalled one (`status` has).
-    const what = l.failure ? `${l.failure.class} at line ${l.failure.line}` : (progressText(l, false) ?? '');
-    const tp = l.throughput ? `peak ${l.throughput.peak} tok/s` : '';
-    out.push(
-      `  ${String(i + 1).padStart(2)}. lines ${`${l.startLine}–${l.endLine}`.padEnd(13)} ${outcomeBadge(l, st).padEnd(st.on ? 24 : 14)} ${(l.phase ?? '-').padEnd(16)} ${[clockOf(l.startTime) === '--:--:--' ? '' : l.startTime!.replace('T', ' '), fmtDuration(l.duration), what, tp].filter(Boolean).join(' · ')}`,
-    );
-    const sum = summaryLine(l);
-    if (sum) out.push(st.dim(`      ${sum}`));
-    if (i > 0) {
-      const changes = diffConfig(report.launches[i - 1]!.config, l.config);
-      if (changes.length)
-        out.push(
-          st.dim(
-            `      changed: ${changes
-              .slice(0, 6)
-              .map((c) => `${c.key} ${fmtValue(c.from)}→${fmtValue(c.to)}`)
-              .join(', ')}${changes.length > 6 ? ', …' : ''}`,
-          ),
-        );
-    }
+    out.push(...runLines(l, i, report.launches[i - 1] ?? null, st));
   });
   return `${out.join('\n')}\n`;
+}
+
+/** `runs`' first line: the file, its engine, how many launches (`count`: also those not in the report). */
+export function runsHeader(file: string, report: AnalysisReport, count: number, st: Style): string {
+  return `${st.bold(file)} · ${report.engine ?? 'unknown engine'} · ${count} launch${count === 1 ? '' : 'es'} · ${report.lines} lines`;
+}
+
+/** `runs`' lines for the launch at `i` (from 0) of the file, `prev` the one before it. */
+export function runLines(l: LaunchReport, i: number, prev: LaunchReport | null, st: Style): string[] {
+  const out: string[] = [];
+  // No ETA here: `runs` has no live verdict to tell a moving bar from a stalled one (`status` has).
+  const what = l.failure ? `${l.failure.class} at line ${l.failure.line}` : (progressText(l, false) ?? '');
+  const tp = l.throughput ? `peak ${l.throughput.peak} tok/s` : '';
+  out.push(
+    `  ${String(i + 1).padStart(2)}. lines ${`${l.startLine}–${l.endLine}`.padEnd(13)} ${outcomeBadge(l, st).padEnd(st.on ? 24 : 14)} ${(l.phase ?? '-').padEnd(16)} ${[clockOf(l.startTime) === '--:--:--' ? '' : l.startTime!.replace('T', ' '), fmtDuration(l.duration), what, tp].filter(Boolean).join(' · ')}`,
+  );
+  const sum = summaryLine(l);
+  if (sum) out.push(st.dim(`      ${sum}`));
+  if (prev) {
+    const changes = diffConfig(prev.config, l.config);
+    if (changes.length)
+      out.push(
+        st.dim(
+          `      changed: ${changes
+            .slice(0, 6)
+            .map((c) => `${c.key} ${fmtValue(c.from)}→${fmtValue(c.to)}`)
+            .join(', ')}${changes.length > 6 ? ', …' : ''}`,
+        ),
+      );
+  }
+  return out;
 }

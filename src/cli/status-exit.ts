@@ -1,5 +1,6 @@
 /** What `status` exits with for each outcome, and `runs --json`'s writer: shared by one log and several nodes. */
 import { once } from 'node:events';
+import type { EarlierLaunches } from '../core/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import type { TextSpool } from './spool.js';
 
@@ -16,9 +17,13 @@ export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {
 /**
  * `runs --json`: the same bytes as one JSON.stringify of the whole, written a launch at a time, so that a log
  * of 100k launches never holds its whole report text in memory. `settled`: the launches reported as they
- * closed (read without a ledger), which come before the report's own.
+ * closed, which come before the report's own; `earlier`: those an earlier read left in the ledger, first of all.
  */
-export async function writeRunsJson(report: AnalysisReport, settled?: TextSpool): Promise<void> {
+export async function writeRunsJson(
+  report: AnalysisReport,
+  settled?: TextSpool,
+  earlier?: EarlierLaunches | null,
+): Promise<void> {
   // a pipe's reader may be slower than this: wait for it rather than queue the whole report in memory
   const write = async (piece: string | Buffer): Promise<void> => {
     if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
@@ -26,8 +31,18 @@ export async function writeRunsJson(report: AnalysisReport, settled?: TextSpool)
   await write(
     `{"engine":${JSON.stringify(report.engine)},"lines":${report.lines},"bytes":${report.bytes},"launches":[`,
   );
-  if (settled) await settled.drain(write);
-  const before = settled?.count ?? 0;
+  let before = 0;
+  if (earlier)
+    for await (const page of earlier.reportTexts()) {
+      let text = '';
+      for (const r of page) text += (before++ ? ',' : '') + r;
+      await write(text);
+    }
+  if (settled?.count) {
+    if (before) await write(',');
+    await settled.drain(write);
+    before += settled.count;
+  }
   let buf = '';
   const launches = report.launches;
   for (let i = 0; i < launches.length; i++) {

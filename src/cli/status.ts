@@ -1,5 +1,6 @@
 /** `firedup status <log>` and `firedup runs <log>`: one read of a log (recorded in the ledger), reported. */
 
+import { once } from 'node:events';
 import { explainNoLaunch, isRemote } from '../app/read-log.js';
 import { keepVerdict, logIdentity } from '../app/recording.js';
 import { statusVerdict } from '../app/status-verdict.js';
@@ -7,9 +8,10 @@ import { diffConfig } from '../core/diff.js';
 import { explainLatest } from '../core/explain-report.js';
 import type { LaunchRecord } from '../core/records.js';
 import type { LaunchReport } from '../core/report.js';
+import type { ReadResult } from '../sources/file.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
-import { formatRuns, formatStatus } from './format.js';
+import { formatRuns, formatStatus, runLines, runsHeader } from './format.js';
 import { formatExplain } from './format-explain.js';
 import { formatNodes, liveNodes } from './format-nodes.js';
 import { helpText } from './help.js';
@@ -76,13 +78,20 @@ export async function status(argv0: string[]): Promise<number> {
   if (isRemote(target) && (flags.url !== undefined || flags.pid !== undefined))
     throw new UsageError('status: --url and --pid are not supported for a remote log yet');
   const probes = { url: urlFlag(flags.url), pid: pidFlag(flags.pid) };
-  const { res, live } = await withRecording(flags, async (ledger) => {
+  const { res, live, count, shown } = await withRecording(flags, async (ledger) => {
     const res = await readLogForCli(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
-    if (!res.report.launches.length) return { res, live: null };
-    const live = await statusVerdict(res.report, res.mtimeMs, probes);
+    // The launch before the last, and their number, when the ledger keeps the closed ones (app/ingest.ts).
+    const { report, earlier } = res;
+    const count = (earlier?.count ?? 0) + report.launches.length;
+    const shown =
+      earlier && report.launches.length === 1
+        ? { ...report, launches: [...(await earlier.last(1)).map((r) => r.report), ...report.launches] }
+        : report;
+    if (!report.launches.length) return { res, live: null, count, shown };
+    const live = await statusVerdict(report, res.mtimeMs, probes);
     // The ledger lists the launch as this verdict calls it (stalled, dead), not in progress forever.
-    await keepVerdict(ledger, target, res.report, (res as { records?: LaunchRecord[] }).records, live);
-    return { res, live };
+    await keepVerdict(ledger, target, report, (res as { records?: LaunchRecord[] }).records, live);
+    return { res, live, count, shown };
   });
   const { report } = res;
   const last = report.launches[report.launches.length - 1];
@@ -94,14 +103,14 @@ export async function status(argv0: string[]): Promise<number> {
     throw new UsageError(explainNoLaunch(target, res));
   }
   if (flags.json) {
-    const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
+    const prev = shown.launches.length > 1 ? shown.launches[shown.launches.length - 2]! : null;
     const changes = prev ? diffConfig(prev.config, last.config) : [];
     out(
-      `${JSON.stringify({ ...last, engine: last.engine ?? report.engine, launchCount: report.launches.length, changes, live })}\n`,
+      `${JSON.stringify({ ...last, engine: last.engine ?? report.engine, launchCount: count, changes, live })}\n`,
     );
   } else {
     const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
-    out(formatStatus(target === '-' ? '(stdin)' : target, report, st, live));
+    out(formatStatus(target === '-' ? '(stdin)' : target, shown, st, live, count));
     // One log that carries several nodes' lines (Ray): its nodes, as `--node` prints them.
     if (last.nodes) out(formatNodes(last.nodes, st, liveNodes(live)));
     if (lines !== null) {
@@ -157,12 +166,28 @@ export async function runs(argv: string[]): Promise<number> {
   const onSettled = flags.json
     ? (r: LaunchReport) => settled.add((settled.count ? ',' : '') + JSON.stringify(r))
     : undefined;
-  const res = await withRecording(flags, (ledger) =>
-    readLogForCli(target, { engine: engineFlag(flags.engine), onSettled }, sshFlags(flags), ledger),
-  );
+  // Written while the ledger is open: launches it keeps are read back from it as they are written.
+  return withRecording(flags, async (ledger) => {
+    const res = await readLogForCli(
+      target,
+      { engine: engineFlag(flags.engine), onSettled },
+      sshFlags(flags),
+      ledger,
+    );
+    return await writeRuns(target, res, flags, settled);
+  });
+}
+
+async function writeRuns(
+  target: string,
+  res: ReadResult,
+  flags: Record<string, unknown>,
+  settled: TextSpool,
+): Promise<number> {
   const { report } = res;
+  const earlier = res.earlier ?? null;
   if (flags.json) {
-    await writeRunsJson(report, settled);
+    await writeRunsJson(report, settled, earlier);
     return 0;
   }
   if (report.launches.length === 0) {
@@ -170,8 +195,32 @@ export async function runs(argv: string[]): Promise<number> {
     return 0;
   }
   const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
-  out(formatRuns(target === '-' ? '(stdin)' : target, report, st));
+  const file = target === '-' ? '(stdin)' : target;
   const latest = report.launches[report.launches.length - 1];
-  if (latest?.nodes) out(formatNodes(latest.nodes, st));
+  if (!earlier) {
+    out(formatRuns(file, report, st));
+    if (latest?.nodes) out(formatNodes(latest.nodes, st));
+    return 0;
+  }
+  // The launches a ledger keeps come back a page at a time: the listing is written as it is made.
+  await write(`${runsHeader(file, report, earlier.count + report.launches.length, st)}\n`);
+  let i = 0;
+  let prev: LaunchReport | null = null;
+  const lines = async (ls: LaunchReport[]): Promise<void> => {
+    const text: string[] = [];
+    for (const l of ls) {
+      text.push(...runLines(l, i++, prev, st));
+      prev = l;
+    }
+    if (text.length) await write(`${text.join('\n')}\n`);
+  };
+  for await (const page of earlier.reportTexts()) await lines(page.map((r) => JSON.parse(r)));
+  await lines(report.launches);
+  if (latest?.nodes) await write(formatNodes(latest.nodes, st));
   return 0;
+}
+
+/** Writes to stdout, waiting for a slow reader rather than queueing a long listing in memory. */
+async function write(text: string): Promise<void> {
+  if (!process.stdout.write(text)) await once(process.stdout, 'drain');
 }

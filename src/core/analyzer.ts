@@ -180,11 +180,16 @@ export class LogAnalyzer {
   private readonly tracker = new TracebackTracker();
   /** The launches read, less those handed to `settle` (their indices stay those of the whole file). */
   readonly launches: LaunchBuilder[] = [];
-  /** Launches handed off by `settle` and no longer kept. */
-  private released = 0;
   /**
-   * Offered each launch as it closes (a new one opened after it): true takes it away, for a reader that reports
-   * launches as they close so that memory does not grow with their number. A checkpoint is refused after.
+   * Launches handed off by `settle` and no longer kept: always the first ones of the file (they are offered
+   * oldest first), so `launches` is the rest, in order. Checkpointed: a reader that keeps the launches it took
+   * (the ledger) continues with only the launches still open, whatever their number before.
+   */
+  released = 0;
+  /**
+   * Offered the closed launches (once a new one opened after them), oldest first, until it refuses one: true
+   * takes it away, for a reader that reports or records launches as they close so that memory does not grow
+   * with their number. One refused (its report may still change) is offered again at the next opening.
    */
   settle: ((l: LaunchBuilder) => boolean) | null = null;
   current: LaunchBuilder | null = null;
@@ -251,7 +256,6 @@ export class LogAnalyzer {
    */
   checkpoint(): Uint8Array {
     if (this.ended) throw new Error('LogAnalyzer.checkpoint: after end');
-    if (this.released > 0) throw new Error('LogAnalyzer.checkpoint: launches were handed off (settle)');
     if (this.splitter.midLine) throw new Error('LogAnalyzer.checkpoint: inside a line (push to a newline)');
     return encodeCheckpoint(this, this.options);
   }
@@ -478,9 +482,9 @@ export class LogAnalyzer {
       this.barBase.clear();
       this.tracker.reset();
       this.takeFramePhase(prev);
-      // nothing adds to a launch after this point: it can be reported now
-      if (this.settle?.(prev) && this.launches[this.launches.length - 1] === prev) {
-        this.launches.pop();
+      // nothing adds to a closed launch: it can be reported now, in file order
+      while (this.settle !== null && this.launches.length > 0 && this.settle(this.launches[0]!)) {
+        this.launches.shift();
         this.released++;
       }
     }

@@ -61,10 +61,11 @@ export const ANALYZER_SPEC: IntoSpec = {
     'block',
     'hardWrap',
     'held',
+    'released',
   ],
   // `explainer` is only set for an explaining read, which is never resumed from a checkpoint. The serving-line
   // scanners (scan.ts) keep only caches of pure functions of bytes, and `scanEnv` is refilled before each use.
-  // `released` is 0 in any checkpoint (refused otherwise); `settle` is the reader's, set again by the next one.
+  // `settle` is the reader's, set again by the next one (`released` is saved: the launches handed off stay so).
   // `planLaunch` only joins a worker's runs to the read that started the worker.
   rebuilt: [
     'onRaw',
@@ -74,7 +75,6 @@ export const ANALYZER_SPEC: IntoSpec = {
     'scanners',
     'scanEnv',
     'classifyShape',
-    'released',
     'settle',
     'planLaunch',
   ],

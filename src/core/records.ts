@@ -88,6 +88,19 @@ export interface LaunchRecord {
   paths: LaunchPath[];
 }
 
+/**
+ * The launches of a log that a read left in the ledger instead of its report (closed ones, written as they
+ * closed): they come before the report's own launches, in file order. Read back a page at a time, so that a
+ * log of 100k launches is never held whole.
+ */
+export interface EarlierLaunches {
+  count: number;
+  /** Their reports as JSON text (what JSON.stringify gives of a read's), in file order, a page at a time. */
+  reportTexts(): AsyncIterable<string[]>;
+  /** The last `n` of them (fewer when there are fewer), in file order. */
+  last(n: number): Promise<LaunchRecord[]>;
+}
+
 export interface LatencyStats {
   mean: number | null;
   median: number | null;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
 import type { RangeScan } from '../core/range-scan.js';
+import type { EarlierLaunches } from '../core/records.js';
 import type { AnalysisReport } from '../core/report.js';
 import type { ShapePlan } from '../core/scan.js';
 import { UsageError } from '../errors.js';
@@ -38,6 +39,8 @@ export interface ReadResult {
   mtimeMs: number | null;
   /** Why a ledger's saved state for this log could not be used although the log was the same, or null. */
   damaged?: string | null;
+  /** Launches before the report's, kept in the ledger only (a read with a ledger; see app/ingest.ts). */
+  earlier?: EarlierLaunches | null;
 }
 
 /** Below this size one thread is fast enough; above it, the second half is read by a worker thread. */

@@ -41,6 +41,11 @@ export interface LedgerStore {
   saveProgress(state: Omit<LogState, 'id' | 'updatedAt'>, launches: LaunchRecord[]): Promise<LaunchRecord[]>;
   /** The file was replaced or truncated: read it again from the start. Its launches stay. */
   resetLog(key: LogKey): Promise<void>;
+  /**
+   * The launches recorded at this file (`fileId` at the key's place), in file order: where each starts and
+   * the id it is kept under. What an incremental read asks for instead of holding every closed launch.
+   */
+  launchesAtLog(key: LogKey, fileId: string | null): Promise<Array<{ id: string; startOffset: number }>>;
 
   // ---- launches
   /** Returns the records as kept: a launch known from another path, a copy or a replay keeps that id. */
@@ -51,6 +56,10 @@ export interface LedgerStore {
   launchIdsAt(key: LogKey): Promise<string[]>;
   forget(ids: readonly string[], log?: LogKey): Promise<{ launches: number; benches: number }>;
   getLaunch(id: string): Promise<LaunchRecord | null>;
+  /** Their reports as JSON text, as a read prints them (`runs --json`), in that order: no parsing. */
+  reportTexts(ids: readonly string[]): Promise<string[]>;
+  /** The launches named, in that order (one not recorded is left out). */
+  getLaunches(ids: readonly string[]): Promise<LaunchRecord[]>;
   /** A launch the user named: its id, a unique prefix of 4+ hex characters, `last` or `last~N`. */
   resolve(ref: string): Promise<LaunchRecord>;
   /** Newest first. */

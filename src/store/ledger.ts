@@ -14,12 +14,14 @@ import {
   KEEPS_NODES,
   type LaunchListRow,
   type LaunchRow,
+  type LaunchWrite,
   type LogRow,
-  launchFingerprint,
+  lastPerOffset,
   launchFromRow,
-  launchRow,
+  launchWrite,
   listItemFromRow,
   logFromRow,
+  reportText,
   type TargetRow,
   targetFromRow,
 } from './record.js';
@@ -213,6 +215,9 @@ function checkIntact(db: Database.Database, file: string, known?: number): void 
 /** Claims a new or empty file, then brings the schema up to date. */
 function initialise(db: Database.Database, file: string): void {
   if (db.pragma('application_id', { simple: true }) !== APPLICATION_ID) {
+    // A new file's pages are 16 KiB: a launch's row is a few KiB (its report), and at SQLite's default of 4 KiB
+    // each would fill a page of its own, half empty. Set before the first write; a file with data keeps its own.
+    db.pragma('page_size = 16384');
     // IMMEDIATE: two processes creating the ledger at once must not both decide it is empty.
     db.transaction(() => {
       const appId = db.pragma('application_id', { simple: true }) as number;
@@ -275,10 +280,7 @@ const SQLITE_FILTERS: FilterDialect = { modelContains: 'instr(lower(model), lowe
 
 const filterSql = (filter: LaunchFilter) => filterSqlOf(filter, SQLITE_FILTERS);
 
-/** The places a record was read at besides its own (a record read back from a ledger; one just read has none). */
-export function otherPaths(r: LaunchRecord): LaunchPath[] {
-  return (r.paths ?? []).filter((p) => p.host !== r.host || p.path !== r.path);
-}
+export { otherPaths } from './record.js';
 
 export function when(r: Pick<LaunchRecord, 'startTs' | 'firstSeen'>): string {
   const ts = r.startTs ?? r.firstSeen;
@@ -349,6 +351,21 @@ export class Ledger {
   close(): void {
     if (this.db.open) this.db.close();
   }
+
+  /**
+   * A statement prepared once per ledger: writing 100k launches runs the same few statements 100k times, and
+   * preparing costs as much as running.
+   */
+  private prep(sql: string): Database.Statement {
+    let st = this.prepared.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.prepared.set(sql, st);
+    }
+    return st;
+  }
+
+  private readonly prepared = new Map<string, Database.Statement>();
 
   private guard<T>(fn: () => T): T {
     try {
@@ -438,16 +455,69 @@ export class Ledger {
     );
   }
 
-  /** The file was replaced or truncated: read it again from the start. Its launches stay: they happened. */
+  /**
+   * The file was replaced or truncated: read it again from the start. Its launches stay: they happened; their
+   * places lose the file id, so that `launchesAtLog` lists only the launches of the file as it is now.
+   */
   resetLog(key: LogKey): void {
     this.guard(() =>
       this.db
-        .prepare(
-          `UPDATE logs SET file_id = NULL, head_hash = NULL, head_len = 0, tail_hash = NULL, offset = 0, lines = 0, checkpoint = NULL,
-             updated_at = ? WHERE host = ? AND path = ?`,
-        )
-        .run(now(), key.host, key.path),
+        .transaction(() => {
+          this.db
+            .prepare(
+              `UPDATE logs SET file_id = NULL, head_hash = NULL, head_len = 0, tail_hash = NULL, offset = 0, lines = 0, checkpoint = NULL,
+                 updated_at = ? WHERE host = ? AND path = ?`,
+            )
+            .run(now(), key.host, key.path);
+          this.db
+            .prepare('UPDATE launch_paths SET file_id = NULL WHERE host = ? AND path = ?')
+            .run(key.host, key.path);
+        })
+        .immediate(),
     );
+  }
+
+  /**
+   * The launches recorded at a place of this file (`fileId`), by where they start, in file order: the id each
+   * is kept under (its own, or a copy's twin). One query however many: what an incremental read asks for
+   * instead of holding every closed launch. Where two were recorded at one offset (a launch still being
+   * written when read), the last seen is the file's.
+   */
+  launchesAtLog(key: LogKey, fileId: string | null): Array<{ id: string; startOffset: number }> {
+    return this.guard(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT launch_id AS id, start_offset AS startOffset FROM launch_paths
+           WHERE host = ? AND path = ? AND file_id IS ? ORDER BY start_offset, last_seen, rowid`,
+        )
+        .all(key.host, key.path, fileId) as Array<{ id: string; startOffset: number }>;
+      return lastPerOffset(rows);
+    });
+  }
+
+  /** The reports of the launches named, as JSON text (see reportText), in that order (one not recorded: left out). */
+  reportTexts(ids: readonly string[]): string[] {
+    return this.guard(() => {
+      if (!ids.length) return [];
+      const rows = this.prep(
+        'SELECT id, report, config FROM launches WHERE id IN (SELECT value FROM json_each(?))',
+      ).all(JSON.stringify(ids)) as Array<{ id: string; report: string; config: string }>;
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.flatMap((id) => {
+        const r = byId.get(id);
+        return r ? [reportText(r.report, r.config)] : [];
+      });
+    });
+  }
+
+  /** The launches named, in that order (one not recorded is left out). */
+  getLaunches(ids: readonly string[]): LaunchRecord[] {
+    return this.guard(() => {
+      if (!ids.length) return [];
+      const got = this.launches('WHERE id IN (SELECT value FROM json_each(?))', JSON.stringify(ids));
+      const byId = new Map(got.map((r) => [r.id, r]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    });
   }
 
   // ---- launches
@@ -465,33 +535,44 @@ export class Ledger {
    * disagree, and the same first pid where both logs name one (twin servers started in the same second on two
    * hosts print the same first line, rarely the same pid). Null when it is new or already known by its id.
    */
-  private twinOf(r: LaunchRecord): { id: string; host: string; path: string; span: number } | null {
+  private twinOf(w: LaunchWrite): { id: string; host: string; path: string; span: number } | null {
+    const r = w.row;
     if (r.fingerprint === null) return null;
-    if (this.db.prepare('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return null;
-    const rows = this.db
-      .prepare(
-        `SELECT id, host, path, (report ->> '$.endLine') - start_line AS span, report -> '$.pids[0]' AS pid0
+    if (this.prep('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return null;
+    const rows = this.prep(
+      `SELECT id, host, path, (report ->> '$.endLine') - start_line AS span, report -> '$.pids[0]' AS pid0
          FROM launches WHERE fingerprint = ? AND (config_hash IS NULL OR ? IS NULL OR config_hash = ?)
            -- Two places in one file are two launches, however alike.
            AND NOT (host = ? AND path = ? AND file_id IS ? AND start_offset <> ?)
          ORDER BY first_seen, id`,
-      )
-      .all(r.fingerprint, r.configHash, r.configHash, r.host, r.path, r.fileId, r.startOffset) as Array<{
+    ).all(r.fingerprint, r.config_hash, r.config_hash, r.host, r.path, r.file_id, r.start_offset) as Array<{
       id: string;
       host: string;
       path: string;
       span: number | null;
       pid0: string | null;
     }>;
-    const pid = r.report.pids?.[0] ?? null;
+    const pid = w.pid0;
     const hit = rows.find((t) => t.pid0 === null || pid === null || Number(t.pid0) === pid);
     return hit ? { id: hit.id, host: hit.host, path: hit.path, span: hit.span ?? 0 } : null;
   }
 
   /** Keeps when the launch was first seen, and what `firedup launch` intended unless this record knows it. */
   private writeLaunches(recs: LaunchRecord[]): LaunchRecord[] {
-    if (!recs.length) return [];
-    const stmt = this.db.prepare(
+    const ws = recs.map(launchWrite);
+    const ids = this.writeRows(ws);
+    return recs.map((r, i) => ({ ...r, fingerprint: ws[i]!.row.fingerprint, id: ids[i]! }));
+  }
+
+  /** As upsertLaunches, of launches made ready to write by another thread (see bulk-writer.ts). */
+  upsertWrites(ws: LaunchWrite[]): void {
+    this.guard(() => this.db.transaction(() => this.writeRows(ws)).immediate());
+  }
+
+  /** Writes the launches; returns the id each is kept under. */
+  private writeRows(ws: LaunchWrite[]): string[] {
+    if (!ws.length) return [];
+    const stmt = this.prep(
       `INSERT INTO launches (id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine,
          version, model, port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s,
          report, config, intended, first_seen, updated_at, summary, fingerprint)
@@ -512,37 +593,44 @@ export class Ledger {
          live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END
        WHERE ${KEEPS_NODES}`,
     );
-    const seen = this.db.prepare(
+    const seen = this.prep(
       `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = excluded.file_id,
          start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`,
     );
-    const elsewhereSeen = this.db.prepare(
+    const elsewhereSeen = this.prep(
       `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
        VALUES (?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (launch_id, host, path) DO NOTHING`,
     );
-    const kept: LaunchRecord[] = [];
-    for (const given of recs) {
-      // From the content, whatever the caller put in the field: the fingerprint is what matches copies.
-      const r = {
-        ...given,
-        fingerprint: launchFingerprint(
-          given.startTs,
-          given.report.startText ?? '',
-          given.report.relativeTime,
-        ),
-      };
-      const twin = this.twinOf(r);
-      const rec = twin ? { ...r, id: twin.id } : r;
+    // Most launches written are new ones of one file: two queries for the batch tell which may have a twin,
+    // instead of two for each launch. Each one written joins the sets: a batch may hold twins (`ledger push`).
+    const known = new Set(
+      this.prep('SELECT id FROM launches WHERE id IN (SELECT value FROM json_each(?))')
+        .pluck()
+        .all(JSON.stringify(ws.map((w) => w.row.id))) as string[],
+    );
+    const prints = new Set(
+      this.prep('SELECT fingerprint FROM launches WHERE fingerprint IN (SELECT value FROM json_each(?))')
+        .pluck()
+        .all(JSON.stringify(ws.flatMap((w) => w.row.fingerprint ?? []))) as string[],
+    );
+    const kept: string[] = [];
+    for (const w of ws) {
+      const r = w.row;
+      const maybeTwin = r.fingerprint !== null && prints.has(r.fingerprint) && !known.has(r.id);
+      const twin = maybeTwin ? this.twinOf(w) : null;
+      const id = twin ? twin.id : r.id;
       // A copy that saw less of the launch (made before it ended) must not take back what the record knows.
       const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
-      if (!elsewhere || r.report.endLine - r.startLine >= twin.span) stmt.run(launchRow(rec));
-      seen.run(rec.id, r.host, r.path, r.fileId, r.startOffset, r.startLine, r.firstSeen, r.updatedAt);
+      if (!elsewhere || w.endLine - r.start_line >= twin.span) stmt.run(twin ? { ...r, id } : r);
+      seen.run(id, r.host, r.path, r.file_id, r.start_offset, r.start_line, r.first_seen, r.updated_at);
+      known.add(id);
+      if (r.fingerprint !== null) prints.add(r.fingerprint);
       // The other places a record read from a ledger knows (`ledger push`): kept, never moved back in time.
-      for (const p of otherPaths(r))
-        elsewhereSeen.run(rec.id, p.host, p.path, p.startOffset, p.startLine, p.lastSeen, p.lastSeen);
-      kept.push(rec);
+      for (const p of w.others)
+        elsewhereSeen.run(id, p.host, p.path, p.startOffset, p.startLine, p.lastSeen, p.lastSeen);
+      kept.push(id);
     }
     return kept;
   }
@@ -551,7 +639,9 @@ export class Ledger {
   keptId(r: LaunchRecord): string | null {
     return this.guard(() => {
       if (this.db.prepare('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return r.id;
-      return this.twinOf(r)?.id ?? null;
+      // the record's fingerprint as given, as the twin is looked for when it is written
+      const w = launchWrite(r);
+      return this.twinOf({ ...w, row: { ...w.row, fingerprint: r.fingerprint } })?.id ?? null;
     });
   }
 

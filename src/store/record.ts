@@ -232,6 +232,37 @@ export function launchRow(r: LaunchRecord): LaunchWriteRow {
   };
 }
 
+/** The places a record was read at besides its own (a record read back from a ledger; one just read has none). */
+export function otherPaths(r: LaunchRecord): LaunchPath[] {
+  return (r.paths ?? []).filter((p) => p.host !== r.host || p.path !== r.path);
+}
+
+/**
+ * A launch as the SQLite ledger writes it: its row, and what finding a twin (Ledger.twinOf) needs of its
+ * report. Made from the record by whichever thread has it (bulk-writer.ts: the reading thread), so that the
+ * writing thread gets plain strings and numbers.
+ */
+export interface LaunchWrite {
+  row: LaunchWriteRow;
+  pid0: number | null;
+  endLine: number;
+  others: LaunchPath[];
+}
+
+export function launchWrite(given: LaunchRecord): LaunchWrite {
+  // From the content, whatever the caller put in the field: the fingerprint is what matches copies.
+  const r = {
+    ...given,
+    fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '', given.report.relativeTime),
+  };
+  return {
+    row: launchRow(r),
+    pid0: r.report.pids?.[0] ?? null,
+    endLine: r.report.endLine,
+    others: otherPaths(r),
+  };
+}
+
 /** The record's columns, without the report (a list row: see Ledger.listItems). */
 function lightFromRow(
   row: Omit<LaunchRow, 'report' | 'config' | 'summary'>,
@@ -299,10 +330,43 @@ export function listItemOf(r: LaunchRecord): LaunchListItem {
 }
 
 export function launchFromRow(row: LaunchRow, paths: LaunchPath[] = []): LaunchRecord {
-  return {
-    ...lightFromRow(row, paths),
-    report: { ...JSON.parse(row.report), config: JSON.parse(row.config) },
-  };
+  return { ...lightFromRow(row, paths), report: withConfig(JSON.parse(row.report), JSON.parse(row.config)) };
+}
+
+/**
+ * The report with its config put back where the analyzer has it (before `configSummary`), so that a launch
+ * read back from the ledger prints as the same JSON, key for key, as one just read (`runs --json`).
+ */
+function withConfig(rest: Record<string, unknown>, config: unknown): LaunchRecord['report'] {
+  if (!('configSummary' in rest)) return { ...rest, config } as unknown as LaunchRecord['report'];
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(rest)) {
+    if (k === 'configSummary') out.config = config;
+    out[k] = rest[k];
+  }
+  return out as unknown as LaunchRecord['report'];
+}
+
+/**
+ * The report's JSON as the analyzer's report prints it (`runs --json`), from the two columns it is kept in,
+ * without parsing it: the config goes back before `configSummary`. The first `,"configSummary":` is that key
+ * of the report itself: a quote inside a string is escaped (`\"`), and no object before it in a report (a
+ * failure, its evidence, a progress bar) has a key of that name. Parsed and rebuilt if it is not there.
+ */
+export function reportText(report: string, config: string): string {
+  const at = report.indexOf(',"configSummary":');
+  if (at < 0) return JSON.stringify(withConfig(JSON.parse(report), JSON.parse(config)));
+  return `${report.slice(0, at)},"config":${config}${report.slice(at)}`;
+}
+
+/** Of rows in file order, one per start offset: the last (see Ledger.launchesAtLog). */
+export function lastPerOffset<T extends { startOffset: number }>(rows: T[]): T[] {
+  const out: T[] = [];
+  for (const r of rows) {
+    if (out.length && out[out.length - 1]!.startOffset === r.startOffset) out[out.length - 1] = r;
+    else out.push(r);
+  }
+  return out;
 }
 
 export interface LogRow {

@@ -1,4 +1,5 @@
 /** The SQLite ledger (src/store/ledger.ts, synchronous) behind the asynchronous LedgerStore interface. */
+import { BulkWriter } from './bulk-writer.js';
 import { Ledger } from './ledger.js';
 import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from './ledger-store.js';
 import type {
@@ -18,7 +19,11 @@ import type {
 export class SqliteLedgerStore implements LedgerStore {
   readonly kind = 'sqlite' as const;
 
-  constructor(readonly ledger: Ledger) {}
+  constructor(
+    readonly ledger: Ledger,
+    /** An in-memory copy of a file firedup may not write (openReadOnly): no other connection may write it. */
+    private readonly copy = false,
+  ) {}
 
   /** Opens (creating it when missing) the SQLite ledger at `file`. Throws LedgerError. */
   static open(file: string): SqliteLedgerStore {
@@ -27,7 +32,7 @@ export class SqliteLedgerStore implements LedgerStore {
 
   /** A ledger firedup may read but not write, from a copy in memory (see Ledger.openReadOnly). */
   static openReadOnly(file: string): SqliteLedgerStore {
-    return new SqliteLedgerStore(Ledger.openReadOnly(file));
+    return new SqliteLedgerStore(Ledger.openReadOnly(file), true);
   }
 
   get path(): string {
@@ -51,6 +56,26 @@ export class SqliteLedgerStore implements LedgerStore {
 
   async resetLog(key: LogKey): Promise<void> {
     this.ledger.resetLog(key);
+  }
+
+  async launchesAtLog(
+    key: LogKey,
+    fileId: string | null,
+  ): Promise<Array<{ id: string; startOffset: number }>> {
+    return this.ledger.launchesAtLog(key, fileId);
+  }
+
+  async reportTexts(ids: readonly string[]): Promise<string[]> {
+    return this.ledger.reportTexts(ids);
+  }
+
+  async getLaunches(ids: readonly string[]): Promise<LaunchRecord[]> {
+    return this.ledger.getLaunches(ids);
+  }
+
+  /** A writer of launches on another thread, with its own connection to the file (see bulk-writer.ts). */
+  bulkWriter(): BulkWriter | null {
+    return this.copy ? null : new BulkWriter(this.ledger.path);
   }
 
   async upsertLaunches(recs: LaunchRecord[]): Promise<LaunchRecord[]> {

@@ -151,6 +151,20 @@ for (const b of BACKENDS)
       assert.deepEqual(ids(await l.list({ path: key.path })), idsOf(RELAUNCH2, RELAUNCH1));
     });
 
+    it("launchesAtLog: the file's launches in file order, with their ids; their reports as text", async () => {
+      const want = [rec(RELAUNCH1), rec(RELAUNCH2)].map((r) => ({ id: r.id, startOffset: r.startOffset }));
+      assert.deepEqual(await l.launchesAtLog(key, '2049:1234'), want);
+      // another file at that path (replaced: another inode) has none of them
+      assert.deepEqual(await l.launchesAtLog(key, '2049:9999'), []);
+      // the reports as a read prints them, key for key, in the order asked
+      const texts = await l.reportTexts([rec(RELAUNCH2).id, 'feedfeedfeedfeed', rec(RELAUNCH1).id]);
+      assert.deepEqual(texts, [JSON.stringify(rec(RELAUNCH2).report), JSON.stringify(rec(RELAUNCH1).report)]);
+      assert.deepEqual(
+        ids(await l.getLaunches([rec(RELAUNCH2).id, rec(RELAUNCH1).id])),
+        idsOf(RELAUNCH2, RELAUNCH1),
+      );
+    });
+
     it('resetLog forgets where reading stopped but keeps the launches', async () => {
       await l.resetLog(key);
       const got = (await l.getLog(key))!;
@@ -159,6 +173,8 @@ for (const b of BACKENDS)
         [0, 0, null, null, null],
       );
       assert.equal((await l.list({ path: key.path })).length, 2);
+      // the launches are no longer the file's: a read of the file as it is now starts without them
+      assert.deepEqual(await l.launchesAtLog(key, '2049:1234'), []);
     });
   });
 

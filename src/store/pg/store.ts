@@ -11,15 +11,17 @@ import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from '../l
 import {
   type BenchRow,
   benchFromRow,
+  KEEPS_NODES,
   type LaunchListRow,
   type LaunchRow,
-  KEEPS_NODES,
   type LogRow,
+  lastPerOffset,
   launchFingerprint,
   launchFromRow,
   launchRow,
   listItemFromRow,
   logFromRow,
+  reportText,
   type TargetRow,
   targetFromRow,
 } from '../record.js';
@@ -267,16 +269,61 @@ export class PgLedgerStore implements LedgerStore {
     });
   }
 
+  /** As Ledger.resetLog: the places of the file's launches lose its id (see launchesAtLog). */
   async resetLog(key: LogKey): Promise<void> {
-    await this.guard(() =>
-      this.sql.run(
+    await this.tx(async (sql) => {
+      await sql.run(
         `UPDATE logs SET file_id = NULL, head_hash = NULL, head_len = 0, tail_hash = NULL, "offset" = 0, lines = 0,
            checkpoint = NULL, updated_at = ? WHERE host = ? AND path = ?`,
         now(),
         key.host,
         key.path,
+      );
+      await sql.run('UPDATE launch_paths SET file_id = NULL WHERE host = ? AND path = ?', key.host, key.path);
+    });
+  }
+
+  /** As Ledger.launchesAtLog. */
+  async launchesAtLog(
+    key: LogKey,
+    fileId: string | null,
+  ): Promise<Array<{ id: string; startOffset: number }>> {
+    return this.guard(async () =>
+      lastPerOffset(
+        await this.sql.all<{ id: string; startOffset: number }>(
+          `SELECT launch_id AS id, start_offset AS "startOffset" FROM launch_paths
+           WHERE host = ? AND path = ? AND file_id IS NOT DISTINCT FROM ? ORDER BY start_offset, last_seen, seq`,
+          key.host,
+          key.path,
+          fileId,
+        ),
       ),
     );
+  }
+
+  /** As Ledger.reportTexts. */
+  async reportTexts(ids: readonly string[]): Promise<string[]> {
+    return this.guard(async () => {
+      if (!ids.length) return [];
+      const rows = await this.sql.all<{ id: string; report: string; config: string }>(
+        'SELECT id, report::text AS report, config::text AS config FROM launches WHERE id = ANY(?::text[])',
+        [...ids],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.flatMap((id) => {
+        const r = byId.get(id);
+        return r ? [reportText(r.report, r.config)] : [];
+      });
+    });
+  }
+
+  async getLaunches(ids: readonly string[]): Promise<LaunchRecord[]> {
+    return this.guard(async () => {
+      if (!ids.length) return [];
+      const got = await this.launches('WHERE id = ANY(?::text[])', [...ids]);
+      const byId = new Map(got.map((r) => [r.id, r]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    });
   }
 
   // ---- launches
@@ -329,7 +376,14 @@ export class PgLedgerStore implements LedgerStore {
       WHERE ${KEEPS_NODES}`;
     const kept: LaunchRecord[] = [];
     for (const given of recs) {
-      const r = { ...given, fingerprint: launchFingerprint(given.startTs, given.report.startText ?? '', given.report.relativeTime) };
+      const r = {
+        ...given,
+        fingerprint: launchFingerprint(
+          given.startTs,
+          given.report.startText ?? '',
+          given.report.relativeTime,
+        ),
+      };
       // Two hosts writing the same launch (a copy, a shared file) at once: one at a time, so the second sees
       // the first's record and keeps its id.
       await sql.run('SELECT pg_advisory_xact_lock(hashtext(?))', `firedup:launch:${r.fingerprint ?? r.id}`);

@@ -1,0 +1,167 @@
+/**
+ * A read through the ledger keeps only the launches still open: each closed launch is written to the ledger as
+ * it closes (a batch at a time) and dropped, so that memory, and the checkpoint saved with the offset, do not
+ * grow with the number of launches. The launches the read let go are read back from the ledger, a page at a
+ * time, by a command that prints them (`runs`), or the few a command needs (`status`: the one before the last).
+ */
+import type { EarlierLaunches, LaunchRecord } from '../core/records.js';
+import type { LogKey } from '../store/types.js';
+
+/** Closed launches written in one go: a few megabytes of records at most are held between writes. */
+export const CLOSED_BATCH = 1000;
+/** Batches given to the ledger and not yet written past which the read waits (`room`): memory stays bounded. */
+const MAX_BEHIND = 4;
+/** Launches read back from the ledger at a time. */
+const PAGE = 2000;
+
+/** What keeping closed launches in the ledger needs of it (the stores have it; stand-ins in tests may not). */
+export interface ClosedLedger {
+  upsertLaunches(recs: LaunchRecord[]): Promise<LaunchRecord[]> | LaunchRecord[];
+  launchesAtLog(
+    key: LogKey,
+    fileId: string | null,
+  ): Promise<Array<{ id: string; startOffset: number }>> | Array<{ id: string; startOffset: number }>;
+  getLaunches(ids: readonly string[]): Promise<LaunchRecord[]> | LaunchRecord[];
+  reportTexts(ids: readonly string[]): Promise<string[]> | string[];
+  /** A writer on another thread, where the store has one (SQLite: see store/bulk-writer.ts). */
+  bulkWriter?(): BulkWriterLike | null;
+}
+
+export interface BulkWriterLike {
+  /** The launch as the writer sends it (plain rows): made at once, so no launch's objects wait in a batch. */
+  prepare(rec: LaunchRecord): object;
+  write(prepared: object[]): Promise<void>;
+  /** Settles once every batch given so far is written. */
+  flushed(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function keepsClosed(ledger: object | null): ledger is ClosedLedger {
+  const l = ledger as Partial<ClosedLedger> | null;
+  return (
+    typeof l?.upsertLaunches === 'function' &&
+    typeof l.launchesAtLog === 'function' &&
+    typeof l.getLaunches === 'function' &&
+    typeof l.reportTexts === 'function'
+  );
+}
+
+/**
+ * Where the closed launches of one read go: into batches, each written when full (`write` keeps the promise:
+ * ingest waits for every write at the end of the read), the last part with the next save of progress.
+ */
+export class ClosedWriter {
+  private pending: LaunchRecord[] = [];
+  /** Launches made ready for the writer's thread, once it runs. */
+  private prepared: object[] = [];
+  /** Started with the first full batch: a read that closes few launches writes them with its save. */
+  private bulk: BulkWriterLike | null | undefined;
+  /** The batches handed to the ledger and not written yet, oldest first. */
+  private readonly behindBy: Promise<void>[] = [];
+
+  constructor(
+    private readonly ledger: ClosedLedger,
+    private readonly write: (run: () => Promise<unknown>) => Promise<unknown>,
+  ) {}
+
+  add(rec: LaunchRecord): void {
+    if (this.bulk) {
+      this.prepared.push(this.bulk.prepare(rec));
+      if (this.prepared.length >= CLOSED_BATCH) this.send();
+      return;
+    }
+    this.pending.push(rec);
+    if (this.pending.length < CLOSED_BATCH) return;
+    if (this.bulk === undefined) this.bulk = this.ledger.bulkWriter?.() ?? null;
+    const bulk = this.bulk;
+    if (bulk) {
+      this.prepared = this.take().map((r) => bulk.prepare(r));
+      this.send();
+      return;
+    }
+    const batch = this.take();
+    this.track(this.write(async () => void (await this.ledger.upsertLaunches(batch))));
+  }
+
+  /** Hands the launches made ready so far to the writer's thread. */
+  private send(): void {
+    const bulk = this.bulk;
+    if (!bulk || !this.prepared.length) return;
+    const batch = this.prepared;
+    this.prepared = [];
+    this.track(this.write(() => bulk.write(batch)));
+  }
+
+  private track(write: Promise<unknown>): void {
+    const done = write.then(
+      () => {},
+      () => {},
+    );
+    this.behindBy.push(done);
+    void done.then(() => this.behindBy.splice(this.behindBy.indexOf(done), 1));
+  }
+
+  /** Whether batches are written on another thread: a save must then wait for them (see `flushed`). */
+  get behind(): boolean {
+    return Boolean(this.bulk);
+  }
+
+  /**
+   * Settles once the ledger is at most a few batches behind (null: it is): the read waits for it between
+   * chunks, or a ledger slower than the read (a remote Postgres) would have every launch queued in memory.
+   */
+  room(): Promise<void> | null {
+    return this.behindBy.length > MAX_BEHIND ? this.behindBy[0]! : null;
+  }
+
+  /** Settles once the launches given so far are written (those of a batch not full yet are sent now). */
+  flushed(): Promise<void> {
+    this.send();
+    return this.bulk ? this.bulk.flushed() : Promise.resolve();
+  }
+
+  /** Stops the writer's thread, once its batches are written. */
+  async close(): Promise<void> {
+    this.send();
+    await this.bulk?.close();
+  }
+
+  /** The launches not written yet, for the save of progress that writes them with the offset. */
+  take(): LaunchRecord[] {
+    const out = this.pending;
+    this.pending = [];
+    return out;
+  }
+
+  get size(): number {
+    return this.pending.length + this.prepared.length;
+  }
+}
+
+/** The first `count` launches recorded at this file, read back from the ledger (see EarlierLaunches). */
+export function earlierInLedger(
+  ledger: ClosedLedger,
+  key: LogKey,
+  fileId: string | null,
+  count: number,
+): EarlierLaunches {
+  let ids: Promise<string[]> | null = null;
+  // Asked once, when first needed: after the read's writes, which the list must include.
+  const idsOf = (): Promise<string[]> => {
+    ids ??= Promise.resolve(ledger.launchesAtLog(key, fileId)).then((at) =>
+      at.slice(0, count).map((x) => x.id),
+    );
+    return ids;
+  };
+  return {
+    count,
+    async *reportTexts() {
+      const all = await idsOf();
+      for (let i = 0; i < all.length; i += PAGE) yield await ledger.reportTexts(all.slice(i, i + PAGE));
+    },
+    async last(n) {
+      const all = await idsOf();
+      return n <= 0 ? [] : await ledger.getLaunches(all.slice(Math.max(0, all.length - n)));
+    },
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * A log of thousands of launches read through the ledger (issue 15): the ledger keeps the closed launches, the
+ * read only the open ones, and what `runs` and `status` print is still what a read without a ledger prints,
+ * on a first read, an unchanged re-read and after a launch is appended, on both stores.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { CLOSED_BATCH } from '../../src/app/closed-launches.js';
+import type { LedgerStore } from '../../src/store/ledger-store.js';
+import { openLedger } from '../../src/store/open.js';
+import { runCli, tmpDir } from '../helpers.js';
+import { BACKENDS, stopBackends } from '../store/backends.js';
+
+after(stopBackends);
+
+const stamp = (s: number) =>
+  new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString().slice(0, 19).replace('T', ' ');
+
+/** One SGLang launch at second `t`: served, or (every seventh) out of memory while loading; tp changes now and then. */
+function launch(i: number): string {
+  const t = i * 3;
+  const at = (dt: number, msg: string) => `[${stamp(t + dt)}] ${msg}\n`;
+  const head = at(
+    0,
+    `server_args=ServerArgs(model_path='Qwen/Qwen2.5-7B', tp_size=${1 + (Math.floor(i / 500) % 2)}, port=30000)`,
+  );
+  if (i % 7 === 3)
+    return (
+      head +
+      at(0, 'Load weight begin. avail mem=78.50 GB') +
+      at(1, 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB')
+    );
+  return (
+    head +
+    at(0, 'Load weight begin. avail mem=78.50 GB') +
+    at(1, 'Load weight end. type=Qwen2ForCausalLM, dtype=torch.bfloat16, avail mem=63.21 GB') +
+    at(1, 'The server is fired up and ready to roll!') +
+    at(
+      2,
+      `Decode batch, #running-req: ${i % 50}, #token: 9000, token usage: 0.02, cuda graph: True, gen throughput (token/s): ${100 + (i % 997)}.25, #queue-req: 0, `,
+    )
+  );
+}
+
+const logOf = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, k) => launch(from + k)).join('');
+
+function cli(args: string[]): string {
+  const r = runCli(args);
+  assert.equal(r.code, 0, `firedup ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** What a read without a ledger prints: the reference. */
+const plain = (cmd: string[], log: string) => cli([...cmd, '--no-ledger', log]);
+const status = (text: string) => {
+  const { live: _, ...rest } = JSON.parse(text);
+  return rest;
+};
+
+async function withStore<T>(where: string, fn: (s: LedgerStore) => Promise<T>): Promise<T> {
+  const s = await openLedger(where);
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
+/** Each launch recorded at the log: its start offset, id and last write. */
+async function rows(where: string, log: string) {
+  return withStore(where, async (s) => {
+    const items = await s.listItems({ path: fs.realpathSync(log) });
+    return items
+      .map((r) => ({ offset: r.startOffset, id: r.id, updatedAt: r.updatedAt }))
+      .sort((a, b) => a.offset - b.offset);
+  });
+}
+
+// More launches than a batch written at once and than a page read back, so that both are crossed.
+const N = 2 * CLOSED_BATCH + 500;
+
+describe('a log of thousands of launches, read through the ledger', () => {
+  for (const b of BACKENDS)
+    it(`first read, unchanged re-read, one launch appended: as without a ledger (${b.name})`, async () => {
+      const dir = tmpDir();
+      const log = path.join(dir, 'server.log');
+      fs.writeFileSync(log, logOf(0, N));
+      const ledger = b.fresh();
+      const runsJson = plain(['runs', '--json'], log);
+      const runsText = plain(['runs', '--no-color'], log);
+      const statusJson = status(plain(['status', '--json'], log));
+      assert.equal(JSON.parse(runsJson).launches.length, N);
+
+      // first read
+      assert.equal(cli(['runs', '--json', '--ledger', ledger, log]), runsJson);
+      const first = await rows(ledger, log);
+      assert.equal(first.length, N, 'one row per launch');
+      assert.equal(new Set(first.map((r) => r.offset)).size, N, 'no launch twice');
+
+      // unchanged: the same output, and nothing written
+      const logState = () =>
+        withStore(ledger, async (s) => (await s.getLog({ host: 'localhost', path: fs.realpathSync(log) }))!);
+      const saved = await logState();
+      assert.equal(cli(['runs', '--json', '--ledger', ledger, log]), runsJson);
+      assert.equal(cli(['runs', '--no-color', '--ledger', ledger, log]), runsText);
+      assert.deepEqual(status(cli(['status', '--json', '--ledger', ledger, log])), statusJson);
+      assert.equal(
+        cli(['status', '--no-color', '--ledger', ledger, log]).split('\n')[0],
+        plain(['status', '--no-color'], log).split('\n')[0],
+        'launch N of N',
+      );
+      assert.deepEqual(await rows(ledger, log), first, 'no launch row written again');
+      assert.equal((await logState()).updatedAt, saved.updatedAt, 'the saved state untouched');
+      // The checkpoint holds the open launch, not the thousands before it.
+      assert.ok(saved.checkpoint!.length < 64 << 10, `checkpoint of ${saved.checkpoint!.length} bytes`);
+
+      // one launch appended: the new one and the one it closed are written, no other
+      fs.appendFileSync(log, launch(N));
+      const grown = plain(['runs', '--json'], log);
+      assert.equal(cli(['runs', '--json', '--ledger', ledger, log]), grown);
+      const after1 = await rows(ledger, log);
+      assert.equal(after1.length, N + 1);
+      assert.deepEqual(
+        after1.slice(0, N).map((r) => r.id),
+        first.map((r) => r.id),
+        'ids stable',
+      );
+      const rewritten = after1.filter((r) => r.updatedAt > saved.updatedAt).map((r) => r.offset);
+      assert.deepEqual(rewritten, [first.at(-1)!.offset, after1.at(-1)!.offset]);
+      assert.deepEqual(
+        status(cli(['status', '--json', '--ledger', ledger, log])),
+        status(plain(['status', '--json'], log)),
+      );
+
+      // the same as a full read into a new ledger: output and ids
+      const fresh = b.fresh();
+      assert.equal(cli(['runs', '--json', '--ledger', fresh, log]), grown);
+      assert.deepEqual(
+        (await rows(fresh, log)).map((r) => [r.offset, r.id]),
+        after1.map((r) => [r.offset, r.id]),
+      );
+
+      // A launch forgotten from the ledger: the next read cannot continue without it, and reads the file again.
+      await withStore(ledger, (s) => s.forget([first[10]!.id]));
+      assert.equal(cli(['runs', '--json', '--ledger', ledger, log]), grown);
+      assert.equal((await rows(ledger, log)).length, N + 1);
+    });
+});
