@@ -22,7 +22,9 @@ const bundle = path.join(dir, 'firedup.cjs');
 const arg = process.argv[2];
 
 function missing() {
-  process.stderr.write(`firedup: ${path.relative(root, bundle)} is missing: run \`npm run build\` in ${root}\n`);
+  process.stderr.write(
+    `firedup: ${path.relative(root, bundle)} is missing: run \`npm run build\` in ${root}\n`,
+  );
   process.exit(70);
 }
 
@@ -38,7 +40,11 @@ function quick() {
   // `firedup --help | head -1`: the reader went away, which is not an error (as in src/cli/main.ts).
   process.stdout.on('error', (err) => {
     if (err.code === 'EPIPE') process.exit(0);
-    throw err;
+    // a full disk behind `> file`: one line, as the commands say it (src/cli/stdout.ts)
+    process.stderr.write(
+      `firedup: cannot write to standard output (${err.code ?? err.message}); write it elsewhere or free space\n`,
+    );
+    process.exit(1);
   });
   process.stdout.write(answer.out);
   process.exitCode = answer.code;

@@ -5,7 +5,7 @@ import { COMMAND_NAMES } from './commands.js';
 import { UsageError } from './errors.js';
 import { helpFor, helpText } from './help.js';
 import { quickAnswer } from './quick.js';
-import { onStdout } from './stdout.js';
+import { onStdout, outputError } from './stdout.js';
 import { didYouMean } from './suggest.js';
 
 function out(s: string): void {
@@ -24,7 +24,8 @@ export async function main(argv: string[], dispatch: Dispatch): Promise<number> 
   onStdout((stream) =>
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') process.exit(0);
-      throw err;
+      process.stderr.write(`firedup: ${outputError(err).message}\n`);
+      process.exit(1);
     }),
   );
   try {

@@ -6,6 +6,7 @@
  * (EAGAIN) gets the rest through process.stdout, as does everything after it, so the order holds.
  */
 import fs from 'node:fs';
+import { UsageError } from './errors.js';
 
 let viaStream = false;
 
@@ -22,7 +23,7 @@ export function writeOut(text: string): void {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EPIPE') process.exit(0);
-    if (code !== 'EAGAIN') throw err;
+    if (code !== 'EAGAIN') throw outputError(err as NodeJS.ErrnoException);
     viaStream = true;
     process.stdout.write(bytes.subarray(at));
   }
@@ -50,4 +51,12 @@ export function onStdout(fn: (stream: NodeJS.WriteStream) => void): void {
       return stream;
     },
   });
+}
+
+/** A write to standard output that failed (a full disk behind `> file`, a closed descriptor): one line. */
+export function outputError(err: NodeJS.ErrnoException): UsageError {
+  const why = err.code
+    ? `${err.code}: ${err.message.replace(/^\w+: /, '').replace(/, write$/, '')}`
+    : err.message;
+  return new UsageError(`cannot write to standard output (${why}); write it elsewhere or free space`);
 }

@@ -126,6 +126,32 @@ describe('short flags and --version', () => {
   });
 });
 
+describe('standard output that cannot be written', {
+  skip: !fs.existsSync('/dev/full') && 'no /dev/full',
+}, () => {
+  it('> /dev/full (a full disk): one line on stderr naming it, exit 1, for every kind of command', () => {
+    const log = path.join(ROOT, 'examples', 'glm5-serving.log');
+    for (const args of [
+      ['--help'],
+      ['--version'],
+      ['status', '--no-ledger', log],
+      ['runs', '--json', '--no-ledger', log],
+    ]) {
+      const full = fs.openSync('/dev/full', 'w');
+      try {
+        const r = spawnSync(process.execPath, [BIN, ...args], {
+          stdio: ['ignore', full, 'pipe'],
+          encoding: 'utf8',
+        });
+        assert.equal(r.status, 1, `${args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, /^firedup: cannot write to standard output \(ENOSPC[^\n]*\n$/, args.join(' '));
+      } finally {
+        fs.closeSync(full);
+      }
+    }
+  });
+});
+
 describe('completion', () => {
   it('bash: every command, flags, and the values --outcome and --engine take; valid bash', () => {
     const r = runCli(['completion', 'bash']);
