@@ -30,6 +30,8 @@ export interface ClosedLedger {
 export interface BulkWriterLike {
   /** The launch as the writer sends it (plain rows): made at once, so no launch's objects wait in a batch. */
   prepare(rec: LaunchRecord): object;
+  /** The launch's report as JSON (what `runs --json` prints), made from what `prepare` made, or null. */
+  text?(prepared: object): string | null;
   write(prepared: object[]): Promise<void>;
   /** Settles once every batch given so far is written. */
   flushed(): Promise<void>;
@@ -64,23 +66,29 @@ export class ClosedWriter {
     private readonly write: (run: () => Promise<unknown>) => Promise<unknown>,
   ) {}
 
-  add(rec: LaunchRecord): void {
+  /**
+   * `wantText`: the caller prints the report as JSON too; where the writer's thread runs, its row has that text
+   * nearly made (returned, so that the report is not made into JSON twice). Otherwise null.
+   */
+  add(rec: LaunchRecord, wantText = false): string | null {
     if (this.bulk) {
-      this.prepared.push(this.bulk.prepare(rec));
+      const w = this.bulk.prepare(rec);
+      this.prepared.push(w);
       if (this.prepared.length >= CLOSED_BATCH) this.send();
-      return;
+      return wantText ? (this.bulk.text?.(w) ?? null) : null;
     }
     this.pending.push(rec);
-    if (this.pending.length < CLOSED_BATCH) return;
+    if (this.pending.length < CLOSED_BATCH) return null;
     if (this.bulk === undefined) this.bulk = this.ledger.bulkWriter?.() ?? null;
     const bulk = this.bulk;
     if (bulk) {
       this.prepared = this.take().map((r) => bulk.prepare(r));
       this.send();
-      return;
+      return null;
     }
     const batch = this.take();
     this.track(this.write(async () => void (await this.ledger.upsertLaunches(batch))));
+    return null;
   }
 
   /** Hands the launches made ready so far to the writer's thread. */

@@ -53,9 +53,10 @@ export interface IngestOptions extends AnalyzerOptions {
   /**
    * Takes each launch's final report as soon as it is known (the launch closed, see `settledReport`); the
    * result's report then holds only the launches not handed here, in order after them. With a ledger, those
-   * it let go in earlier reads (`earlier`) come first.
+   * it let go in earlier reads (`earlier`) come first. `text`: the report as JSON where the ledger's writer
+   * made it already (from the launch's row: see BulkWriterLike.text), or null.
    */
-  onSettled?: (r: LaunchReport) => void;
+  onSettled?: (r: LaunchReport, text: string | null) => void;
 }
 
 export interface IngestResult {
@@ -368,8 +369,8 @@ export async function ingestLocal(
       an.settle = (l) => {
         const r = settledReport(an, l);
         if (r === null) return false;
-        closed?.add(recordOf(r));
-        onSettled?.(r);
+        const text = closed ? closed.add(recordOf(r), onSettled !== undefined) : null;
+        onSettled?.(r, text);
         return true;
       };
     }

@@ -164,7 +164,8 @@ export async function runs(argv: string[]): Promise<number> {
   const settled = new TextSpool();
   // launches are written as they close, unless a ledger records them (it needs the whole report)
   const onSettled = flags.json
-    ? (r: LaunchReport) => settled.add((settled.count ? ',' : '') + JSON.stringify(r))
+    ? (r: LaunchReport, text: string | null) =>
+        settled.add((settled.count ? ',' : '') + (text ?? JSON.stringify(r)))
     : undefined;
   // Written while the ledger is open: launches it keeps are read back from it as they are written.
   return withRecording(flags, async (ledger) => {

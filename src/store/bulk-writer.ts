@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
-import { type LaunchWrite, launchWrite } from './record.js';
+import { type LaunchWrite, launchWrite, reportText } from './record.js';
 import { type LaunchRecord, LedgerError, type LedgerErrorCode } from './types.js';
 
 type Reply = { ok: true } | { ok: false; code: LedgerErrorCode; message: string };
@@ -49,6 +49,15 @@ export class BulkWriter {
    */
   prepare(rec: LaunchRecord): LaunchWrite {
     return launchWrite(rec);
+  }
+
+  /**
+   * The launch's report as JSON, the same text as JSON.stringify of it: its row's report with the config put
+   * back (as a read from the ledger gives it). Null for a report without a config (the row has `{}` for it) or a configSummary to put it before.
+   */
+  text(w: LaunchWrite): string | null {
+    const { report, config } = w.row;
+    return config === '{}' || !report.includes(',"configSummary":') ? null : reportText(report, config);
   }
 
   /** Writes a batch after those given before; the promise settles when it is committed (or refused). */

@@ -9,6 +9,7 @@ import type { LaunchWrite } from './record.js';
 import { LedgerError } from './types.js';
 
 const ledger = Ledger.open((workerData as { file: string }).file);
+ledger.forBulkWrites();
 parentPort!.on('message', (ws: LaunchWrite[] | null) => {
   if (ws === null) {
     ledger.close();

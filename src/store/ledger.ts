@@ -564,6 +564,16 @@ export class Ledger {
     return recs.map((r, i) => ({ ...r, fingerprint: ws[i]!.row.fingerprint, id: ids[i]! }));
   }
 
+  /**
+   * For the connection of a writer of many launches in a row (bulk-writer.ts): the log (WAL) is moved into the
+   * database every 4000 pages (64 MB), not every 1000, which cuts what its commits cost by about a third (fewer
+   * checkpoints, each with its syncs, and a page written by several batches moved once). Durability is the
+   * same: a commit is in the WAL either way.
+   */
+  forBulkWrites(): void {
+    this.guard(() => this.db.pragma('wal_autocheckpoint = 4000'));
+  }
+
   /** As upsertLaunches, of launches made ready to write by another thread (see bulk-writer.ts). */
   upsertWrites(ws: LaunchWrite[]): void {
     this.guard(() => this.db.transaction(() => this.writeRows(ws)).immediate());

@@ -20,6 +20,24 @@ import type {
 const sha16 = (text: string): string => sha256Hex(text).slice(0, 16);
 
 /**
+ * sha16 remembering its last text: a launch's fingerprint is asked for twice (its record, then its row: see
+ * launchWrite), and the launches of one server mostly share their config.
+ */
+function lastSha16(): (text: string) => string {
+  let last: string | null = null;
+  let hash = '';
+  return (text) => {
+    if (text !== last) {
+      hash = sha16(text);
+      last = text;
+    }
+    return hash;
+  };
+}
+const fingerprintSha = lastSha16();
+const configSha = lastSha16();
+
+/**
  * A launch is where it starts in which file: the same bytes read again (by `runs`, `watch`, a resumed
  * follow) give the same id, and a relaunch appended to the file gets a new one.
  */
@@ -50,7 +68,7 @@ export function launchFingerprint(
   // launch of a server starts near 0.001, and two with the same first line would be taken for one.
   if (relativeTime) return null;
   if (startTs === null || !Number.isFinite(startTs)) return null;
-  return sha16(['fp', startTs.toFixed(3), startText].join('\0'));
+  return fingerprintSha(['fp', startTs.toFixed(3), startText].join('\0'));
 }
 
 function canonical(value: unknown): unknown {
@@ -68,7 +86,7 @@ export function configHash(config: Record<string, unknown>): string | null {
   const kept: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) if (!VOLATILE.has(k) && v !== undefined) kept[k] = v;
   if (Object.keys(kept).length === 0) return null;
-  return sha16(JSON.stringify(canonical(kept)));
+  return configSha(JSON.stringify(canonical(kept)));
 }
 
 function portOf(value: unknown): number | null {

@@ -15,6 +15,12 @@ describe('sha256Hex (record ids without node:crypto)', () => {
     for (const t of texts)
       assert.equal(sha256Hex(t), createHash('sha256').update(t).digest('hex'), `length ${t.length}`);
   });
+
+  it('is the same for a short text after a long one (its buffer is reused), and for texts past a megabyte', () => {
+    const texts = ['é'.repeat(300_000), 'short', 'z'.repeat(400_000), '🚀'.repeat(3), 'd'.repeat(64), 'e'];
+    for (const t of texts)
+      assert.equal(sha256Hex(t), createHash('sha256').update(t).digest('hex'), `length ${t.length}`);
+  });
 });
 
 describe('contentHash (the head and tail of a log, in the ledger)', () => {
