@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import type { NodeVerdict } from '../core/multinode/live.js';
 import type { LaunchRecord } from '../core/records.js';
 import type { Verdict } from '../core/verdict.js';
+import { LiveThrottle } from './live-throttle.js';
 import { MultiNodeLive, recordJoined } from './multinode-live.js';
 import type { HostReach } from './ssh-hosts.js';
 import {
@@ -31,8 +32,7 @@ export class WatchedNodes extends EventEmitter {
   private updatedAt = 0;
   private lastKey = '';
   private lastVerdictKey = '';
-  private lastLiveAt = 0;
-  private liveTimer: NodeJS.Timeout | null = null;
+  private readonly liveThrottle = new LiveThrottle(LIVE_EVERY_MS, () => this.emit('live', this.snapshot()));
   private lastRecordAt = 0;
   private writes: Promise<unknown> = Promise.resolve();
   private stopped = false;
@@ -55,7 +55,7 @@ export class WatchedNodes extends EventEmitter {
       n.on('warning', (m: string) => this.emit('warning', m));
       n.on('session', () => this.join());
       // A node's host going unreachable (or coming back) changes the card before any verdict does.
-      n.on('live', () => this.scheduleLive());
+      n.on('live', () => this.liveThrottle.schedule());
     }
   }
 
@@ -88,8 +88,7 @@ export class WatchedNodes extends EventEmitter {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.liveTimer) clearTimeout(this.liveTimer);
-    this.liveTimer = null;
+    this.liveThrottle.stop();
     await Promise.all(this.nodes.map((n) => n.stop()));
     // What was read last goes into the ledger too.
     if (this.live) this.record(true);
@@ -120,7 +119,7 @@ export class WatchedNodes extends EventEmitter {
     const key = `${vkey}|${nodes}|${v.progress ? `${v.progress.done}/${v.progress.total}` : ''}`;
     if (key !== this.lastKey) {
       this.lastKey = key;
-      this.scheduleLive();
+      this.liveThrottle.schedule();
     }
   }
 
@@ -140,17 +139,6 @@ export class WatchedNodes extends EventEmitter {
         },
         (e: Error) => this.emit('warning', `${this.spec.name}: ledger: ${e.message}`),
       );
-  }
-
-  private scheduleLive(): void {
-    if (this.liveTimer || this.stopped) return;
-    const wait = Math.max(0, this.lastLiveAt + LIVE_EVERY_MS - Date.now());
-    this.liveTimer = setTimeout(() => {
-      this.liveTimer = null;
-      if (this.stopped) return;
-      this.lastLiveAt = Date.now();
-      this.emit('live', this.snapshot());
-    }, wait);
   }
 
   /** Each node as the joined verdict sees it, or, before the join, as its own session does. */

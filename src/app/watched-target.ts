@@ -14,6 +14,7 @@ import { findServerPid } from '../probes/process.js';
 import type { SshOptions, SshSession } from '../sources/ssh/session.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { type LiveEvent, type LiveProbes, LiveSession, LOCAL_PROBES } from './live.js';
+import { LiveThrottle } from './live-throttle.js';
 import { LiveRecording, logIdentity } from './recording.js';
 import { remoteLive } from './remote-live.js';
 import type { HostReach, SshHosts } from './ssh-hosts.js';
@@ -127,8 +128,7 @@ export class WatchedTarget extends EventEmitter {
   private readonly rec: LiveRecording | null;
   private lastVerdictKey = '';
   private lastLiveKey = '';
-  private lastLiveAt = 0;
-  private liveTimer: NodeJS.Timeout | null = null;
+  private readonly liveThrottle = new LiveThrottle(LIVE_EVERY_MS, () => this.emit('live', this.snapshot()));
   private sourceError: { at: number; bytes: number; message: string } | null = null;
   private hostReach: HostReach = { state: 'connecting' };
   private retryTimer: NodeJS.Timeout | null = null;
@@ -183,7 +183,7 @@ export class WatchedTarget extends EventEmitter {
       if (this.stopped) return;
       if (this.hostReach.state !== 'up') {
         // Not answering: said at once; tried again later without holding up any other target.
-        this.scheduleLive();
+        this.liveThrottle.schedule();
         this.retryTimer = setTimeout(() => {
           this.retryTimer = null;
           this.start().catch((e: Error) => this.emit('warning', `${this.spec.name}: ${e.message}`));
@@ -234,9 +234,9 @@ export class WatchedTarget extends EventEmitter {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.liveTimer) clearTimeout(this.liveTimer);
+    this.liveThrottle.stop();
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.liveTimer = this.retryTimer = null;
+    this.retryTimer = null;
     if (this.session) {
       this.session.stop();
       // What was read last goes into the ledger too.
@@ -328,19 +328,8 @@ export class WatchedTarget extends EventEmitter {
     const lkey = `${vkey}|${p ? `${p.done}/${p.total}` : ''}|${l ? `${l.startOffset}:${l.endLine}` : ''}`;
     if (lkey !== this.lastLiveKey) {
       this.lastLiveKey = lkey;
-      this.scheduleLive();
+      this.liveThrottle.schedule();
     }
-  }
-
-  private scheduleLive(): void {
-    if (this.liveTimer) return;
-    const wait = Math.max(0, this.lastLiveAt + LIVE_EVERY_MS - Date.now());
-    this.liveTimer = setTimeout(() => {
-      this.liveTimer = null;
-      if (this.stopped) return;
-      this.lastLiveAt = Date.now();
-      this.emit('live', this.snapshot());
-    }, wait);
   }
 
   /**
