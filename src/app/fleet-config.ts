@@ -20,6 +20,7 @@
  * Read with the small TOML reader of src/core/config/toml.ts (`[[target]]` tables only); anything else is an
  * error that names the file and the line.
  */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,7 @@ import { type Entry, parseToml } from '../core/config/toml.js';
 import { ENGINES, type EngineId } from '../core/types.js';
 import { UsageError } from '../errors.js';
 import { isUrl } from '../store/ledger-url.js';
+import { readConfigFile } from './config-file.js';
 import type { TargetSpec } from './watched-target.js';
 
 export interface ServeConfig {
@@ -47,21 +49,7 @@ function expandHome(p: string): string {
 
 /** Reads and checks firedup.toml; relative paths (logs, ledger) are relative to the file's directory. */
 export function loadServeConfig(file: string): ServeConfig {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'is a directory'
-            : (e as Error).message;
-    throw new UsageError(`--config ${file}: ${why}`);
-  }
+  const text = readConfigFile(file, `--config ${file}`);
   const doc = parseToml(text, file, { arrays: ['target'] });
   const top = doc.top;
   const targets = doc.arrays.get('target') ?? [];

@@ -27,7 +27,7 @@
  *
  * Servers run in the file's directory, so relative paths in the command are relative to the file.
  */
-import fs from 'node:fs';
+
 import path from 'node:path';
 import { type Entry, type Keys, parseToml, type Value } from '../core/config/toml.js';
 import {
@@ -42,6 +42,7 @@ import {
 import { parseTarget, TargetParseError } from '../core/targets.js';
 import { ENGINES, type EngineId } from '../core/types.js';
 import { UsageError } from '../errors.js';
+import { readConfigFile } from './config-file.js';
 
 export interface LoadedSweep {
   spec: SweepSpec;
@@ -66,25 +67,15 @@ const BENCH = [
 ];
 const TIMEOUTS = ['ready', 'bench', 'stop'];
 
-function readFile(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file (firedup sweep --help shows a sweep file)'
-        : code === 'EISDIR'
-          ? 'is a directory; name a .toml sweep file'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (e as Error).message;
-    throw new UsageError(`sweep: ${file}: ${why}`);
-  }
-}
-
 export function loadSweepFile(file: string): LoadedSweep {
-  const doc = parseToml(readFile(file), file, { tables: ['grid', 'bench', 'timeouts'], arrays: ['variant'] });
+  const doc = parseToml(
+    readConfigFile(file, `sweep: ${file}`, {
+      ENOENT: ' (firedup sweep --help shows a sweep file)',
+      EISDIR: '; name a .toml sweep file',
+    }),
+    file,
+    { tables: ['grid', 'bench', 'timeouts'], arrays: ['variant'] },
+  );
   const at = (line: number, why: string): never => {
     throw new UsageError(`${file}:${line}: ${why}`);
   };
