@@ -11,6 +11,8 @@ import type { LogKey } from '../store/types.js';
 export const CLOSED_BATCH = 1000;
 /** Batches given to the ledger and not yet written past which the read waits (`room`): memory stays bounded. */
 const MAX_BEHIND = 4;
+/** Launches handed to the writer's thread at a time while a batch is made (see BulkWriterLike.stage). */
+const STAGE = 50;
 /** Launches read back from the ledger at a time. */
 const PAGE = 2000;
 
@@ -28,10 +30,13 @@ export interface ClosedLedger {
 }
 
 export interface BulkWriterLike {
-  /** The launch as the writer sends it (plain rows): made at once, so no launch's objects wait in a batch. */
-  prepare(rec: LaunchRecord): object;
-  /** The launch's report as JSON (what `runs --json` prints), made from what `prepare` made, or null. */
-  text?(prepared: object): string | null;
+  /**
+   * The launch as the writer sends it (plain rows): made at once, so no launch's objects wait in a batch; with
+   * the launch's report as JSON (what `runs --json` prints) where making the row made it, else null.
+   */
+  prepare(rec: LaunchRecord): { write: object; text: string | null };
+  /** Launches of the batch being made, handed over ahead of it (written with the next `write`). */
+  stage?(part: object[]): void;
   write(prepared: object[]): Promise<void>;
   /** Settles once every batch given so far is written. */
   flushed(): Promise<void>;
@@ -56,6 +61,8 @@ export class ClosedWriter {
   private pending: LaunchRecord[] = [];
   /** Launches made ready for the writer's thread, once it runs. */
   private prepared: object[] = [];
+  /** Launches of the batch being made already handed to the writer's thread (see `stage`). */
+  private staged = 0;
   /** Started with the first full batch: a read that closes few launches writes them with its save. */
   private bulk: BulkWriterLike | null | undefined;
   /** The batches handed to the ledger and not written yet, oldest first. */
@@ -72,17 +79,22 @@ export class ClosedWriter {
    */
   add(rec: LaunchRecord, wantText = false): string | null {
     if (this.bulk) {
-      const w = this.bulk.prepare(rec);
-      this.prepared.push(w);
-      if (this.prepared.length >= CLOSED_BATCH) this.send();
-      return wantText ? (this.bulk.text?.(w) ?? null) : null;
+      const { write, text } = this.bulk.prepare(rec);
+      this.prepared.push(write);
+      if (this.staged + this.prepared.length >= CLOSED_BATCH) this.send();
+      else if (this.prepared.length >= STAGE && this.bulk.stage) {
+        this.bulk.stage(this.prepared);
+        this.staged += this.prepared.length;
+        this.prepared = [];
+      }
+      return wantText ? text : null;
     }
     this.pending.push(rec);
     if (this.pending.length < CLOSED_BATCH) return null;
     if (this.bulk === undefined) this.bulk = this.ledger.bulkWriter?.() ?? null;
     const bulk = this.bulk;
     if (bulk) {
-      this.prepared = this.take().map((r) => bulk.prepare(r));
+      this.prepared = this.take().map((r) => bulk.prepare(r).write);
       this.send();
       return null;
     }
@@ -94,9 +106,10 @@ export class ClosedWriter {
   /** Hands the launches made ready so far to the writer's thread. */
   private send(): void {
     const bulk = this.bulk;
-    if (!bulk || !this.prepared.length) return;
+    if (!bulk || (!this.prepared.length && !this.staged)) return;
     const batch = this.prepared;
     this.prepared = [];
+    this.staged = 0;
     this.track(this.write(() => bulk.write(batch)));
   }
 
@@ -142,7 +155,7 @@ export class ClosedWriter {
   }
 
   get size(): number {
-    return this.pending.length + this.prepared.length;
+    return this.pending.length + this.prepared.length + this.staged;
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
-import { type LaunchWrite, launchWrite, reportText } from './record.js';
+import { type LaunchWrite, launchWriteAndText } from './record.js';
 import { type LaunchRecord, LedgerError, type LedgerErrorCode } from './types.js';
 
 type Reply = { ok: true } | { ok: false; code: LedgerErrorCode; message: string };
@@ -45,26 +45,27 @@ export class BulkWriter {
 
   /**
    * The launch as the writer's thread takes it: its row (JSON text, mostly), made on this thread so that what
-   * crosses is cheap to copy and the work is shared between the two threads about evenly.
+   * crosses is cheap to copy and the work is shared between the two threads about evenly; with the report's
+   * JSON, the same text as JSON.stringify of it, where the row has it (see launchRowAndText), else null.
    */
-  prepare(rec: LaunchRecord): LaunchWrite {
-    return launchWrite(rec);
+  prepare(rec: LaunchRecord): { write: LaunchWrite; text: string | null } {
+    return launchWriteAndText(rec);
   }
 
   /**
-   * The launch's report as JSON, the same text as JSON.stringify of it: its row's report with the config put
-   * back (as a read from the ledger gives it). Null for a report without a config (the row has `{}` for it) or a configSummary to put it before.
+   * Hands launches of the batch being made to the writer's thread ahead of it (written with the next `write`):
+   * held here until the batch is full, their text would outlive the reading thread's young heap and cost
+   * its collector more than the messages cost.
    */
-  text(w: LaunchWrite): string | null {
-    const { report, config } = w.row;
-    return config === '{}' || !report.includes(',"configSummary":') ? null : reportText(report, config);
+  stage(part: LaunchWrite[]): void {
+    if (!this.failed) this.worker.postMessage({ stage: part });
   }
 
-  /** Writes a batch after those given before; the promise settles when it is committed (or refused). */
+  /** Writes a batch (with the launches staged before it) after those given before; the promise settles when it is committed (or refused). */
   write(batch: LaunchWrite[]): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
     const done = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
-    this.worker.postMessage(batch);
+    this.worker.postMessage({ batch });
     this.last = done;
     return done;
   }

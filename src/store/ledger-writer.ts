@@ -1,7 +1,7 @@
 /**
  * Worker thread: writes launches into a SQLite ledger for the thread that reads the log (see bulk-writer.ts).
- * Each message is a batch of records, answered, in order, once committed or refused (a LedgerError's code and
- * message, rebuilt on the other side).
+ * Each batch of records is answered, in order, once committed or refused (a LedgerError's code and message,
+ * rebuilt on the other side); launches staged before it are written in its transaction.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Ledger } from './ledger.js';
@@ -10,12 +10,20 @@ import { LedgerError } from './types.js';
 
 const ledger = Ledger.open((workerData as { file: string }).file);
 ledger.forBulkWrites();
-parentPort!.on('message', (ws: LaunchWrite[] | null) => {
-  if (ws === null) {
+/** Launches given ahead of their batch (BulkWriter.stage), written with it. */
+let staged: LaunchWrite[] = [];
+parentPort!.on('message', (m: { stage?: LaunchWrite[]; batch?: LaunchWrite[] } | null) => {
+  if (m === null) {
     ledger.close();
     parentPort!.close();
     return;
   }
+  if (m.stage) {
+    for (const w of m.stage) staged.push(w);
+    return;
+  }
+  const ws = staged.length ? [...staged, ...m.batch!] : m.batch!;
+  staged = [];
   try {
     ledger.upsertWrites(ws);
     parentPort!.postMessage({ ok: true });
