@@ -22,12 +22,12 @@
  */
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { type Entry, parseToml } from '../core/config/toml.js';
 import { ENGINES, type EngineId } from '../core/types.js';
 import { UsageError } from '../errors.js';
 import { isUrl } from '../store/ledger-url.js';
+import { homeDir } from '../store/paths.js';
 import { readConfigFile } from './config-file.js';
 import type { TargetSpec } from './watched-target.js';
 
@@ -44,7 +44,7 @@ export interface ServeConfig {
 }
 
 function expandHome(p: string): string {
-  return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
+  return p === '~' || p.startsWith('~/') ? path.join(homeDir(), p.slice(1)) : p;
 }
 
 /** Reads and checks firedup.toml; relative paths (logs, ledger) are relative to the file's directory. */

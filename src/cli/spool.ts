@@ -5,7 +5,7 @@
  * unlinked once open, so nothing is left behind (no large strings are built: a 100k-launch log spools 230 MB).
  */
 import fs from 'node:fs';
-import os from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 export class TextSpool {
@@ -34,7 +34,7 @@ export class TextSpool {
 
   private file(): number {
     if (this.fd === null) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'firedup-spool-'));
+      const dir = fs.mkdtempSync(path.join(tmpdir(), 'firedup-spool-'));
       const file = path.join(dir, 'spool');
       this.fd = fs.openSync(file, 'w+', 0o600);
       fs.rmSync(dir, { recursive: true, force: true });
@@ -66,4 +66,9 @@ export class TextSpool {
     } else if (this.used > 0) await write(Buffer.from(this.buf.subarray(0, this.used)));
     this.used = 0;
   }
+}
+
+/** node:os's tmpdir, loaded only by a spool that spills (node:os costs every `firedup status` a millisecond). */
+function tmpdir(): string {
+  return (createRequire(import.meta.url)('node:os') as typeof import('node:os')).tmpdir();
 }
