@@ -8,7 +8,7 @@
  *
  * The report is always the one a full read gives: the checkpoint continues the read exactly, and the last
  * line, when the file does not end with a newline yet, is read each time (after the checkpoint is taken).
- * With a ledger, the launches that closed are written as they close and let go (closed-launches.ts): the
+ * With a ledger, the launches that closed are written as they close and let go (ledger-read.ts): the
  * report holds the launches still open, and `earlier` reads the others back from the ledger when asked.
  */
 import fs from 'node:fs';
@@ -17,29 +17,18 @@ import { CheckpointError } from '../core/checkpoint.js';
 import { CONTENT_HASH_PREFIX, contentHash } from '../core/content-hash.js';
 import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
 import type { EarlierLaunches } from '../core/records.js';
-import { type AnalysisReport, type LaunchReport, settledReport } from '../core/report.js';
+import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import type { ShapePlan } from '../core/scan.js';
 import { UsageError } from '../errors.js';
 import { describeFsError, middleLineStart, PARALLEL_MIN_BYTES, scanInWorker } from '../sources/file.js';
 import { recordFromReport } from '../store/record.js';
 import type { LaunchRecord, LogKey, LogState } from '../store/types.js';
-import { type ClosedLedger, ClosedWriter, earlierInLedger, keepsClosed } from './closed-launches.js';
+import { FEED_PIECE, keptIds, type LedgerLike, LedgerRead } from './ledger-read.js';
+
+export type { LedgerLike } from './ledger-read.js';
 
 /** Bytes read before deciding whether a second thread helps (see `LogAnalyzer.oneThread`). */
 const HEAD_PROBE = 8 << 20;
-
-/** What ingest needs of the ledger (the Ledger class, or a stand-in in tests). */
-export interface LedgerLike {
-  getLog(key: LogKey): Promise<LogState | null> | LogState | null;
-  /** Returns the launches as kept (ids of launches already known from another path), or nothing (tests). */
-  saveProgress(
-    state: Omit<LogState, 'id' | 'updatedAt'>,
-    launches: LaunchRecord[],
-    // biome-ignore lint/suspicious/noConfusingVoidType: stand-ins in tests return nothing, typed void
-  ): Promise<LaunchRecord[] | undefined | void> | LaunchRecord[] | undefined | void;
-  resetLog(key: LogKey): Promise<void> | void;
-  // The stores also have what keeping closed launches in the ledger takes (ClosedLedger); stand-ins may not.
-}
 
 export interface IngestOptions extends AnalyzerOptions {
   /** Host name in the ledger's keys (default `localhost`). */
@@ -206,7 +195,7 @@ class LogFile {
     a: LogAnalyzer,
     from: number,
     to: number,
-    save: { every: number; since: number; due: () => void; room?: () => Promise<void> | null },
+    save: { every: number; since: number; due: () => void; read: LedgerRead },
   ): Promise<number> {
     // Reads end near where the next save is due, so saves come every `every` bytes even when that is small.
     const lenAt = (pos: number, since: number) =>
@@ -219,9 +208,9 @@ class LogFile {
     if (pos < to && first === to - pos) {
       // What one read takes in (an incremental status's megabyte) is read here and now: there is nothing to
       // overlap it with, and libuv's thread pool would be started for it (threads, a round trip). It goes
-      // straight where the bulk reader scans it, which then does not copy it — unless `feed` would push it
-      // in pieces: the bulk reader's buffer is pushed whole (or a prefix), the next piece would be overwritten.
-      if (!save.room || first <= FEED_PIECE) target = a.inputBuffer(first) ?? target;
+      // straight where the bulk reader scans it, which then does not copy it — unless LedgerRead.push would push
+      // it in pieces: the bulk reader's buffer is pushed whole (or a prefix), the next piece would be overwritten.
+      if (!save.read.inPieces || first <= FEED_PIECE) target = a.inputBuffer(first) ?? target;
       pending = Promise.resolve(this.read(target, pos, first));
     } else if (pos < to) pending = this.readAsync(target, pos, first);
     while (pending !== null) {
@@ -236,31 +225,14 @@ class LogFile {
       target = this.chunks[k]!;
       pending = next < to ? this.readAsync(target, next, lenAt(next, since)) : null;
       if (nl >= 0) {
-        await feed(a, chunk.subarray(0, nl + 1), save.room);
+        await save.read.push(a, chunk.subarray(0, nl + 1));
         save.due();
         save.since = since;
-        await feed(a, chunk.subarray(nl + 1), save.room);
-      } else await feed(a, chunk, save.room);
+        await save.read.push(a, chunk.subarray(nl + 1));
+      } else await save.read.push(a, chunk);
       pos = next;
     }
     return pos;
-  }
-}
-
-/** Bytes pushed between two looks at whether the ledger keeps up (see `feed`): a few thousand launches at most. */
-const FEED_PIECE = 1 << 20;
-
-/**
- * Pushes a chunk, a piece at a time when launches are being written as they close (`room`): the read waits
- * whenever the ledger falls behind, or a read far ahead of it would hold every launch of a chunk (8 MB of a
- * log of short launches is 20k of them) queued for writing. The analyzer takes bytes cut anywhere.
- */
-async function feed(a: LogAnalyzer, chunk: Buffer, room?: () => Promise<void> | null): Promise<void> {
-  if (!room) return a.push(chunk);
-  for (let at = 0; at < chunk.length; at += FEED_PIECE) {
-    a.push(chunk.subarray(at, Math.min(chunk.length, at + FEED_PIECE)));
-    const wait = room();
-    if (wait) await wait;
   }
 }
 
@@ -321,11 +293,10 @@ export async function ingestLocal(
   const { real, fd, st } = open(path);
   const file = new LogFile(real, fd);
   let endShortRead = () => {};
-  // The closed launches' writer, whose thread (if it started one) must end with the read, however it ends.
-  let stop: ClosedWriter | null = null;
+  const key: LogKey = { host: opts.host ?? 'localhost', path: real };
+  const fileId = `${st.dev}:${st.ino}`;
+  const read = new LedgerRead(ledger, key, fileId);
   try {
-    const key: LogKey = { host: opts.host ?? 'localhost', path: real };
-    const fileId = `${st.dev}:${st.ino}`;
     const size = st.size;
     const now = opts.now ?? Date.now() / 1000;
     const aopts: AnalyzerOptions = {
@@ -344,36 +315,13 @@ export async function ingestLocal(
         ? (await import('node:crypto')).createHash
         : undefined;
     const resumed = prev ? resume(prev, file, fileId, size, aopts, sha256) : { a: null, damaged: null };
-    const keeps: ClosedLedger | null = keepsClosed(ledger) ? ledger : null;
-    let a = resumed.a;
-    // Where each launch recorded at this file starts, and its id: the launches the checkpoint let go must all
-    // be there (a `forget` may have dropped some: then the file is read again).
-    let atLog = a && keeps ? await keeps.launchesAtLog(key, fileId) : null;
-    if (a && !sameReleased(a, atLog)) {
-      a = null;
-      atLog = null;
-    }
+    let a = await read.resume(resumed.a);
     const reset = prev !== null && a === null && (prev.fileId !== null || prev.offset > 0);
     if (reset) await ledger!.resetLog(key);
     a ??= new LogAnalyzer(aopts);
-    const onSettled = opts.onSettled;
-    const releasedBefore = a.released;
     const recordOf = (l: LaunchReport): LaunchRecord =>
       recordFromReport(l, { host: key.host, path: real, fileId, now });
-    const writes: Promise<unknown>[] = [];
-    // (the batches' promises resolve to nothing: holding their records until the end would hold every launch)
-    const closed = keeps ? new ClosedWriter(keeps, (run) => track(writes, run)) : null;
-    stop = closed;
-    if (closed || (ledger === null && onSettled)) {
-      const an = a;
-      an.settle = (l) => {
-        const r = settledReport(an, l);
-        if (r === null) return false;
-        const text = closed ? closed.add(recordOf(r), onSettled !== undefined) : null;
-        onSettled?.(r, text);
-        return true;
-      };
-    }
+    read.start(a, recordOf, opts.onSettled);
     const resumedFrom = a.bytes;
 
     const headLen = Math.min(size, HEAD_LEN);
@@ -383,10 +331,6 @@ export async function ingestLocal(
         ? prev.headHash
         : null;
     const records = (rep: AnalysisReport): LaunchRecord[] => rep.launches.map(recordOf);
-    // Each save is asked for when it falls due, with the state of that moment: SQLite writes it there and then
-    // (a read killed later resumes from it); Postgres, whose store writes one transaction after another, once
-    // the synchronous read lets it. The read waits for every one at its end, and fails with the first failure.
-    // The closed launches not written yet go with it: a checkpoint never counts a launch the ledger lacks.
     const save = (
       offset: number,
       lines: number,
@@ -394,28 +338,14 @@ export async function ingestLocal(
       recs: LaunchRecord[],
     ): Promise<LaunchRecord[]> => {
       headHash ??= file.headHash(headLen);
-      const state = {
-        ...key,
-        fileId,
-        headHash,
-        headLen,
-        tailHash: file.tailHash(offset),
-        offset,
-        lines,
-        checkpoint,
-      };
-      const before = closed?.take() ?? [];
-      const all = before.length ? [...before, ...recs] : recs;
-      const run = () =>
-        Promise.resolve(ledger!.saveProgress(state, all)).then((kept) => (kept || all).slice(before.length));
-      // Batches written on another thread go first: the offset saved must not count a launch not written.
-      return track(writes, closed?.behind ? () => closed.flushed().then(run) : run);
+      const tailHash = file.tailHash(offset);
+      return read.save({ ...key, fileId, headHash, headLen, tailHash, offset, lines, checkpoint }, recs);
     };
     const saver = {
       every: ledger ? (opts.saveEvery ?? SAVE_EVERY) : Number.POSITIVE_INFINITY,
       since: resumedFrom,
       due: () => void save(a!.bytes, a!.lineCount, a!.checkpoint(), records(a!.report())),
-      room: closed ? () => closed.room() : undefined,
+      read,
     };
 
     // Everything up to the last newline goes in before the checkpoint; the unterminated rest after it.
@@ -462,7 +392,7 @@ export async function ingestLocal(
     // A file that shrank while being read is not checkpointed: the next read sees it changed.
     const done = reached === boundary;
     // Nothing new since the saved state, which holds all this read knows: nothing to write.
-    const unchanged = atLog !== null && resumedFrom === boundary && size === boundary && !closed?.size;
+    const unchanged = read.atLog !== null && resumedFrom === boundary && size === boundary && !read.unwritten;
     const lines = a.lineCount;
     const checkpoint = ledger && done && !unchanged ? a.checkpoint() : null;
     if (done) await file.push(a, boundary, size, saver);
@@ -471,12 +401,11 @@ export async function ingestLocal(
     // identity, is not whole. The next read records it.
     let recs = records(report).filter((r) => r.startOffset < boundary);
     if (checkpoint) recs = await save(boundary, lines, checkpoint, recs);
-    else if (unchanged) recs = keptIds(recs, atLog!);
-    await Promise.all(writes);
-    const earlierCount = onSettled ? releasedBefore : a.released;
+    else if (unchanged) recs = keptIds(recs, read.atLog!);
+    const earlier = await read.finish(a);
     return {
       report,
-      earlier: keeps && earlierCount > 0 ? earlierInLedger(keeps, key, fileId, earlierCount) : null,
+      earlier,
       analyzer: a,
       records: recs,
       bytesRead: file.bytesRead,
@@ -489,41 +418,6 @@ export async function ingestLocal(
   } finally {
     endShortRead();
     fs.closeSync(fd);
-    await stop?.close();
+    await read.close();
   }
-}
-
-/** Runs a write now, keeping its promise in `writes` (handled here, thrown by the read's final wait). */
-function track<T>(writes: Promise<unknown>[], fn: () => Promise<T>): Promise<T> {
-  let run: Promise<T>;
-  try {
-    run = fn();
-  } catch (e) {
-    run = Promise.reject(e);
-  }
-  run.catch(() => {});
-  writes.push(run);
-  return run;
-}
-
-/**
- * True when the ledger has every launch the checkpoint let go (as many recorded at this file before the first
- * launch it kept): it may have lost some to `forget`, and a report continued from there would miss them.
- */
-function sameReleased(a: LogAnalyzer, atLog: Array<{ startOffset: number }> | null): boolean {
-  if (a.released === 0) return true;
-  if (atLog === null) return false;
-  const first = a.launches[0]?.startOffset ?? Number.POSITIVE_INFINITY;
-  let n = 0;
-  while (n < atLog.length && atLog[n]!.startOffset < first) n++;
-  return n === a.released;
-}
-
-/** The records with the ids the ledger keeps them under (a copy's twin), where it has them. */
-function keptIds(recs: LaunchRecord[], atLog: Array<{ id: string; startOffset: number }>): LaunchRecord[] {
-  const byOffset = new Map(atLog.map((x) => [x.startOffset, x.id]));
-  return recs.map((r) => {
-    const id = byOffset.get(r.startOffset);
-    return id && id !== r.id ? { ...r, id } : r;
-  });
 }

@@ -32,8 +32,8 @@ export interface ReadLogOptions extends AnalyzerOptions, Pick<IngestOptions, 'on
 
 /**
  * Reads a log, recording its launches when a ledger is given. A local file continues from where the ledger
- * left it (a 2 GB log that grew by 1 MB reads about 1 MB); a remote one is read whole and its launches
- * recorded under the ssh host's name. `onSettled` is used for a local file read without a ledger only.
+ * left it (a 2 GB log that grew by 1 MB reads about 1 MB), and so does a remote one, its launches recorded under
+ * the ssh host's name. `onSettled` takes the launches as they close, for a file, local or remote (a pipe: never).
  */
 export async function readLog(
   target: string,

@@ -11,41 +11,10 @@ import { CLOSED_BATCH } from '../../src/app/closed-launches.js';
 import type { LedgerStore } from '../../src/store/ledger-store.js';
 import { openLedger } from '../../src/store/open.js';
 import { runCli, tmpDir } from '../helpers.js';
+import { launch, logOf } from '../many-launches.js';
 import { BACKENDS, stopBackends } from '../store/backends.js';
 
 after(stopBackends);
-
-const stamp = (s: number) =>
-  new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString().slice(0, 19).replace('T', ' ');
-
-/** One SGLang launch at second `t`: served, or (every seventh) out of memory while loading; tp changes now and then. */
-function launch(i: number): string {
-  const t = i * 3;
-  const at = (dt: number, msg: string) => `[${stamp(t + dt)}] ${msg}\n`;
-  const head = at(
-    0,
-    `server_args=ServerArgs(model_path='Qwen/Qwen2.5-7B', tp_size=${1 + (Math.floor(i / 500) % 2)}, port=30000)`,
-  );
-  if (i % 7 === 3)
-    return (
-      head +
-      at(0, 'Load weight begin. avail mem=78.50 GB') +
-      at(1, 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB')
-    );
-  return (
-    head +
-    at(0, 'Load weight begin. avail mem=78.50 GB') +
-    at(1, 'Load weight end. type=Qwen2ForCausalLM, dtype=torch.bfloat16, avail mem=63.21 GB') +
-    at(1, 'The server is fired up and ready to roll!') +
-    at(
-      2,
-      `Decode batch, #running-req: ${i % 50}, #token: 9000, token usage: 0.02, cuda graph: True, gen throughput (token/s): ${100 + (i % 997)}.25, #queue-req: 0, `,
-    )
-  );
-}
-
-const logOf = (from: number, to: number) =>
-  Array.from({ length: to - from }, (_, k) => launch(from + k)).join('');
 
 function cli(args: string[]): string {
   const r = runCli(args);
