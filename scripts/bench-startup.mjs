@@ -8,6 +8,11 @@
 //   firedup runs --json cold on the 1 GB log (fresh ledger)        next to grep -c with the seeds' pattern
 //                                                                   (goal <= 1.0x), peak RSS <= 150 MB
 // The wall time is what a person waits for; on a busy machine it is noisy, hence the medians of many rounds.
+// Every command runs without NODE_EXTRA_CA_CERTS: with it, Node reads and parses that file of certificates at
+// every start (about 28 ms on the 2-core dev machine, whose environment sets it, against 17 ms for the rest of
+// `node -e 0`), which pads the baseline and flatters every ratio. Where the environment sets it, `node -e 0`
+// and the incremental status are also timed with it, and printed apart, for comparison (--env-as-is times
+// everything with the environment as given).
 // Where `perf` works, each run is also measured in CPU time (task-clock: all threads, which waiting for a
 // core does not inflate), and the wall time is perf's own count of the child's.
 //
@@ -18,6 +23,7 @@
 //   --append N     bytes appended before each incremental status (default 1e6)
 //   --bin PATH     the command to time (default bin/firedup.js); several --bin are timed side by side, e.g.
 //                  a checkout of the previous version's bin/firedup.js for before/after figures
+//   --env-as-is    keep NODE_EXTRA_CA_CERTS in the environment of every command (see above)
 //
 // Exits 0 whatever the timings say; 1 when it cannot produce a measurement.
 
@@ -45,7 +51,7 @@ const median = (xs) => {
 const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 
 function parseArgs(argv) {
-  const opts = { runs: 21, coldRuns: 3, bytes: 1e9, append: 1e6, bins: [] };
+  const opts = { runs: 21, coldRuns: 3, bytes: 1e9, append: 1e6, bins: [], envAsIs: false };
   const num = (a, v, min) => {
     const n = Number(v);
     if (!Number.isFinite(n) || n < min) throw new BenchError(`${a} needs a number >= ${min}`);
@@ -57,6 +63,7 @@ function parseArgs(argv) {
     else if (a === '--cold-runs') opts.coldRuns = num(a, argv[++i], 0);
     else if (a === '--bytes') opts.bytes = num(a, argv[++i], 1e6);
     else if (a === '--append') opts.append = num(a, argv[++i], 1);
+    else if (a === '--env-as-is') opts.envAsIs = true;
     else if (a === '--bin') {
       if (!argv[i + 1]) throw new BenchError('--bin needs a path');
       opts.bins.push(path.resolve(argv[++i]));
@@ -89,6 +96,15 @@ function appendix(work, n) {
   const start = text.indexOf(10, text.indexOf(READY)) + 1;
   return text.subarray(start, text.indexOf(10, start + n) + 1);
 }
+
+/** The environment the commands run in: the caller's, without the certificates Node would parse at start. */
+function benchEnv(opts) {
+  if (opts.envAsIs) return process.env;
+  const { NODE_EXTRA_CA_CERTS: _, ...env } = process.env;
+  return env;
+}
+/** Whether the caller's environment makes Node parse extra certificates at start (timed apart, see above). */
+const caCerts = (opts) => !opts.envAsIs && Boolean(process.env.NODE_EXTRA_CA_CERTS);
 
 let perfOk;
 function hasPerf() {
@@ -135,10 +151,11 @@ function bench(opts, work) {
   execFileSync('cat', [logFile], { stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 0 });
 
   const node = process.execPath;
-  const env = (ledger) => ({ ...process.env, FIREDUP_LEDGER: ledger });
+  const clean = benchEnv(opts);
+  const env = (ledger) => ({ ...clean, FIREDUP_LEDGER: ledger });
   // status exits 0 (serving) or 3/4/5 by what it makes of the file's age; 1 and 70 are failures.
   const STATUS_CODES = [0, 2, 3, 4, 5];
-  const rows = [{ label: 'node -e 0 (baseline)', argv: [node, '-e', '0'], t: [], c: [] }];
+  const rows = [{ label: 'node -e 0 (baseline)', argv: [node, '-e', '0'], t: [], c: [], env: clean }];
   for (const bin of opts.bins) {
     const name = opts.bins.length > 1 ? `${path.relative(process.cwd(), bin)} ` : 'firedup ';
     // The ledger as the first full read leaves it, restored before each incremental status.
@@ -151,8 +168,8 @@ function bench(opts, work) {
     run([node, bin, 'status', '--json', logFile], env(snapshot), STATUS_CODES);
     const statusArgv = [node, bin, 'status', '--json', logFile];
     rows.push(
-      { label: `${name}--version`, argv: [node, bin, '--version'], t: [], c: [], goal: 1.2 },
-      { label: `${name}--help`, argv: [node, bin, '--help'], t: [], c: [], goal: 1.2 },
+      { label: `${name}--version`, argv: [node, bin, '--version'], t: [], c: [], goal: 1.2, env: clean },
+      { label: `${name}--help`, argv: [node, bin, '--help'], t: [], c: [], goal: 1.2, env: clean },
       {
         label: `${name}status, ${opts.append / 1e6} MB appended`,
         argv: statusArgv,
@@ -168,16 +185,37 @@ function bench(opts, work) {
         },
       },
     );
+    if (caCerts(opts)) {
+      const as = { ...process.env, FIREDUP_LEDGER: ledger };
+      const last = rows.at(-1);
+      rows.push({
+        ...last,
+        label: `${last.label}, NODE_EXTRA_CA_CERTS as set`,
+        t: [],
+        c: [],
+        env: as,
+        aside: true,
+      });
+    }
     // One untimed run of each, so that every command's code cache exists before the rounds (as after first use).
-    for (const r of rows.slice(-3)) {
+    for (const r of rows.slice(caCerts(opts) ? -4 : -3)) {
       r.before?.();
-      run(r.argv, r.env ?? process.env, r.codes);
+      run(r.argv, r.env, r.codes);
     }
   }
+  if (caCerts(opts))
+    rows.push({
+      label: 'node -e 0, NODE_EXTRA_CA_CERTS as set',
+      argv: [node, '-e', '0'],
+      t: [],
+      c: [],
+      env: process.env,
+      aside: true,
+    });
   for (let i = 0; i < opts.runs; i++) {
     for (const r of rows) {
       r.before?.();
-      const { wall, cpu } = run(r.argv, r.env ?? process.env, r.codes);
+      const { wall, cpu } = run(r.argv, r.env, r.codes);
       r.t.push(wall);
       if (cpu !== null) r.c.push(cpu);
     }
@@ -208,7 +246,7 @@ function coldRead(opts, work, logFile) {
         for (const sfx of ['', '-wal', '-shm']) fs.rmSync(ledger + sfx, { force: true });
         const f = await timeCommand([process.execPath, r.bin, 'runs', '--json', logFile], {
           measureRss: true,
-          env: { ...process.env, FIREDUP_LEDGER: ledger },
+          env: { ...benchEnv(opts), FIREDUP_LEDGER: ledger },
         });
         if (f.code !== 0)
           throw new BenchError(`runs --json exited with ${f.code ?? f.signal}: ${f.stderr.slice(-1000)}`);
@@ -231,7 +269,7 @@ function report(opts, rows, cold) {
   const out = [
     `firedup startup bench (${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}): medians of ${opts.runs} interleaved rounds, wall time (the goals) and CPU time`,
   ];
-  for (const r of rows) {
+  for (const r of rows.filter((x) => !x.aside)) {
     const m = median(r.t);
     const spread = `${ms(Math.min(...r.t))}..${ms(Math.max(...r.t))}`;
     const c = r.c.length ? median(r.c) : null;
@@ -239,6 +277,17 @@ function report(opts, rows, cold) {
     out.push(
       `  ${r.label.padEnd(w)}  ${ms(m).padStart(9)}  ${(m / base).toFixed(2)}x  ${verdict(m / base, r.goal).padEnd(18)}${cpu}  (wall ${spread})`,
     );
+  }
+  const aside = rows.filter((x) => x.aside);
+  if (aside.length) {
+    const padded = median(aside.at(-1).t);
+    out.push(
+      `with NODE_EXTRA_CA_CERTS as this environment sets it, Node parses those certificates at every start (+${ms(padded - base)} to node -e 0): ratios against that padded baseline, for comparison only:`,
+    );
+    for (const r of aside) {
+      const m = median(r.t);
+      out.push(`  ${r.label.padEnd(w)}  ${ms(m).padStart(9)}  ${(m / padded).toFixed(2)}x`);
+    }
   }
   if (cold) {
     const g = median(cold[0].t);

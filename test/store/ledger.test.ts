@@ -165,6 +165,14 @@ for (const b of BACKENDS)
       );
     });
 
+    it('a write that does not know the file (a remote watch) leaves a launch the file read put there', async () => {
+      // `watch host:/log` records without the remote inode, `status host:/log` with it: the launch stays the
+      // file's, or the next status would find the ledger short of it and read the whole log again.
+      await l.upsertLaunches([{ ...rec(RELAUNCH2), fileId: null, updatedAt: rec(RELAUNCH2).updatedAt + 1 }]);
+      const want = [rec(RELAUNCH1), rec(RELAUNCH2)].map((r) => ({ id: r.id, startOffset: r.startOffset }));
+      assert.deepEqual(await l.launchesAtLog(key, '2049:1234'), want);
+    });
+
     it('resetLog forgets where reading stopped but keeps the launches', async () => {
       await l.resetLog(key);
       const got = (await l.getLog(key))!;

@@ -397,7 +397,8 @@ export class PgLedgerStore implements LedgerStore {
       await sql.run(
         `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = excluded.file_id,
+         -- A write that does not know the file (a remote watch has no inode) keeps the one a read of it put there.
+         ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = coalesce(excluded.file_id, launch_paths.file_id),
            start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`,
         rec.id,
         r.host,
