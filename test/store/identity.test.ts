@@ -49,6 +49,39 @@ for (const b of BACKENDS)
       }
     });
 
+    it('a batch of one file with a copy among its launches: the copy keeps its twin, the others their own ids', async () => {
+      // What a read writes: a batch of launches read at one place, written a batch at a time where none can
+      // be a copy (Postgres: one statement for hundreds), one by one where one may.
+      const l = await b.open();
+      try {
+        await l.upsertLaunches([CUT]);
+        const at = (p: string) => [copyAt(CUT, p), copyAt(R1, p), copyAt(R2, p)];
+        const mixed = await l.upsertLaunches(at('/tmp/mixed.log'));
+        assert.deepEqual(
+          mixed.map((r) => r.id),
+          [CUT.id, copyAt(R1, '/tmp/mixed.log').id, copyAt(R2, '/tmp/mixed.log').id],
+        );
+        // The same three read at a third place: all three are copies now.
+        const again = await l.upsertLaunches(at('/tmp/third.log'));
+        assert.deepEqual(
+          again.map((r) => r.id),
+          mixed.map((r) => r.id),
+        );
+        assert.equal((await l.list()).length, 3);
+        // Launches no other place has: one batch, their own ids, each listed at its place.
+        const fresh = [R1, R2].map((r) => copyAt(r, '/tmp/fresh.log'));
+        await l.forget([mixed[1]!.id, mixed[2]!.id]);
+        const kept = await l.upsertLaunches(fresh);
+        assert.deepEqual(
+          kept.map((r) => r.id),
+          fresh.map((r) => r.id),
+        );
+        assert.equal((await l.list({ path: '/tmp/fresh.log' })).length, 2);
+      } finally {
+        await l.close();
+      }
+    });
+
     it('launches timed from the server start (llama.cpp `0.00.000.816 I …`) are never twins of each other', async () => {
       // Two servers started in two files: their first lines and their starts (~0.001 s) are alike by design.
       const { analyzeText } = await import('../helpers.js');

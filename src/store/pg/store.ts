@@ -81,6 +81,13 @@ const WRITE_COLUMNS = [
   'fingerprint',
 ] as const;
 const UPDATED = WRITE_COLUMNS.filter((c) => c !== 'id' && c !== 'first_seen' && c !== 'intended');
+/** Launch rows per statement in a batch write: 27 parameters each, well under Postgres's 65,535. */
+const ROWS_PER_STATEMENT = 200;
+
+/** The parameters of a launch's own place, kept under `id` (its own or its twin's). */
+function placeParams(id: string, r: LaunchRecord): unknown[] {
+  return [id, r.host, r.path, r.fileId, r.startOffset, r.startLine, r.firstSeen, r.updatedAt];
+}
 
 /** Runs `?`-placeholder SQL on a client or the pool. */
 class Sql {
@@ -364,29 +371,27 @@ export class PgLedgerStore implements LedgerStore {
     return hit ? { id: hit.id, host: hit.host, path: hit.path, span: hit.span ?? 0 } : null;
   }
 
-  private async writeLaunches(sql: Sql, recs: LaunchRecord[]): Promise<LaunchRecord[]> {
-    const cols = WRITE_COLUMNS.join(', ');
-    const marks = WRITE_COLUMNS.map(() => '?').join(', ');
-    const sets = UPDATED.map((c) => `${c} = excluded.${c}`).join(', ');
-    const upsert = `INSERT INTO launches (${cols}) VALUES (${marks})
-      ON CONFLICT (id) DO UPDATE SET ${sets},
-        intended = coalesce(excluded.intended, launches.intended),
-        live = CASE WHEN ${MOVED} THEN NULL ELSE launches.live END,
-        live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END
-      WHERE ${KEEPS_NODES}`;
+  private async writeLaunches(sql: Sql, given: LaunchRecord[]): Promise<LaunchRecord[]> {
+    if (!given.length) return [];
+    // From the content, whatever the caller put in the field: the fingerprint is what matches copies.
+    const recs = given.map((r) => ({
+      ...r,
+      fingerprint: launchFingerprint(r.startTs, r.report.startText ?? '', r.report.relativeTime),
+    }));
+    // Two hosts writing the same launch (a copy, a shared file) at once: one at a time, so the second sees the
+    // first's record and keeps its id. Every lock of the batch at once, in one order for every writer: two
+    // batches taking theirs one by one in file order could each hold what the other waits for.
+    await sql.run(
+      `SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(?::text[]) AS k ORDER BY h) AS locks`,
+      recs.map((r) => `firedup:launch:${r.fingerprint ?? r.id}`),
+    );
+    if (await this.noTwins(sql, recs)) {
+      await this.writeRows(sql, recs);
+      return recs;
+    }
+    const upsert = this.upsertSql(1);
     const kept: LaunchRecord[] = [];
-    for (const given of recs) {
-      const r = {
-        ...given,
-        fingerprint: launchFingerprint(
-          given.startTs,
-          given.report.startText ?? '',
-          given.report.relativeTime,
-        ),
-      };
-      // Two hosts writing the same launch (a copy, a shared file) at once: one at a time, so the second sees
-      // the first's record and keeps its id.
-      await sql.run('SELECT pg_advisory_xact_lock(hashtext(?))', `firedup:launch:${r.fingerprint ?? r.id}`);
+    for (const r of recs) {
       const twin = await this.twinOf(sql, r);
       const rec = twin ? { ...r, id: twin.id } : r;
       const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
@@ -394,21 +399,7 @@ export class PgLedgerStore implements LedgerStore {
         const row = launchRow(rec) as unknown as Record<string, unknown>;
         await sql.run(upsert, ...WRITE_COLUMNS.map((c) => row[c] ?? null));
       }
-      await sql.run(
-        `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         -- A write that does not know the file (a remote watch has no inode) keeps the one a read of it put there.
-         ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = coalesce(excluded.file_id, launch_paths.file_id),
-           start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`,
-        rec.id,
-        r.host,
-        r.path,
-        r.fileId,
-        r.startOffset,
-        r.startLine,
-        r.firstSeen,
-        r.updatedAt,
-      );
+      await sql.run(this.placeSql(1), ...placeParams(rec.id, r));
       // The other places a record read from a ledger knows (`ledger push`): kept, never moved back in time.
       for (const p of otherPaths(r))
         await sql.run(
@@ -425,6 +416,79 @@ export class PgLedgerStore implements LedgerStore {
       kept.push(rec);
     }
     return kept;
+  }
+
+  /**
+   * True when no launch of the batch can be a copy of another (see twinOf), which is what a read of one log's
+   * new launches writes: all read at one place (a launch is never the twin of another of its own file), none
+   * carrying other places, each known by its id or with a fingerprint no launch read elsewhere has. Two
+   * queries for the batch, where finding twins takes two per launch: such a batch is written a few hundred
+   * rows per statement.
+   */
+  private async noTwins(sql: Sql, recs: LaunchRecord[]): Promise<boolean> {
+    const [first] = recs;
+    if (!first) return true;
+    const ids = new Set(recs.map((r) => r.id));
+    if (ids.size !== recs.length) return false;
+    const samePlace = (r: LaunchRecord) =>
+      r.host === first.host && r.path === first.path && r.fileId === first.fileId;
+    if (!recs.every(samePlace) || recs.some((r) => otherPaths(r).length > 0)) return false;
+    const prints = recs.some((r) => r.fingerprint !== null);
+    if (!prints) return true;
+    const known = new Set(
+      (await sql.all<{ id: string }>('SELECT id FROM launches WHERE id = ANY(?::text[])', [...ids])).map(
+        (x) => x.id,
+      ),
+    );
+    const unknown = [
+      ...new Set(recs.flatMap((r) => (r.fingerprint !== null && !known.has(r.id) ? [r.fingerprint] : []))),
+    ];
+    if (!unknown.length) return true;
+    return !(await sql.get(
+      `SELECT 1 FROM launches WHERE fingerprint = ANY(?::text[])
+         AND NOT (host = ? AND path = ? AND file_id IS NOT DISTINCT FROM ?::text) LIMIT 1`,
+      unknown,
+      first.host,
+      first.path,
+      first.fileId,
+    ));
+  }
+
+  /** The batch's rows and places, ROWS_PER_STATEMENT at a time (ids unique: see noTwins). */
+  private async writeRows(sql: Sql, recs: LaunchRecord[]): Promise<void> {
+    for (let i = 0; i < recs.length; i += ROWS_PER_STATEMENT) {
+      const part = recs.slice(i, i + ROWS_PER_STATEMENT);
+      await sql.run(
+        this.upsertSql(part.length),
+        ...part.flatMap((r) => {
+          const row = launchRow(r) as unknown as Record<string, unknown>;
+          return WRITE_COLUMNS.map((c) => row[c] ?? null);
+        }),
+      );
+      await sql.run(this.placeSql(part.length), ...part.flatMap((r) => placeParams(r.id, r)));
+    }
+  }
+
+  /** The upsert of `n` launch rows. */
+  private upsertSql(n: number): string {
+    const cols = WRITE_COLUMNS.join(', ');
+    const marks = `(${WRITE_COLUMNS.map(() => '?').join(', ')})`;
+    const sets = UPDATED.map((c) => `${c} = excluded.${c}`).join(', ');
+    return `INSERT INTO launches (${cols}) VALUES ${Array(n).fill(marks).join(', ')}
+      ON CONFLICT (id) DO UPDATE SET ${sets},
+        intended = coalesce(excluded.intended, launches.intended),
+        live = CASE WHEN ${MOVED} THEN NULL ELSE launches.live END,
+        live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END
+      WHERE ${KEEPS_NODES}`;
+  }
+
+  /** Where `n` launches were read (their own places: see placeParams). */
+  private placeSql(n: number): string {
+    return `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
+      VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+      -- A write that does not know the file (a remote watch has no inode) keeps the one a read of it put there.
+      ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = coalesce(excluded.file_id, launch_paths.file_id),
+        start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`;
   }
 
   async keptId(r: LaunchRecord): Promise<string | null> {
