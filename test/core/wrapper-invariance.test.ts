@@ -1,8 +1,8 @@
 /**
  * The same log read through the wrappers real deployments put around it must give the same reading: the
  * engine's lines are the same lines. Every real log of the corpus is wrapped line by line the way a
- * Kubernetes log stream, docker compose, journald, an application's own logger, a multi-host log
- * collector and a CI runner print it, and read again (issue 10, cause 1).
+ * Kubernetes log stream (and the runtime's file under /var/log/pods, and `kubectl logs --prefix`), docker
+ * compose, journald, an application's own logger, a multi-host log collector and a CI runner print it, and read again (issue 10, cause 1).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -19,6 +19,9 @@ const WRAPPERS: Record<string, (line: string, i: number) => string> = {
   'app logger': (l, i) => `2026-03-01 10:00:${two(i)},123 - serving.supervisor - INFO - ${l}`,
   collector: (l, i) => `[2026-03-01T10:00:${two(i)}Z] gpu-node-3 >> ${l}`,
   'CI runner': (l, i) => `2026-03-01T10:00:${two(i)}.1234567Z ${l}`,
+  'container runtime file': (l, i) =>
+    `2026-03-01T10:${two(Math.floor(i / 60))}:${two(i)}.123456789Z ${i % 3 ? 'stdout' : 'stderr'} F ${l}`,
+  'kubectl --prefix': (l) => `[pod/inference-server-0/engine] ${l}`,
 };
 
 const reading = (r: AnalysisReport) => {

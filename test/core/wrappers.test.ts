@@ -49,6 +49,26 @@ describe('wrappers no one listed', () => {
     assert.equal(t!.frame, 'tgi');
   });
 
+  it("a container runtime's log file (`<time> stdout|stderr F|P <line>`) and `kubectl logs --prefix`", () => {
+    const [a, b, c, d] = read([
+      '2025-03-04T05:06:07.123456789Z stderr F Traceback (most recent call last):',
+      '2025-03-04T05:06:08.5+01:00 stdout F INFO 03-04 05:06:08 [core.py:7] Waiting for engine',
+      '2025-03-04T05:06:09.000000001Z stdout P [2025-03-04 05:06:09] server_args=ServerArgs(model_path=',
+      '[pod/llm-server-7f9c/sglang] torch.OutOfMemoryError: CUDA out of memory.',
+    ]);
+    assert.equal(a!.msg, 'Traceback (most recent call last):');
+    assert.equal(a!.ts, Date.UTC(2025, 2, 4, 5, 6, 7) / 1000);
+    assert.equal(b!.frame, 'vllm');
+    assert.equal(b!.msg, 'Waiting for engine');
+    // A part of a line cut by the runtime is read from its own start as a line, as the line itself would be.
+    assert.deepEqual(
+      [c!.msg, c!.ts],
+      ['server_args=ServerArgs(model_path=', Date.UTC(2025, 2, 4, 5, 6, 9) / 1000],
+    );
+    assert.equal(d!.msg, 'torch.OutOfMemoryError: CUDA out of memory.');
+    assert.equal(d!.container, 'sglang');
+  });
+
   it('CI gutters: a bracketed ISO stamp and a `  | ` gutter', () => {
     const [a, b] = read([
       '[2025-06-01T10:00:00.123Z] INFO 06-01 10:00:00 [core.py:7] Waiting for engine',

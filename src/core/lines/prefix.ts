@@ -31,6 +31,16 @@ const MONTHS: Record<string, number> = {
 const CI_STAMP =
   /^\[?(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})\]? (?!\s*(?:TRACE|DEBUG|INFO|WARN|ERROR)\s+(?!\d{2}-\d{2} \d{2}:|\d+ \[))/;
 const JOURNALD = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) \S+ [^\s:[]+(?:\[(\d+)\])?: /;
+/**
+ * A container runtime's log file (what the kubelet keeps under /var/log/pods, read there or collected from it):
+ * `<RFC 3339 time> <stdout|stderr> <tag> <line>`, the tag `F` for a whole line or `P` for a part of one cut at
+ * the runtime's line limit (kubelet pkg/kubelet/kuberuntime/logs/logs.go, parseCRILog; cri-api LogTagPartial,
+ * LogTagFull, LogTagDelimiter `:`). A part is read as a line of its own: it is not joined to the next.
+ */
+const CRI =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) (?:stdout|stderr) [A-Z](?::[A-Z])* /;
+/** `kubectl logs --prefix` (kubectl pkg/cmd/logs/logs.go: `[<kind>/<name>/<container>] `). */
+const KUBECTL_PREFIX = /^\[pod\/[a-z0-9][a-z0-9.-]*\/([a-z0-9][a-z0-9-]*)\] /;
 /** A log collector's host gutter (`gpu-node-3 >> line`, `host » line`): what multi-host tails print. */
 const COLLECTOR = /^([A-Za-z0-9][\w.-]*)\s*(?:>>|»)\s/;
 const COMPOSE = /^(\[?[\w][\w.-]*\]?)\s+\|(?: |$)/;
@@ -179,11 +189,11 @@ function wrapperStamp(prefix: string): number | null {
 /** Frames that other programs print too: an engine frame found inside such a line's message wins. */
 const GENERIC_FRAME: ReadonlySet<LogFrame> = new Set<LogFrame>(['pylog', 'glog', 'file', 'bracket']);
 
-/** Peels the known wrappers (CI/container stamps, journald, compose gutters, Ray/vLLM process prefixes). */
+/** Peels the known wrappers (CI/container stamps, container runtime files, journald, kubectl and compose gutters, Ray/vLLM process prefixes). */
 function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
   let rest = text;
   for (let guard = 0; guard < 4; guard++) {
-    let m = CI_STAMP.exec(rest);
+    let m = CRI.exec(rest) ?? CI_STAMP.exec(rest);
     if (m) {
       ctx.year = Number(m[1]);
       line.ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
@@ -194,6 +204,12 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
     if (m && MONTHS[m[1]!]) {
       line.ts = utc(ctx.year, MONTHS[m[1]!]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!);
       if (m[6]) line.pid = Number(m[6]);
+      rest = rest.slice(m[0].length);
+      continue;
+    }
+    m = rest.charCodeAt(0) === 91 /* [ */ ? KUBECTL_PREFIX.exec(rest) : null;
+    if (m) {
+      line.container = m[1]!;
       rest = rest.slice(m[0].length);
       continue;
     }
