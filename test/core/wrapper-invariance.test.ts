@@ -2,7 +2,8 @@
  * The same log read through the wrappers real deployments put around it must give the same reading: the
  * engine's lines are the same lines. Every real log of the corpus is wrapped line by line the way a
  * Kubernetes log stream (and the runtime's file under /var/log/pods, and `kubectl logs --prefix`), docker
- * compose, journald, an application's own logger, a multi-host log collector and a CI runner print it, and read again (issue 10, cause 1).
+ * compose, Docker's json-file, journald (both formats), Slurm's `srun --label`, moreutils' `ts`, an
+ * application's own logger, a multi-host log collector and a CI runner print it, and read again (issue 10, cause 1).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -22,6 +23,11 @@ const WRAPPERS: Record<string, (line: string, i: number) => string> = {
   'container runtime file': (l, i) =>
     `2026-03-01T10:${two(Math.floor(i / 60))}:${two(i)}.123456789Z ${i % 3 ? 'stdout' : 'stderr'} F ${l}`,
   'kubectl --prefix': (l) => `[pod/inference-server-0/engine] ${l}`,
+  'Docker json-file': (l, i) =>
+    JSON.stringify({ log: `${l}\n`, stream: 'stderr', time: `2026-03-01T10:00:${two(i)}.123456789Z` }),
+  'journalctl -o short-iso': (l, i) => `2026-03-01T10:00:${two(i)}+0000 gpu-node-3 python3[4242]: ${l}`,
+  'srun --label': (l, i) => `${String(i % 16).padStart(2)}: ${l}`,
+  'moreutils ts': (l, i) => `Mar 01 10:00:${two(i)} ${l}`,
 };
 
 const reading = (r: AnalysisReport) => {

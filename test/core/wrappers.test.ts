@@ -69,6 +69,48 @@ describe('wrappers no one listed', () => {
     assert.equal(d!.container, 'sglang');
   });
 
+  it("Docker's json-file lines: the line as written, its time, without escapes or a progress bar's old states", () => {
+    const [a, b, c] = read([
+      '{"log":"INFO 03-04 05:06:07 [core.py:7] Waiting for engine\\n","stream":"stdout","time":"2025-03-04T05:06:07.5Z"}',
+      '{"log":"\\u001b[31mtorch.OutOfMemoryError\\u001b[0m: CUDA out of memory.\\n","stream":"stderr","time":"2025-03-04T05:06:08Z"}',
+      '{"log":"Loading shards:  10% 1/10\\rLoading shards:  20% 2/10\\n","stream":"stderr","time":"2025-03-04T05:06:09Z"}',
+    ]);
+    assert.equal(a!.frame, 'vllm');
+    assert.equal(a!.msg, 'Waiting for engine');
+    assert.equal(b!.msg, 'torch.OutOfMemoryError: CUDA out of memory.');
+    assert.equal(b!.ts, Date.UTC(2025, 2, 4, 5, 6, 8) / 1000);
+    assert.equal(c!.msg, 'Loading shards:  20% 2/10');
+    // Other JSON is a line like any other.
+    const [d] = read(['{"level":"info","msg":"hello"}']);
+    assert.equal(d!.msg, '{"level":"info","msg":"hello"}');
+  });
+
+  it('journalctl -o short-iso, srun --label and moreutils ts', () => {
+    const [a, b, c] = read([
+      '2025-03-04T05:06:07+0100 gpu-node-3 python3[4121]: Traceback (most recent call last):',
+      ' 3: [2025-03-04 05:06:08 TP3] Load weight end. type=X, avail mem=1.00 GB',
+      'Mar 04 05:06:09 Traceback (most recent call last):',
+    ]);
+    assert.deepEqual([a!.msg, a!.pid], ['Traceback (most recent call last):', 4121]);
+    // argparse's `prog.py: error: …` behind a time stamp is the message, not a host and a process.
+    const [p, q] = read([
+      'Mar 04 05:06:10 api_server.py: error: unrecognized arguments: --metrics-port 8001',
+      '2025-03-04T05:06:10.5Z api_server.py: error: unrecognized arguments: --metrics-port 8001',
+    ]);
+    assert.equal(p!.msg, 'api_server.py: error: unrecognized arguments: --metrics-port 8001');
+    assert.equal(q!.msg, 'api_server.py: error: unrecognized arguments: --metrics-port 8001');
+    // TGI's frame has that shape when its level fills the column: it stays TGI's.
+    const [t] = read([
+      '2025-03-04T05:06:07.100000Z ERROR text_generation_launcher: Method Warmup encountered an error.',
+    ]);
+    assert.equal(t!.frame, 'tgi');
+    assert.equal(b!.frame, 'sglang');
+    assert.equal(b!.msg, 'Load weight end. type=X, avail mem=1.00 GB');
+    assert.equal(c!.msg, 'Traceback (most recent call last):');
+    // No year in the stamp: the year the file's earlier lines gave.
+    assert.equal(c!.ts, Date.UTC(2025, 2, 4, 5, 6, 9) / 1000);
+  });
+
   it('CI gutters: a bracketed ISO stamp and a `  | ` gutter', () => {
     const [a, b] = read([
       '[2025-06-01T10:00:00.123Z] INFO 06-01 10:00:00 [core.py:7] Waiting for engine',

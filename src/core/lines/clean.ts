@@ -22,10 +22,15 @@ const BAR = /\d+%\s*(?:\||Completed \|)|\|\s*\d+\/\d+ \[|it\/s\]|s\/it\]/;
 const LONE_PREFIX = /^(?:\((?:[\w-]+(?: [\w=]+)? )?pid=\d+(?:, ip=[0-9A-Fa-f.:]+)?\) |[\w.-]+\s+\| |\s+)$/;
 
 export function decodeLine(buf: Buffer, start: number, end: number): string {
-  let text = buf.toString('utf8', start, end);
-  if (text.includes('\0')) text = text.replace(/\0+/g, '');
-  if (text.includes('\x1b') || REMNANT.test(text)) text = text.replace(ANSI, '');
-  return text;
+  return cleanText(buf.toString('utf8', start, end));
+}
+
+/** A line's text without NULs and terminal escapes (what decodeLine makes of bytes; a wrapper's decoded line). */
+export function cleanText(text: string): string {
+  let out = text;
+  if (out.includes('\0')) out = out.replace(/\0+/g, '');
+  if (out.includes('\x1b') || REMNANT.test(out)) out = out.replace(ANSI, '');
+  return out;
 }
 
 export function isBarText(s: string): boolean {

@@ -4,6 +4,7 @@
  * What remains is the message, which the engine signatures match.
  */
 import type { LogFrame, LogLine } from '../types.js';
+import { cleanText } from './clean.js';
 import { findInnerFrame, learnedWrapper, learnWrapper, type WrapperState } from './wrapper.js';
 
 export interface PrefixContext extends WrapperState {
@@ -30,7 +31,8 @@ const MONTHS: Record<string, number> = {
 // frame follows (`…Z  INFO target: `); a vLLM `LEVEL MM-DD` or `LEVEL PID [file]` frame after it is the engine's.
 const CI_STAMP =
   /^\[?(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})\]? (?!\s*(?:TRACE|DEBUG|INFO|WARN|ERROR)\s+(?!\d{2}-\d{2} \d{2}:|\d+ \[))/;
-const JOURNALD = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) \S+ [^\s:[]+(?:\[(\d+)\])?: /;
+// The host a name or address (never a `prog.py:` of argparse's `prog.py: error: …` behind a plain time stamp).
+const JOURNALD = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) [\w.-]+ [^\s:[]+(?:\[(\d+)\])?: /;
 /**
  * A container runtime's log file (what the kubelet keeps under /var/log/pods, read there or collected from it):
  * `<RFC 3339 time> <stdout|stderr> <tag> <line>`, the tag `F` for a whole line or `P` for a part of one cut at
@@ -39,6 +41,19 @@ const JOURNALD = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) \S+ [^
  */
 const CRI =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) (?:stdout|stderr) [A-Z](?::[A-Z])* /;
+/** moreutils' `ts` with its default format (`%b %d %H:%M:%S `): a time before each line, nothing else. */
+const TS_STAMP = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) /;
+/**
+ * journalctl's ISO outputs (`-o short-iso`, `short-iso-precise`): `<ISO time> <host> <ident>[<pid>]: `. Not TGI's
+ * own frame, which has that shape when its level fills the column (`<ISO time> ERROR text_generation_launcher: `).
+ */
+const JOURNALD_ISO =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?!(?:TRACE|DEBUG|INFO|WARN|ERROR) )[\w.-]+ [^\s:[]+(?:\[(\d+)\])?: /;
+/**
+ * Slurm's `srun --label` (`-l`): each line after its task number, `<task>: `, right-aligned to the widest
+ * (srun's I/O forwarding, `%*d: `). The task is kept as the line's tags (`task3`).
+ */
+const SRUN_LABEL = /^ {0,4}(\d{1,5}): /;
 /** `kubectl logs --prefix` (kubectl pkg/cmd/logs/logs.go: `[<kind>/<name>/<container>] `). */
 const KUBECTL_PREFIX = /^\[pod\/[a-z0-9][a-z0-9.-]*\/([a-z0-9][a-z0-9-]*)\] /;
 /** A log collector's host gutter (`gpu-node-3 >> line`, `host » line`): what multi-host tails print. */
@@ -189,11 +204,41 @@ function wrapperStamp(prefix: string): number | null {
 /** Frames that other programs print too: an engine frame found inside such a line's message wins. */
 const GENERIC_FRAME: ReadonlySet<LogFrame> = new Set<LogFrame>(['pylog', 'glog', 'file', 'bracket']);
 
-/** Peels the known wrappers (CI/container stamps, container runtime files, journald, kubectl and compose gutters, Ray/vLLM process prefixes). */
+/**
+ * Peels the known wrappers (CI/container stamps, container runtime and Docker json-file lines, journald, `ts`,
+ * srun labels, kubectl and compose gutters, Ray/vLLM process prefixes). Not a Markdown quote's `> `: loguru
+ * marks the failing frame of a traceback so (`> File "…", line 1670, in warmup`: TGI's tracebacks).
+ */
 function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
   let rest = text;
   for (let guard = 0; guard < 4; guard++) {
-    let m = CRI.exec(rest) ?? CI_STAMP.exec(rest);
+    if (rest.startsWith('{"log":"')) {
+      const rec = dockerJsonLine(rest);
+      if (rec !== null) {
+        if (rec.stamp) {
+          ctx.year = Number(rec.stamp[1]);
+          line.ts = utc(
+            +rec.stamp[1]!,
+            +rec.stamp[2]!,
+            +rec.stamp[3]!,
+            +rec.stamp[4]!,
+            +rec.stamp[5]!,
+            +rec.stamp[6]!,
+          );
+        }
+        rest = rec.log;
+        continue;
+      }
+    }
+    let m = JOURNALD_ISO.exec(rest);
+    if (m) {
+      ctx.year = Number(m[1]);
+      line.ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+      if (m[7]) line.pid = Number(m[7]);
+      rest = rest.slice(m[0].length);
+      continue;
+    }
+    m = CRI.exec(rest) ?? CI_STAMP.exec(rest);
     if (m) {
       ctx.year = Number(m[1]);
       line.ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
@@ -204,6 +249,18 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
     if (m && MONTHS[m[1]!]) {
       line.ts = utc(ctx.year, MONTHS[m[1]!]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!);
       if (m[6]) line.pid = Number(m[6]);
+      rest = rest.slice(m[0].length);
+      continue;
+    }
+    m = TS_STAMP.exec(rest);
+    if (m && MONTHS[m[1]!]) {
+      line.ts = utc(ctx.year, MONTHS[m[1]!]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!);
+      rest = rest.slice(m[0].length);
+      continue;
+    }
+    m = SRUN_LABEL.exec(rest);
+    if (m) {
+      line.tags ??= `task${m[1]}`;
       rest = rest.slice(m[0].length);
       continue;
     }
@@ -243,6 +300,36 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
     break;
   }
   return rest;
+}
+
+const ISO_STAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/;
+
+/**
+ * A line of Docker's json-file log (what `docker logs` reads, kept under /var/lib/docker/containers): one JSON
+ * object per line, `{"log":"<the line>\n","stream":"stderr","time":"<RFC 3339>"}` (moby daemon/logger/jsonfilelog,
+ * jsonlog.JSONLog). The line comes back as a plain file's would: without its newline and terminal escapes, and of
+ * a `\r` run (a progress bar redrawn in place) the last state, as the splitter keeps it. Null for other JSON.
+ */
+function dockerJsonLine(text: string): { log: string; stamp: RegExpExecArray | null } | null {
+  let rec: unknown;
+  try {
+    rec = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const { log, time } = (rec ?? {}) as { log?: unknown; time?: unknown };
+  if (typeof log !== 'string') return null;
+  let line = log.endsWith('\n') ? log.slice(0, -1) : log;
+  if (line.endsWith('\r')) line = line.slice(0, -1);
+  const cr = line.lastIndexOf('\r');
+  if (cr >= 0) line = line.slice(cr + 1);
+  // The escapes' bodies (`[2m`) were stripped from the JSON text as remnants when it was decoded: their ESC
+  // bytes, written `\u001b` there, come out of the JSON alone.
+  const clean = cleanText(line);
+  return {
+    log: clean.includes('\x1b') ? clean.replace(/\x1b/g, '') : clean,
+    stamp: typeof time === 'string' ? ISO_STAMP.exec(time) : null,
+  };
 }
 
 /** Reads the logger frame at the start of `rest` into `line` (msg, ts, level, tags); null when there is none. */
