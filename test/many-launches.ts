@@ -1,4 +1,10 @@
-/** A log of many short SGLang launches, made line by line (the ledger-many-launches tests, local and remote). */
+/**
+ * A log of many short SGLang launches, made line by line, and what the ledger-many-launches tests (local and
+ * remote) read back of it.
+ */
+import type { LedgerStore } from '../src/store/ledger-store.js';
+import { openLedger } from '../src/store/open.js';
+import type { LaunchFilter } from '../src/store/types.js';
 
 const stamp = (s: number) =>
   new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString().slice(0, 19).replace('T', ' ');
@@ -31,3 +37,27 @@ export function launch(i: number): string {
 
 export const logOf = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, k) => launch(from + k)).join('');
+
+/** `status --json` without its live verdict (the file's age differs from one read to the next). */
+export const statusOf = (text: string) => {
+  const { live: _, ...rest } = JSON.parse(text);
+  return rest;
+};
+
+export async function withStore<T>(where: string, fn: (s: LedgerStore) => Promise<T>): Promise<T> {
+  const s = await openLedger(where);
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
+/** Each launch recorded at a place: its start offset, id and last write, in file order. */
+export function launchRows(where: string, at: LaunchFilter) {
+  return withStore(where, async (s) =>
+    (await s.listItems(at))
+      .map((r) => ({ offset: r.startOffset, id: r.id, updatedAt: r.updatedAt }))
+      .sort((a, b) => a.offset - b.offset),
+  );
+}

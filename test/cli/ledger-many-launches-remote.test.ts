@@ -8,10 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLOSED_BATCH } from '../../src/app/closed-launches.js';
-import type { LedgerStore } from '../../src/store/ledger-store.js';
-import { openLedger } from '../../src/store/open.js';
 import { runCli, tmpDir } from '../helpers.js';
-import { launch, logOf } from '../many-launches.js';
+import { launch, launchRows, logOf, statusOf, withStore } from '../many-launches.js';
 import { startSshd, type TestSshd } from '../ssh.js';
 import { BACKENDS, stopBackends } from '../store/backends.js';
 
@@ -32,28 +30,20 @@ function cli(args: string[]): string {
 const target = (log: string) => `${HOST}:${log}`;
 /** What a read of the remote log without a ledger prints: the reference. */
 const plain = (cmd: string[], log: string) => cli([...cmd, '--no-ledger', target(log)]);
-const status = (text: string) => {
-  const { live: _, ...rest } = JSON.parse(text);
-  return rest;
-};
+const status = statusOf;
+/** Each launch recorded at the log. */
+const rows = (where: string, log: string) => launchRows(where, { host: HOST, path: log });
 
-async function withStore<T>(where: string, fn: (s: LedgerStore) => Promise<T>): Promise<T> {
-  const s = await openLedger(where);
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
-}
-
-/** Each launch recorded at the remote log: its start offset, id and last write. */
-async function rows(where: string, log: string) {
-  return withStore(where, async (s) => {
-    const items = await s.listItems({ host: HOST, path: log });
-    return items
-      .map((r) => ({ offset: r.startOffset, id: r.id, updatedAt: r.updatedAt }))
-      .sort((a, b) => a.offset - b.offset);
-  });
+/** `runs` and `status` through the ledger print what they print without one. */
+function printsAsPlain(ledger: string, log: string): void {
+  assert.equal(
+    cli(['runs', '--no-color', '--ledger', ledger, target(log)]),
+    plain(['runs', '--no-color'], log),
+  );
+  assert.deepEqual(
+    status(cli(['status', '--json', '--ledger', ledger, target(log)])),
+    status(plain(['status', '--json'], log)),
+  );
 }
 
 const N = 2 * CLOSED_BATCH + 500;
@@ -112,14 +102,7 @@ describe('a remote log of thousands of launches, read through the ledger', () =>
       const rewritten = after1.filter((r) => r.updatedAt > saved.updatedAt).map((r) => r.offset);
       assert.deepEqual(rewritten, [first.at(-1)!.offset, after1.at(-1)!.offset]);
       assert.equal((await logState()).offset, fs.statSync(log).size, 'resumed, not read afresh');
-      assert.equal(
-        cli(['runs', '--no-color', '--ledger', ledger, target(log)]),
-        plain(['runs', '--no-color'], log),
-      );
-      assert.deepEqual(
-        status(cli(['status', '--json', '--ledger', ledger, target(log)])),
-        status(plain(['status', '--json'], log)),
-      );
+      printsAsPlain(ledger, log);
 
       // the same as a full read into a new ledger: output and ids
       const fresh = b.fresh();
@@ -144,13 +127,6 @@ describe('a remote log of thousands of launches, read through the ledger', () =>
         again.map((r) => [r.offset, r.id]),
         after1.map((r) => [r.offset, r.id]),
       );
-      assert.equal(
-        cli(['runs', '--no-color', '--ledger', ledger, target(log)]),
-        plain(['runs', '--no-color'], log),
-      );
-      assert.deepEqual(
-        status(cli(['status', '--json', '--ledger', ledger, target(log)])),
-        status(plain(['status', '--json'], log)),
-      );
+      printsAsPlain(ledger, log);
     });
 });

@@ -8,10 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CLOSED_BATCH } from '../../src/app/closed-launches.js';
-import type { LedgerStore } from '../../src/store/ledger-store.js';
-import { openLedger } from '../../src/store/open.js';
 import { runCli, tmpDir } from '../helpers.js';
-import { launch, logOf } from '../many-launches.js';
+import { launch, launchRows, logOf, statusOf, withStore } from '../many-launches.js';
 import { BACKENDS, stopBackends } from '../store/backends.js';
 
 after(stopBackends);
@@ -24,29 +22,9 @@ function cli(args: string[]): string {
 
 /** What a read without a ledger prints: the reference. */
 const plain = (cmd: string[], log: string) => cli([...cmd, '--no-ledger', log]);
-const status = (text: string) => {
-  const { live: _, ...rest } = JSON.parse(text);
-  return rest;
-};
-
-async function withStore<T>(where: string, fn: (s: LedgerStore) => Promise<T>): Promise<T> {
-  const s = await openLedger(where);
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
-}
-
-/** Each launch recorded at the log: its start offset, id and last write. */
-async function rows(where: string, log: string) {
-  return withStore(where, async (s) => {
-    const items = await s.listItems({ path: fs.realpathSync(log) });
-    return items
-      .map((r) => ({ offset: r.startOffset, id: r.id, updatedAt: r.updatedAt }))
-      .sort((a, b) => a.offset - b.offset);
-  });
-}
+const status = statusOf;
+/** Each launch recorded at the log. */
+const rows = (where: string, log: string) => launchRows(where, { path: fs.realpathSync(log) });
 
 // More launches than a batch written at once and than a page read back, so that both are crossed.
 const N = 2 * CLOSED_BATCH + 500;
