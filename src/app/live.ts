@@ -479,6 +479,9 @@ export class LiveSession extends EventEmitter {
         if (this.pid !== null) {
           const o: ProcessObservation = await this.probes.process(this.pid);
           this.obs = { ...this.obs, processBefore: this.obs.process ?? null, process: o };
+          // Gone: every line it wrote is in the file, and the last ones say whether it shut down or died. They
+          // are read now, before the next verdict, or a clean exit could be judged by the lines before it.
+          if (!o.alive) this.follower.catchUp?.();
         }
       } catch {
         // Only injected (remote) probes throw: a dropped or slow ssh says nothing about the server, so the

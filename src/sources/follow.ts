@@ -76,6 +76,24 @@ export class FileFollower {
     this.closeFd();
   }
 
+  /**
+   * Reads to the end of what the file holds now, at once, not at the next poll: the caller is about to judge
+   * by it (a server's process just went away: its last lines are all written, and say how it ended).
+   */
+  catchUp(): void {
+    if (this.stopped || !this.onEvent) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    try {
+      while (this.step() && !this.stopped);
+      this.lastError = null;
+    } catch (err) {
+      if (!isFsError(err)) throw err;
+      this.fail(err);
+    }
+    if (!this.stopped) this.schedule(this.pollMs);
+  }
+
   private schedule(ms: number): void {
     // unref: a follower alone must not keep the process alive.
     this.timer = setTimeout(this.tick, ms);

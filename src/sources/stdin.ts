@@ -9,6 +9,8 @@ export interface LiveSource {
   stop(): void;
   /** When the bytes just delivered arrived as the file shows it (epoch seconds); absent or null: now. */
   arrival?(): number | null;
+  /** Delivers what the source holds now, at once rather than at its next poll (where it can). */
+  catchUp?(): void;
 }
 
 export class StreamSource implements LiveSource {
