@@ -521,11 +521,10 @@ export function rayLine(
     };
     // The driver's node's own Ray actors may have logged before any other node did.
     for (const t of launch.ranks) {
-      const actor = /^[A-Za-z]\w*/.exec(t)?.[0];
-      if (actor && !ENGINE_PROCESS.test(actor)) {
+      const actor = rayActor(t);
+      if (actor) {
         r.localActors = true;
-        if (r.nodes[0]!.actors.length < 4 && !r.nodes[0]!.actors.includes(actor))
-          r.nodes[0]!.actors.push(actor);
+        noteActor(r.nodes[0]!, actor);
       }
     }
   }
@@ -543,15 +542,15 @@ export function rayLine(
   }
   r.cur = i;
   r.recent.push(line.no, i);
-  if (r.recent.length > RAY_RECENT * 2) r.recent.splice(0, r.recent.length - RAY_RECENT * 2);
+  trimRecent(r);
   const b = n.b;
   b.engine = launch.engine;
   b.touch(line.no, line.offset, ts);
   if (line.tags) {
     b.ranks.add(line.tags);
-    const actor = /^[A-Za-z]\w*/.exec(line.tags)?.[0];
-    if (line.pid !== null && actor && !ENGINE_PROCESS.test(actor)) {
-      if (n.actors.length < 4 && !n.actors.includes(actor)) n.actors.push(actor);
+    const actor = line.pid !== null ? rayActor(line.tags) : null;
+    if (actor) {
+      noteActor(n, actor);
       if (ip === null) r.localActors = true;
     }
   }
@@ -564,6 +563,22 @@ export function rayLine(
   }
 }
 
+/** The Ray actor a process prefix names (`RayWorkerWrapper` of `RayWorkerWrapper pid=…`), unless it is vLLM's own. */
+function rayActor(tags: string): string | null {
+  const actor = /^[A-Za-z]\w*/.exec(tags)?.[0];
+  return actor && !ENGINE_PROCESS.test(actor) ? actor : null;
+}
+
+/** The first few actor names a node's lines carry. */
+function noteActor(n: RayNode, actor: string): void {
+  if (n.actors.length < 4 && !n.actors.includes(actor)) n.actors.push(actor);
+}
+
+/** The last RAY_RECENT lines' nodes are kept, no more. */
+function trimRecent(r: RayNodes): void {
+  if (r.recent.length > RAY_RECENT * 2) r.recent.splice(0, r.recent.length - RAY_RECENT * 2);
+}
+
 /**
  * A run of serving lines read in bulk (bulk.ts) is the driver's: the bulk readers take no line with Ray's `ip=`.
  * Its node is moved as the general path's rayLine would have moved it line by line.
@@ -574,7 +589,7 @@ function rayRun(r: RayNodes, run: ServingRunData): void {
   r.cur = 0;
   for (let no = Math.max(run.firstLine, run.lastLine - RAY_RECENT + 1); no <= run.lastLine; no++)
     r.recent.push(no, 0);
-  if (r.recent.length > RAY_RECENT * 2) r.recent.splice(0, r.recent.length - RAY_RECENT * 2);
+  trimRecent(r);
   const b = d.b;
   if (b.startTs === null) b.startTs = run.firstTs;
   b.endLine = run.lastLine;
