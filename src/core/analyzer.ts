@@ -9,13 +9,15 @@ import { mayHoldSecret, redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
 import { CATALOG_ENGINES, type CatalogLine, catalogLine, classifyRaise } from './engines/catalog-match.js';
 import { commonSignatures } from './engines/common.js';
+import { ENGINE_MODULES } from './engines/index.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
 import { ExplainCollector } from './explain.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
 import { type FailureCandidate, FRAME_RULE, LaunchBuilder, rayLine } from './launch.js';
 import { decodeLine, logicalSegments } from './lines/clean.js';
+import { commonGutter, HEAD_CHARS, HEAD_LINES, type HeadLine } from './lines/gutter.js';
 import { continuesWrap, HardWrap } from './lines/hard-wrap.js';
-import { type PrefixContext, parseLine } from './lines/prefix.js';
+import { type PrefixContext, parseLine, startsReadable, withoutKnownWrappers } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
 import { frameInside } from './lines/wrapper.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
@@ -176,8 +178,8 @@ function anchorKey(id: string, tags: string | null): string {
 export class LogAnalyzer {
   private readonly splitter: LineSplitter;
   private readonly ctx: PrefixContext;
-  readonly detector: EngineDetector;
-  private readonly tracker = new TracebackTracker();
+  detector: EngineDetector;
+  private tracker = new TracebackTracker();
   /** The launches read, less those handed to `settle` (their indices stay those of the whole file). */
   readonly launches: LaunchBuilder[] = [];
   /**
@@ -200,12 +202,22 @@ export class LogAnalyzer {
   /** Kept for `checkpoint`, which records the options its state depends on. */
   private readonly options: AnalyzerOptions;
   /** Unrecognised engine-looking lines, by shape: only with `explain` (rebuilt, never checkpointed). */
-  readonly explainer: ExplainCollector | null;
+  explainer: ExplainCollector | null;
+  /**
+   * The file's first lines, kept while none of them reads as an engine's own from its first character and no
+   * wrapper is known: once a gutter shows (gutter.ts, or the frame-anchored wrapper.ts), they are read again
+   * with it peeled. Null once that is settled, for good.
+   */
+  private head: HeadLine[] | null = [];
+  private headChars = 0;
+  /** The year when the head began (read again from there). */
+  private headYear = 0;
 
   constructor(opts: AnalyzerOptions = {}) {
     this.options = opts;
     this.explainer = opts.explain ? new ExplainCollector() : null;
     this.ctx = { year: opts.year ?? 2026, wrap: null, wrapSeen: null };
+    this.headYear = this.ctx.year;
     this.detector = new EngineDetector(opts.engine);
     const bulk =
       opts.bulk === false
@@ -335,6 +347,71 @@ export class LogAnalyzer {
   private onText(text: string, no: number, offset: number): void {
     // Evidence keeps lines verbatim, so a line that may carry a credential is scrubbed before anything keeps it.
     if (mayHoldSecret(text)) text = redactText(text);
+    const head = this.head;
+    if (head === null) {
+      this.readLine(text, no, offset);
+      return;
+    }
+    if (
+      this.ctx.wrap ||
+      this.released > 0 ||
+      head.length >= HEAD_LINES ||
+      this.headChars + text.length > HEAD_CHARS ||
+      startsReadable(text, this.ctx.year)
+    ) {
+      this.head = null;
+      this.headSeen.clear();
+      this.readLine(text, no, offset);
+      return;
+    }
+    if (head.length === 0) this.headYear = this.ctx.year;
+    // A learned wrapper is peeled after the known ones: looked for there.
+    head.push({ text, no, offset, rest: withoutKnownWrappers(text, this.ctx.year) });
+    this.headChars += text.length;
+    this.readLine(text, no, offset);
+    if (!this.ctx.wrap) {
+      const year = this.ctx.year;
+      const seen = this.headSeen;
+      this.ctx.wrap = commonGutter(
+        head.map((l) => l.rest),
+        (t) => {
+          let r = seen.get(t);
+          if (r === undefined) {
+            // Every engine's rules, whatever the detector holds so far: the answer is the text's alone.
+            r = startsReadable(t, year) || this.match(t, ENGINE_MODULES) !== null;
+            seen.set(t, r);
+          }
+          return r;
+        },
+      );
+    }
+    if (this.ctx.wrap) this.readHeadAgain();
+  }
+
+  /** What `commonGutter` found readable in the head's lines, by text (a cache). */
+  private readonly headSeen = new Map<string, boolean>();
+
+  /** Reads the head's lines again from a fresh state, under the wrapper just learned. */
+  private readHeadAgain(): void {
+    const head = this.head!;
+    this.head = null;
+    this.headChars = 0;
+    this.headSeen.clear();
+    if (this.released > 0) return;
+    this.detector = new EngineDetector(this.options.engine);
+    this.tracker = new TracebackTracker();
+    if (this.explainer) this.explainer = new ExplainCollector();
+    this.launches.length = 0;
+    this.current = null;
+    this.lastTs = null;
+    this.barBase.clear();
+    this.block = null;
+    this.ctx.year = this.headYear;
+    this.ctx.wrapSeen = null;
+    for (const l of head) this.readLine(l.text, l.no, l.offset);
+  }
+
+  private readLine(text: string, no: number, offset: number): void {
     const line = parseLine(text, no, offset, this.ctx);
     if (this.block !== null) this.continueBlock(line);
     const votes = this.detector.observe(line);
@@ -397,8 +474,7 @@ export class LogAnalyzer {
     if (launch.caughtFrom !== null) launch.recoverFrom(launch.caughtFrom);
   }
 
-  private match(msg: string): Match | null {
-    const engines = this.detector.candidates();
+  private match(msg: string, engines: readonly EngineModule[] = this.detector.candidates()): Match | null {
     const grams = msg.length <= MAX_GRAM_LINE ? fillGrams(msg) : null;
     for (const engine of engines) {
       for (const sig of engine.signatures) {
@@ -706,6 +782,7 @@ export class LogAnalyzer {
     return (
       l !== null &&
       this.held === null &&
+      this.head === null &&
       l.phase === 'serving' &&
       l.candidates.length === 0 &&
       this.detector.locked?.id === 'sglang'
@@ -731,6 +808,7 @@ export class LogAnalyzer {
       id === undefined ||
       !(id in SCANNERS) ||
       this.ctx.wrap !== null ||
+      this.head !== null ||
       this.explainer !== null ||
       this.block !== null ||
       this.tracker.openStart !== null

@@ -26,7 +26,8 @@ import { TracebackTracker } from './traceback.js';
 
 /** Bump when the meaning of saved state changes in a way the field fingerprint cannot see. */
 /** v4: a launch keeps its Ray nodes (LaunchBuilder.ray, LogLine.ip); a v3 checkpoint is read afresh. */
-export const CHECKPOINT_VERSION = 4;
+/** v5: the analyzer keeps the file's head until its gutter is known (lines/gutter.ts). */
+export const CHECKPOINT_VERSION = 5;
 const MAGIC = 'firedup-checkpoint';
 
 export type CheckpointErrorCode = 'corrupt' | 'version' | 'options';
@@ -62,11 +63,14 @@ export const ANALYZER_SPEC: IntoSpec = {
     'hardWrap',
     'held',
     'released',
+    'head',
+    'headChars',
+    'headYear',
   ],
   // `explainer` is only set for an explaining read, which is never resumed from a checkpoint. The serving-line
   // scanners (scan.ts) keep only caches of pure functions of bytes, and `scanEnv` is refilled before each use.
   // `settle` is the reader's, set again by the next one (`released` is saved: the launches handed off stay so).
-  // `planLaunch` only joins a worker's runs to the read that started the worker.
+  // `planLaunch` only joins a worker's runs to the read that started the worker; `headSeen` caches a pure function.
   rebuilt: [
     'onRaw',
     'ended',
@@ -77,6 +81,7 @@ export const ANALYZER_SPEC: IntoSpec = {
     'classifyShape',
     'settle',
     'planLaunch',
+    'headSeen',
   ],
 };
 

@@ -4,6 +4,8 @@
  * Kubernetes log stream (and the runtime's file under /var/log/pods, and `kubectl logs --prefix`), docker
  * compose, Docker's json-file, journald (both formats), Slurm's `srun --label`, moreutils' `ts`, an
  * application's own logger, a multi-host log collector and a CI runner print it, and read again (issue 10, cause 1).
+ * Then through gutters no rule names (pdsh, stern, a log viewer's export, a Markdown code block), which the
+ * analyzer learns from the head of the file.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -28,6 +30,11 @@ const WRAPPERS: Record<string, (line: string, i: number) => string> = {
   'journalctl -o short-iso': (l, i) => `2026-03-01T10:00:${two(i)}+0000 gpu-node-3 python3[4242]: ${l}`,
   'srun --label': (l, i) => `${String(i % 16).padStart(2)}: ${l}`,
   'moreutils ts': (l, i) => `Mar 01 10:00:${two(i)} ${l}`,
+  // Gutters no rule names, found from the head of the file (core/lines/gutter.ts):
+  'pdsh, two hosts': (l, i) => `gpu-node-${i % 2 ? 7 : 12}: ${l}`,
+  'stern, one pod': (l) => `inference-server-0 engine ${l}`,
+  "a log viewer's time column": (l, i) => `2026-03-01 10:00:${two(i)}.123\t${l}`,
+  'a Markdown code block': (l) => `    ${l}`,
 };
 
 const reading = (r: AnalysisReport) => {

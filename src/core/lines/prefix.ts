@@ -126,8 +126,8 @@ function utc(y: number, mo: number, d: number, h: number, mi: number, s: number,
   return frac ? base + Number(`0.${frac}`) : base;
 }
 
-export function parseLine(text: string, no: number, offset: number, ctx: PrefixContext): LogLine {
-  const line: LogLine = {
+function blankLine(text: string, no = 0, offset = 0): LogLine {
+  return {
     no,
     offset,
     text,
@@ -141,6 +141,10 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
     framed: false,
     frame: null,
   };
+}
+
+export function parseLine(text: string, no: number, offset: number, ctx: PrefixContext): LogLine {
+  const line = blankLine(text, no, offset);
   let rest = peelWrappers(line, text, ctx);
   // A wrapper learned from this file's earlier lines: peeled before the frame, and from continuation lines.
   const learned = learnedWrapper(ctx, rest);
@@ -192,6 +196,29 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
   // SGLang prints no level, continuation lines have none: read it from the message.
   if (line.level === null && msg !== '') line.level = inferLevel(msg);
   return line;
+}
+
+/** What a Python traceback starts its lines with (the header, a frame, the exception), as printed. */
+const TRACEBACK_START =
+  /^(?:Traceback \(most recent call last\):| {2}File "[^"]+", line \d+|(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$))/;
+
+/** A line with the wrappers firedup knows taken off (where a learned wrapper would start). */
+export function withoutKnownWrappers(text: string, year: number): string {
+  return peelWrappers(blankLine(text), text, { year, wrap: null, wrapSeen: null });
+}
+
+/**
+ * Whether a line reads as an engine's own from its first character, once the known wrappers are off: an
+ * engine's logger frame, a uvicorn level, or a line of a Python traceback. Such a line carries no unknown
+ * gutter (gutter.ts asks this of a line with and without one).
+ */
+export function startsReadable(text: string, year: number): boolean {
+  const line = blankLine(text);
+  const ctx: PrefixContext = { year, wrap: null, wrapSeen: null };
+  const rest = peelWrappers(line, text, ctx);
+  const frame = readFrame(line, rest, ctx);
+  if (frame !== null) return !GENERIC_FRAME.has(frame);
+  return TRACEBACK_START.test(rest) || UVICORN.test(rest);
 }
 
 const STAMP = /(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/;

@@ -64,10 +64,18 @@ export function prefixShape(prefix: string): string | null {
 
 const cache = new Map<string, RegExp>();
 
-/** The regex a learned shape peels with (anchored at the line start). */
+/** A wrapper kept as printed (a constant gutter: one host's name, an indentation): `=` and the text. */
+export const LITERAL = '=';
+
+/** The regex a learned shape (or a `=literal`) peels with (anchored at the line start). */
 export function shapeRegex(shape: string): RegExp {
   let re = cache.get(shape);
   if (re) return re;
+  if (shape.startsWith(LITERAL)) {
+    re = new RegExp(`^${shape.slice(1).replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}`);
+    cache.set(shape, re);
+    return re;
+  }
   const tailAt = shape.search(/(?:\\t| )*$/);
   const body = shape.slice(0, tailAt);
   const tail = shape.slice(tailAt).replace(/\\t/g, '\t');
@@ -86,7 +94,10 @@ export function shapeRegex(shape: string): RegExp {
 
 /** What a PrefixContext keeps about the file's wrapper. */
 export interface WrapperState {
-  /** The confirmed wrapper shape (seen before an engine frame on two lines), or null. */
+  /**
+   * The confirmed wrapper shape (seen before an engine frame on two lines, or a gutter every line of the file's
+   * head carries: gutter.ts), or null.
+   */
   wrap?: string | null;
   /** A shape seen once, waiting for a second line. */
   wrapSeen?: string | null;

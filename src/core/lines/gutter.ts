@@ -1,0 +1,127 @@
+/**
+ * A gutter no one listed, read from the head of a file: text that another program put before every line and
+ * that no engine frame follows on the lines seen so far, so the frame-anchored learning (wrapper.ts) cannot
+ * find it. pdsh's `host: `, stern's `pod container `, a log viewer's time column and tab, a Markdown code
+ * block's indentation, one over another. A file that begins inside a traceback shows the case: no frame at all,
+ * and every line's meaning hangs on its first characters (`Traceback (…`, `  File "…"`, `ValueError: …`).
+ *
+ * The rule: the first lines of the file (none of which reads as an engine's own from its first character) all
+ * start with the same text, or the same shape of text; taking it off makes at least two of them read as an
+ * engine's own. The analyzer then reads those lines again with it peeled, and peels it from the rest of the file.
+ */
+import { LITERAL, MAX_WRAPPER, shapeRegex } from './wrapper.js';
+
+/** How many lines, and how many characters of them, the head holds before it stops looking. */
+export const HEAD_LINES = 48;
+export const HEAD_CHARS = 64 * 1024;
+/** Fewer lines than this say too little of what they share. */
+const MIN_LINES = 3;
+/** Lines that must read as an engine's own once the gutter is off. */
+const MIN_REVEALED = 2;
+
+/** A line of the head, kept to be read again. */
+export interface HeadLine {
+  text: string;
+  no: number;
+  offset: number;
+  /** The text with the known wrappers off (prefix.ts), where a gutter is looked for. */
+  rest: string;
+}
+
+/**
+ * The gutter the non-blank `texts` all start with, as a learned wrapper (wrapper.ts: a `=literal` or a shape),
+ * or null. `readable` says whether a line reads as an engine's own (its frame, a traceback line, a line an
+ * engine rule knows). The shortest candidate that makes at least two lines readable that were not wins.
+ */
+export function commonGutter(texts: readonly string[], readable: (text: string) => boolean): string | null {
+  const lines = texts.filter((t) => t.trim() !== '');
+  if (lines.length < MIN_LINES) return null;
+  for (const cand of [...literalGutters(lines), ...shapeGutters(lines)]) {
+    if (reveals(cand, lines, readable)) return cand;
+  }
+  return null;
+}
+
+function reveals(cand: string, lines: readonly string[], readable: (text: string) => boolean): boolean {
+  const re = shapeRegex(cand);
+  let revealed = 0;
+  for (const t of lines) {
+    const m = re.exec(t);
+    if (m === null) return false;
+    if (revealed < MIN_REVEALED && readable(t.slice(m[0].length)) && !readable(t)) revealed++;
+  }
+  return revealed >= MIN_REVEALED;
+}
+
+/** At most this many places to end a gutter are tried, shortest first. */
+const MAX_CUTS = 6;
+
+/**
+ * The text every line starts with, ended after one of its blank runs (a gutter is set off by a blank). A run
+ * after visible text is tried with one character of it first: the rest may be the lines' own indentation
+ * (`|   File "…"`).
+ */
+function literalGutters(lines: readonly string[]): string[] {
+  let p = lines[0]!.slice(0, MAX_WRAPPER);
+  for (const t of lines) {
+    let i = 0;
+    while (i < p.length && i < t.length && p.charCodeAt(i) === t.charCodeAt(i)) i++;
+    if (i < p.length) p = p.slice(0, i);
+    if (p === '') return [];
+  }
+  return blankCuts(p).map((end) => LITERAL + p.slice(0, end));
+}
+
+/**
+ * The same by shape (wrapper.ts prefixShape: word runs `w`, blank runs ` `), for gutters whose words change
+ * from line to line (several hosts, a time column). Only with punctuation in it: a shape of bare words would
+ * match any message. Its last blank is the one the lines print, the shortest of them.
+ */
+function shapeGutters(lines: readonly string[]): string[] {
+  let c = shapeOf(lines[0]!);
+  for (const t of lines) {
+    const s = shapeOf(t);
+    let i = 0;
+    while (i < c.length && i < s.length && c.charCodeAt(i) === s.charCodeAt(i)) i++;
+    if (i < c.length) c = c.slice(0, i);
+    if (c === '') return [];
+  }
+  const out: string[] = [];
+  for (let at = c.indexOf(' ', 1); at > 0 && out.length < MAX_CUTS; at = c.indexOf(' ', at + 1)) {
+    const body = c.slice(0, at);
+    if (!/[^\sw]/.test(body)) continue;
+    const re = shapeRegex(body);
+    let tail: string | null = null;
+    for (const t of lines) {
+      const blank = /^\s*/.exec(t.slice(re.exec(t)![0].length))![0];
+      if (tail === null || blank.length < tail.length) tail = blank;
+    }
+    if (!tail) continue;
+    const esc = (s: string) => s.replace(/\t/g, '\\t');
+    out.push(body + esc(tail[0]!));
+    if (tail.length > 1) out.push(body + esc(tail));
+  }
+  return out;
+}
+
+/** The ends of `p`'s blank runs, as gutter lengths to try, shortest first. */
+function blankCuts(p: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < p.length && out.length < MAX_CUTS; i++) {
+    if (!isBlank(p.charCodeAt(i))) continue;
+    let j = i;
+    while (j < p.length && isBlank(p.charCodeAt(j))) j++;
+    if (i > 0) out.push(i + 1);
+    if (j > i + 1 || i === 0) out.push(j);
+    i = j;
+  }
+  return out;
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+function shapeOf(text: string): string {
+  return text.slice(0, MAX_WRAPPER).replace(/\w+/g, 'w').replace(/\s+/g, ' ');
+}
