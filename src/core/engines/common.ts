@@ -29,9 +29,14 @@ export const commonSignatures: Signature[] = [
     re: /Watchdog caught collective operation timeout/,
   },
   {
+    // NCCL prints these whenever a communicator is made or torn down (src/init.cc ncclCommInitRank → `Init
+    // COMPLETE`, commDestroy → `Destroy COMPLETE`), and PyTorch makes a group's communicator lazily, at its first
+    // collective (ProcessGroupNCCL getNCCLComm): they come at start-up, but also after the server is up and at its
+    // shutdown. They say a communicator is being set up, never that the server started again.
     id: 'nccl_info',
     kind: 'phase',
     phase: 'dist_init',
+    weak: true,
     lit: 'NCCL INFO',
     re: /NCCL INFO (?:Bootstrap|NET\/|Init COMPLETE|comm 0x|cudaDriverVersion|NCCL version|Channel \d+|Connected all|Using network)/,
   },

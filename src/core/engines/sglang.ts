@@ -54,8 +54,8 @@ const signatures: Signature[] = [
     id: 'init_dist_nccl',
     kind: 'phase',
     phase: 'dist_init',
-
-    re: /NCCL INFO (?:Bootstrap|NET\/|Connected|cudaDriverVersion|NCCL version|Init COMPLETE|comm )|^sglang is using nccl==|NCCL version [\d.]+/,
+    // NCCL's own INFO lines are common.ts `nccl_info` (they never open a launch).
+    re: /^sglang is using nccl==/,
   },
   // weights
   {

@@ -142,7 +142,7 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'dist_init',
 
-    re: /^world_size=\d+ rank=\d+ local_rank=\d+|^vLLM is using nccl==|GPU P2P access cache|^rank \d+ in world size \d+ is assigned as|^Custom allreduce is disabled|^Initializing distributed environment|NCCL INFO (?:Bootstrap|NET\/|Init COMPLETE|comm )|^Found nccl from library/,
+    re: /^world_size=\d+ rank=\d+ local_rank=\d+|^vLLM is using nccl==|GPU P2P access cache|^rank \d+ in world size \d+ is assigned as|^Custom allreduce is disabled|^Initializing distributed environment|^Found nccl from library/,
   },
   // weights
   {
