@@ -11,6 +11,7 @@ const TIME_REPORT =
   /(?:Command (?:exited with non-zero status|terminated by signal) \d+\n)?@@firedup-bench maxrss kB: (\d+)\n?$/;
 
 let gnuTimeOk;
+let outFiles = 0;
 /** GNU time is optional (not in slim images); it is probed once rather than assumed from the path. */
 export function hasGnuTime() {
   if (gnuTimeOk === undefined) {
@@ -36,7 +37,7 @@ function readKb(pid, field) {
 }
 
 /**
- * Run argv[0] with argv[1..], capture stdout, and time it.
+ * Run argv[0] with argv[1..], capture stdout (through a file), and time it.
  *
  * With measureRss, peak RSS comes from GNU time's %M (the kernel's ru_maxrss, exact) when
  * /usr/bin/time exists, else from polling /proc/<pid>/status every 5 ms. The poll reads VmHWM,
@@ -65,11 +66,18 @@ export async function timeCommand(argv, { measureRss = false, method = 'auto', c
     cmd = [GNU_TIME, '-f', `${MARKER}%M`, ...argv];
   }
 
+  // The child's stdout goes to a file, as `cmd > out.json` sends it: read through a pipe, the hundreds of MB a
+  // `runs --json` of many launches prints cost this process CPU time on the cores the child runs on.
+  const outFile = path.join(os.tmpdir(), `firedup-bench-out-${process.pid}-${++outFiles}`);
+  const outFd = fs.openSync(outFile, 'w');
   const t0 = performance.now();
-  const child = spawn(cmd[0], cmd.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = [];
+  let child;
+  try {
+    child = spawn(cmd[0], cmd.slice(1), { cwd, env, stdio: ['ignore', outFd, 'pipe'] });
+  } finally {
+    fs.closeSync(outFd);
+  }
   const err = [];
-  child.stdout.on('data', (b) => out.push(b));
   child.stderr.on('data', (b) => err.push(b));
 
   let peak = 0;
@@ -92,6 +100,8 @@ export async function timeCommand(argv, { measureRss = false, method = 'auto', c
     if (timer) clearInterval(timer);
   });
   const wallMs = performance.now() - t0;
+  const stdout = fs.readFileSync(outFile, 'utf8');
+  fs.rmSync(outFile, { force: true });
 
   let peakRssKb = null;
   if (rssMethod === 'poll') peakRssKb = peak || null;
@@ -109,7 +119,7 @@ export async function timeCommand(argv, { measureRss = false, method = 'auto', c
   return {
     wallMs,
     peakRssKb,
-    stdout: Buffer.concat(out).toString('utf8'),
+    stdout,
     stderr,
     code,
     signal,

@@ -1,7 +1,7 @@
 /**
  * Worker thread: writes launches into a SQLite ledger for the thread that reads the log (see bulk-writer.ts).
  * Each batch of records is answered, in order, once committed or refused (a LedgerError's code and message,
- * rebuilt on the other side); launches staged before it are written in its transaction.
+ * rebuilt on the other side); launches staged before it are written as they come, in its transaction.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Ledger } from './ledger.js';
@@ -10,25 +10,40 @@ import { LedgerError } from './types.js';
 
 const ledger = Ledger.open((workerData as { file: string }).file);
 ledger.forBulkWrites();
-/** Launches given ahead of their batch (BulkWriter.stage), written with it. */
-let staged: LaunchWrite[] = [];
+/** The first failure of the batch being written: its parts after it are not written, the batch is refused. */
+let failed: LedgerError | null = null;
+
+/** Writes a part of the batch into its transaction (opened by the first part). */
+function writePart(ws: LaunchWrite[]): void {
+  if (failed !== null) return;
+  try {
+    ledger.writeOpen(ws);
+  } catch (e) {
+    if (!(e instanceof LedgerError)) throw e;
+    failed = e;
+    ledger.rollbackWrites();
+  }
+}
+
 parentPort!.on('message', (m: { stage?: LaunchWrite[]; batch?: LaunchWrite[] } | null) => {
   if (m === null) {
     ledger.close();
     parentPort!.close();
     return;
   }
-  if (m.stage) {
-    for (const w of m.stage) staged.push(w);
-    return;
+  // Launches staged ahead of their batch (BulkWriter.stage) are written at once, in the batch's transaction.
+  writePart(m.stage ?? m.batch!);
+  if (m.stage) return;
+  if (failed === null) {
+    try {
+      ledger.commitWrites();
+    } catch (e) {
+      if (!(e instanceof LedgerError)) throw e;
+      failed = e;
+      ledger.rollbackWrites();
+    }
   }
-  const ws = staged.length ? [...staged, ...m.batch!] : m.batch!;
-  staged = [];
-  try {
-    ledger.upsertWrites(ws);
-    parentPort!.postMessage({ ok: true });
-  } catch (e) {
-    if (!(e instanceof LedgerError)) throw e;
-    parentPort!.postMessage({ ok: false, code: e.code, message: e.message });
-  }
+  if (failed === null) parentPort!.postMessage({ ok: true });
+  else parentPort!.postMessage({ ok: false, code: failed.code, message: failed.message });
+  failed = null;
 });

@@ -1,11 +1,12 @@
 /**
  * ClosedWriter with a writer on another thread: every closed launch reaches it once and in order, the launches
  * of a batch being made are handed over a few at a time (the reading thread does not hold a whole batch), a
- * batch is CLOSED_BATCH launches with the ones staged before it, and `flushed` commits a batch not full yet.
+ * batch is BULK_BATCH launches with the ones staged before it, and `flushed` commits a batch not full yet.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  BULK_BATCH,
   type BulkWriterLike,
   CLOSED_BATCH,
   type ClosedLedger,
@@ -48,10 +49,11 @@ function recordingLedger(): { ledger: ClosedLedger; calls: Call[]; committed: st
 const rec = (i: number) => ({ id: `L${i}` }) as unknown as LaunchRecord;
 
 describe('ClosedWriter with a writer thread', () => {
-  it('hands every launch over once, in order, a few at a time, a batch per CLOSED_BATCH', async () => {
+  it('hands every launch over once, in order, a few at a time, a batch per BULK_BATCH', async () => {
     const { ledger, calls, committed } = recordingLedger();
     const w = new ClosedWriter(ledger, (run) => run());
-    const n = 2 * CLOSED_BATCH + 7;
+    // The writer starts with the first CLOSED_BATCH launches; then come batches of BULK_BATCH.
+    const n = CLOSED_BATCH + 2 * BULK_BATCH + 7;
     const texts: Array<string | null> = [];
     for (let i = 0; i < n; i++) texts.push(w.add(rec(i), true));
     await w.flushed();
@@ -62,17 +64,17 @@ describe('ClosedWriter with a writer thread', () => {
     );
     // The first batch is written from the records kept until the writer starts; after that, staged parts.
     const writes = calls.filter((c) => c.kind === 'write');
-    assert.equal(writes.length, 3);
+    assert.equal(writes.length, 4);
     const stages = calls.filter((c) => c.kind === 'stage');
     assert.ok(stages.length > 0, 'launches staged ahead of their batch');
     const biggestHeld = Math.max(...calls.slice(1).map((c) => c.ids.length));
     assert.ok(biggestHeld < CLOSED_BATCH / 4, `at most ${biggestHeld} launches held on the reading thread`);
-    // Between two writes, the staged parts and the batch make CLOSED_BATCH launches.
+    // Between two writes, the staged parts and the batch make BULK_BATCH launches.
     let since = 0;
     for (const c of calls.slice(1)) {
       since += c.ids.length;
       if (c.kind === 'write' && c !== writes.at(-1)) {
-        assert.equal(since, CLOSED_BATCH);
+        assert.equal(since, BULK_BATCH);
         since = 0;
       }
     }

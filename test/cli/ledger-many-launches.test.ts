@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { CLOSED_BATCH } from '../../src/app/closed-launches.js';
+import { BULK_BATCH, CLOSED_BATCH } from '../../src/app/closed-launches.js';
 import { runCli, tmpDir } from '../helpers.js';
 import { launch, launchRows, logOf, statusOf, withStore } from '../many-launches.js';
 import { BACKENDS, stopBackends } from '../store/backends.js';
@@ -26,8 +26,9 @@ const status = statusOf;
 /** Each launch recorded at the log. */
 const rows = (where: string, log: string) => launchRows(where, { path: fs.realpathSync(log) });
 
-// More launches than a batch written at once and than a page read back, so that both are crossed.
-const N = 2 * CLOSED_BATCH + 500;
+// More launches than a batch written at once (the first, then one of the writer's thread) and than a page read
+// back, so that all are crossed (the last launch one that serves: `status` exits 0).
+const N = CLOSED_BATCH + BULK_BATCH + 501;
 
 describe('a log of thousands of launches, read through the ledger', () => {
   for (const b of BACKENDS)
