@@ -49,12 +49,17 @@ function readKb(pid, field) {
  * Under GNU time a child killed by signal N shows as code 128+N rather than as `signal`.
  *
  * @param {string[]} argv
- * @param {{measureRss?: boolean, method?: 'auto'|'time'|'poll', cwd?: string, env?: NodeJS.ProcessEnv}} [opts]
- *   method forces a way of measuring RSS, for testing the fallback.
+ * @param {{measureRss?: boolean, method?: 'auto'|'time'|'poll', cwd?: string, env?: NodeJS.ProcessEnv,
+ *   discardStdout?: boolean}} [opts]
+ *   method forces a way of measuring RSS, for testing the fallback; discardStdout sends stdout to /dev/null
+ *   (`stdout` is then empty).
  * @returns {Promise<{wallMs: number, peakRssKb: number|null, stdout: string, stderr: string,
  *   code: number|null, signal: string|null, rssMethod: 'time'|'poll'|null}>}
  */
-export async function timeCommand(argv, { measureRss = false, method = 'auto', cwd, env } = {}) {
+export async function timeCommand(
+  argv,
+  { measureRss = false, method = 'auto', cwd, env, discardStdout = false } = {},
+) {
   let rssMethod = null;
   if (measureRss) rssMethod = method === 'auto' ? (hasGnuTime() ? 'time' : 'poll') : method;
 
@@ -66,9 +71,10 @@ export async function timeCommand(argv, { measureRss = false, method = 'auto', c
     cmd = [GNU_TIME, '-f', `${MARKER}%M`, ...argv];
   }
 
-  // The child's stdout goes to a file, as `cmd > out.json` sends it: read through a pipe, the hundreds of MB a
-  // `runs --json` of many launches prints cost this process CPU time on the cores the child runs on.
-  const outFile = path.join(os.tmpdir(), `firedup-bench-out-${process.pid}-${++outFiles}`);
+  // The child's stdout goes to a file, as `cmd > out.json` sends it, or with `discardStdout` to /dev/null (as
+  // hyperfine times a command): read through a pipe, the hundreds of MB a `runs --json` of many launches prints
+  // cost this process CPU time on the cores the child runs on.
+  const outFile = discardStdout ? '/dev/null' : path.join(os.tmpdir(), `firedup-bench-out-${process.pid}-${++outFiles}`);
   const outFd = fs.openSync(outFile, 'w');
   const t0 = performance.now();
   let child;
@@ -100,8 +106,8 @@ export async function timeCommand(argv, { measureRss = false, method = 'auto', c
     if (timer) clearInterval(timer);
   });
   const wallMs = performance.now() - t0;
-  const stdout = fs.readFileSync(outFile, 'utf8');
-  fs.rmSync(outFile, { force: true });
+  const stdout = discardStdout ? '' : fs.readFileSync(outFile, 'utf8');
+  if (!discardStdout) fs.rmSync(outFile, { force: true });
 
   let peakRssKb = null;
   if (rssMethod === 'poll') peakRssKb = peak || null;
