@@ -311,7 +311,7 @@ export class LogAnalyzer {
     const held = this.held;
     if (held !== null) {
       this.held = null;
-      if (!truncated && continuesWrap(text, this.ctx.year)) {
+      if (!truncated && continuesWrap(text, held.text, this.ctx)) {
         text = held.text + text;
         no = held.no;
         offset = held.offset;
@@ -372,18 +372,27 @@ export class LogAnalyzer {
     if (!this.ctx.wrap) {
       const year = this.ctx.year;
       const seen = this.headSeen;
-      this.ctx.wrap = commonGutter(
-        head.map((l) => l.rest),
-        (t) => {
-          let r = seen.get(t);
-          if (r === undefined) {
-            // Every engine's rules, whatever the detector holds so far: the answer is the text's alone.
-            r = startsReadable(t, year) || this.match(t, ENGINE_MODULES) !== null;
-            seen.set(t, r);
-          }
-          return r;
-        },
-      );
+      const readable = (t: string) => {
+        let r = seen.get(t);
+        if (r === undefined) {
+          // Every engine's rules, whatever the detector holds so far: the answer is the text's alone.
+          r = startsReadable(t, year) || this.match(t, ENGINE_MODULES) !== null;
+          seen.set(t, r);
+        }
+        return r;
+      };
+      // Where the known wrappers end; else a line-number column from the line's start, which a known wrapper
+      // may have taken on some lines only (`grep -n`'s `12:  import x` read as srun's `12: `).
+      this.ctx.wrap =
+        commonGutter(
+          head.map((l) => l.rest),
+          readable,
+        ) ??
+        commonGutter(
+          head.map((l) => l.text),
+          readable,
+          true,
+        );
     }
     if (this.ctx.wrap) this.readHeadAgain();
   }

@@ -184,4 +184,17 @@ describe('hard-wrapped pastes', () => {
     assert.equal(l.progress?.done, 1);
     assert.equal(l.failure?.line, 7);
   });
+
+  it('lines of one length behind a gutter not known yet are not joined: each starts as the one before', () => {
+    // `grep -n` over a TRT-LLM log: four lines of one length, then the error, which must stay a line of its own.
+    const warm = (i: number) =>
+      `${i + 1}:[05/30/2026-23:49:4${i}] [TRT-LLM] [I] Run generation only CUDA graph warmup for batch size=17${i}`;
+    const lines = [
+      ...[0, 1, 2, 3].map(warm),
+      '5:[05/30/2026-23:49:47] [TRT-LLM] [E] Failed to initialize executor on rank 6: CUDA error: an illegal memory access was encountered',
+    ];
+    const l = analyzeText(`${lines.join('\n')}\n`).launches.at(-1)!;
+    assert.equal(l.failure?.class, 'cuda_error');
+    assert.equal(l.failure?.line, 5);
+  });
 });

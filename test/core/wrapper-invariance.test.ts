@@ -4,7 +4,7 @@
  * Kubernetes log stream (and the runtime's file under /var/log/pods, and `kubectl logs --prefix`), docker
  * compose, Docker's json-file, journald (both formats), Slurm's `srun --label`, moreutils' `ts`, an
  * application's own logger, a multi-host log collector and a CI runner print it, and read again (issue 10, cause 1).
- * Then through gutters no rule names (pdsh, stern, a log viewer's export, a Markdown code block), which the
+ * Then through gutters no rule names (pdsh, stern, a log viewer's export, a Markdown code block, line numbers), which the
  * analyzer learns from the head of the file.
  */
 import assert from 'node:assert/strict';
@@ -35,6 +35,8 @@ const WRAPPERS: Record<string, (line: string, i: number) => string> = {
   'stern, one pod': (l) => `inference-server-0 engine ${l}`,
   "a log viewer's time column": (l, i) => `2026-03-01 10:00:${two(i)}.123\t${l}`,
   'a Markdown code block': (l) => `    ${l}`,
+  'cat -n': (l, i) => `${String(i + 1).padStart(6)}\t${l}`,
+  'grep -n': (l, i) => `${i + 1}:${l}`,
 };
 
 const reading = (r: AnalysisReport) => {

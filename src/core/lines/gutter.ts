@@ -2,14 +2,14 @@
  * A gutter no one listed, read from the head of a file: text that another program put before every line and
  * that no engine frame follows on the lines seen so far, so the frame-anchored learning (wrapper.ts) cannot
  * find it. pdsh's `host: `, stern's `pod container `, a log viewer's time column and tab, a Markdown code
- * block's indentation, one over another. A file that begins inside a traceback shows the case: no frame at all,
+ * block's indentation, a line-number column (`cat -n`, `grep -n`), one over another. A file that begins inside a traceback shows the case: no frame at all,
  * and every line's meaning hangs on its first characters (`Traceback (…`, `  File "…"`, `ValueError: …`).
  *
  * The rule: the first lines of the file (none of which reads as an engine's own from its first character) all
  * start with the same text, or the same shape of text; taking it off makes at least two of them read as an
  * engine's own. The analyzer then reads those lines again with it peeled, and peels it from the rest of the file.
  */
-import { LITERAL, MAX_WRAPPER, shapeRegex } from './wrapper.js';
+import { LITERAL, MAX_WRAPPER, NUMBER_GUTTERS, shapeRegex } from './wrapper.js';
 
 /** How many lines, and how many characters of them, the head holds before it stops looking. */
 export const HEAD_LINES = 48;
@@ -32,11 +32,18 @@ export interface HeadLine {
  * The gutter the non-blank `texts` all start with, as a learned wrapper (wrapper.ts: a `=literal` or a shape),
  * or null. `readable` says whether a line reads as an engine's own (its frame, a traceback line, a line an
  * engine rule knows). The shortest candidate that makes at least two lines readable that were not wins.
+ * `numbersOnly`: only a line-number column (what comes off a line before the known wrappers: see parseLine).
  */
-export function commonGutter(texts: readonly string[], readable: (text: string) => boolean): string | null {
+export function commonGutter(
+  texts: readonly string[],
+  readable: (text: string) => boolean,
+  numbersOnly = false,
+): string | null {
   const lines = texts.filter((t) => t.trim() !== '');
   if (lines.length < MIN_LINES) return null;
-  for (const cand of [...literalGutters(lines), ...shapeGutters(lines)]) {
+  // A number column first: a shape would take it together with whatever follows it on the first lines.
+  const numbers = Object.keys(NUMBER_GUTTERS);
+  for (const cand of numbersOnly ? numbers : [...numbers, ...literalGutters(lines), ...shapeGutters(lines)]) {
     if (reveals(cand, lines, readable)) return cand;
   }
   return null;

@@ -2,7 +2,7 @@
  * Hard-wrapped pastes: a terminal's copy or an issue box cuts long lines into pieces of exactly the wrap column's
  * width. The analyzer holds a line of that width until the next line says whether it goes on.
  */
-import { parseLine } from './prefix.js';
+import { type PrefixContext, parseLine } from './prefix.js';
 
 /** The column a paste hard-wrapped its lines at: the longest length seen, once it has come three times. */
 export class HardWrap {
@@ -20,11 +20,23 @@ export class HardWrap {
 }
 
 /**
- * Whether a physical line goes on the one before it, cut at the wrap column: not a line of its own (a logger's
- * frame, an indented traceback line, a traceback header, a progress bar, an empty line).
+ * Whether a physical line goes on the one before it (`held`), cut at the wrap column: not a line of its own (a
+ * logger's frame, under the file's learned wrapper if it has one, an indented traceback line, a traceback
+ * header, a progress bar, an empty line), nor one that starts as the held line does (a gutter's line numbers
+ * or host, the same punctuation in its first word: a piece of a cut line starts anywhere in its text).
  */
-export function continuesWrap(text: string, year: number): boolean {
+export function continuesWrap(text: string, held: string, ctx: PrefixContext): boolean {
   if (text === '' || /^(?:\s{2}|\t)/.test(text) || text.includes('\r')) return false;
   if (/^Traceback \(most recent call last\)|\d+%\|/.test(text)) return false;
-  return !parseLine(text, 0, 0, { year, wrap: null, wrapSeen: null }).framed;
+  const head = firstWordShape(text);
+  if (head !== null && head === firstWordShape(held)) return false;
+  return !parseLine(text, 0, 0, { year: ctx.year, wrap: ctx.wrap ?? null, wrapSeen: null }).framed;
+}
+
+/** The shape of a line's first word (word runs `w`), when it has punctuation: `12:[05/30/2025-23:49:44]` → `w:[w/w/w-w:w:w]`. */
+function firstWordShape(text: string): string | null {
+  const word = /^\S{2,40}/.exec(text)?.[0];
+  if (word === undefined) return null;
+  const shape = word.replace(/\w+/g, 'w');
+  return /[^w]/.test(shape) ? shape : null;
 }

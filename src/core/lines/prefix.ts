@@ -5,7 +5,13 @@
  */
 import type { LogFrame, LogLine } from '../types.js';
 import { cleanText } from './clean.js';
-import { findInnerFrame, learnedWrapper, learnWrapper, type WrapperState } from './wrapper.js';
+import {
+  findInnerFrame,
+  learnedWrapper,
+  learnWrapper,
+  NUMBER_GUTTERS,
+  type WrapperState,
+} from './wrapper.js';
 
 export interface PrefixContext extends WrapperState {
   /** Year for stamps that print none (vLLM, journald). Updated from any full date seen. */
@@ -145,10 +151,13 @@ function blankLine(text: string, no = 0, offset = 0): LogLine {
 
 export function parseLine(text: string, no: number, offset: number, ctx: PrefixContext): LogLine {
   const line = blankLine(text, no, offset);
-  let rest = peelWrappers(line, text, ctx);
+  // A line-number column (`cat -n`, `grep -n`) is the outermost wrapper (the tool ran on the file as it was),
+  // and comes off first: `12: ` would read as an srun label.
+  const numbered = ctx.wrap != null && ctx.wrap in NUMBER_GUTTERS ? learnedWrapper(ctx, text) : 0;
+  let rest = peelWrappers(line, numbered > 0 ? text.slice(numbered) : text, ctx);
   // A wrapper learned from this file's earlier lines: peeled before the frame, and from continuation lines.
-  const learned = learnedWrapper(ctx, rest);
-  if (learned > 0) rest = peelWrappers(line, rest.slice(learned), ctx);
+  const learned = numbered > 0 ? numbered : learnedWrapper(ctx, rest);
+  if (learned > 0 && numbered === 0) rest = peelWrappers(line, rest.slice(learned), ctx);
   let frame = readFrame(line, rest, ctx);
   if (learned === 0 && (frame === null || GENERIC_FRAME.has(frame))) {
     // The engine's frame behind a prefix no one listed (an app's logger, a collector, a CI gutter).
@@ -160,9 +169,18 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
       // SGLang formats uvicorn's lines with its own `[%(asctime)s] %(levelprefix)s` (entrypoints/http_server.py):
       // a bare bracket stamp before `INFO:     ` is the engine's frame, not a wrapper to learn.
       if (got !== null || (frame !== 'bracket' && UVICORN.test(inner))) {
-        learnWrapper(ctx, rest.slice(0, rest.length - inner.length));
-        frame = got;
-        rest = inner;
+        let prefix = rest.slice(0, rest.length - inner.length);
+        const stamp = got === null ? SGLANG_UVICORN_STAMP.exec(prefix) : null;
+        if (stamp !== null && stamp.index > 0) {
+          // The same behind a wrapper: the stamp stays the line's, the wrapper is what stands before it.
+          prefix = prefix.slice(0, stamp.index);
+          frame = readFrame(line, rest.slice(stamp.index), ctx);
+          rest = frame === null ? inner : line.msg;
+        } else {
+          frame = got;
+          rest = inner;
+        }
+        learnWrapper(ctx, prefix);
       }
     }
   }
@@ -198,6 +216,9 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
   return line;
 }
 
+/** SGLang's stamp before uvicorn's lines (see parseLine), at the end of what stands before the `INFO:     `. */
+const SGLANG_UVICORN_STAMP = /\[(?:\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2}(?:\.\d+)?\] ?$/;
+
 /** What a Python traceback starts its lines with (the header, a frame, the exception), as printed. */
 const TRACEBACK_START =
   /^(?:Traceback \(most recent call last\):| {2}File "[^"]+", line \d+|(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$))/;
@@ -217,6 +238,8 @@ export function startsReadable(text: string, year: number): boolean {
   const ctx: PrefixContext = { year, wrap: null, wrapSeen: null };
   const rest = peelWrappers(line, text, ctx);
   const frame = readFrame(line, rest, ctx);
+  // A bare `[date time]` before uvicorn's `INFO:     ` is SGLang's own (see parseLine).
+  if (frame === 'bracket') return UVICORN.test(line.msg);
   if (frame !== null) return !GENERIC_FRAME.has(frame);
   return TRACEBACK_START.test(rest) || UVICORN.test(rest);
 }

@@ -67,10 +67,23 @@ const cache = new Map<string, RegExp>();
 /** A wrapper kept as printed (a constant gutter: one host's name, an indentation): `=` and the text. */
 export const LITERAL = '=';
 
-/** The regex a learned shape (or a `=literal`) peels with (anchored at the line start). */
+/**
+ * Line-number columns, which no shape says (a number's width changes, and grep puts no blank after it), by
+ * name: `cat -n` and `nl` (`%6d\t`), `grep -n` (`N:` before a matching line, `N-` before a context line),
+ * and an editor's or `less -N`'s column (`  12 `).
+ */
+export const NUMBER_GUTTERS: Readonly<Record<string, RegExp>> = {
+  '#cat -n': /^ *\d+\t/,
+  '#grep -n': /^\d+[:-]/,
+  '#numbered': /^ *\d+ /,
+};
+
+/** The regex a learned shape (or a `=literal`, or a named number column) peels with (anchored at the start). */
 export function shapeRegex(shape: string): RegExp {
   let re = cache.get(shape);
   if (re) return re;
+  const named = NUMBER_GUTTERS[shape];
+  if (named) return named;
   if (shape.startsWith(LITERAL)) {
     re = new RegExp(`^${shape.slice(1).replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}`);
     cache.set(shape, re);

@@ -106,6 +106,24 @@ describe('gutters no rule names, learned from the head of the file', () => {
     assert.deepEqual(reading(analyze(wrapped)), reading(analyze(llama)));
   });
 
+  it('a line-number column: `cat -n`, and `grep -n` with its context lines (`N-`)', () => {
+    const catN = VLLM_OOM.map((l, i) => `${String(i + 1).padStart(6)}\t${l}`);
+    assert.equal(commonGutter(catN, readable), '#cat -n');
+    assert.deepEqual(reading(analyze(catN)), reading(analyze(VLLM_OOM)));
+    const grepN = VLLM_OOM.map((l, i) => `${i + 120}${i === 5 ? ':' : '-'}${l}`);
+    assert.equal(commonGutter(grepN, readable), '#grep -n');
+    assert.deepEqual(reading(analyze(grepN)), reading(analyze(VLLM_OOM)));
+  });
+
+  it("SGLang's own stamp before uvicorn's lines stays the line's behind a wrapper", () => {
+    const access = (i: number) =>
+      `[2026-02-03 04:06:1${i}] INFO:     10.0.0.7:4122${i} - "POST /generate HTTP/1.1" 200 OK`;
+    const lines = [0, 1, 2, 3].map((i) => `${i + 1}:${access(i)}`);
+    const a = new LogAnalyzer();
+    a.push(Buffer.from(`${lines.join('\n')}\n`));
+    assert.equal((a as unknown as { ctx: { wrap: string | null } }).ctx.wrap, 'w:');
+  });
+
   it('a description every line shares is not a gutter: taking it off reveals nothing', () => {
     const bars = [10, 40, 70, 100].map(
       (p) =>
