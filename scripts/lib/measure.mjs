@@ -74,7 +74,9 @@ export async function timeCommand(
   // The child's stdout goes to a file, as `cmd > out.json` sends it, or with `discardStdout` to /dev/null (as
   // hyperfine times a command): read through a pipe, the hundreds of MB a `runs --json` of many launches prints
   // cost this process CPU time on the cores the child runs on.
-  const outFile = discardStdout ? '/dev/null' : path.join(os.tmpdir(), `firedup-bench-out-${process.pid}-${++outFiles}`);
+  const outFile = discardStdout
+    ? '/dev/null'
+    : path.join(os.tmpdir(), `firedup-bench-out-${process.pid}-${++outFiles}`);
   const outFd = fs.openSync(outFile, 'w');
   const t0 = performance.now();
   let child;
