@@ -41,21 +41,29 @@ export function commonGutter(
 ): string | null {
   const lines = texts.filter((t) => t.trim() !== '');
   if (lines.length < MIN_LINES) return null;
+  // Only a line that does not read as it is can be revealed: too few of them, and no gutter is looked for.
+  const unread = new Set(lines.filter((t) => !readable(t)));
+  if (unread.size < MIN_REVEALED) return null;
   // A number column first: a shape would take it together with whatever follows it on the first lines.
   const numbers = Object.keys(NUMBER_GUTTERS);
   for (const cand of numbersOnly ? numbers : [...numbers, ...literalGutters(lines), ...shapeGutters(lines)]) {
-    if (reveals(cand, lines, readable)) return cand;
+    if (reveals(cand, lines, unread, readable)) return cand;
   }
   return null;
 }
 
-function reveals(cand: string, lines: readonly string[], readable: (text: string) => boolean): boolean {
+function reveals(
+  cand: string,
+  lines: readonly string[],
+  unread: ReadonlySet<string>,
+  readable: (text: string) => boolean,
+): boolean {
   const re = shapeRegex(cand);
   let revealed = 0;
   for (const t of lines) {
     const m = re.exec(t);
     if (m === null) return false;
-    if (revealed < MIN_REVEALED && readable(t.slice(m[0].length)) && !readable(t)) revealed++;
+    if (revealed < MIN_REVEALED && unread.has(t) && readable(t.slice(m[0].length))) revealed++;
   }
   return revealed >= MIN_REVEALED;
 }
