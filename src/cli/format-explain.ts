@@ -33,6 +33,8 @@ export function formatExplain(file: string, x: Explanation, st: Style): string {
       for (const t of v.top) out.push(`${ev(t.line, t.text)}${st.dim(`  [${v.engine} +${t.weight}]`)}`);
   }
 
+  if (x.wrapper !== null) out.push(`  peeled from each line before reading it: ${x.wrapper}`);
+
   out.push('');
   if (x.start.seen)
     out.push(`  launch start${x.start.anchors.length ? ` (${x.start.anchors.join(', ')})` : ''}:`);

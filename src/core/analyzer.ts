@@ -292,6 +292,11 @@ export class LogAnalyzer {
     return this.ctx.year;
   }
 
+  /** The wrapper learned from the file (a shape, a `=literal` or a named number column), or null. */
+  get wrapper(): string | null {
+    return this.ctx.wrap ?? null;
+  }
+
   set year(y: number) {
     this.ctx.year = y;
   }

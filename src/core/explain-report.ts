@@ -40,6 +40,8 @@ export interface Explanation {
     evidence: Evidence[];
   } | null;
   config: Array<{ source: string; line: number }>;
+  /** What was peeled from the lines besides the wrappers firedup knows (lines/wrapper.ts, gutter.ts), said plainly. */
+  wrapper: string | null;
   /** Over the whole file: engine-looking lines (the engine's logger prefix, info or above) no rule matched. */
   unrecognised: { lines: number; distinct: number; dropped: number; shapes: UnrecognisedShape[] };
 }
@@ -92,6 +94,7 @@ export function explainLatest(a: LogAnalyzer): Explanation | null {
           }
         : null,
     config: r.configSources,
+    wrapper: describeWrapper(a.wrapper),
     unrecognised: {
       lines: a.explainer?.lines ?? 0,
       distinct: shapes.length,
@@ -99,4 +102,12 @@ export function explainLatest(a: LogAnalyzer): Explanation | null {
       shapes,
     },
   };
+}
+
+/** A learned wrapper as a person reads it: the text itself, a number column by its tool, or its shape. */
+function describeWrapper(w: string | null): string | null {
+  if (w === null) return null;
+  if (w.startsWith('#')) return `line numbers (${w.slice(1)})`;
+  if (w.startsWith('=')) return JSON.stringify(w.slice(1));
+  return `${JSON.stringify(w.replace(/\\t/g, '\t'))} by shape (w: a word of letters or digits)`;
 }

@@ -53,6 +53,28 @@ describe('status --explain', () => {
     assert.ok(x.phases.some((p: { line: number }) => p.line === 7));
   });
 
+  it('says what it peeled from each line: a gutter learned from the head of the file', () => {
+    const wrapped = path.join(dir, 'pdsh.log');
+    fs.writeFileSync(
+      wrapped,
+      LOG.split('\n')
+        .map((l) => (l ? `gpu-node-4: ${l}` : l))
+        .join('\n'),
+    );
+    const x = JSON.parse(runCli(['status', '--explain', '--json', '--no-ledger', wrapped]).stdout);
+    // Learned from the frames behind it, by shape (the host name's words become `w`).
+    assert.equal(x.wrapper, '"w-w-w: " by shape (w: a word of letters or digits)');
+    assert.equal(x.engine.id, 'vllm');
+    assert.match(
+      runCli(['status', '--explain', '--no-ledger', wrapped]).stdout,
+      /peeled from each line before reading it: "w-w-w: "/,
+    );
+    assert.equal(
+      JSON.parse(runCli(['status', '--explain', '--json', '--no-ledger', file]).stdout).wrapper,
+      null,
+    );
+  });
+
   it('prints the same as text, from a file and from stdin', () => {
     const r = runCli(['status', '--explain', '--no-ledger', file]);
     assert.match(r.stdout, /confidence: /);
