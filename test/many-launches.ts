@@ -2,6 +2,7 @@
  * A log of many short SGLang launches, made line by line, and what the ledger-many-launches tests (local and
  * remote) read back of it.
  */
+import assert from 'node:assert/strict';
 import type { LedgerStore } from '../src/store/ledger-store.js';
 import { openLedger } from '../src/store/open.js';
 import type { LaunchFilter } from '../src/store/types.js';
@@ -60,4 +61,21 @@ export function launchRows(where: string, at: LaunchFilter) {
       .map((r) => ({ offset: r.startOffset, id: r.id, updatedAt: r.updatedAt }))
       .sort((a, b) => a.offset - b.offset),
   );
+}
+
+type LaunchRow = { offset: number; id: string; updatedAt: number };
+
+/**
+ * After one launch was appended to a log read before (`first`, its state saved at `savedAt`) and read again:
+ * one row more, the earlier rows under their ids, and only the launch it closed and the new one written.
+ */
+export function assertOneAppended(after: LaunchRow[], first: LaunchRow[], savedAt: number): void {
+  assert.equal(after.length, first.length + 1);
+  assert.deepEqual(
+    after.slice(0, first.length).map((r) => r.id),
+    first.map((r) => r.id),
+    'ids stable',
+  );
+  const rewritten = after.filter((r) => r.updatedAt > savedAt).map((r) => r.offset);
+  assert.deepEqual(rewritten, [first.at(-1)!.offset, after.at(-1)!.offset]);
 }

@@ -292,13 +292,13 @@ export class LogAnalyzer {
     return this.ctx.year;
   }
 
+  set year(y: number) {
+    this.ctx.year = y;
+  }
+
   /** The wrapper learned from the file (a shape, a `=literal` or a named number column), or null. */
   get wrapper(): string | null {
     return this.ctx.wrap ?? null;
-  }
-
-  set year(y: number) {
-    this.ctx.year = y;
   }
 
   private onRaw: RawLineSink = (buf, s, e, no, offset, truncated) => {

@@ -8,6 +8,7 @@ import type { Confidence, FailureSource } from './confidence.js';
 import { failureSource } from './confidence.js';
 import type { Vote } from './detect.js';
 import type { UnrecognisedShape } from './explain.js';
+import { LITERAL, NUMBER_GUTTERS } from './lines/wrapper.js';
 import type { EngineId, Evidence, FailureClass, Outcome, Phase } from './types.js';
 import { ENGINES } from './types.js';
 
@@ -107,7 +108,7 @@ export function explainLatest(a: LogAnalyzer): Explanation | null {
 /** A learned wrapper as a person reads it: the text itself, a number column by its tool, or its shape. */
 function describeWrapper(w: string | null): string | null {
   if (w === null) return null;
-  if (w.startsWith('#')) return `line numbers (${w.slice(1)})`;
-  if (w.startsWith('=')) return JSON.stringify(w.slice(1));
+  if (w in NUMBER_GUTTERS) return `line numbers (${w.slice(1)})`;
+  if (w.startsWith(LITERAL)) return JSON.stringify(w.slice(LITERAL.length));
   return `${JSON.stringify(w.replace(/\\t/g, '\t'))} by shape (w: a word of letters or digits)`;
 }

@@ -13,11 +13,11 @@ ledger.forBulkWrites();
 /** The first failure of the batch being written: its parts after it are not written, the batch is refused. */
 let failed: LedgerError | null = null;
 
-/** Writes a part of the batch into its transaction (opened by the first part). */
-function writePart(ws: LaunchWrite[]): void {
+/** Runs a step of the batch unless one failed; a failure drops what the batch's transaction holds. */
+function step(run: () => void): void {
   if (failed !== null) return;
   try {
-    ledger.writeOpen(ws);
+    run();
   } catch (e) {
     if (!(e instanceof LedgerError)) throw e;
     failed = e;
@@ -32,17 +32,9 @@ parentPort!.on('message', (m: { stage?: LaunchWrite[]; batch?: LaunchWrite[] } |
     return;
   }
   // Launches staged ahead of their batch (BulkWriter.stage) are written at once, in the batch's transaction.
-  writePart(m.stage ?? m.batch!);
+  step(() => ledger.writeOpen(m.stage ?? m.batch!));
   if (m.stage) return;
-  if (failed === null) {
-    try {
-      ledger.commitWrites();
-    } catch (e) {
-      if (!(e instanceof LedgerError)) throw e;
-      failed = e;
-      ledger.rollbackWrites();
-    }
-  }
+  step(() => ledger.commitWrites());
   if (failed === null) parentPort!.postMessage({ ok: true });
   else parentPort!.postMessage({ ok: false, code: failed.code, message: failed.message });
   failed = null;

@@ -574,14 +574,10 @@ export class Ledger {
     this.guard(() => this.db.pragma('wal_autocheckpoint = 4000'));
   }
 
-  /** As upsertLaunches, of launches made ready to write by another thread (see bulk-writer.ts). */
-  upsertWrites(ws: LaunchWrite[]): void {
-    this.guard(() => this.db.transaction(() => this.writeRows(ws)).immediate());
-  }
-
   /**
-   * As upsertWrites, in a transaction left open until `commitWrites`: the writer's thread writes the parts of a
-   * batch as they come and commits the batch once. Each commit rewrites every page its launches touched, and
+   * As upsertLaunches, of launches made ready to write by another thread (see bulk-writer.ts), in a transaction
+   * left open until `commitWrites`: the writer's thread writes the parts of a batch as they come and commits the
+   * batch once. Each commit rewrites every page its launches touched, and
    * the random keys (ids, fingerprints) touch most pages of their indexes: the fewer commits, the less written.
    */
   writeOpen(ws: LaunchWrite[]): void {

@@ -2,8 +2,9 @@
  * A gutter no one listed, read from the head of a file: text that another program put before every line and
  * that no engine frame follows on the lines seen so far, so the frame-anchored learning (wrapper.ts) cannot
  * find it. pdsh's `host: `, stern's `pod container `, a log viewer's time column and tab, a Markdown code
- * block's indentation, a line-number column (`cat -n`, `grep -n`), one over another. A file that begins inside a traceback shows the case: no frame at all,
- * and every line's meaning hangs on its first characters (`Traceback (…`, `  File "…"`, `ValueError: …`).
+ * block's indentation, a line-number column (`cat -n`, `grep -n`), one over another. A file that begins inside
+ * a traceback shows the case: no frame at all, and every line's meaning hangs on its first characters
+ * (`Traceback (…`, `  File "…"`, `ValueError: …`).
  *
  * The rule: the first lines of the file (none of which reads as an engine's own from its first character) all
  * start with the same text, or the same shape of text; taking it off makes at least two of them read as an
@@ -77,13 +78,7 @@ const MAX_CUTS = 6;
  * (`|   File "…"`).
  */
 function literalGutters(lines: readonly string[]): string[] {
-  let p = lines[0]!.slice(0, MAX_WRAPPER);
-  for (const t of lines) {
-    let i = 0;
-    while (i < p.length && i < t.length && p.charCodeAt(i) === t.charCodeAt(i)) i++;
-    if (i < p.length) p = p.slice(0, i);
-    if (p === '') return [];
-  }
+  const p = commonStart(lines.map((t) => t.slice(0, MAX_WRAPPER)));
   return blankCuts(p).map((end) => LITERAL + p.slice(0, end));
 }
 
@@ -93,14 +88,7 @@ function literalGutters(lines: readonly string[]): string[] {
  * match any message. Its last blank is the one the lines print, the shortest of them.
  */
 function shapeGutters(lines: readonly string[]): string[] {
-  let c = shapeOf(lines[0]!);
-  for (const t of lines) {
-    const s = shapeOf(t);
-    let i = 0;
-    while (i < c.length && i < s.length && c.charCodeAt(i) === s.charCodeAt(i)) i++;
-    if (i < c.length) c = c.slice(0, i);
-    if (c === '') return [];
-  }
+  const c = commonStart(lines.map(shapeOf));
   const out: string[] = [];
   for (let at = c.indexOf(' ', 1); at > 0 && out.length < MAX_CUTS; at = c.indexOf(' ', at + 1)) {
     const body = c.slice(0, at);
@@ -117,6 +105,18 @@ function shapeGutters(lines: readonly string[]): string[] {
     if (tail.length > 1) out.push(body + esc(tail));
   }
   return out;
+}
+
+/** What all the texts start with ('' when nothing). */
+function commonStart(texts: readonly string[]): string {
+  let p = texts[0]!;
+  for (const t of texts) {
+    let i = 0;
+    while (i < p.length && i < t.length && p.charCodeAt(i) === t.charCodeAt(i)) i++;
+    if (i < p.length) p = p.slice(0, i);
+    if (p === '') break;
+  }
+  return p;
 }
 
 /** The ends of `p`'s blank runs, as gutter lengths to try, shortest first. */

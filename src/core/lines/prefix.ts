@@ -254,6 +254,17 @@ function wrapperStamp(prefix: string): number | null {
 /** Frames that other programs print too: an engine frame found inside such a line's message wins. */
 const GENERIC_FRAME: ReadonlySet<LogFrame> = new Set<LogFrame>(['pylog', 'glog', 'file', 'bracket']);
 
+/** A wrapper's ISO stamp (year to second in groups 1–6) dates the line, and gives the year of later stamps. */
+function stampOf(line: LogLine, ctx: PrefixContext, m: RegExpExecArray): void {
+  ctx.year = Number(m[1]);
+  line.ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+}
+
+/** A syslog-style stamp (`Mar  4 05:06:07`, month name to second in groups 1–5), in the year known so far. */
+function syslogStampOf(line: LogLine, ctx: PrefixContext, m: RegExpExecArray): void {
+  line.ts = utc(ctx.year, MONTHS[m[1]!]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!);
+}
+
 /**
  * Peels the known wrappers (CI/container stamps, container runtime and Docker json-file lines, journald, `ts`,
  * srun labels, kubectl and compose gutters, Ray/vLLM process prefixes). Not a Markdown quote's `> `: loguru
@@ -265,46 +276,34 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
     if (rest.startsWith('{"log":"')) {
       const rec = dockerJsonLine(rest);
       if (rec !== null) {
-        if (rec.stamp) {
-          ctx.year = Number(rec.stamp[1]);
-          line.ts = utc(
-            +rec.stamp[1]!,
-            +rec.stamp[2]!,
-            +rec.stamp[3]!,
-            +rec.stamp[4]!,
-            +rec.stamp[5]!,
-            +rec.stamp[6]!,
-          );
-        }
+        if (rec.stamp) stampOf(line, ctx, rec.stamp);
         rest = rec.log;
         continue;
       }
     }
     let m = JOURNALD_ISO.exec(rest);
     if (m) {
-      ctx.year = Number(m[1]);
-      line.ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+      stampOf(line, ctx, m);
       if (m[7]) line.pid = Number(m[7]);
       rest = rest.slice(m[0].length);
       continue;
     }
     m = CRI.exec(rest) ?? CI_STAMP.exec(rest);
     if (m) {
-      ctx.year = Number(m[1]);
-      line.ts = utc(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+      stampOf(line, ctx, m);
       rest = rest.slice(m[0].length);
       continue;
     }
     m = JOURNALD.exec(rest);
     if (m && MONTHS[m[1]!]) {
-      line.ts = utc(ctx.year, MONTHS[m[1]!]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!);
+      syslogStampOf(line, ctx, m);
       if (m[6]) line.pid = Number(m[6]);
       rest = rest.slice(m[0].length);
       continue;
     }
     m = TS_STAMP.exec(rest);
     if (m && MONTHS[m[1]!]) {
-      line.ts = utc(ctx.year, MONTHS[m[1]!]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!);
+      syslogStampOf(line, ctx, m);
       rest = rest.slice(m[0].length);
       continue;
     }

@@ -85,7 +85,7 @@ export function shapeRegex(shape: string): RegExp {
   const named = NUMBER_GUTTERS[shape];
   if (named) return named;
   if (shape.startsWith(LITERAL)) {
-    re = new RegExp(`^${shape.slice(1).replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}`);
+    re = new RegExp(`^${escapeRegex(shape.slice(1))}`);
     cache.set(shape, re);
     return re;
   }
@@ -96,13 +96,17 @@ export function shapeRegex(shape: string): RegExp {
   for (const ch of body) {
     if (ch === 'w') src += '\\w+';
     else if (ch === ' ') src += '\\s+';
-    else src += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    else src += escapeRegex(ch);
   }
   src += tail.replace(/\t/g, '\\t');
   re = new RegExp(src);
   if (cache.size > 64) cache.clear();
   cache.set(shape, re);
   return re;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 /** What a PrefixContext keeps about the file's wrapper. */
