@@ -17,7 +17,13 @@ import { type FailureCandidate, FRAME_RULE, LaunchBuilder, rayLine } from './lau
 import { decodeLine, logicalSegments } from './lines/clean.js';
 import { commonGutter, HEAD_CHARS, HEAD_LINES, type HeadLine } from './lines/gutter.js';
 import { continuesWrap, HardWrap } from './lines/hard-wrap.js';
-import { type PrefixContext, parseLine, startsReadable, withoutKnownWrappers } from './lines/prefix.js';
+import {
+  criPiece,
+  type PrefixContext,
+  parseLine,
+  startsReadable,
+  withoutKnownWrappers,
+} from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
 import { frameInside } from './lines/wrapper.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
@@ -311,12 +317,26 @@ export class LogAnalyzer {
       return;
     }
     let text = decodeLine(buf, s, e);
+    const cri = criPiece(text);
     // this piece is as long as the wrap column: the next line may go on with it
-    const cut = !truncated && this.hardWrap.see(text.length) && !text.includes('\r');
+    const cut = !truncated && cri === null && this.hardWrap.see(text.length) && !text.includes('\r');
     const held = this.held;
     if (held !== null) {
       this.held = null;
-      if (!truncated && continuesWrap(text, held.text, this.ctx)) {
+      if (held.cri !== undefined) {
+        // a runtime's part: the next record of its stream carries the rest (a record of the other stream,
+        // or a line that is not one, ends it as the runtime left it)
+        if (
+          cri !== null &&
+          cri.stream === held.cri &&
+          held.text.length < (this.options.maxLine ?? DEFAULT_MAX_LINE)
+        ) {
+          text = held.text + text.slice(cri.start);
+          no = held.no;
+          offset = held.offset;
+          truncated ||= held.truncated === true;
+        } else this.readPhysical(held.text, held.no, held.offset, held.truncated === true);
+      } else if (!truncated && continuesWrap(text, held.text, this.ctx)) {
         text = held.text + text;
         no = held.no;
         offset = held.offset;
@@ -324,6 +344,10 @@ export class LogAnalyzer {
     }
     if (cut) {
       this.held = { text, no, offset };
+      return;
+    }
+    if (cri?.partial) {
+      this.held = { text, no, offset, cri: cri.stream, truncated };
       return;
     }
     this.readPhysical(text, no, offset, truncated);
@@ -335,13 +359,14 @@ export class LogAnalyzer {
    * the next says whether it goes on (not framed, not indented, no bar, no traceback header: see continuesWrap).
    */
   private readonly hardWrap = new HardWrap();
-  private held: { text: string; no: number; offset: number } | null = null;
+  /** A line held for the next: a hard-wrapped piece, or a container runtime's part (`cri`: its stream). */
+  private held: { text: string; no: number; offset: number; cri?: string; truncated?: boolean } | null = null;
 
   private flushHeld(): void {
     const h = this.held;
     if (h === null) return;
     this.held = null;
-    this.readPhysical(h.text, h.no, h.offset, false);
+    this.readPhysical(h.text, h.no, h.offset, h.truncated === true);
   }
 
   private readPhysical(text: string, no: number, offset: number, truncated: boolean): void {

@@ -4,6 +4,7 @@ import { LogAnalyzer } from '../../src/core/analyzer.js';
 import { decodeLine } from '../../src/core/lines/clean.js';
 import { type PrefixContext, parseLine } from '../../src/core/lines/prefix.js';
 import { prefixShape } from '../../src/core/lines/wrapper.js';
+import { analyzeText } from '../helpers.js';
 
 /** Reads made-up lines in order through one context, as the analyzer does for a file. */
 function read(lines: string[], ctx: PrefixContext = { year: 2026 }) {
@@ -186,5 +187,63 @@ describe('wrappers no one listed', () => {
     const b = LogAnalyzer.restore(a.checkpoint());
     const ctx = (b as unknown as { ctx: PrefixContext }).ctx;
     assert.equal(ctx.wrap, prefixShape('2025-01-02 03:04:05 | svc-a | '));
+  });
+});
+
+describe("a container runtime's parts of one line (`P` records, then `F`)", () => {
+  // A made-up SGLang start whose long server_args line the runtime cut into records of 1,000 characters.
+  const args = Array.from({ length: 300 }, (_, i) => `arg_${i}=${i}`).join(', ');
+  const long = `[2025-03-04 05:06:09] server_args=ServerArgs(model_path='m', ${args}, tp_size=4, dp_size=1)`;
+  const pieces: string[] = [];
+  for (let i = 0; i < long.length; i += 1000) pieces.push(long.slice(i, i + 1000));
+  const record = (t: string, stream: string, tag: string, text: string) =>
+    `2025-03-04T05:06:${t}Z ${stream} ${tag} ${text}`;
+  const parts = pieces.map((p, i) => record(`09.00${i}`, 'stdout', i === pieces.length - 1 ? 'F' : 'P', p));
+  const tail = [
+    record('10.0', 'stdout', 'F', '[2025-03-04 05:06:10 TP0] Load weight begin. avail mem=78.00 GB'),
+    record(
+      '20.0',
+      'stdout',
+      'F',
+      '[2025-03-04 05:06:20 TP0] Load weight end. type=Q, dtype=torch.bfloat16, avail mem=60.00 GB, mem usage=16.00 GB.',
+    ),
+  ];
+  const start = record('08.0', 'stdout', 'F', '[2025-03-04 05:06:08] Starting the server');
+
+  it("are read as the one line the engine wrote, at the first part's line number", () => {
+    assert.ok(pieces.length >= 4);
+    const r = analyzeText([start, ...parts, ...tail, ''].join('\n'));
+    const l = r.launches.at(-1)!;
+    assert.equal(l.config.tp_size, 4); // in the last part only
+    assert.equal(l.phase, 'weights_loaded');
+  });
+
+  it('are joined the same across checkpoints taken between the parts', () => {
+    const text = [start, ...parts, ...tail, ''].join('\n');
+    const whole = analyzeText(text);
+    const lines = text.split('\n');
+    for (let cut = 1; cut < lines.length - 1; cut++) {
+      const a = new LogAnalyzer({ year: 2026 });
+      a.push(Buffer.from(`${lines.slice(0, cut).join('\n')}\n`));
+      const b = LogAnalyzer.restore(a.checkpoint());
+      b.push(Buffer.from(lines.slice(cut).join('\n')));
+      assert.deepEqual(b.end().launches.at(-1)!.config, whole.launches.at(-1)!.config, `cut at ${cut}`);
+    }
+  });
+
+  it('a part the next record does not go on (another stream, or the file ends) is read as it stands', () => {
+    const r = analyzeText(
+      [
+        start,
+        parts[0]!,
+        record('09.5', 'stderr', 'F', 'torch.OutOfMemoryError: CUDA out of memory.'),
+        '',
+      ].join('\n'),
+    );
+    const l = r.launches.at(-1)!;
+    assert.equal(l.config.tp_size, undefined);
+    assert.equal(l.failure?.class, 'oom');
+    const end = analyzeText([start, parts[0]!].join('\n'));
+    assert.equal(end.launches.length, 1);
   });
 });

@@ -43,10 +43,22 @@ const JOURNALD = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) [\w.-]
  * A container runtime's log file (what the kubelet keeps under /var/log/pods, read there or collected from it):
  * `<RFC 3339 time> <stdout|stderr> <tag> <line>`, the tag `F` for a whole line or `P` for a part of one cut at
  * the runtime's line limit (kubelet pkg/kubelet/kuberuntime/logs/logs.go, parseCRILog; cri-api LogTagPartial,
- * LogTagFull, LogTagDelimiter `:`). A part is read as a line of its own: it is not joined to the next.
+ * LogTagFull, LogTagDelimiter `:`). The analyzer joins a part to the pieces after it (criPiece).
  */
 const CRI =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) (?:stdout|stderr) [A-Z](?::[A-Z])* /;
+const CRI_PIECE =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) (stdout|stderr) ([A-Z])(?::[A-Z])* /;
+
+/**
+ * A container runtime's record, read for joining: its stream, whether it is a part (`P`: the runtime cut the
+ * line at its limit, 16 KiB by default in containerd, and the rest comes in the next records of the same stream,
+ * the last one `F`) and where its text starts. Null for any other line.
+ */
+export function criPiece(text: string): { stream: string; partial: boolean; start: number } | null {
+  const m = CRI_PIECE.exec(text);
+  return m ? { stream: m[1]!, partial: m[2] === 'P', start: m[0].length } : null;
+}
 /** moreutils' `ts` with its default format (`%b %d %H:%M:%S `): a time before each line, nothing else. */
 const TS_STAMP = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) /;
 /**
