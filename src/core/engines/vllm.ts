@@ -300,6 +300,14 @@ const signatures: Signature[] = [
     re: /Timed out waiting for engine core processes to start/,
   },
   {
+    // V0 engine/multiprocessing/engine.py MQLLMEngine.start (v0.6.x–0.8.x): `logger.exception(repr(e))`, an
+    // ERROR line holding the exception's repr, `RuntimeError('CUDA error: …\n…')`, before its traceback.
+    id: 'exception_repr',
+    kind: 'failure',
+    lit: "('",
+    re: /^((?:\w+\.)*[A-Z]\w*(?:Error|Exception)\(['"].*)$/,
+  },
+  {
     id: 'worker_failed',
     kind: 'failure',
     lit: 'Worker failed with error',

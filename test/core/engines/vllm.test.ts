@@ -110,3 +110,49 @@ describe('vLLM: a dead worker and the executor shutdown it causes', () => {
     assert.equal(l.outcome, 'crashed');
   });
 });
+
+describe('vLLM V0: the engine loop logs the exception repr before its traceback', () => {
+  // engine/multiprocessing/engine.py MQLLMEngine.start (v0.6.x): `logger.exception(repr(e))`.
+  it('a repr line names the class even when the paste cuts the traceback', () => {
+    const l = last(
+      [
+        'INFO 02-01 10:00:00 api_server.py:585] vLLM API server version 0.6.4',
+        'INFO:     Application startup complete.',
+        'INFO 02-01 10:01:00 metrics.py:449] Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: 20.0 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.1%, CPU KV cache usage: 0.0%.',
+        "ERROR 02-01 10:01:05 engine.py:135] RuntimeError('CUDA error: an illegal memory access was encountered\\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\\n')",
+        'ERROR 02-01 10:01:05 engine.py:135] Traceback (most recent call last):',
+        'ERROR 02-01 10:01:05 engine.py:135]   File "/venv/lib/python3.10/site-packages/vllm/engine/multiprocessing/engine.py", line 133, in start',
+        'ERROR 02-01 10:01:05 engine.py:135]     self.run_engine_loop()',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.failure?.class, 'cuda_error');
+    assert.equal(l.failure?.line, 4);
+  });
+});
+
+describe('docker compose: a service that exits with a non-zero code', () => {
+  it('137 (SIGKILL) while loading is a kill', () => {
+    const l = last(
+      [
+        'srv-1  | (EngineCore_DP0 pid=9) INFO 10-28 16:40:03 [gpu_model_runner.py:2602] Starting to load model /m/x...',
+        'srv-1  | (EngineCore_DP0 pid=9) Loading safetensors checkpoint shards:  40% Completed | 4/10 [00:30<00:45,  7.50s/it]',
+        'srv-1 exited with code 137',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.class, 'killed');
+    assert.equal(l.failure?.line, 3);
+  });
+
+  it('a code of 0 says nothing of a crash', () => {
+    const l = last(
+      ['srv-1  | (APIServer pid=1) INFO:     Application startup complete.', 'srv-1 exited with code 0'].join(
+        '\n',
+      ),
+    );
+    assert.notEqual(l.outcome, 'crashed');
+  });
+});
