@@ -9,7 +9,7 @@ import { mayHoldSecret, redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
 import { CATALOG_ENGINES, type CatalogLine, catalogLine, classifyRaise } from './engines/catalog-match.js';
 import { commonSignatures } from './engines/common.js';
-import { ENGINE_MODULES } from './engines/index.js';
+import { ENGINE_MODULES, engineModule } from './engines/index.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
 import { ExplainCollector } from './explain.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
@@ -507,8 +507,23 @@ export class LogAnalyzer {
         if (exc.type === 'KeyboardInterrupt' && !scoped && launch.candidates.length === 0)
           // Ctrl-C (SIGINT) in the server's main process: the launch was stopped, not crashed.
           launch.shutdown ??= { line: exc.line, text: exc.text, ts: exc.ts ?? this.lastTs };
-      } else if (launch.shutdown === null)
-        launch.addFailure(launch.fromException(exc, launch.phase, launch.engine ?? this.detector.best()));
+      } else if (launch.shutdown === null) {
+        const engine = launch.engine ?? this.detector.best();
+        const rules = engine === null ? undefined : engineModule(engine).raises;
+        if (exc.startLine !== null && exc.startLine !== exc.line) launch.dropHeader(exc.startLine);
+        launch.addFailure(launch.fromException(exc, launch.phase, engine, rules));
+      }
+    }
+    const wrapped = this.tracker.wrapped;
+    if (wrapped !== null) {
+      // pydantic's `Value error, …` line: the wrapped error names the class (a config's ValueError may be an
+      // unsupported model or too little memory, not only a bad argument).
+      const engine = launch.engine ?? this.detector.best();
+      const cls =
+        classifyRaise(engine, wrapped.type, wrapped.message, exceptionRules) ??
+        classifyExceptionType(wrapped.ev.type) ??
+        'config_error';
+      launch.reclassify(wrapped.ev.line, cls, `${wrapped.ev.type}: ${wrapped.message}`);
     }
     if (launch.caughtFrom !== null) launch.recoverFrom(launch.caughtFrom);
   }

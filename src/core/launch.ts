@@ -4,7 +4,7 @@
 
 import type { ServingRunData } from './bulk.js';
 import { classifyRaise } from './engines/catalog-match.js';
-import type { ProgressReading, ServingSample } from './engines/types.js';
+import type { ProgressReading, RaiseRule, ServingSample } from './engines/types.js';
 import { SeriesSummary, TimeSeries } from './stats.js';
 import type { ExceptionEvent } from './traceback.js';
 import type { EngineId, Evidence, FailureClass, Outcome, Phase } from './types.js';
@@ -345,9 +345,31 @@ export class LaunchBuilder {
     }
   }
 
+  /** An exception's message came on a later line (pydantic's wrapped error): its class is read again from it. */
+  reclassify(line: number, cls: FailureClass, message: string): void {
+    if (this.ray !== null) for (const n of this.ray.nodes) n.b.reclassify(line, cls, message);
+    const c = this.candidates.find((x) => x.line === line && x.exceptionType !== null);
+    if (!c) return;
+    c.cls = cls;
+    c.message = message;
+    c.strength = cls === 'python_exception' ? 2 : cls === 'other' ? 1 : 3;
+  }
+
   dropFailure(line: number | null): void {
     if (this.ray !== null) for (const n of this.ray.nodes) n.b.dropFailure(line);
     if (line !== null) this.candidates = this.candidates.filter((c) => c.line !== line);
+  }
+
+  /**
+   * The exception line of a traceback came: the failure its header stood for until then (a cut traceback's
+   * `python_exception`) is that exception's, read now. Without this a consequence (`other`, weaker than a cut
+   * traceback) would lose to its own traceback's header.
+   */
+  dropHeader(startLine: number): void {
+    if (this.ray !== null) for (const n of this.ray.nodes) n.b.dropHeader(startLine);
+    this.candidates = this.candidates.filter(
+      (c) => !(c.line === startLine && c.startLine === startLine && c.exceptionType === null),
+    );
   }
 
   addConsequence(e: Evidence): void {
@@ -390,8 +412,13 @@ export class LaunchBuilder {
     ev: ExceptionEvent,
     phase: Phase | null,
     engine: EngineId | null = this.engine,
+    rules: readonly RaiseRule[] = [],
   ): FailureCandidate {
-    const cls = classifyRaise(engine, ev.type, ev.message, () => ev.cls) ?? ev.cls;
+    const bare = ev.type.slice(ev.type.lastIndexOf('.') + 1);
+    const cls =
+      rules.find((r) => r.type.test(bare) && r.message.test(ev.message))?.failure ??
+      classifyRaise(engine, ev.type, ev.message, () => ev.cls) ??
+      ev.cls;
     return {
       cls,
       line: ev.line,

@@ -127,6 +127,13 @@ export interface ExceptionEvent {
   requestScoped: boolean;
 }
 
+/**
+ * pydantic's `ValidationError` (vLLM's configs are pydantic dataclasses since 0.10: vllm/config/utils.py `config`
+ * wraps `pydantic.dataclasses.dataclass`, so a `ValueError` raised in `__post_init__` reaches the log wrapped).
+ */
+const PYDANTIC_ERROR = /^(?:pydantic(?:_core)?\.)?(?:_pydantic_core\.)?ValidationError$/;
+/** pydantic's line for a wrapped error: `  Value error, <message> [type=value_error, …]`. */
+const PYDANTIC_WRAPPED = /^\s+(Value|Assertion) error, (.+?)(?:\s+\[type=\w+(?:,.*)?\]?)?\s*$/;
 const TB_START = /Traceback \(most recent call last\):?\s*$/;
 const FRAME =
   /^(?:\s|\^|~|File ["“”']|\.\.\.<\d+ lines>\.\.\.|During handling of the above exception|The above exception was the direct cause|\s*\+[- ]|\s*\|)/;
@@ -162,10 +169,20 @@ export class TracebackTracker {
   private last: ExceptionEvent | null = null;
   private remedyWindow = 0;
 
+  /** Lines after a pydantic `ValidationError` that may still name the error it wraps. */
+  private wrapWindow = 0;
+
+  /**
+   * The error a pydantic `ValidationError` wraps, read on the line just fed (`Value error, …`): the caller
+   * classifies the exception by it. Reset by every line.
+   */
+  wrapped: { ev: ExceptionEvent; type: string; message: string } | null = null;
+
   /** Feeds one line; returns an exception event when this line names one. */
   feed(line: LogLine): ExceptionEvent | null {
     const msg = line.msg;
     this.opened = -1;
+    this.wrapped = null;
     this.scopedStart = null;
     if (this.remedyWindow > 0 && this.last) {
       this.remedyWindow--;
@@ -175,6 +192,21 @@ export class TracebackTracker {
         return null;
       }
       if (/^Possible solutions:?$/.test(msg.trim())) return null;
+    }
+    if (this.wrapWindow > 0 && this.last) {
+      // pydantic prints the error its validator raised on the lines after `N validation error(s) for X`:
+      // `  Value error, <message> [type=value_error, input_value=…]`. That message is the exception's.
+      this.wrapWindow--;
+      const w = PYDANTIC_WRAPPED.exec(msg);
+      if (w) {
+        this.wrapWindow = 0;
+        this.wrapped = {
+          ev: this.last,
+          type: w[1] === 'Assertion' ? 'AssertionError' : 'ValueError',
+          message: w[2]!,
+        };
+        return null;
+      }
     }
     if (TB_START.test(msg)) {
       if (this.open && this.sawFrames) this.flushFrames();
@@ -228,6 +260,7 @@ export class TracebackTracker {
       this.sawFrames = false;
       this.last = ev;
       this.remedyWindow = 12;
+      this.wrapWindow = PYDANTIC_ERROR.test(type) && /^\d+ validation errors? for /.test(message) ? 4 : 0;
       return ev;
     }
     if (/^(?:The above exception was the direct cause|During handling of the above exception)/.test(msg))

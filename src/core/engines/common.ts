@@ -82,6 +82,14 @@ export const commonSignatures: Signature[] = [
   },
   { id: 'killed', kind: 'consequence', lit: 'Killed', re: /^(?:\S+: line \d+: +\d+ )?Killed\b/ },
   {
+    // docker compose's own line when a service's container stops (`vllm-1 exited with code 137`): a non-zero
+    // code ends the server from outside its log; 137 is 128 + SIGKILL (the OOM killer, `docker kill`).
+    id: 'compose_exit',
+    kind: 'consequence',
+    lit: 'exited with code',
+    re: /^[\w.-]+ exited with code [1-9]\d*$/,
+  },
+  {
     // The C++ runtime's std::terminate handler (libstdc++ __verbose_terminate_handler): an exception no one
     // caught, then abort(). The C++ engines and libraries (llama.cpp, TensorRT-LLM's runtime, c10's NCCL
     // watchdog) end this way; the `what():` line under it is the cause.

@@ -88,6 +88,14 @@ export interface ProgressReading {
   desc: string;
 }
 
+/** An exception the engine raises with a known class (EngineModule.raises). */
+export interface RaiseRule {
+  /** Matched against the exception's bare class name (`RuntimeError`, not `builtins.RuntimeError`). */
+  type: RegExp;
+  message: RegExp;
+  failure: FailureClass;
+}
+
 export interface EngineModule {
   id: EngineId;
   /** How strongly one line says "this log is mine" (0: not at all). */
@@ -97,6 +105,13 @@ export interface EngineModule {
   sample?(sig: Signature, m: RegExpExecArray): Omit<ServingSample, 'ts' | 'line'> | null;
   /** What to check next, per failure class or per stalled phase. */
   hints: Partial<Record<FailureClass | `stalled:${Phase}`, string>>;
+  /**
+   * Exceptions whose class the engine's source fixes but the generated catalog cannot hold (a message too short
+   * to match safely, engines/catalog-match.ts): the first rule whose `type` (the bare class name) and `message`
+   * both match names the class. `other` marks an exception raised only because of a failure printed elsewhere
+   * (a consequence: it never outranks that failure).
+   */
+  raises?: readonly RaiseRule[];
   /** Seconds a phase may stay silent before a live watcher calls it stalled (research/, §4.1 and §5.3). */
   silentBudget: Partial<Record<Phase, number>>;
 }

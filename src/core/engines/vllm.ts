@@ -300,6 +300,14 @@ const signatures: Signature[] = [
     re: /Timed out waiting for engine core processes to start/,
   },
   {
+    // V0 engine/multiprocessing/engine.py MQLLMEngine.start (v0.6.x–0.8.x): `logger.exception(repr(e))`, an
+    // ERROR line holding the exception's repr, `RuntimeError('CUDA error: …\n…')`, before its traceback.
+    id: 'exception_repr',
+    kind: 'failure',
+    lit: "('",
+    re: /^((?:\w+\.)*[A-Z]\w*(?:Error|Exception)\(['"].*)$/,
+  },
+  {
     id: 'worker_failed',
     kind: 'failure',
     lit: 'Worker failed with error',
@@ -350,6 +358,16 @@ export const vllm: EngineModule = {
       kvUsage: m[5] === undefined ? null : Number(m[5]) / 100,
     };
   },
+  raises: [
+    {
+      // distributed/device_communicators/shm_broadcast.py MessageQueue.acquire_read: `raise RuntimeError("cancelled")`
+      // once the queue is shutting down, which the executor does when a worker died (v1/executor/multiproc_executor.py
+      // start_worker_monitor: `Worker proc %s died unexpectedly, shutting down executor.`): a consequence.
+      type: /^RuntimeError$/,
+      message: /^cancelled$/,
+      failure: 'other',
+    },
+  ],
   hints: {
     oom: 'lower --gpu-memory-utilization or --max-model-len / --max-num-seqs, raise --tensor-parallel-size, or check nvidia-smi for another process holding GPU memory',
     nccl: 'check NCCL_SOCKET_IFNAME / NCCL_IB_* and that all ranks can reach each other; rerun with NCCL_DEBUG=INFO',

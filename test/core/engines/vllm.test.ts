@@ -1,0 +1,158 @@
+/**
+ * vLLM rules found by reading held-out logs (made-up lines of the shapes vLLM prints), each with the
+ * vLLM source it rests on.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../helpers.js';
+
+const last = (text: string) => {
+  const r = analyzeText(text);
+  return { ...r.launches[r.launches.length - 1]!, engine: r.engine };
+};
+
+const api = (msg: string) => `(APIServer pid=40) ${msg}`;
+const core = (msg: string) => `(EngineCore_DP0 pid=51) ${msg}`;
+
+describe('vLLM: pydantic-wrapped config errors', () => {
+  // vllm/config/utils.py `config` is pydantic.dataclasses.dataclass: a ValueError raised in a config's
+  // __post_init__ reaches the log as `ValidationError` with the message on the next line.
+  const wrapped = (inner: string) =>
+    [
+      api('INFO 05-02 09:00:01 [api_server.py:1800] vLLM API server version 0.11.1'),
+      api("INFO 05-02 09:00:01 [utils.py:230] non-default args: {'model': '/m/x'}"),
+      api('Traceback (most recent call last):'),
+      api(
+        '  File "/venv/lib/python3.12/site-packages/vllm/engine/arg_utils.py", line 1100, in create_model_config',
+      ),
+      api('    return ModelConfig('),
+      api('pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig'),
+      api(
+        `  Value error, ${inner} [type=value_error, input_value=ArgsKwargs((), {'model': '/m/x'}), input_type=ArgsKwargs]`,
+      ),
+      api('    For further information visit https://errors.pydantic.dev/2.11/v/value_error'),
+    ].join('\n');
+
+  it('an unsupported architecture is unsupported, as the same ValueError unwrapped is', () => {
+    const l = last(
+      wrapped(
+        "Model architectures ['FooBarForCausalLM'] are not supported for now. Supported architectures: dict_keys(['A'])",
+      ),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'args');
+    assert.equal(l.failure?.class, 'unsupported');
+    assert.equal(l.failure?.line, 6);
+  });
+
+  it('a plain argument error stays a configuration error', () => {
+    const l = last(wrapped('max_model_len (99999) must not exceed the derived limit of 4096 tokens.'));
+    assert.equal(l.failure?.class, 'config_error');
+  });
+
+  it('a validation error that wraps no ValueError is a configuration error', () => {
+    const l = last(
+      [
+        api('INFO 05-02 09:00:01 [api_server.py:1800] vLLM API server version 0.11.1'),
+        api('Traceback (most recent call last):'),
+        api(
+          '  File "/venv/lib/python3.12/site-packages/vllm/engine/arg_utils.py", line 1100, in create_model_config',
+        ),
+        api('pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig'),
+        api('max_num_seqs'),
+        api(
+          "  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='x', input_type=str]",
+        ),
+      ].join('\n'),
+    );
+    assert.equal(l.failure?.class, 'config_error');
+  });
+});
+
+describe('vLLM: a dead worker and the executor shutdown it causes', () => {
+  // v1/executor/multiproc_executor.py start_worker_monitor logs `Worker proc %s died unexpectedly` and shuts the
+  // executor down; the engine's pending read then fails in distributed/device_communicators/shm_broadcast.py
+  // MessageQueue.acquire_read with `raise RuntimeError("cancelled")`: a consequence, not the cause.
+  it('the dead worker is the cause, not RuntimeError: cancelled', () => {
+    const l = last(
+      [
+        api('INFO 07-01 12:00:00 [api_server.py:1805] vLLM API server version 0.10.1'),
+        core('INFO 07-01 12:00:09 [gpu_model_runner.py:1953] Starting to load model org/m...'),
+        core(
+          'ERROR 07-01 12:01:10 [multiproc_executor.py:146] Worker proc VllmWorker-1 died unexpectedly, shutting down executor.',
+        ),
+        core('Process EngineCore_DP0:'),
+        core('Traceback (most recent call last):'),
+        core(
+          '  File "/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 691, in run_engine_core',
+        ),
+        core('    raise e'),
+        core('RuntimeError: cancelled'),
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.class, 'killed');
+    assert.equal(l.failure?.line, 3);
+  });
+
+  it('alone, RuntimeError: cancelled still says the launch crashed', () => {
+    const l = last(
+      [
+        core('INFO 07-01 12:00:09 [gpu_model_runner.py:1953] Starting to load model org/m...'),
+        core('Traceback (most recent call last):'),
+        core(
+          '  File "/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 691, in run_engine_core',
+        ),
+        core('RuntimeError: cancelled'),
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+  });
+});
+
+describe('vLLM V0: the engine loop logs the exception repr before its traceback', () => {
+  // engine/multiprocessing/engine.py MQLLMEngine.start (v0.6.x): `logger.exception(repr(e))`.
+  it('a repr line names the class even when the paste cuts the traceback', () => {
+    const l = last(
+      [
+        'INFO 02-01 10:00:00 api_server.py:585] vLLM API server version 0.6.4',
+        'INFO:     Application startup complete.',
+        'INFO 02-01 10:01:00 metrics.py:449] Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: 20.0 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.1%, CPU KV cache usage: 0.0%.',
+        "ERROR 02-01 10:01:05 engine.py:135] RuntimeError('CUDA error: an illegal memory access was encountered\\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\\n')",
+        'ERROR 02-01 10:01:05 engine.py:135] Traceback (most recent call last):',
+        'ERROR 02-01 10:01:05 engine.py:135]   File "/venv/lib/python3.10/site-packages/vllm/engine/multiprocessing/engine.py", line 133, in start',
+        'ERROR 02-01 10:01:05 engine.py:135]     self.run_engine_loop()',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.failure?.class, 'cuda_error');
+    assert.equal(l.failure?.line, 4);
+  });
+});
+
+describe('docker compose: a service that exits with a non-zero code', () => {
+  it('137 (SIGKILL) while loading is a kill', () => {
+    const l = last(
+      [
+        'srv-1  | (EngineCore_DP0 pid=9) INFO 10-28 16:40:03 [gpu_model_runner.py:2602] Starting to load model /m/x...',
+        'srv-1  | (EngineCore_DP0 pid=9) Loading safetensors checkpoint shards:  40% Completed | 4/10 [00:30<00:45,  7.50s/it]',
+        'srv-1 exited with code 137',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.class, 'killed');
+    assert.equal(l.failure?.line, 3);
+  });
+
+  it('a code of 0 says nothing of a crash', () => {
+    const l = last(
+      ['srv-1  | (APIServer pid=1) INFO:     Application startup complete.', 'srv-1 exited with code 0'].join(
+        '\n',
+      ),
+    );
+    assert.notEqual(l.outcome, 'crashed');
+  });
+});
