@@ -761,7 +761,7 @@ export class LogAnalyzer {
     if (sig.id === 'access') {
       launch.requests++;
       if (ok && up && launch.candidates.length) launch.recover();
-    }
+    } else if (sig.completes && up && launch.candidates.length) launch.recover();
     if (sample) launch.addSample(sample, text);
   }
 
