@@ -37,7 +37,7 @@ const RULES: Array<[FailureClass, RegExp]> = [
   ],
   [
     'killed',
-    /^Killed\b|exit code:? -9\b|(?:exited|terminated) with (?:exit )?code -9\b|\bsignal 9\b|SIGKILL|died unexpectedly|\bwas killed\b|OOM killer|oom-kill/i,
+    /^Killed\b|exit code:? -9\b|(?:exited|terminated) with (?:exit )?code (?:-9|137)\b|code=killed, status=9\b|\bsignal 9\b|SIGKILL|died unexpectedly|\bwas killed\b|OOM killer|oom-kill/i,
   ],
 ];
 

@@ -109,6 +109,63 @@ describe('crash lines of other shapes', () => {
     assert.equal(l.failure?.class, 'killed');
   });
 
+  it("SGLang: a scheduler's exit status after it died says whether it was killed", () => {
+    const dead = [
+      sgl('01', 'Load weight begin. avail mem=70.00 GB'),
+      'Loading safetensors checkpoint shards:  40% Completed | 4/10 [00:30<00:45,  7.50s/it]',
+      '[2026-03-01 10:01:00] Rank 0 scheduler is dead. Please check if there are relevant logs.',
+    ];
+    const eof = [
+      'Traceback (most recent call last):',
+      '  File "/x/sglang/srt/entrypoints/engine.py", line 600, in _launch_subprocesses',
+      '    data = scheduler_pipe_readers[i].recv()',
+      'EOFError',
+    ];
+    // entrypoints/engine.py: `Exit code: {scheduler_procs[i].exitcode}` (multiprocessing: -9 is SIGKILL)
+    const killed = last([...dead, '[2026-03-01 10:01:00] Exit code: -9', ...eof].join('\n'));
+    assert.equal(killed.outcome, 'crashed');
+    assert.equal(killed.failure?.class, 'killed');
+    assert.equal(killed.phase, 'loading_weights');
+    const failed = last([...dead, '[2026-03-01 10:01:00] Exit code: 1', ...eof].join('\n'));
+    assert.equal(failed.outcome, 'crashed');
+    assert.notEqual(failed.failure?.class, 'killed');
+    // entrypoints/engine.py sigchld_handler (v0.4.4–v0.4.9): the raw waitpid status, 9 for SIGKILL
+    const sigchld = (status: number) =>
+      last(
+        [
+          sgl('01', 'Load weight begin. avail mem=70.00 GB'),
+          `[2026-03-01 10:01:00] Child process unexpectedly failed with an exit code ${status}. pid=4242`,
+        ].join('\n'),
+      );
+    assert.equal(sigchld(9).outcome, 'crashed');
+    assert.equal(sigchld(9).failure?.class, 'killed');
+    assert.equal(sigchld(256).outcome, 'crashed');
+    assert.notEqual(sigchld(256).failure?.class, 'killed');
+  });
+
+  it("the container's or the unit's own exit line ends the launch: 137 and status=9/KILL are kills", () => {
+    const loading = [
+      `app-1  | ${sgl('01', 'Load weight begin. avail mem=70.00 GB')}`,
+      'app-1  | Loading safetensors checkpoint shards:  40% Completed | 4/10 [00:30<00:45,  7.50s/it]',
+    ];
+    const compose = last([...loading, 'app-1 exited with code 137'].join('\n'));
+    assert.equal(compose.outcome, 'crashed');
+    assert.equal(compose.failure?.class, 'killed');
+    assert.equal(compose.phase, 'loading_weights');
+    assert.equal(last([...loading, 'app exited with code 1'].join('\n')).outcome, 'crashed');
+    assert.equal(last([...loading, 'app-1 exited with code 0'].join('\n')).outcome, 'in_progress');
+    const unit = last(
+      [
+        `Mar 01 10:00:01 host python3[811]: ${sgl('01', 'Load weight begin. avail mem=70.00 GB')}`,
+        'Mar 01 10:02:00 host systemd[1]: llm.service: Main process exited, code=killed, status=9/KILL',
+      ].join('\n'),
+    );
+    assert.equal(unit.outcome, 'crashed');
+    assert.equal(unit.failure?.class, 'killed');
+    assert.equal(classifyFailureText('app exited with code 137'), 'killed');
+    assert.equal(classifyFailureText('app exited with code 1'), null);
+  });
+
   it('vLLM: an engine core that died is a crash, not a stop', () => {
     const l = last(
       [
