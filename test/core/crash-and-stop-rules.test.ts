@@ -32,6 +32,18 @@ describe('failure classes', () => {
     );
   });
 
+  it("read a kernel library's refusal of the GPU or dtype as unsupported (flash-attn flash_api.cpp)", () => {
+    assert.equal(
+      classifyFailureText('RuntimeError: FlashAttention only supports Ampere GPUs or newer.'),
+      'unsupported',
+    );
+    assert.equal(
+      classifyFailureText('RuntimeError: FlashAttention only support fp16 and bf16 data type'),
+      'unsupported',
+    );
+    assert.equal(classifyFailureText('ValueError: this flag only supports values up to 8'), 'config_error');
+  });
+
   it('read device faults of other runtimes as cuda_error', () => {
     for (const t of [
       'RuntimeError: CUDA kernel failed : 7',
