@@ -268,6 +268,45 @@ describe('phase order', () => {
   });
 });
 
+describe('probes', () => {
+  it('a health, metrics or model-list probe answered after ready is not a request served', () => {
+    const up = [
+      '[04/02/2026-10:00:30] [TRT-LLM] [RANK 0] [I] Model init total -- 29.10s',
+      'INFO:     Application startup complete.',
+      'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+    ];
+    for (const path of ['/health', '/metrics', '/v1/models', '/health?full=1'])
+      assert.equal(
+        last([...up, `INFO:     10.0.0.3:51000 - "GET ${path} HTTP/1.1" 200 OK`].join('\n')).phase,
+        'ready',
+        path,
+      );
+    const served = last(
+      [
+        ...up,
+        'INFO:     10.0.0.3:51000 - "GET /health HTTP/1.1" 200 OK',
+        'INFO:     10.0.0.3:51002 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(served.phase, 'serving');
+    assert.equal(
+      last([...up, 'INFO:     10.0.0.3:51000 - "GET /healthcheck_custom_app HTTP/1.1" 200 OK'].join('\n'))
+        .phase,
+      'serving',
+    );
+    const llama = [
+      'main: server is listening on http://127.0.0.1:8081 - starting the main loop',
+      'srv  update_slots: all slots are idle',
+      'srv  log_server_r: request: GET /health 127.0.0.1 200',
+    ];
+    assert.equal(last(llama.join('\n')).phase, 'ready');
+    assert.equal(
+      last([...llama, 'srv  log_server_r: request: POST /completion 127.0.0.1 200'].join('\n')).phase,
+      'serving',
+    );
+  });
+});
+
 describe('llama.cpp', () => {
   it('an idle loop is ready, not serving', () => {
     const l = last(
