@@ -41,6 +41,14 @@ import { TracebackTracker } from './traceback.js';
 import type { EngineId, FailureClass, LogLine, Phase } from './types.js';
 import { PHASES, phaseRank, phaseRankIn } from './types.js';
 
+/**
+ * An access line of a probe: load balancers, Kubernetes and Prometheus poll these paths on their own
+ * (uvicorn's access lines of vLLM/SGLang/trtllm-serve: `/health`, `/metrics`, `/v1/models`, SGLang's `/get_model_info`,
+ * `/get_server_info`; llama-server's server.cpp log_server_request `request: GET /health 127.0.0.1 200`).
+ */
+const PROBE =
+  /(?:"|request: )(?:GET|HEAD) \/(?:health|healthz|ping|metrics|v1\/models|get_model_info|get_server_info|readyz?|livez?)(?:[?/ "]|$)/;
+
 export interface AnalyzerOptions {
   /** Skip detection: read the log as this engine's. */
   engine?: EngineId;
@@ -796,12 +804,15 @@ export class LogAnalyzer {
     if (launch.phase === phase) {
       launch.lastProgressTs = ts ?? launch.lastProgressTs;
       launch.lastProgressLine = no;
+    } else if (sig.id === 'access' && launch.phase === 'ready' && PROBE.test(text())) {
+      // After the ready line, a liveness or metrics probe answered shows the server up, not a model request
+      // served. (With no phase read yet, the answer is all the fragment shows of the server: it still says serving.)
     } else if (ok || sig.id !== 'access' || (launch.phase !== null && up))
       launch.mark(phase, no, ts, text, sig.id);
     if (sig.id === 'access') {
       launch.requests++;
       if (ok && up && launch.candidates.length) launch.recover();
-    }
+    } else if (sig.completes && up && launch.candidates.length) launch.recover();
     if (sample) launch.addSample(sample, text);
   }
 

@@ -29,7 +29,9 @@ const RULES: Array<[FailureClass, RegExp]> = [
   ['timeout', /TimeoutError|timed out|Timeout waiting|deadline exceeded|watchdog timeout/i],
   [
     'unsupported',
-    /NotImplementedError|not (?:yet )?supported|Unsupported|only supported (?:on|for)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported/i,
+    // flash-attn csrc/flash_attn/flash_api.cpp TORCH_CHECKs: `FlashAttention only supports Ampere GPUs or newer.`,
+    // `FlashAttention only support fp16 and bf16 data type`
+    /NotImplementedError|not (?:yet )?supported|Unsupported|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported/i,
   ],
   [
     'config_error',
@@ -37,7 +39,7 @@ const RULES: Array<[FailureClass, RegExp]> = [
   ],
   [
     'killed',
-    /^Killed\b|exit code:? -9\b|(?:exited|terminated) with (?:exit )?code (?:-9|137)\b|\bsignal 9\b|SIGKILL|died unexpectedly|\bwas killed\b|OOM killer|oom-kill/i,
+    /^Killed\b|exit code:? -9\b|(?:exited|terminated) with (?:exit )?code (?:-9|137)\b|code=killed, status=9\b|\bsignal 9\b|SIGKILL|died unexpectedly|\bwas killed\b|OOM killer|oom-kill/i,
   ],
 ];
 

@@ -32,6 +32,18 @@ describe('failure classes', () => {
     );
   });
 
+  it("read a kernel library's refusal of the GPU or dtype as unsupported (flash-attn flash_api.cpp)", () => {
+    assert.equal(
+      classifyFailureText('RuntimeError: FlashAttention only supports Ampere GPUs or newer.'),
+      'unsupported',
+    );
+    assert.equal(
+      classifyFailureText('RuntimeError: FlashAttention only support fp16 and bf16 data type'),
+      'unsupported',
+    );
+    assert.equal(classifyFailureText('ValueError: this flag only supports values up to 8'), 'config_error');
+  });
+
   it('read device faults of other runtimes as cuda_error', () => {
     for (const t of [
       'RuntimeError: CUDA kernel failed : 7',
@@ -107,6 +119,63 @@ describe('crash lines of other shapes', () => {
     );
     assert.equal(l.outcome, 'crashed');
     assert.equal(l.failure?.class, 'killed');
+  });
+
+  it("SGLang: a scheduler's exit status after it died says whether it was killed", () => {
+    const dead = [
+      sgl('01', 'Load weight begin. avail mem=70.00 GB'),
+      'Loading safetensors checkpoint shards:  40% Completed | 4/10 [00:30<00:45,  7.50s/it]',
+      '[2026-03-01 10:01:00] Rank 0 scheduler is dead. Please check if there are relevant logs.',
+    ];
+    const eof = [
+      'Traceback (most recent call last):',
+      '  File "/x/sglang/srt/entrypoints/engine.py", line 600, in _launch_subprocesses',
+      '    data = scheduler_pipe_readers[i].recv()',
+      'EOFError',
+    ];
+    // entrypoints/engine.py: `Exit code: {scheduler_procs[i].exitcode}` (multiprocessing: -9 is SIGKILL)
+    const killed = last([...dead, '[2026-03-01 10:01:00] Exit code: -9', ...eof].join('\n'));
+    assert.equal(killed.outcome, 'crashed');
+    assert.equal(killed.failure?.class, 'killed');
+    assert.equal(killed.phase, 'loading_weights');
+    const failed = last([...dead, '[2026-03-01 10:01:00] Exit code: 1', ...eof].join('\n'));
+    assert.equal(failed.outcome, 'crashed');
+    assert.notEqual(failed.failure?.class, 'killed');
+    // entrypoints/engine.py sigchld_handler (v0.4.4–v0.4.9): the raw waitpid status, 9 for SIGKILL
+    const sigchld = (status: number) =>
+      last(
+        [
+          sgl('01', 'Load weight begin. avail mem=70.00 GB'),
+          `[2026-03-01 10:01:00] Child process unexpectedly failed with an exit code ${status}. pid=4242`,
+        ].join('\n'),
+      );
+    assert.equal(sigchld(9).outcome, 'crashed');
+    assert.equal(sigchld(9).failure?.class, 'killed');
+    assert.equal(sigchld(256).outcome, 'crashed');
+    assert.notEqual(sigchld(256).failure?.class, 'killed');
+  });
+
+  it("the container's or the unit's own exit line ends the launch: 137 and status=9/KILL are kills", () => {
+    const loading = [
+      `app-1  | ${sgl('01', 'Load weight begin. avail mem=70.00 GB')}`,
+      'app-1  | Loading safetensors checkpoint shards:  40% Completed | 4/10 [00:30<00:45,  7.50s/it]',
+    ];
+    const compose = last([...loading, 'app-1 exited with code 137'].join('\n'));
+    assert.equal(compose.outcome, 'crashed');
+    assert.equal(compose.failure?.class, 'killed');
+    assert.equal(compose.phase, 'loading_weights');
+    assert.equal(last([...loading, 'app exited with code 1'].join('\n')).outcome, 'crashed');
+    assert.equal(last([...loading, 'app-1 exited with code 0'].join('\n')).outcome, 'in_progress');
+    const unit = last(
+      [
+        `Mar 01 10:00:01 host python3[811]: ${sgl('01', 'Load weight begin. avail mem=70.00 GB')}`,
+        'Mar 01 10:02:00 host systemd[1]: llm.service: Main process exited, code=killed, status=9/KILL',
+      ].join('\n'),
+    );
+    assert.equal(unit.outcome, 'crashed');
+    assert.equal(unit.failure?.class, 'killed');
+    assert.equal(classifyFailureText('app exited with code 137'), 'killed');
+    assert.equal(classifyFailureText('app exited with code 1'), null);
   });
 
   it('vLLM: an engine core that died is a crash, not a stop', () => {
@@ -196,6 +265,45 @@ describe('phase order', () => {
       ].join('\n'),
     );
     assert.equal(l.phase, 'kv_cache');
+  });
+});
+
+describe('probes', () => {
+  it('a health, metrics or model-list probe answered after ready is not a request served', () => {
+    const up = [
+      '[04/02/2026-10:00:30] [TRT-LLM] [RANK 0] [I] Model init total -- 29.10s',
+      'INFO:     Application startup complete.',
+      'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+    ];
+    for (const path of ['/health', '/metrics', '/v1/models', '/health?full=1'])
+      assert.equal(
+        last([...up, `INFO:     10.0.0.3:51000 - "GET ${path} HTTP/1.1" 200 OK`].join('\n')).phase,
+        'ready',
+        path,
+      );
+    const served = last(
+      [
+        ...up,
+        'INFO:     10.0.0.3:51000 - "GET /health HTTP/1.1" 200 OK',
+        'INFO:     10.0.0.3:51002 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(served.phase, 'serving');
+    assert.equal(
+      last([...up, 'INFO:     10.0.0.3:51000 - "GET /healthcheck_custom_app HTTP/1.1" 200 OK'].join('\n'))
+        .phase,
+      'serving',
+    );
+    const llama = [
+      'main: server is listening on http://127.0.0.1:8081 - starting the main loop',
+      'srv  update_slots: all slots are idle',
+      'srv  log_server_r: request: GET /health 127.0.0.1 200',
+    ];
+    assert.equal(last(llama.join('\n')).phase, 'ready');
+    assert.equal(
+      last([...llama, 'srv  log_server_r: request: POST /completion 127.0.0.1 200'].join('\n')).phase,
+      'serving',
+    );
   });
 });
 

@@ -239,3 +239,17 @@ test('a wrapped error names the cause over the raise site class (sglang Capture 
   );
   assert.equal(l!.candidates.find((c) => c.line === 4)?.cls, 'oom');
 });
+
+test("a torch.compile failure wrapped by the raise site is an exception, not the site's guess (backend='inductor' raised:)", () => {
+  const [l] = read(
+    [
+      '[2026-03-01 10:00:00 TP1] Scheduler hit an exception: Traceback (most recent call last):',
+      '  File "/x/sglang/srt/model_executor/cuda_graph_runner.py", line 1, in __init__',
+      '    raise Exception(',
+      "Exception: Capture cuda graph failed: backend='inductor' raised:",
+      'CompilationError: at 3:4:',
+    ],
+    'sglang',
+  );
+  assert.equal(l!.candidates.find((c) => c.line === 4)?.cls, 'python_exception');
+});

@@ -178,5 +178,9 @@ export function classifyRaise(
   // as a CUDA error.
   const wrapped = cat.filled ? classifyFailureText(cat.filled) : null;
   if (wrapped !== null) return wrapped;
+  // torch/_dynamo/exc.py BackendCompilerFailed: `backend='inductor' raised:` then the compiler's own error on the
+  // next line: a torch.compile failure wrapped by the raise site, not what the site's class guesses (a CUDA error
+  // for a graph capture)
+  if (cat.filled && /^backend='[\w.-]+' raised:/.test(cat.filled)) return 'python_exception';
   return cat.cls;
 }

@@ -82,12 +82,21 @@ export const commonSignatures: Signature[] = [
   },
   { id: 'killed', kind: 'consequence', lit: 'Killed', re: /^(?:\S+: line \d+: +\d+ )?Killed\b/ },
   {
-    // docker compose's own line when a service's container stops (`vllm-1 exited with code 137`): a non-zero
-    // code ends the server from outside its log; 137 is 128 + SIGKILL (the OOM killer, `docker kill`).
-    id: 'compose_exit',
+    // Docker Compose's own line when a service's container stops (compose v1 `app exited with code 137`, v2
+    // `app-1 exited with code 137`, printed without the service's gutter): the server process is gone. Exit code
+    // 0 is a clean stop and says nothing here; 137 is 128 + SIGKILL, which the failure classes read as killed.
+    id: 'container_exit',
     kind: 'consequence',
     lit: 'exited with code',
     re: /^[\w.-]+ exited with code [1-9]\d*$/,
+  },
+  {
+    // systemd's unit lines (src/core/service.c service_sigchld_event): `app.service: Main process exited,
+    // code=killed, status=9/KILL` (code=exited with a nonzero status, code=dumped for a core): the server is gone
+    id: 'systemd_exit',
+    kind: 'consequence',
+    lit: 'Main process exited',
+    re: /^[\w@.-]+\.service: Main process exited, code=(?:killed|dumped|exited), status=(?!0\/)\d+/,
   },
   {
     // The C++ runtime's std::terminate handler (libstdc++ __verbose_terminate_handler): an exception no one

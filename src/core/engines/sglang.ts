@@ -256,6 +256,31 @@ const signatures: Signature[] = [
     re: /Rank \d+ scheduler (?:died during initialization \(exit code: (-?\d+)\)|is dead\.)/,
   },
   {
+    // entrypoints/engine.py _launch_subprocesses (v0.4.x–v0.5.x): after `Rank N scheduler is dead.` it joins the
+    // process and logs `Exit code: {scheduler_procs[i].exitcode}`; multiprocessing's exitcode -N means killed by
+    // signal N, so `-9` is SIGKILL (the host OOM killer, an operator), which the failure classes read as killed
+    id: 'scheduler_exit_code',
+    kind: 'failure',
+    lit: 'Exit code: ',
+    re: /^Exit code: (-?\d+)$/,
+  },
+  {
+    // entrypoints/engine.py sigchld_handler (v0.4.4–v0.4.9): `Child process unexpectedly failed with an exit code
+    // %d. pid=%d`, the raw os.waitpid status: 9 is a child killed by SIGKILL (no exit code, no core); any other
+    // value is a child that failed and says why in its own lines
+    id: 'sigchld_killed',
+    kind: 'failure',
+    failure: 'killed',
+    lit: 'unexpectedly failed',
+    re: /^Child process unexpectedly failed with an exit code 9\. pid=\d+/,
+  },
+  {
+    id: 'sigchld_failed',
+    kind: 'consequence',
+    lit: 'unexpectedly failed',
+    re: /^Child process unexpectedly failed with an exit code \d+\. pid=\d+/,
+  },
+  {
     id: 'subprocess_crashed',
     kind: 'failure',
     lit: 'crashed with exit code',

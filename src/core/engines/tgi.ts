@@ -87,6 +87,18 @@ const signatures: Signature[] = [
     re: /Request failed during generation: /,
   },
   {
+    // router/src/server.rs generate / generate_stream: `tracing::info!("Success")` once a request's response is
+    // complete, its span's fields (total_time, inference_time…) on the line: the router and every shard served it
+    // (a shard that died stops the launcher: `Shard N crashed`), so an earlier failed batch did not kill the server.
+    // Before request_debug, which takes any line of a request's span.
+    id: 'request',
+    kind: 'serving',
+    phase: 'serving',
+    completes: true,
+    lit: 'Success',
+    re: /(?:generate|generate_stream|chat_completions|completions)\{.*\}.*: Success$/,
+  },
+  {
     // router/src/server.rs handlers are traced spans (`#[instrument] async fn generate…`): every line inside
     // one, a refused request's validation error (`Input validation error: …`, `\`inputs\` tokens + …`)
     // included, is a request the HTTP server took.
@@ -94,13 +106,6 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     re: /^(?:generate|generate_stream|chat_completions|completions|vertex_compatibility|compat_generate)(?:\{|:(?:generate|async_stream|chat|completions))/,
-  },
-  {
-    id: 'request',
-    kind: 'serving',
-    phase: 'serving',
-    lit: 'Success',
-    re: /(?:generate|generate_stream|chat_completions|completions)\{.*\}.*: Success$/,
   },
   {
     // server/text_generation_server/models/flash_causal_lm.py (and mamba.py) warmup: `except

@@ -39,6 +39,11 @@ export interface Signature {
   /** For degraded lines: the engine says it handled the failure just reported (the server goes on). */
   recovers?: boolean;
   /**
+   * For serving lines: a request finished and was answered end to end (TGI's router `Success`), which only a
+   * live server does, so a failure read before it did not stop the server (a failed batch, a refused request).
+   */
+  completes?: boolean;
+  /**
    * For degraded lines: the engine logged an exception it caught and went on (`logger.exception` in an `except`
    * that does not raise again). The traceback printed under this line, up to the next line of the logger's own,
    * is that exception's: a failure the launch got past, not a crash.

@@ -152,6 +152,40 @@ describe('TGI', () => {
     assert.equal(l.outcome, 'serving');
   });
 
+  it('a batch that failed, then a request answered: the server lived on; a shard crash after it still kills', () => {
+    const failed = [
+      ...ARGS,
+      at(5, 'INFO', 'text_generation_router::server: router/src/server.rs:2302: Connected'),
+      at(
+        7,
+        'ERROR',
+        'batch{batch_size=2}:prefill:prefill{id=9 size=2}:prefill{id=9 size=2}: text_generation_client: router/client/src/lib.rs:46: Server error: CUDA out of memory. Tried to allocate 1.00 GiB.',
+      ),
+      at(
+        7,
+        'ERROR',
+        'generate_stream{parameters=GenerateParameters { max_new_tokens: Some(64) }}:async_stream:generate_stream:infer:send_error: text_generation_router::infer: router/src/infer/mod.rs:300: Request failed during generation: Server error: CUDA out of memory. Tried to allocate 1.00 GiB.',
+      ),
+    ];
+    // router/src/server.rs generate_stream: `tracing::info!(parent: &span, "Success")` once the stream is done
+    const ok = at(
+      9,
+      'INFO',
+      'generate_stream{parameters=GenerateParameters { max_new_tokens: Some(64) } total_time="1.2s" inference_time="1.2s"}: text_generation_router::server: router/src/server.rs:600: Success',
+    );
+    assert.equal(last(failed).outcome, 'crashed');
+    const lived = last([...failed, ok]);
+    assert.equal(lived.outcome, 'serving');
+    assert.equal(lived.failure, null);
+    const died = last([
+      ...failed,
+      ok,
+      at(11, 'ERROR', 'text_generation_launcher: Shard 0 crashed'),
+      'Error: ShardFailed',
+    ]);
+    assert.equal(died.outcome, 'crashed');
+  });
+
   it('--json-output: the shard start and the router ready line are read from the JSON events', () => {
     const l = last([
       '{"timestamp":"2024-05-01T10:00:01.000000Z","level":"INFO","fields":{"message":"Starting shard"},"target":"text_generation_launcher","span":{"rank":0,"name":"shard-manager"}}',
