@@ -78,6 +78,11 @@ const SHAPE_UNSAFE =
 const CATALOG_RULE = 'engine-source catalog';
 /** The rules any engine's log can hold: a line they match says nothing about the engine (confidence). */
 const COMMON = new Set<Signature>(commonSignatures);
+/** The most lines, and characters, of the prefix read before any engine evidence that are kept to read again. */
+const PREFIX_LINES = 400;
+const PREFIX_CHARS = 96 * 1024;
+/** Whether any engine's evidence rules (engines/evidence.ts) take the line: pure, as EngineDetector.observe's. */
+const votesForAny = (line: LogLine) => ENGINE_MODULES.some((e) => e.detect(line) > 0);
 /** Catalog levels at which a `crash` line reports a failure (a warning that mentions one does not). */
 const CRASH_LEVELS = new Set(['error', 'exception', 'fatal', 'critical']);
 const STARTUP_PHASES: ReadonlySet<string> = new Set(PHASES.slice(0, PHASES.indexOf('ready')));
@@ -226,6 +231,23 @@ export class LogAnalyzer {
   private headChars = 0;
   /** The year when the head began (read again from there). */
   private headYear = 0;
+  /**
+   * The file's lines read before any line said which engine wrote it (EngineDetector.best() null): uvicorn's
+   * `INFO:     Started server process`, access lines, NCCL, tqdm bars, downloads, torch warnings are printed
+   * alike by several engines, and while none has shown itself each is read with the rules of the engine that
+   * comes first in the list, a guess (SGLang's: an access line before `fired up` is its warm-up request, where
+   * for vLLM or trtllm-serve it is a request served). When the first line with an engine's evidence comes, the
+   * prefix is read again from a fresh state as if that engine had been known from the start (its rules tried
+   * first), so what those shared lines claim is that engine's reading, not the guess's. Null once an engine
+   * has shown itself, once the prefix outgrows PREFIX_LINES/PREFIX_CHARS, or once a launch was handed off.
+   */
+  private prefix: {
+    lines: Array<{ text: string; no: number; offset: number }>;
+    chars: number;
+    year: number;
+  } | null;
+  /** Reading the prefix again: its lines vote for nothing, and Ollama's lines were counted once already. */
+  private rereading = false;
 
   constructor(opts: AnalyzerOptions = {}) {
     this.options = opts;
@@ -233,6 +255,7 @@ export class LogAnalyzer {
     this.ctx = { year: opts.year ?? 2026, wrap: null, wrapSeen: null };
     this.headYear = this.ctx.year;
     this.detector = new EngineDetector(opts.engine);
+    this.prefix = opts.engine ? null : { lines: [], chars: 0, year: this.ctx.year };
     const bulk =
       opts.bulk === false
         ? null
@@ -319,6 +342,7 @@ export class LogAnalyzer {
     if (truncated) this.truncatedLines++;
     if (binaryLine(buf, s, e)) {
       this.flushHeld();
+      this.prefix = null;
       // Bytes no logger writes (a core dump, random data cat'ed into the log): no rule can read them; the
       // launch they fall in still reaches this far.
       this.current?.touch(no, offset, null);
@@ -455,13 +479,53 @@ export class LogAnalyzer {
     this.block = null;
     this.ctx.year = this.headYear;
     this.ctx.wrapSeen = null;
+    this.prefix = this.options.engine ? null : { lines: [], chars: 0, year: this.headYear };
     for (const l of head) this.readLine(l.text, l.no, l.offset);
   }
 
+  /**
+   * Reads the prefix (see `prefix`) again from a fresh state, the detector kept: it now holds the first line's
+   * votes that named an engine, whose rules are then tried first.
+   */
+  private readPrefixAgain(p: NonNullable<LogAnalyzer['prefix']>): void {
+    this.tracker = new TracebackTracker();
+    if (this.explainer) this.explainer = new ExplainCollector();
+    this.launches.length = 0;
+    this.current = null;
+    this.lastTs = null;
+    this.barBase.clear();
+    this.block = null;
+    this.ctx.year = p.year;
+    this.ctx.wrapSeen = null;
+    this.rereading = true;
+    try {
+      for (const l of p.lines) this.readLine(l.text, l.no, l.offset);
+    } finally {
+      this.rereading = false;
+    }
+  }
+
   private readLine(text: string, no: number, offset: number): void {
-    const line = parseLine(text, no, offset, this.ctx);
+    let line = parseLine(text, no, offset, this.ctx);
+    let votes: Partial<Record<EngineId, number>> | null | undefined;
+    const p = this.prefix;
+    if (p !== null) {
+      if (this.released > 0 || this.detector.best() !== null) this.prefix = null;
+      else if (votesForAny(line)) {
+        this.prefix = null;
+        votes = this.detector.observe(line);
+        if (p.lines.length > 0) {
+          this.readPrefixAgain(p);
+          line = parseLine(text, no, offset, this.ctx);
+        }
+      } else if (p.lines.length >= PREFIX_LINES || p.chars + text.length > PREFIX_CHARS) this.prefix = null;
+      else {
+        p.lines.push({ text, no, offset });
+        p.chars += text.length;
+      }
+    }
     if (this.block !== null) this.continueBlock(line);
-    const votes = this.detector.observe(line);
+    if (votes === undefined) votes = this.rereading ? null : this.detector.observe(line);
     const ts = line.ts ?? line.rel;
     if (ts !== null) this.lastTs = ts;
     const hit = this.match(line.msg);

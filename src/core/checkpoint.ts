@@ -27,7 +27,8 @@ import { TracebackTracker } from './traceback.js';
 /** Bump when the meaning of saved state changes in a way the field fingerprint cannot see. */
 /** v4: a launch keeps its Ray nodes (LaunchBuilder.ray, LogLine.ip); a v3 checkpoint is read afresh. */
 /** v5: the analyzer keeps the file's head until its gutter is known (lines/gutter.ts). */
-export const CHECKPOINT_VERSION = 5;
+/** v6: the analyzer keeps the lines read before any engine evidence, to read them again (LogAnalyzer.prefix). */
+export const CHECKPOINT_VERSION = 6;
 const MAGIC = 'firedup-checkpoint';
 
 export type CheckpointErrorCode = 'corrupt' | 'version' | 'options';
@@ -66,7 +67,9 @@ export const ANALYZER_SPEC: IntoSpec = {
     'head',
     'headChars',
     'headYear',
+    'prefix',
   ],
+  // `rereading` is only true inside one line's reading, never at a line boundary.
   // `explainer` is only set for an explaining read, which is never resumed from a checkpoint. The serving-line
   // scanners (scan.ts) keep only caches of pure functions of bytes, and `scanEnv` is refilled before each use.
   // `settle` is the reader's, set again by the next one (`released` is saved: the launches handed off stay so).
@@ -82,6 +85,7 @@ export const ANALYZER_SPEC: IntoSpec = {
     'settle',
     'planLaunch',
     'headSeen',
+    'rereading',
   ],
 };
 
