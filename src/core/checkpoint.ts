@@ -66,6 +66,7 @@ export const ANALYZER_SPEC: IntoSpec = {
     'head',
     'headChars',
     'headYear',
+    'engineServices',
   ],
   // `explainer` is only set for an explaining read, which is never resumed from a checkpoint. The serving-line
   // scanners (scan.ts) keep only caches of pure functions of bytes, and `scanEnv` is refilled before each use.
