@@ -194,6 +194,17 @@ function anchorKey(id: string, tags: string | null): string {
   return m ? `${id}@${m[1]}` : id;
 }
 
+/** Logger frames any program prints: uvicorn's `INFO:     `, Python logging's defaults, glog, a bare stamp. */
+const ANY_PROGRAM_FRAME = new Set(['uvicorn', 'pylog', 'glog', 'file', 'bracket']);
+
+/**
+ * A line only an engine prints: one of its own rules (not a common one), in no frame that any program prints
+ * (every FastAPI app logs uvicorn's `Started server process`, which the engines' rules also read).
+ */
+function engineOwn(line: LogLine, hit: Match | null): boolean {
+  return hit !== null && !COMMON.has(hit.sig) && !(line.frame != null && ANY_PROGRAM_FRAME.has(line.frame));
+}
+
 export class LogAnalyzer {
   private readonly splitter: LineSplitter;
   private readonly ctx: PrefixContext;
@@ -474,6 +485,7 @@ export class LogAnalyzer {
     if (this.explainer) this.explainer = new ExplainCollector();
     this.launches.length = 0;
     this.current = null;
+    this.engineServices.clear();
     this.lastTs = null;
     this.barBase.clear();
     this.block = null;
@@ -492,6 +504,7 @@ export class LogAnalyzer {
     if (this.explainer) this.explainer = new ExplainCollector();
     this.launches.length = 0;
     this.current = null;
+    this.engineServices.clear();
     this.lastTs = null;
     this.barBase.clear();
     this.block = null;
@@ -505,8 +518,26 @@ export class LogAnalyzer {
     }
   }
 
+  /**
+   * Services of a multiplexed log (compose, kubectl --prefix: `LogLine.service`) that printed an engine's own
+   * line. Once one has, another service's lines are another program's (a web UI, a proxy, a client in the same
+   * compose project): its uvicorn start, its tracebacks say nothing of the server, and are skipped until that
+   * service prints an engine line itself.
+   */
+  private readonly engineServices = new Set<string>();
+
+  private otherService(line: LogLine): boolean {
+    const s = line.service;
+    if (s == null || this.engineServices.size === 0 || this.engineServices.has(s)) return false;
+    return !engineOwn(line, this.match(line.msg));
+  }
+
   private readLine(text: string, no: number, offset: number): void {
     let line = parseLine(text, no, offset, this.ctx);
+    if (this.otherService(line)) {
+      this.explainer?.observe(line, false);
+      return;
+    }
     let votes: Partial<Record<EngineId, number>> | null | undefined;
     const p = this.prefix;
     if (p !== null) {
@@ -529,6 +560,7 @@ export class LogAnalyzer {
     const ts = line.ts ?? line.rel;
     if (ts !== null) this.lastTs = ts;
     const hit = this.match(line.msg);
+    if (line.service != null && engineOwn(line, hit)) this.engineServices.add(line.service);
     const exc = this.tracker.feed(line);
     // A line the traceback reader took (header, frame, code, exception) is recognised too.
     this.explainer?.observe(line, hit !== null || exc !== null || this.tracker.openStart !== null);
@@ -574,9 +606,9 @@ export class LogAnalyzer {
       if (exc.framePhase) this.framePhase(launch, exc.framePhase, line);
       const scoped =
         exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
-      if (exc.benign || scoped) {
+      if (exc.benign || scoped || exc.client) {
         launch.dropFailure(exc.startLine);
-        if (exc.type === 'KeyboardInterrupt' && !scoped && launch.candidates.length === 0)
+        if (exc.type === 'KeyboardInterrupt' && !scoped && !exc.client && launch.candidates.length === 0)
           // Ctrl-C (SIGINT) in the server's main process: the launch was stopped, not crashed.
           launch.shutdown ??= { line: exc.line, text: exc.text, ts: exc.ts ?? this.lastTs };
       } else if (launch.shutdown === null) {

@@ -68,6 +68,7 @@ export const ANALYZER_SPEC: IntoSpec = {
     'headChars',
     'headYear',
     'prefix',
+    'engineServices',
   ],
   // `rereading` is only true inside one line's reading, never at a line boundary.
   // `explainer` is only set for an explaining read, which is never resumed from a checkpoint. The serving-line

@@ -125,6 +125,11 @@ export interface ExceptionEvent {
   framePhase: Phase | null;
   /** Set when the traceback went through a request handler (uvicorn/starlette), which does not kill the server. */
   requestScoped: boolean;
+  /**
+   * Set when the traceback is an HTTP client's failing to reach a server (see CLIENT_FRAME): a script's or
+   * benchmark's paste next to the server log, not the server's failure.
+   */
+  client: boolean;
 }
 
 /**
@@ -141,6 +146,24 @@ const EXCEPTION =
   /^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Dead\w*|Timeout)\w*|Exception|KeyboardInterrupt|SystemExit|StopIteration|CancelledError))(?::\s?(.*))?$/;
 const BENIGN =
   /^(?:KeyboardInterrupt|SystemExit|(?:asyncio\.(?:exceptions\.)?)?CancelledError|GeneratorExit|StopIteration|StopAsyncIteration)$/;
+/**
+ * HTTP client libraries' frames: requests (requests/adapters.py HTTPAdapter.send raises `ConnectionError` from
+ * urllib3's `MaxRetryError`), urllib3 (connection.py `_new_conn` raises `NewConnectionError`), httpx/httpcore
+ * (`ConnectError`), aiohttp (connector.py `ClientConnectorError`), openai (_base_client.py `_request` raises
+ * `APIConnectionError`/`APITimeoutError` from httpx's).
+ */
+const CLIENT_FRAME =
+  /(?:^|\/)(?:requests|urllib3|httpx|httpcore|aiohttp|openai|anthropic|http\/client\.py|socket\.py)/;
+/** What those clients raise when no server answers (or it hung up): connection errors and their timeouts. */
+const CLIENT_CONNECT_ERROR =
+  /(?:^|\.)(?:ConnectionError|ConnectionRefusedError|ConnectionResetError|APIConnectionError|APITimeoutError|ConnectError|ConnectTimeout|ReadTimeout|RemoteProtocolError|MaxRetryError|NewConnectionError|ClientConnectorError|ClientOSError|ServerDisconnectedError|RemoteDisconnected)$/;
+/**
+ * Frames that make a traceback the server's own, whatever it called: the engines' packages (a server calls
+ * HTTP clients too: SGLang's warmup request, http_server.py `_wait_and_warmup`), model downloads (the Hub's
+ * `requests` calls, huggingface_hub/file_download.py), Ray.
+ */
+const SERVER_FRAME =
+  /(?:^|\/)(?:sglang|vllm|text_generation_server|tensorrt_llm|lmdeploy|sgl_kernel|ray|huggingface_hub|transformers|modelscope)\//;
 const REQUEST_FRAME =
   /starlette|uvicorn\/protocols|fastapi\/routing|Exception in ASGI application|anyio\/_backends/;
 
@@ -151,6 +174,9 @@ export class TracebackTracker {
   private tags: string | null = null;
   private sawFrames = false;
   private requestScoped = false;
+  /** The traceback (and those chained to it) ran through an HTTP client's frames / through a server's frames. */
+  private clientFrames = false;
+  private serverFrames = false;
   /** The innermost frame read so far that told a phase (`shutdown` frames tell none). */
   private frame: (Omit<FramePhaseAt, 'phase'> & { phase: FramePhase; weak: boolean }) | null = null;
   /**
@@ -211,6 +237,7 @@ export class TracebackTracker {
     if (TB_START.test(msg)) {
       if (this.open && this.sawFrames) this.flushFrames();
       else if (!this.open && !this.chained) this.flushHub();
+      if (!this.open && !this.chained) this.clientFrames = this.serverFrames = false;
       this.chained = false;
       if (!this.open) {
         this.lastRaise = null;
@@ -249,6 +276,11 @@ export class TracebackTracker {
         benign,
         remedies: [],
         requestScoped: this.requestScoped,
+        client:
+          this.clientFrames &&
+          !this.serverFrames &&
+          CLIENT_CONNECT_ERROR.test(type) &&
+          !/huggingface\.co|hf\.co|hf-mirror/.test(message),
         framePhase: this.frame && this.frame.phase !== 'shutdown' ? this.frame.phase : null,
       };
       if (this.frame !== null) this.hub = null;
@@ -326,6 +358,8 @@ export class TracebackTracker {
     }
     if (HUB_FRAME.test(f[1]!) || HUB_FN.test(f[2]!))
       this.hubSeen ??= { no: line.no, ts: line.ts, text: line.text };
+    if (SERVER_FRAME.test(f[1]!)) this.serverFrames = true;
+    else if (CLIENT_FRAME.test(f[1]!)) this.clientFrames = true;
     const v = readFrame(f[1]!, f[2]!);
     if (v === null || v === 'relay' || (v.weak && this.frame !== null)) return;
     this.frame = { phase: v.phase, weak: v.weak, no: line.no, ts: line.ts, text: line.text };
@@ -371,6 +405,7 @@ export class TracebackTracker {
     this.sawFrames = false;
     this.start = null;
     this.requestScoped = false;
+    this.clientFrames = this.serverFrames = false;
     this.remedyWindow = 0;
   }
 }

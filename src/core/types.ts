@@ -103,6 +103,12 @@ export interface LogLine {
    */
   ip?: string | null;
   container: string | null;
+  /**
+   * The service whose output a multiplexing gutter marked (`docker compose logs`' `name  | `, `kubectl logs
+   * --prefix`'s container): a different name is a different program. Unset for other gutters (a multi-host tail's
+   * hosts may run one server together).
+   */
+  service?: string | null;
   /** true when the line carried the engine's own prefix (a logger line, not a continuation or a print). */
   framed: boolean;
   /**

@@ -33,7 +33,7 @@ function expectedOutcomes(l: Label): string[] {
 
 describe('held-out fragments (made up, not tuned on)', () => {
   const root = path.join(SHARED, 'heldout');
-  for (const engine of ['sglang', 'tgi', 'llamacpp', 'trtllm']) {
+  for (const engine of ['sglang', 'tgi', 'llamacpp', 'trtllm', 'mixed']) {
     const d = path.join(root, engine);
     for (const row of fs.readFileSync(path.join(d, 'labels.jsonl'), 'utf8').split('\n').filter(Boolean)) {
       const lab = JSON.parse(row) as Label;

@@ -134,7 +134,19 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'args',
     lit: 'e',
-    re: /^(?:Resolved architecture:|Using max model len|Chunked prefill is enabled|Asynchronous scheduling is|Started DP Coordinator process|Reducing Torch parallelism|Enforce eager set|Automatically detected platform)/,
+    re: /^(?:Resolved architecture:|Using max model len|Chunked prefill is enabled|Asynchronous scheduling is|Started DP Coordinator process|Reducing Torch parallelism|Enforce eager set)/,
+  },
+  {
+    // platforms/__init__.py resolve_current_platform_cls_qualname: `Automatically detected platform %s.`, logged
+    // when `vllm` is first imported, by any process that imports it: the server, but also its clients
+    // (`vllm bench serve`, entrypoints/cli/main.py; a script importing vllm). Not a start of its own: a benchmark
+    // run pasted after the server's log is no relaunch.
+    id: 'platform_detected',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'Automatically detected platform',
+    re: /^Automatically detected platform/,
   },
   // distributed init
   {

@@ -327,13 +327,13 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
     }
     m = rest.charCodeAt(0) === 91 /* [ */ ? KUBECTL_PREFIX.exec(rest) : null;
     if (m) {
-      line.container = m[1]!;
+      line.container = line.service = m[1]!;
       rest = rest.slice(m[0].length);
       continue;
     }
     m = COMPOSE.exec(rest);
     if (m) {
-      line.container = m[1]!;
+      line.container = line.service = m[1]!;
       rest = rest.slice(m[0].length);
       continue;
     }
