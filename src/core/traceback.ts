@@ -53,9 +53,45 @@ const GENERIC_FRAMES: Array<[Phase, RegExp]> = [
   ],
   ['cuda_graph', /torch\/cuda\/graphs\.py$/],
 ];
-/** Hugging Face Hub downloads (huggingface_hub, transformers' hub helpers): loading weights by themselves. */
+/**
+ * Hugging Face Hub downloads (huggingface_hub, transformers' hub helpers). Their phase is that of what was
+ * being fetched (hubFilePhase, HUB_CALLER): every engine reads the model's config.json and tokenizer files
+ * while it parses its arguments (vLLM transformers_utils/config.py `get_config`, SGLang hf_transformers_utils.py
+ * `get_config`/`get_tokenizer`), before any weight; weight files come down while loading weights (vLLM
+ * model_executor/model_loader/weight_utils.py `download_weights_from_hf`, a `snapshot_download`).
+ */
 const HUB_FRAME = /huggingface_hub\/|transformers\/utils\/hub\.py$/;
 const HUB_FN = /^(?:hf_hub_download|snapshot_download|cached_files?)$/;
+/**
+ * transformers' callers of its hub helpers: config and tokenizer classes (AutoConfig/PretrainedConfig,
+ * AutoTokenizer/tokenization_utils_base `from_pretrained`, processors, generation config, remote code) fetch
+ * args-time files; modeling_utils `PreTrainedModel.from_pretrained` fetches weights.
+ */
+const HUB_CALLER: Array<[Phase, RegExp]> = [
+  [
+    'args',
+    /transformers\/(?:configuration_utils|tokenization_utils\w*|generation\/configuration_utils|dynamic_module_utils|feature_extraction_utils|image_processing_base|processing_utils|models\/auto\/(?:configuration|tokenization|processing|feature_extraction|image_processing)_auto)\.py$/,
+  ],
+  ['loading_weights', /transformers\/modeling_utils\.py$/],
+];
+/** A fetched file named in a message: a Hub URL (`…/resolve/<revision>/<file>`) or transformers' wording. */
+const HUB_FILE =
+  /\/resolve\/[^/\s]+\/(\S+)|(?:a file named|named|filename[=:]\s*)\s*['"`]?([\w.\-/]+\.(?:json|safetensors|bin|pt|pth|gguf|model|txt|py|tiktoken|jinja))/;
+/** Files read with the model's config or tokenizer, at args time. */
+const ARGS_FILE =
+  /(?:^|\/)(?:(?:generation_|preprocessor_|processor_|tokenizer_|video_preprocessor_)?config\.json|tokenizer\.(?:json|model)|special_tokens_map\.json|added_tokens\.json|vocab\.\w+|merges\.txt|params\.json|chat_template\.\w+|[^/]*\.tiktoken|[^/]*\.py)$/;
+/** Weight files (and their shard index). */
+const WEIGHT_FILE = /\.(?:safetensors|bin|pt|pth|gguf|ckpt|h5|msgpack|npz)(?:\.index\.json)?$/;
+
+/** The phase of a Hub download of the file a message names, if it names one this can tell. */
+export function hubFilePhase(message: string): Phase | null {
+  const m = HUB_FILE.exec(message);
+  if (!m) return null;
+  const file = (m[1] ?? m[2]!).replace(/[.,;:)'"`\]]+$/, '');
+  if (WEIGHT_FILE.test(file)) return 'loading_weights';
+  if (ARGS_FILE.test(file)) return 'args';
+  return null;
+}
 /** Engines the catalog does not cover: their frames go through the fallback list. */
 const OTHER_ENGINE = /(?:^|\/)(?:text_generation_server|tensorrt_llm|lmdeploy)\//;
 /** Python's own files and other libraries (torch, asyncio, transformers, huggingface_hub…): not the engine's. */
@@ -74,11 +110,15 @@ function fallbackPhase(text: string): Phase | null {
   return best ?? (SERVING_FRAME.test(text) ? 'serving' : null);
 }
 
-/** Reads one frame (`path`, bare function name `fn`): the catalog for SGLang and vLLM, then the fallbacks. */
-export function readFrame(path: string, fn: string): FrameRead {
+/**
+ * Reads one frame (`path`, bare function name `fn`): the catalog for SGLang and vLLM, then the fallbacks.
+ * `outer`: the bare function names of the frames above it in the same traceback, outermost first (a catalog
+ * helper that several steps call takes its caller's phase).
+ */
+export function readFrame(path: string, fn: string, outer: readonly string[] = []): FrameRead {
   const engine = frameEngine(path);
   if (engine !== null) {
-    const v = lookupFrame(engine, path, fn);
+    const v = lookupFrame(engine, path, fn, outer);
     if (v.kind === 'phase') return { phase: v.phase, weak: v.weak };
     if (v.kind === 'relay') return 'relay';
     // A function the catalog does not list (another version): its name alone, never its module's.
@@ -179,6 +219,8 @@ export class TracebackTracker {
   private serverFrames = false;
   /** The innermost frame read so far that told a phase (`shutdown` frames tell none). */
   private frame: (Omit<FramePhaseAt, 'phase'> & { phase: FramePhase; weak: boolean }) | null = null;
+  /** Bare function names of the frames read so far in this traceback, outermost first (callers: readFrame). */
+  private outer: string[] = [];
   /**
    * Frames of a Hugging Face Hub download (`hf_hub_download`, `cached_file`…) in a traceback whose engine
    * frames told nothing: loading weights only if no traceback of the same chain tells otherwise (a config
@@ -186,6 +228,9 @@ export class TracebackTracker {
    */
   private hub: Omit<FramePhaseAt, 'phase'> | null = null;
   private hubSeen: Omit<FramePhaseAt, 'phase'> | null = null;
+  /** What that download was fetching: a file a message named, and transformers' frame that called the Hub. */
+  private hubFile: Phase | null = null;
+  private hubCaller: Phase | null = null;
   /** The last lines joined this traceback to the one before (`The above exception was the direct cause…`). */
   private chained = false;
   /** A `File "…` line whose path the terminal wrapped: the rest (`…py", line N, in fn`) is on the next line. */
@@ -210,6 +255,8 @@ export class TracebackTracker {
     this.opened = -1;
     this.wrapped = null;
     this.scopedStart = null;
+    if ((this.hub !== null || this.hubSeen !== null) && this.hubFile === null)
+      this.hubFile = hubFilePhase(msg);
     if (this.remedyWindow > 0 && this.last) {
       this.remedyWindow--;
       const r = /^\s*\d\.\s+(.+)$/.exec(msg);
@@ -239,6 +286,7 @@ export class TracebackTracker {
       else if (!this.open && !this.chained) this.flushHub();
       if (!this.open && !this.chained) this.clientFrames = this.serverFrames = false;
       this.chained = false;
+      this.outer = [];
       if (!this.open) {
         this.lastRaise = null;
         this.opened = line.no;
@@ -283,10 +331,12 @@ export class TracebackTracker {
           !/huggingface\.co|hf\.co|hf-mirror/.test(message),
         framePhase: this.frame && this.frame.phase !== 'shutdown' ? this.frame.phase : null,
       };
-      if (this.frame !== null) this.hub = null;
+      if (this.frame !== null) this.clearHub();
       else if (this.hubSeen !== null) this.hub = this.hubSeen;
+      else if (this.hub === null) this.hubCaller = this.hubFile = null;
       this.hubSeen = null;
       this.frame = null;
+      this.outer = [];
       this.partialFile = null;
       this.open = false;
       this.sawFrames = false;
@@ -306,6 +356,7 @@ export class TracebackTracker {
         this.start = line.no;
         this.startText = line.text;
         this.frame = null;
+        this.outer = [];
       }
       this.sawFrames = true;
       if (REQUEST_FRAME.test(msg) && !this.requestScoped) {
@@ -358,9 +409,11 @@ export class TracebackTracker {
     }
     if (HUB_FRAME.test(f[1]!) || HUB_FN.test(f[2]!))
       this.hubSeen ??= { no: line.no, ts: line.ts, text: line.text };
+    for (const [phase, re] of HUB_CALLER) if (re.test(f[1]!)) this.hubCaller = phase;
     if (SERVER_FRAME.test(f[1]!)) this.serverFrames = true;
     else if (CLIENT_FRAME.test(f[1]!)) this.clientFrames = true;
-    const v = readFrame(f[1]!, f[2]!);
+    const v = readFrame(f[1]!, f[2]!, this.outer);
+    this.outer.push(f[2]!);
     if (v === null || v === 'relay' || (v.weak && this.frame !== null)) return;
     this.frame = { phase: v.phase, weak: v.weak, no: line.no, ts: line.ts, text: line.text };
   }
@@ -369,17 +422,27 @@ export class TracebackTracker {
   private flushFrames(): void {
     const f = this.frame;
     this.frame = null;
-    if (f !== null) this.hub = this.hubSeen = null;
+    this.outer = [];
+    if (f !== null) this.clearHub();
     else if (this.hubSeen !== null) this.hub = this.hubSeen;
     this.hubSeen = null;
     if (f && f.phase !== 'shutdown') this.pendingPhase = { phase: f.phase, no: f.no, ts: f.ts, text: f.text };
     else this.flushHub();
   }
 
-  /** The chain of tracebacks ended with a hub download and no engine frame that told a phase. */
+  /**
+   * The chain of tracebacks ended with a hub download and no engine frame that told a phase: the phase of
+   * what it fetched (a file a message named, else transformers' calling frame), else loading weights.
+   */
   private flushHub(): void {
-    if (this.hub !== null) this.pendingPhase ??= { phase: 'loading_weights', ...this.hub };
-    this.hub = null;
+    if (this.hub !== null)
+      this.pendingPhase ??= { phase: this.hubFile ?? this.hubCaller ?? 'loading_weights', ...this.hub };
+    this.clearHub();
+  }
+
+  private clearHub(): void {
+    this.hub = this.hubSeen = null;
+    this.hubFile = this.hubCaller = null;
   }
 
   /** First line of the traceback being read, while no exception line has closed it. */

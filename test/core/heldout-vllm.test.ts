@@ -17,8 +17,6 @@ const ph = (p: string | null | undefined) => (p ? (EQ[p] ?? p) : p);
 const KNOWN_GAPS: Record<string, string> = {
   'heldv-010':
     'hung while serving (shm_broadcast "No available shared memory broadcast block" after the stats): read as serving',
-  'heldv-028':
-    'sampler warm-up OOM inside profile_run: _dummy_sampler_run is read as warmup, its caller here is kv_cache profiling',
 };
 
 interface Label {

@@ -210,6 +210,120 @@ describe('traceback frames from the engine-source catalog', () => {
     assert.equal(analyze(alone).phase, 'loading_weights');
   });
 
+  it('read a bare hub traceback by the file it was fetching: config and tokenizer files at args', () => {
+    const HUB = '/usr/local/lib/python3.10/dist-packages/huggingface_hub';
+    const TF = '/usr/local/lib/python3.10/dist-packages/transformers';
+    const gated = (file: string) =>
+      [
+        "[2026-01-01 10:00:00] server_args=ServerArgs(model_path='org/m', tokenizer_path='org/m', port=30000)",
+        'Traceback (most recent call last):',
+        f(`${HUB}/utils/_http.py`, 409, 'hf_raise_for_status'),
+        '    response.raise_for_status()',
+        `requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://huggingface.co/org/m/resolve/main/${file}`,
+        'huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-0)',
+        '',
+        `Cannot access gated repo for url https://huggingface.co/org/m/resolve/main/${file}.`,
+        'Access to model org/m is restricted. You must have access to it and be authenticated to access it. Please log in.',
+        '',
+      ].join('\n');
+    // huggingface_hub utils/_http.py hf_raise_for_status: the URL names the file (config.json is read with the
+    // model config, SGLang hf_transformers_utils.py get_config / vLLM transformers_utils/config.py get_config).
+    assert.equal(analyze(gated('config.json')).phase, 'args');
+    assert.equal(analyze(gated('tokenizer_config.json')).phase, 'args');
+    assert.equal(analyze(gated('model-00001-of-00004.safetensors')).phase, 'loading_weights');
+    assert.equal(analyze(gated('model.safetensors.index.json')).phase, 'loading_weights');
+    // The URL only on the line after the exception (hub errors print their message over several lines).
+    const later = [
+      'Traceback (most recent call last):',
+      f(`${HUB}/file_download.py`, 900, 'hf_hub_download'),
+      'huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-0)',
+      '',
+      'Cannot access gated repo for url https://hf-mirror.com/org/m/resolve/abc123/tokenizer.json.',
+      '',
+    ].join('\n');
+    assert.equal(analyze(later).phase, 'args');
+    // transformers' wording (utils/hub.py cached_files: "does not appear to have a file named …").
+    const named = [
+      'Traceback (most recent call last):',
+      f(`${TF}/utils/hub.py`, 470, 'cached_files'),
+      'OSError: org/m does not appear to have a file named generation_config.json. Checkout https://huggingface.co/org/m/tree/main for available files.',
+      '',
+    ].join('\n');
+    assert.equal(analyze(named).phase, 'args');
+    // No file named: transformers' caller of the hub tells (AutoTokenizer vs PreTrainedModel.from_pretrained).
+    const via = (file: string) =>
+      [
+        'Traceback (most recent call last):',
+        f(`${TF}/${file}`, 900, 'from_pretrained'),
+        f(`${TF}/utils/hub.py`, 470, 'cached_files'),
+        f(`${HUB}/file_download.py`, 900, 'hf_hub_download'),
+        'huggingface_hub.errors.LocalEntryNotFoundError: cannot find the requested files in the disk cache',
+        '',
+      ].join('\n');
+    assert.equal(analyze(via('models/auto/tokenization_auto.py')).phase, 'args');
+    assert.equal(analyze(via('configuration_utils.py')).phase, 'args');
+    assert.equal(analyze(via('modeling_utils.py')).phase, 'loading_weights');
+    // Engine frames still decide over the file: vLLM weight_utils.py download_weights_from_hf fetches weights.
+    const frames = [
+      f(`${VL}/model_executor/model_loader/weight_utils.py`, 300, 'download_weights_from_hf'),
+      f(`${HUB}/_snapshot_download.py`, 200, 'snapshot_download'),
+    ];
+    assert.equal(
+      tracebackPhase(
+        frames,
+        'OSError: no file named config.json in https://huggingface.co/org/m/resolve/main/config.json',
+      ),
+      'loading_weights',
+    );
+  });
+
+  it("read a helper several steps call by its caller (vLLM's sampler/pooler dummy runs, V2 warmup steps)", () => {
+    const runner = `${VL}/v1/worker/gpu_model_runner.py`;
+    const decorator = f(`${TORCH}/utils/_contextlib.py`, 116, 'decorate_context');
+    const profile = [
+      f(`${VL}/v1/engine/core.py`, 699, 'run_engine_core'),
+      f(`${VL}/v1/worker/gpu_worker.py`, 263, 'determine_available_memory'),
+      f(runner, 3303, 'profile_run'),
+      decorator,
+    ];
+    const warm = [f(`${VL}/v1/worker/gpu_worker.py`, 400, 'compile_or_warm_up_model'), decorator];
+    for (const helper of ['_dummy_sampler_run', '_dummy_pooler_run']) {
+      const inner = [f(runner, 3120, helper), f(`${TORCH}/nn/modules/module.py`, 1700, '_call_impl')];
+      // GPUModelRunner.profile_run runs it while Worker.determine_available_memory sizes the KV cache.
+      assert.equal(
+        tracebackPhase([...profile, ...inner], 'RuntimeError: CUDA out of memory'),
+        'kv_cache',
+        helper,
+      );
+      // Worker.compile_or_warm_up_model runs it after graph capture: the warm-up.
+      assert.equal(tracebackPhase([...warm, ...inner]), 'warmup', helper);
+      // Alone (cut traceback), the row's own phase.
+      assert.equal(tracebackPhase(inner), 'warmup', helper);
+      assert.deepEqual(lookupFrame('vllm', runner, helper, ['x', 'profile_run', 'decorate_context']), {
+        kind: 'phase',
+        phase: 'kv_cache',
+        weak: false,
+      });
+    }
+    // V2 runner: gpu/warmup.py warmup_kernels runs steps through Worker.execute_model / sample_tokens.
+    const step = [
+      f(`${VL}/v1/worker/gpu_worker.py`, 700, 'execute_model'),
+      f(`${VL}/v1/worker/gpu/model_runner.py`, 900, 'execute_model'),
+    ];
+    const v2warm = [
+      f(`${VL}/v1/worker/gpu_worker.py`, 400, 'compile_or_warm_up_model'),
+      f(`${VL}/v1/worker/gpu/warmup.py`, 319, 'warmup_kernels'),
+    ];
+    assert.equal(tracebackPhase([...v2warm, ...step]), 'warmup');
+    const sample = f(`${VL}/v1/worker/gpu_worker.py`, 720, 'sample_tokens');
+    assert.equal(
+      tracebackPhase([f(`${VL}/v1/worker/gpu/warmup.py`, 191, 'run_mixed_prefill_decode_warmup'), sample]),
+      'warmup',
+    );
+    const busy = [f(`${VL}/v1/worker/worker_base.py`, 300, 'execute_method'), ...step];
+    assert.equal(tracebackPhase(busy), 'serving');
+  });
+
   it('read torch/_inductor under an engine compile frame as compile, a compiled call as nothing', () => {
     const frames = [
       f(`${VL}/v1/worker/gpu_model_runner.py`, 3000, 'profile_run'),

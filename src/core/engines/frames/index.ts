@@ -8,6 +8,10 @@
  * warns otherwise). A row whose function is only `*` (a whole module or class, e.g. `NCCLLibrary.*`) is
  * weak: it names the phase only when no outer frame of the same traceback did, since such helpers are also
  * called later (NCCL calls while serving, `models/utils.py` helpers in a forward pass).
+ *
+ * A row with `callers` (see FrameRule) is a helper more than one step calls: `lookupFrame` is given the bare
+ * function names of the traceback's outer frames (outermost first), and the nearest one the row lists names
+ * the phase; otherwise the row's own phase holds.
  */
 import { SGLANG_FRAMES } from './sglang.js';
 import type { FramePhase, FrameRule } from './types.js';
@@ -28,6 +32,7 @@ interface Compiled {
   fn: RegExp | null;
   name: string;
   phase: FramePhase | null;
+  callers: Readonly<Record<string, FramePhase>> | null;
   rank: number;
   weak: boolean;
 }
@@ -37,7 +42,7 @@ const glob = (s: string): string => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&').repl
 function compile(rules: readonly FrameRule[]): { exact: Map<string, Compiled[]>; globs: Compiled[] } {
   const exact = new Map<string, Compiled[]>();
   const globs: Compiled[] = [];
-  for (const [file, fn, phase] of rules) {
+  for (const [file, fn, phase, callers] of rules) {
     const fileGlob = file.includes('*');
     const fnGlob = fn.includes('*');
     const c: Compiled = {
@@ -45,6 +50,7 @@ function compile(rules: readonly FrameRule[]): { exact: Map<string, Compiled[]>;
       fn: fnGlob ? new RegExp(`^${glob(fn)}$`) : null,
       name: fn,
       phase,
+      callers: callers ?? null,
       rank: (fnGlob ? (fn === '*' ? 0 : 1000) : 2000) + (fileGlob ? 0 : 500) + file.length,
       weak: fn === '*',
     };
@@ -75,14 +81,35 @@ export function frameEngine(path: string): FrameEngine | null {
   return eng;
 }
 
-/** The catalog's reading of one frame of `engine`'s code. */
-export function lookupFrame(engine: FrameEngine, path: string, fn: string): FrameVerdict {
+/** The phase a helper with `callers` runs in: that of its nearest listed caller among `outer`, if any. */
+function callerPhase(
+  callers: Readonly<Record<string, FramePhase>>,
+  outer: readonly string[],
+): FramePhase | null {
+  for (let i = outer.length - 1; i >= 0; i--) {
+    const p = Object.hasOwn(callers, outer[i]!) ? callers[outer[i]!] : undefined;
+    if (p !== undefined) return p;
+  }
+  return null;
+}
+
+/**
+ * The catalog's reading of one frame of `engine`'s code; `outer` holds the bare function names of the frames
+ * printed above it in the same traceback (its callers, outermost first).
+ */
+export function lookupFrame(
+  engine: FrameEngine,
+  path: string,
+  fn: string,
+  outer: readonly string[] = [],
+): FrameVerdict {
   const p = path.replace(/\\/g, '/');
   const t = (TABLES[engine] ??= compile(RULES[engine]));
   let best: Compiled | null = null;
   for (const c of t.exact.get(fn) ?? []) if (c.file.test(p) && (!best || c.rank > best.rank)) best = c;
   for (const c of t.globs) if ((!best || c.rank > best.rank) && c.fn!.test(fn) && c.file.test(p)) best = c;
   if (!best) return { kind: 'unknown' };
-  if (best.phase === null) return { kind: 'relay' };
-  return { kind: 'phase', phase: best.phase, weak: best.weak };
+  const phase = (best.callers && callerPhase(best.callers, outer)) ?? best.phase;
+  if (phase === null) return { kind: 'relay' };
+  return { kind: 'phase', phase, weak: best.weak };
 }
