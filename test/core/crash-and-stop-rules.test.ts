@@ -96,6 +96,25 @@ describe('crash lines of other shapes', () => {
     assert.equal(l.failure?.line, 2);
   });
 
+  it('ROCm: a GPU page fault reported by the runtime is a device fault', () => {
+    for (const fault of [
+      'Memory access fault by GPU node-4 (Agent handle: 0x5f00) on address 0x7f00c000. Reason: Page not present or supervisor privilege.',
+      'Memory access fault by GPU node-2 (Agent handle: 0x5f00) on address 0x7f00c000(may not be exact address). Reason: Unknown.',
+    ]) {
+      const l = last(
+        [
+          sgl('01', 'Capture cuda graph begin. This can take up to several minutes. avail mem=40.00 GB'),
+          fault,
+          'Fatal Python error: Aborted',
+          '[2026-03-01 10:00:09] Rank 0 scheduler is dead. Please check if there are relevant logs.',
+        ].join('\n'),
+      );
+      assert.equal(l.outcome, 'crashed');
+      assert.equal(l.failure?.class, 'cuda_error');
+      assert.equal(l.failure?.line, 2);
+    }
+  });
+
   it('c10 error lines from any source file name their cause', () => {
     const l = last(
       [

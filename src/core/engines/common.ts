@@ -49,6 +49,17 @@ export const commonSignatures: Signature[] = [
     re: /aborting with error : (HSA_STATUS_ERROR_\w+.*)$/,
   },
   {
+    // ROCr's GPU page-fault handler (ROCR-Runtime runtime/hsa-runtime/core/runtime/runtime.cpp
+    // Runtime::VMFaultHandler: `Memory access fault by GPU node-%u (Agent handle: %p) on address %p%s. Reason: %s.`),
+    // then abort(): a device fault, the HIP analogue of an illegal memory access. Printed to stderr by the runtime,
+    // so in pastes it often follows a tqdm bar on the same line: not anchored.
+    id: 'rocr_vm_fault',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'Memory access fault by GPU',
+    re: /(Memory access fault by GPU node-\d+ \(Agent handle: \S+\) on address .*)$/,
+  },
+  {
     // UCX's signal handler (ucs_handle_error), printed by MPI-launched engines: `[host:pid:tid] Caught signal 11 (…)`
     id: 'ucx_signal',
     kind: 'failure',
