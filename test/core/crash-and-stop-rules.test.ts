@@ -250,6 +250,17 @@ describe('stops', () => {
     assert.equal(l.failure?.class, 'killed');
   });
 
+  it("a runtime's abort message glued to the end of a progress bar is still read", () => {
+    const l = last(
+      [
+        sgl('01', 'Capture cuda graph begin. This can take up to several minutes. avail mem=20.00 GB'),
+        'Capturing batches (bs=8 avail_mem=19.00 GB):   0%|          | 0/12 [00:00<?, ?it/s]Memory access fault by GPU node-1 (Agent handle: 0x1234) on address 0x7f00. Reason: Page not present or supervisor privilege.',
+      ].join('\n'),
+    );
+    assert.equal(l.failure?.class, 'cuda_error');
+    assert.equal(l.phase, 'cuda_graph');
+  });
+
   it('Ctrl-C during loading is a stop', () => {
     const l = last(
       [

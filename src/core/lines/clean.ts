@@ -38,10 +38,12 @@ export function isBarText(s: string): boolean {
 }
 
 /** Splits a decoded physical line on `\r`, dropping bar states that a later state of the same run replaced. */
-// A bar that ends without a newline and a logger line written right after it: `...336.17it/s][09/17/2025-...`,
-// or a Python warning (`warnings.showwarning`: `/path/file.py:279: UserWarning: ...`).
-const GLUED =
-  /((?:it\/s|s\/it|\?it\/s)\])(?=\[\d|\(\w+ pid=|(?:INFO|WARNING|ERROR|DEBUG) \d|\/\S+\.py:\d+: \w*(?:Warning|Error)\b)/g;
+// A bar that ends without a newline and another writer's text right after it: a logger line
+// (`...336.17it/s][09/17/2025-...`), a Python warning (`/path/file.py:279: UserWarning: ...`), a runtime's abort
+// message (`...?it/s]Memory access fault by GPU node-2 ...`). tqdm ends its bar with the rate and `]`
+// (tqdm.format_meter: `{n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]`); a postfix is written
+// inside the brackets (`, loss=0.1]`), so nothing of the bar's own follows `it/s]`: what does came from elsewhere.
+const GLUED = /((?:it\/s|s\/it|\?it\/s)\])(?=\S)/g;
 
 export function logicalSegments(text: string): string[] {
   if (GLUED.test(text)) {
