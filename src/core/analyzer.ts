@@ -83,9 +83,44 @@ const PREFIX_LINES = 400;
 const PREFIX_CHARS = 96 * 1024;
 /** Whether any engine's evidence rules (engines/evidence.ts) take the line: pure, as EngineDetector.observe's. */
 const votesForAny = (line: LogLine) => ENGINE_MODULES.some((e) => e.detect(line) > 0);
+/** A line's votes, as EngineDetector.observe counts them (not locked), without counting them. */
+function votesOf(line: LogLine): Partial<Record<EngineId, number>> | null {
+  let votes: Partial<Record<EngineId, number>> | null = null;
+  for (const e of ENGINE_MODULES) {
+    const s = e.detect(line);
+    if (s > 0) (votes ??= {})[e.id] = s;
+  }
+  return votes;
+}
+/**
+ * How much a line's rule claims, by kind: a line known harmless least, then a phase reached, then a server that
+ * says something is wrong, then one that stopped, then a crash (LogAnalyzer.leastMatch).
+ */
+const KIND_CLAIM: Record<Signature['kind'], number> = {
+  noise: 0,
+  launch: 1,
+  phase: 1,
+  progress: 1,
+  ready: 1,
+  serving: 1,
+  degraded: 2,
+  stall_hint: 2,
+  shutdown: 3,
+  consequence: 4,
+  failure: 5,
+};
 /** Catalog levels at which a `crash` line reports a failure (a warning that mentions one does not). */
 const CRASH_LEVELS = new Set(['error', 'exception', 'fatal', 'critical']);
 const STARTUP_PHASES: ReadonlySet<string> = new Set(PHASES.slice(0, PHASES.indexOf('ready')));
+/**
+ * Whether a request line finds the server up: its launch is ready or beyond, or nothing placed it yet (the line
+ * is all a fragment shows of it), unless the port was seen listening before the model was in (`listening`, set
+ * by a rule's `after`): then the server was known not ready.
+ */
+const servingUp = (launch: LaunchBuilder | null) =>
+  launch === null || launch.phase === null
+    ? launch?.listening == null
+    : phaseRank(launch.phase) >= phaseRank('ready');
 const isStartupPhase = (p: string): p is Phase => STARTUP_PHASES.has(p);
 const exceptionRules = (type: string, message: string) =>
   classifyExceptionType(type) ?? classifyFailureText(`${type}: ${message}`);
@@ -157,6 +192,8 @@ interface Match {
   engine: EngineModule;
   sig: Signature;
   m: RegExpExecArray;
+  /** Read with no engine known, and more than one engine's rules take the line: it says nothing of the engine. */
+  shared?: boolean;
 }
 
 /** A failure read from one line (as opposed to a traceback). */
@@ -247,17 +284,20 @@ export class LogAnalyzer {
    * `INFO:     Started server process`, access lines, NCCL, tqdm bars, downloads, torch warnings are printed
    * alike by several engines, and while none has shown itself each is read with the rules of the engine that
    * comes first in the list, a guess (SGLang's: an access line before `fired up` is its warm-up request, where
-   * for vLLM or trtllm-serve it is a request served). When the first line with an engine's evidence comes, the
-   * prefix is read again from a fresh state as if that engine had been known from the start (its rules tried
-   * first), so what those shared lines claim is that engine's reading, not the guess's. Null once an engine
-   * has shown itself, once the prefix outgrows PREFIX_LINES/PREFIX_CHARS, or once a launch was handed off.
+   * for vLLM or trtllm-serve it is a request served). Until then they are read by what every engine whose rules
+   * take them agrees on (`leastMatch`). Whenever a line's evidence changes the engine the detector holds best
+   * before it locks (the first evidence; or a weak vote, a bare `[date time]` stamp, overtaken by another
+   * engine's stronger one), the lines kept are read again from a fresh state as if that engine had been known
+   * from the start (its rules tried first), so what those lines claim is that engine's reading, not the guess's.
+   * Null once the detector locks, once the prefix outgrows PREFIX_LINES/PREFIX_CHARS, or once a launch was
+   * handed off.
    */
   private prefix: {
     lines: Array<{ text: string; no: number; offset: number }>;
     chars: number;
     year: number;
   } | null;
-  /** Reading the prefix again: its lines vote for nothing, and Ollama's lines were counted once already. */
+  /** Reading the prefix again: the detector counted its lines' votes, and Ollama's lines, once already. */
   private rereading = false;
 
   constructor(opts: AnalyzerOptions = {}) {
@@ -496,8 +536,8 @@ export class LogAnalyzer {
   }
 
   /**
-   * Reads the prefix (see `prefix`) again from a fresh state, the detector kept: it now holds the first line's
-   * votes that named an engine, whose rules are then tried first.
+   * Reads the prefix (see `prefix`) again from a fresh state, the detector kept: it now holds the votes of the
+   * line that made its engine the best, whose rules are then tried first.
    */
   private readPrefixAgain(p: NonNullable<LogAnalyzer['prefix']>): void {
     this.tracker = new TracebackTracker();
@@ -540,26 +580,33 @@ export class LogAnalyzer {
     }
     let votes: Partial<Record<EngineId, number>> | null | undefined;
     const p = this.prefix;
-    if (p !== null) {
-      if (this.released > 0 || this.detector.best() !== null) this.prefix = null;
-      else if (votesForAny(line)) {
-        this.prefix = null;
-        votes = this.detector.observe(line);
-        if (p.lines.length > 0) {
-          this.readPrefixAgain(p);
-          line = parseLine(text, no, offset, this.ctx);
-        }
-      } else if (p.lines.length >= PREFIX_LINES || p.chars + text.length > PREFIX_CHARS) this.prefix = null;
+    if (p !== null && !this.rereading) {
+      if (this.released > 0 || this.detector.locked !== null) this.prefix = null;
       else {
-        p.lines.push({ text, no, offset });
-        p.chars += text.length;
+        if (votesForAny(line)) {
+          const before = this.detector.best();
+          votes = this.detector.observe(line);
+          if (this.detector.best() !== before && p.lines.length > 0) {
+            this.readPrefixAgain(p);
+            line = parseLine(text, no, offset, this.ctx);
+          }
+          if (this.detector.locked !== null) this.prefix = null;
+        }
+        if (this.prefix === null) {
+          // the detector locked: the lines kept are read as its engine's already
+        } else if (p.lines.length >= PREFIX_LINES || p.chars + text.length > PREFIX_CHARS) this.prefix = null;
+        else {
+          p.lines.push({ text, no, offset });
+          p.chars += text.length;
+        }
       }
     }
     if (this.block !== null) this.continueBlock(line);
-    if (votes === undefined) votes = this.rereading ? null : this.detector.observe(line);
+    // Reading the prefix again, a line's votes are its own again (the detector counted them once already).
+    if (votes === undefined) votes = this.rereading ? votesOf(line) : this.detector.observe(line);
     const ts = line.ts ?? line.rel;
     if (ts !== null) this.lastTs = ts;
-    const hit = this.match(line.msg);
+    const hit = this.detector.best() === null ? this.leastMatch(line.msg) : this.match(line.msg);
     if (line.service != null && engineOwn(line, hit)) this.engineServices.add(line.service);
     const exc = this.tracker.feed(line);
     // A line the traceback reader took (header, frame, code, exception) is recognised too.
@@ -649,6 +696,56 @@ export class LogAnalyzer {
     return null;
   }
 
+  /**
+   * The rule to read a line by while no line has shown which engine wrote it (EngineDetector.best() null): of the
+   * engines whose rules take the line, the one whose rule claims least of the launch. Lines several engines print
+   * alike mean different things to each: uvicorn's `Application startup complete` is vLLM's readiness (serve_http
+   * starts uvicorn once the engine is up), SGLang's warm-up (`fired up` comes after its warm-up request), and for
+   * trtllm-serve behind its readiness gate only the port listening (`Signature.after`); an access line answered 2xx
+   * is a request served for vLLM and trtllm-serve, SGLang's warm-up request before `fired up`. What every one of
+   * them agrees on is the least of their claims. Such a line says nothing of the engine (`shared`: it counts as
+   * no engine line, so the reading's confidence says so).
+   */
+  private leastMatch(msg: string): Match | null {
+    const grams = msg.length <= MAX_GRAM_LINE ? fillGrams(msg) : null;
+    let least: Match | null = null;
+    let leastClaim = 0;
+    let takers = 0;
+    for (const engine of ENGINE_MODULES) {
+      for (const sig of engine.signatures) {
+        if (sig.lit !== undefined && !(litMayBeIn(sig, grams) && msg.includes(sig.lit))) continue;
+        const m = sig.re.exec(msg);
+        if (m === null) continue;
+        takers++;
+        const c = this.claim(sig);
+        if (least === null || c < leastClaim) {
+          least = { engine, sig, m };
+          leastClaim = c;
+        }
+        break;
+      }
+    }
+    if (least !== null) {
+      if (takers > 1) least.shared = true;
+      return least;
+    }
+    return this.match(msg, ENGINE_MODULES);
+  }
+
+  /**
+   * How much a rule claims of the current launch, as `apply` would read it: its kind (KIND_CLAIM), then the phase
+   * it would mark (a line whose rule waits for a phase not reached, `after`, only shows the port listening).
+   */
+  private claim(sig: Signature): number {
+    const launch = this.current;
+    const phase = launch?.phase ?? null;
+    let marks: Phase | null = sig.phase ?? null;
+    if (sig.after !== undefined && (phase === null || phaseRank(phase) < phaseRank(sig.after))) marks = null;
+    else if (sig.kind === 'ready') marks = 'ready';
+    else if (sig.kind === 'serving') marks = servingUp(launch) ? 'serving' : (sig.phase ?? 'serving');
+    return KIND_CLAIM[sig.kind] * (PHASES.length + 1) + (marks === null ? 0 : phaseRank(marks) + 1);
+  }
+
   /** A configuration printed over several unframed lines, being gathered. */
   private block: {
     lines: string[];
@@ -732,7 +829,7 @@ export class LogAnalyzer {
     // Once the detector is locked, only the locked engine's rules are tried: the rule's engine is the launch's.
     // Before, a rule matching says nothing of the engine (another engine's rule may match the same shape first).
     if (this.detector.locked !== null) launch.engine ??= engine.id;
-    if (!COMMON.has(sig)) launch.engineLines++;
+    if (!COMMON.has(sig) && hit.shared !== true) launch.engineLines++;
     if (sig.version) launch.version ??= sig.version(m);
     if (sig.config && /Args \{$/.test(line.msg)) {
       // TGI prints its arguments as a multi-line Debug dump: gather it, parse it at the closing brace.
@@ -894,7 +991,7 @@ export class LogAnalyzer {
     ok: boolean,
     text: () => string,
   ): void {
-    const up = launch.phase === null || phaseRank(launch.phase) >= phaseRank('ready');
+    const up = servingUp(launch);
     const phase: Phase = up ? 'serving' : (sig.phase ?? 'serving');
     // A refused or failed request shows the HTTP server is up, not that the model served anything.
     if (launch.phase === phase) {

@@ -28,7 +28,8 @@ import { TracebackTracker } from './traceback.js';
 /** v4: a launch keeps its Ray nodes (LaunchBuilder.ray, LogLine.ip); a v3 checkpoint is read afresh. */
 /** v5: the analyzer keeps the file's head until its gutter is known (lines/gutter.ts). */
 /** v6: the analyzer keeps the lines read before any engine evidence, to read them again (LogAnalyzer.prefix). */
-export const CHECKPOINT_VERSION = 6;
+/** v7: the prefix is kept until the detector locks, read again whenever its best engine changes. */
+export const CHECKPOINT_VERSION = 7;
 const MAGIC = 'firedup-checkpoint';
 
 export type CheckpointErrorCode = 'corrupt' | 'version' | 'options';
