@@ -521,6 +521,13 @@ export class LogAnalyzer {
     this.headSeen.clear();
     if (this.released > 0) return;
     this.detector = new EngineDetector(this.options.engine);
+    this.resetReading(this.headYear);
+    this.prefix = this.options.engine ? null : { lines: [], chars: 0, year: this.headYear };
+    for (const l of head) this.readLine(l.text, l.no, l.offset);
+  }
+
+  /** The state lines build, emptied for lines to be read again from the year they started in (the detector stays). */
+  private resetReading(year: number): void {
     this.tracker = new TracebackTracker();
     if (this.explainer) this.explainer = new ExplainCollector();
     this.launches.length = 0;
@@ -529,10 +536,8 @@ export class LogAnalyzer {
     this.lastTs = null;
     this.barBase.clear();
     this.block = null;
-    this.ctx.year = this.headYear;
+    this.ctx.year = year;
     this.ctx.wrapSeen = null;
-    this.prefix = this.options.engine ? null : { lines: [], chars: 0, year: this.headYear };
-    for (const l of head) this.readLine(l.text, l.no, l.offset);
   }
 
   /**
@@ -540,16 +545,7 @@ export class LogAnalyzer {
    * line that made its engine the best, whose rules are then tried first.
    */
   private readPrefixAgain(p: NonNullable<LogAnalyzer['prefix']>): void {
-    this.tracker = new TracebackTracker();
-    if (this.explainer) this.explainer = new ExplainCollector();
-    this.launches.length = 0;
-    this.current = null;
-    this.engineServices.clear();
-    this.lastTs = null;
-    this.barBase.clear();
-    this.block = null;
-    this.ctx.year = p.year;
-    this.ctx.wrapSeen = null;
+    this.resetReading(p.year);
     this.rereading = true;
     try {
       for (const l of p.lines) this.readLine(l.text, l.no, l.offset);
