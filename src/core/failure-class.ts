@@ -18,6 +18,13 @@ const RULES: Array<[FailureClass, RegExp]> = [
     'cuda_error',
     /CUDA error|ROCm error|MUSA error|cudaError\w*|CUDA kernel errors|illegal memory access|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|cuDNN error|no kernel image is available|Memory access fault|HIP error|hipError|AcceleratorError|CUDA driver|Triton Error \[CUDA\]|misaligned address|unspecified launch failure|CUDA kernel failed|HSA_STATUS_ERROR_\w+|NPU function error|ACL_ERROR_\w+|\bcutlass\w*\b.*\bError Internal\b/i,
   ],
+  // The driver's library missing (glibc dlopen's `cannot open shared object file`, a container started without
+  // GPUs); PyTorch's NVML check in its caching allocator (c10/cuda/CUDACachingAllocator.cpp
+  // `TORCH_INTERNAL_ASSERT(NVML_SUCCESS == r)`): a GPU runtime failure, not the Python code
+  [
+    'cuda_error',
+    /libcuda\.so(?:\.\d+)*: cannot open shared object file|NVML_SUCCESS == \w+ INTERNAL ASSERT FAILED/,
+  ],
   [
     'port_in_use',
     /address already in use|couldn't bind HTTP server socket|Port is already in use|port \d+ is (?:already )?in use|Failed to bind to|EADDRINUSE|\[Errno (?:98|48)\]/i,
@@ -39,7 +46,8 @@ const RULES: Array<[FailureClass, RegExp]> = [
   ],
   [
     'killed',
-    /^Killed\b|exit code:? -9\b|(?:exited|terminated) with (?:exit )?code (?:-9|137)\b|code=killed, status=9\b|\bsignal 9\b|SIGKILL|died unexpectedly|\bwas killed\b|OOM killer|oom-kill/i,
+    // bash's report of a job killed by a signal, from a script (jobs.c: `./serve.sh: line 14:  2817 Killed  …`)
+    /^(?:\S+: line \d+: +\d+ +)?Killed\b|exit code:? -9\b|(?:exited|terminated) with (?:exit )?code (?:-9|137)\b|code=killed, status=9\b|\bsignal 9\b|SIGKILL|died unexpectedly|\bwas killed\b|OOM killer|oom-kill/i,
   ],
 ];
 

@@ -182,8 +182,9 @@ const PYDANTIC_WRAPPED = /^\s+(Value|Assertion) error, (.+?)(?:\s+\[type=\w+(?:,
 const TB_START = /Traceback \(most recent call last\):?\s*$/;
 const FRAME =
   /^(?:\s|\^|~|File ["“”']|\.\.\.<\d+ lines>\.\.\.|During handling of the above exception|The above exception was the direct cause|\s*\+[- ]|\s*\|)/;
+// OutOfResources: Triton's (triton/runtime/errors.py), whose name ends in no Error
 const EXCEPTION =
-  /^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Dead\w*|Timeout)\w*|Exception|KeyboardInterrupt|SystemExit|StopIteration|CancelledError))(?::\s?(.*))?$/;
+  /^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure|Dead\w*|Timeout)\w*|Exception|KeyboardInterrupt|SystemExit|StopIteration|CancelledError|OutOfResources))(?::\s?(.*))?$/;
 const BENIGN =
   /^(?:KeyboardInterrupt|SystemExit|(?:asyncio\.(?:exceptions\.)?)?CancelledError|GeneratorExit|StopIteration|StopAsyncIteration)$/;
 /**

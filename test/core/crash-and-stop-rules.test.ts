@@ -388,3 +388,39 @@ describe('argument errors of the servers own parsers', () => {
     assert.equal(trt.failure?.class, 'config_error');
   });
 });
+
+describe('failures raised by the libraries and the environment under the engines', () => {
+  it("take Triton's OutOfResources, whose name ends in no Error, as the traceback's exception", () => {
+    const l = last(
+      [
+        sgl('01', 'Capture cuda graph begin. This can take up to several minutes. avail mem=9.10 GB'),
+        sgl('03', 'Scheduler hit an exception: Traceback (most recent call last):'),
+        '  File "/opt/venv/lib/python3.11/site-packages/triton/compiler/compiler.py", line 400, in _init_handles',
+        '    raise OutOfResources(self.metadata.shared, max_shared, "shared memory")',
+        'triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.',
+      ].join('\n'),
+    );
+    assert.equal(l.failure?.line, 5);
+    assert.equal(l.failure?.exceptionType, 'triton.runtime.errors.OutOfResources');
+  });
+  it('read a missing driver library and a failed NVML check as cuda_error', () => {
+    assert.equal(
+      classifyFailureText(
+        'ImportError: libcuda.so.1: cannot open shared object file: No such file or directory',
+      ),
+      'cuda_error',
+    );
+    assert.equal(
+      classifyFailureText(
+        'RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp":838, please report a bug to PyTorch.',
+      ),
+      'cuda_error',
+    );
+  });
+  it("read bash's report of a script's job killed as killed", () => {
+    assert.equal(
+      classifyFailureText('./run.sh: line 7:  4411 Killed                  vllm serve m'),
+      'killed',
+    );
+  });
+});
