@@ -36,9 +36,11 @@ const RULES: Array<[FailureClass, RegExp]> = [
   ['timeout', /TimeoutError|timed out|Timeout waiting|deadline exceeded|watchdog timeout/i],
   [
     'unsupported',
+    // transformers models/auto/configuration_auto.py AutoConfig.from_pretrained: `… has model type `x` but
+    // Transformers does not recognize this architecture …`: the installed transformers predates the model (upgrade).
     // flash-attn csrc/flash_attn/flash_api.cpp TORCH_CHECKs: `FlashAttention only supports Ampere GPUs or newer.`,
     // `FlashAttention only support fp16 and bf16 data type`
-    /NotImplementedError|not (?:yet )?supported|Unsupported|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported/i,
+    /NotImplementedError|not (?:yet )?supported|Unsupported|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported/i,
   ],
   [
     'config_error',
@@ -71,7 +73,10 @@ export function classifyFailureText(text: string): FailureClass | null {
 /** Python exception types whose mere presence names the class, whatever the message says. */
 export function classifyExceptionType(type: string): FailureClass | null {
   if (/OutOfMemoryError$/.test(type)) return 'oom';
-  if (/DistBackendError$|NcclError$/i.test(type)) return 'nccl';
+  // torch.distributed's store (c10d TCPStore.cpp: `Timed out after N seconds waiting for clients. 1/2 clients
+  // joined.`, a rank that cannot reach the master's address): ranks that never met, which the nccl hint is about
+  // (every node reaches the init address), not a collective that hung (timeout's hint)
+  if (/DistBackendError$|DistStoreError$|NcclError$/i.test(type)) return 'nccl';
   if (/^(?:torch\.)?AcceleratorError$|CudaError$/.test(type)) return 'cuda_error';
   if (/TimeoutError$|Timeout$/.test(type)) return 'timeout';
   if (/NotImplementedError$/.test(type)) return 'unsupported';
