@@ -35,7 +35,10 @@ export function barPhase(desc: string): Phase | null {
   )
     return 'loading_weights';
   if (/Capturing|cuda graph|CUDA graph|graph shapes|Compiling num tokens/i.test(desc)) return 'cuda_graph';
+  // Kernel warmups run once the KV cache is sized, before the graphs are captured: vLLM
+  // model_executor/warmup/deep_gemm_warmup.py (`DeepGEMM warmup`, from kernel_warmup in the worker's
+  // compile_or_warm_up_model) and SGLang deep_gemm_wrapper/compile_utils.py (same description)
+  if (/DeepGEMM warmup|autotun/i.test(desc)) return 'autotune';
   if (/DeepGEMM|JIT/i.test(desc)) return 'compile';
-  if (/autotun/i.test(desc)) return 'autotune';
   return null;
 }

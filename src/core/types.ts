@@ -37,10 +37,12 @@ export type EngineId = (typeof ENGINES)[number];
 /**
  * Where an engine's startup order differs from the general one. vLLM V1 compiles (torch.compile, inside
  * `profile_run` of `Worker.determine_available_memory`) before it sizes the KV cache (`Available KV cache
- * memory`, v1/worker/gpu_worker.py), then captures graphs: kv_cache comes after compile there.
+ * memory`, v1/worker/gpu_worker.py), then captures graphs: kv_cache comes after compile there. Its kernel
+ * warmups (model_executor/warmup/kernel_warmup.py: DeepGEMM, FlashInfer autotune, router GEMMs) run in
+ * `compile_or_warm_up_model` after the KV cache and before `capture_model`: autotune keeps the general rank.
  */
 const ENGINE_RANK: Partial<Record<EngineId, Partial<Record<Phase, number>>>> = {
-  vllm: { compile: 3.5, autotune: 3.5 },
+  vllm: { compile: 3.5 },
 };
 
 /** The rank of a phase in the startup order of `engine` (the general order when unknown). */

@@ -57,4 +57,16 @@ describe('engine signatures', () => {
     ).launches.at(-1)!;
     assert.notEqual(failed.outcome, 'ready');
   });
+
+  it('SGLang: the checkpoint prefetch into the page cache (model_loader/weight_utils.py _prefetch_all_checkpoints) is weight loading', () => {
+    const head = "[2026-08-11 09:12:40] server_args=ServerArgs(model_path='m', tp_size=8)\n";
+    for (const line of [
+      'Rank 0: prefetching 61/61 checkpoint shards into page cache (background, 8 local ranks sharing the work, 4 threads per rank)...',
+      'Rank 0: prefetching checkpoint files: 50% (31/61)',
+    ]) {
+      const r = analyzeText(`${head}[2026-08-11 09:12:56 TP0] ${line}\n`);
+      assert.equal(r.engine, 'sglang', line);
+      assert.equal(r.launches.at(-1)!.phase, 'loading_weights', line);
+    }
+  });
 });

@@ -104,18 +104,21 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     // before 2024-10 the server's print_timings went through server_log:
-    // `INFO [ print_timings] prompt eval time     =  47.81 ms /  7 tokens (…)`, `generation eval time = … runs   (…)`
+    // `INFO [ print_timings] prompt eval time     =  47.81 ms /  7 tokens (…)`, `generation eval time = … runs   (…)`;
+    // 2023-10 (#3677) to 2024-02 (#5700): LOG_TEE("%s: prompt eval time = …", __func__), `print_timings: eval time = …`
     lit: ' time ',
     // (`--log-format json`, the default then: `{…"function":"print_timings",…,"msg":"prompt eval time = …"`)
-    re: /^(?:slot +)?(?:print_timing: )?(?:INFO \[ *print_timings\] |\{.*"function":"print_timings".*"msg":")?(?:id +\d+ \| task \d+ \| )?\s*(prompt eval|generation eval|eval|total) time += +([\d.]+) ms \/ +(\d+) (?:tokens|runs)(?: +\( +[\d.]+ ms per token, +([\d.]+) tokens per second\))?/,
+    re: /^(?:slot +)?(?:print_timings?: )?(?:INFO \[ *print_timings\] |\{.*"function":"print_timings".*"msg":")?(?:id +\d+ \| task \d+ \| )?\s*(prompt eval|generation eval|eval|total) time += +([\d.]+) ms \/ +(\d+) (?:tokens|runs)(?: +\( +[\d.]+ ms per token, +([\d.]+) tokens per second\))?/,
   },
   {
     id: 'slot',
     kind: 'serving',
     phase: 'serving',
     lit: 'slot',
-    // older text format: `INFO [ launch_slot_with_task] slot is processing task | …`, `… slot released | …`
-    re: /launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|processing task|prompt processing|stop processing|\] slot released \|/,
+    // older text format: `INFO [ launch_slot_with_task] slot is processing task | …`, `… slot released | …`;
+    // from 2023-10 (#3677, parallel decoding) to 2024-02 (#5700, unified log format) LOG_TEE's
+    // `slot %i is processing [task id: %i]` and `slot %d released (%d tokens in cache)`
+    re: /^slot \d+ (?:is processing \[task id: \d+\]|released \(\d+ tokens in cache\))|launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|processing task|prompt processing|stop processing|\] slot released \|/,
   },
   {
     // server.cpp request handling: `srv  params_from_: Chat format: …` (each request's parameters),

@@ -73,6 +73,16 @@ const signatures: Signature[] = [
     re: /^Using model weights format|^Found local HF snapshot/,
   },
   {
+    // model_loader/weight_utils.py _prefetch_all_checkpoints (2026): a background thread reads the shards into
+    // the page cache while the weights load: `Rank %d: prefetching %d/%d checkpoint shards into page cache …`,
+    // `Rank %d: prefetching checkpoint files: %d%% (%d/%d)`, `… into page cache finished in %.2fs`
+    id: 'checkpoint_prefetch',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'prefetching',
+    re: /^Rank \d+: prefetching (?:\d+\/\d+ checkpoint shards into page cache|checkpoint files)/,
+  },
+  {
     id: 'load_weight_end',
     kind: 'phase',
     phase: 'weights_loaded',

@@ -179,6 +179,16 @@ const signatures: Signature[] = [
     lit: 'o',
     re: /for vLLM's torch\.compile|^Dynamo bytecode transform time|^Compiling a graph for|^Cache the graph of|^Directly load (?:the compiled graph|AOT compilation)|^torch\.compile (?:takes|took|and initial)|^Initial profiling\/warmup run took|^Compile and warming up model for size|^Compiling model with|torch\._inductor|^Start compiling/,
   },
+  {
+    // model_executor/warmup/kernel_warmup.py kernel_warmup (Worker.compile_or_warm_up_model, after the KV
+    // cache is allocated, before capture_model): `Warming up ll_bf16 router GEMM kernels for shapes: %s.`,
+    // `Skipping FlashInfer autotune because it is disabled.`, `Warming up FlashInfer attention.`, `Using
+    // FlashInfer autotune cache file: %s`; the DeepGEMM warmup shows only its bar (tqdm.ts)
+    id: 'kernel_warmup',
+    kind: 'phase',
+    phase: 'autotune',
+    re: /^Warming up (?:ll_bf16 router GEMM kernels|FlashInfer attention)|^(?:Skipping|Using) FlashInfer autotune/,
+  },
   // KV cache sizing
   {
     id: 'kv_cache',

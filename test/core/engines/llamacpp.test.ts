@@ -124,3 +124,27 @@ describe('llama.cpp', () => {
     assert.equal(l.outcome, 'serving');
   });
 });
+
+describe('llama.cpp server of 2023-10 to 2024-02 (LOG_TEE lines, before #5700)', () => {
+  // examples/server/server.cpp then: `llama server listening at http://…`, LOG_TEE("slot %i is processing
+  // [task id: %i]"), print_timings's LOG_TEE("%s: prompt eval time = …", __func__), `slot %d released (…)`
+  const start = [
+    'llm_load_tensors: offloaded 33/33 layers to GPU',
+    'llama_new_context_with_model: n_ctx      = 4096',
+    'llama server listening at http://0.0.0.0:8080',
+  ];
+  it('a request processed is serving', () => {
+    for (const line of [
+      'slot 0 is processing [task id: 0]',
+      'print_timings: prompt eval time =     112.22 ms /    18 tokens (    6.23 ms per token,   160.40 tokens per second)',
+      'print_timings:        eval time =    2301.34 ms /   128 runs   (   17.98 ms per token,    55.62 tokens per second)',
+      'slot 0 released (147 tokens in cache)',
+    ]) {
+      const l = last([...start, line]);
+      assert.equal(l.phase, 'serving', line);
+    }
+  });
+  it('listening alone is ready', () => {
+    assert.equal(last(start).phase, 'ready');
+  });
+});

@@ -137,3 +137,31 @@ describe('TensorRT-LLM', () => {
     assert.equal(l.failure?.class, 'killed');
   });
 });
+
+describe('Triton Inference Server with the tensorrtllm backend', () => {
+  // server src/main.cc: TRITONSERVER_ServerNew loads the model repository, then StartEndpoints:
+  // grpc/grpc_server.cc `Started GRPCInferenceService at`, http_server.cc `Started HTTPService at`
+  const load = [
+    'I0612 03:11:40.126155 1 model_lifecycle.cc:461] loading: tensorrt_llm:1',
+    '[TensorRT-LLM][INFO] Initializing MPI with thread mode 3',
+    '[TensorRT-LLM][INFO] Loaded engine size: 12855 MiB',
+    '[TensorRT-LLM][INFO] [MemUsageChange] Allocated 58.75 GiB for max tokens in paged KV cache (481280).',
+    "I0612 03:11:58.772391 1 model_lifecycle.cc:827] successfully loaded 'tensorrt_llm'",
+  ];
+  it('the endpoints started are ready', () => {
+    const l = last([
+      ...load,
+      'I0612 03:11:58.801229 1 grpc_server.cc:2463] Started GRPCInferenceService at 0.0.0.0:8001',
+    ]);
+    assert.equal(l.engine, 'trtllm');
+    assert.equal(l.phase, 'ready');
+    const h = last([
+      ...load,
+      'I0612 03:11:58.801504 1 http_server.cc:4692] Started HTTPService at 0.0.0.0:8000',
+    ]);
+    assert.equal(h.phase, 'ready');
+  });
+  it('before them the launch is still going', () => {
+    assert.equal(last(load).outcome, 'in_progress');
+  });
+});

@@ -156,3 +156,44 @@ describe('docker compose: a service that exits with a non-zero code', () => {
     assert.notEqual(l.outcome, 'crashed');
   });
 });
+
+describe('vLLM V1: kernel warmups come after the KV cache', () => {
+  // v1/worker/gpu_worker.py compile_or_warm_up_model: kernel_warmup (model_executor/warmup/kernel_warmup.py,
+  // whose DeepGEMM warmup prints only a tqdm bar `DeepGEMM warmup`) runs after the KV cache is sized and
+  // before capture_model; torch.compile runs before the KV cache (profile_run).
+  const worker = (msg: string) => `(Worker_TP0 pid=77) ${msg}`;
+  const head = [
+    api('INFO 07-30 11:02:14 [api_utils.py:212] vLLM server version 0.21.1, serving model m/x'),
+    core("INFO 07-30 11:02:30 [core.py:102] Initializing a V1 LLM engine (v0.21.1) with config: model='m/x'"),
+    worker('INFO 07-30 11:03:02 [gpu_model_runner.py:4120] Starting to load model m/x...'),
+    worker(
+      'INFO 07-30 11:09:44 [gpu_model_runner.py:4219] Model loading took 82.13 GiB memory and 401.775213 seconds',
+    ),
+    worker('INFO 07-30 11:13:50 [monitor.py:34] torch.compile took 228.61 s in total'),
+    worker('INFO 07-30 11:14:02 [gpu_worker.py:356] Available KV cache memory: 33.71 GiB'),
+    core('INFO 07-30 11:14:03 [kv_cache_utils.py:1307] GPU KV cache size: 524,288 tokens'),
+  ];
+
+  it('a log that stops in the DeepGEMM warmup bar is past the KV cache, with the bar as its progress', () => {
+    const l = last(
+      [...head, worker('DeepGEMM warmup:  38%|███▊      | 3/8 [01:12<02:01, 24.2s/it]')].join('\n'),
+    );
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'autotune');
+  });
+
+  it('the FlashInfer autotune line is the same step', () => {
+    const l = last(
+      [
+        ...head,
+        worker('INFO 07-30 11:14:05 [kernel_warmup.py:260] Using FlashInfer autotune cache file: /c/a.json'),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'autotune');
+  });
+
+  it('torch.compile still ranks before the KV cache', () => {
+    const l = last(head.join('\n'));
+    assert.equal(l.phase, 'kv_cache');
+  });
+});
