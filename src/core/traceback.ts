@@ -68,6 +68,11 @@ const HUB_FN = /^(?:hf_hub_download|snapshot_download|cached_files?)$/;
  * args-time files; modeling_utils `PreTrainedModel.from_pretrained` fetches weights.
  */
 const HUB_CALLER: Array<[Phase, RegExp]> = [
+  // the engines' own config and tokenizer helpers around the Hub (vLLM transformers_utils/: config.py get_config,
+  // repo_utils.py list_repo_files, processor.py, tokenizer*.py; SGLang hf_transformers_utils.py get_config,
+  // get_tokenizer): the model's config is read while the arguments are checked. A weight download goes through
+  // the model loader's frames (weight_utils.py), which decide before any of these.
+  ['args', /\/vllm\/transformers_utils\/[\w/]+\.py$|\/sglang\/srt\/(?:utils\/)?hf_transformers_utils\.py$/],
   [
     'args',
     /transformers\/(?:configuration_utils|tokenization_utils\w*|generation\/configuration_utils|dynamic_module_utils|feature_extraction_utils|image_processing_base|processing_utils|models\/auto\/(?:configuration|tokenization|processing|feature_extraction|image_processing)_auto)\.py$/,
@@ -256,7 +261,12 @@ export class TracebackTracker {
     this.opened = -1;
     this.wrapped = null;
     this.scopedStart = null;
-    if ((this.hub !== null || this.hubSeen !== null) && this.hubFile === null)
+    // Any exception of the chain may name the file: a download's first error (`requests…ConnectionError: … url:
+    // /org/model/resolve/main/config.json`) comes before the hub's own frames, in the traceback it caused.
+    if (
+      this.hubFile === null &&
+      (this.hub !== null || this.hubSeen !== null || this.open || this.sawFrames || this.chained)
+    )
       this.hubFile = hubFilePhase(msg);
     if (this.remedyWindow > 0 && this.last) {
       this.remedyWindow--;
@@ -334,7 +344,7 @@ export class TracebackTracker {
       };
       if (this.frame !== null) this.clearHub();
       else if (this.hubSeen !== null) this.hub = this.hubSeen;
-      else if (this.hub === null) this.hubCaller = this.hubFile = null;
+      else if (this.hub === null) this.hubCaller = null;
       this.hubSeen = null;
       this.frame = null;
       this.outer = [];
@@ -460,6 +470,7 @@ export class TracebackTracker {
       this.remedyWindow === 0 &&
       this.frame === null &&
       this.hub === null &&
+      this.hubFile === null &&
       !this.requestScoped
     )
       return;

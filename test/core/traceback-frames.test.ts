@@ -263,6 +263,37 @@ describe('traceback frames from the engine-source catalog', () => {
     assert.equal(analyze(via('models/auto/tokenization_auto.py')).phase, 'args');
     assert.equal(analyze(via('configuration_utils.py')).phase, 'args');
     assert.equal(analyze(via('modeling_utils.py')).phase, 'loading_weights');
+    // The engine's own config helpers around the hub (vLLM transformers_utils/repo_utils.py list_repo_files, no
+    // phase of their own in the frames table): the model's config is being read, at args.
+    const engineHelper = [
+      'Traceback (most recent call last):',
+      f(`${VL}/transformers_utils/repo_utils.py`, 120, 'list_repo_files'),
+      f(`${HUB}/utils/_http.py`, 482, 'hf_raise_for_status'),
+      'huggingface_hub.errors.HfHubHTTPError: 429 Client Error: Too Many Requests for url: https://huggingface.co/api/models/org/m/tree/main',
+      '',
+    ].join('\n');
+    assert.equal(analyze(engineHelper).phase, 'args');
+    // The file named by the chain's first exception, before the hub's frames (a connection error, then the hub's
+    // LocalEntryNotFoundError, then transformers' OSError, each `raise … from` the one before).
+    const chain = [
+      'Traceback (most recent call last):',
+      f('/usr/lib/python3.12/site-packages/requests/adapters.py', 700, 'send'),
+      "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /org/m/resolve/main/config.json",
+      '',
+      'The above exception was the direct cause of the following exception:',
+      '',
+      'Traceback (most recent call last):',
+      f(`${HUB}/file_download.py`, 1484, '_raise_on_head_call_error'),
+      'huggingface_hub.errors.LocalEntryNotFoundError: An error happened while trying to locate the file on the Hub.',
+      '',
+      'The above exception was the direct cause of the following exception:',
+      '',
+      'Traceback (most recent call last):',
+      f(`${TF}/utils/hub.py`, 470, 'cached_files'),
+      "OSError: We couldn't connect to 'https://huggingface.co' to load the files.",
+      '',
+    ].join('\n');
+    assert.equal(analyze(chain).phase, 'args');
     // Engine frames still decide over the file: vLLM weight_utils.py download_weights_from_hf fetches weights.
     const frames = [
       f(`${VL}/model_executor/model_loader/weight_utils.py`, 300, 'download_weights_from_hf'),
