@@ -672,6 +672,10 @@ export class LogAnalyzer {
         'config_error';
       launch.reclassify(wrapped.ev.line, cls, `${wrapped.ev.type}: ${wrapped.message}`);
     }
+    const cont = this.tracker.continued;
+    // A continuation of the exception's message names the cause (ptxas' `Value 'sm_121a' is not defined for option
+    // 'gpu-name'` under Triton's PTXASError): its class, if the exception's own is generic.
+    if (cont !== null) launch.continueFailure(cont.ev, cont.cls, cont.text);
     if (launch.caughtFrom !== null) launch.recoverFrom(launch.caughtFrom);
   }
 

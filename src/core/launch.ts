@@ -355,6 +355,20 @@ export class LaunchBuilder {
     c.strength = cls === 'python_exception' ? 2 : cls === 'other' ? 1 : 3;
   }
 
+  /**
+   * A line that carries on an exception's message names a class (TracebackTracker.continued): it replaces the
+   * exception's own only where that is generic (python_exception, other, or one the type alone gave).
+   */
+  continueFailure(ev: ExceptionEvent, cls: FailureClass, text: string): void {
+    if (this.ray !== null) for (const n of this.ray.nodes) n.b.continueFailure(ev, cls, text);
+    const c = this.candidates.find((x) => x.line === ev.line && x.exceptionType !== null);
+    if (!c || c.cls === cls) return;
+    if (!(c.cls === 'python_exception' || c.cls === 'other' || (ev.typeOnly && c.cls === ev.cls))) return;
+    c.cls = cls;
+    c.message = `${c.message} … ${text}`;
+    c.strength = 3;
+  }
+
   dropFailure(line: number | null): void {
     if (this.ray !== null) for (const n of this.ray.nodes) n.b.dropFailure(line);
     if (line !== null) this.candidates = this.candidates.filter((c) => c.line !== line);

@@ -162,6 +162,11 @@ export interface ExceptionEvent {
   startText: string | null;
   tags: string | null;
   ts: number | null;
+  /**
+   * The class came from the exception's type alone (`ValueError` → config_error), not from its message: a
+   * continuation line that names a class replaces it (TracebackTracker.continued).
+   */
+  typeOnly: boolean;
   /** Exceptions that end a process normally (Ctrl+C, cancelled requests), not failures. */
   benign: boolean;
   /** The remedies the engine printed after the exception (`Possible solutions:` lists). */
@@ -184,6 +189,19 @@ export interface ExceptionEvent {
 const PYDANTIC_ERROR = /^(?:pydantic(?:_core)?\.)?(?:_pydantic_core\.)?ValidationError$/;
 /** pydantic's line for a wrapped error: `  Value error, <message> [type=value_error, …]`. */
 const PYDANTIC_WRAPPED = /^\s+(Value|Assertion) error, (.+?)(?:\s+\[type=\w+(?:,.*)?\]?)?\s*$/;
+/**
+ * The continuation window: how many lines after an exception line, and how many characters in all, may carry on
+ * its message (a multi-line `str(exc)`: Triton's `PTXASError` with ptxas' stderr, NCCL's `Last error:` lines).
+ */
+const CONT_LINES = 6;
+const CONT_CHARS = 4096;
+/**
+ * Lines that end a message's continuation: frames, chaining, remedies (hints, not causes), ASGI headers, and lines
+ * that are records of their own: warnings (Python's `…Warning:`, c10's `[rank0]:[W812 04:47:26.79 …]`, glog's
+ * `W0812 04:47:26.79 …`).
+ */
+const CONT_END =
+  /^\s*File ["“”']|^\[rank\d+\]:|^\[?[WEIF]\d{4} \d\d:\d\d|^\w*Warning\b|^WARNING\b|^(?:The above exception was the direct cause|During handling of the above exception)|^\s*\d\.\s|^Possible solutions|Exception in ASGI application|Exception in callback|Error in ASGI/;
 const TB_START = /Traceback \(most recent call last\):?\s*$/;
 const FRAME =
   /^(?:\s|\^|~|File ["“”']|\.\.\.<\d+ lines>\.\.\.|During handling of the above exception|The above exception was the direct cause|\s*\+[- ]|\s*\|)/;
@@ -250,6 +268,24 @@ export class TracebackTracker {
   private wrapWindow = 0;
 
   /**
+   * The continuation window of the last exception (CONT_LINES lines, CONT_CHARS characters at most): the lines
+   * after its `Type: message` line that carry on its message (ptxas' output under Triton's `PTXASError`, NCCL's
+   * `Last error:` lines). `contPrefix`: the prefix of the exception line (logger, process, rank; `''` when it had
+   * none): each line of one message carries the same (vLLM's formatter prefixes every line of a record, Ray and
+   * vLLM's process prefixes every line a process writes), and a line with another is someone else's, which ends
+   * the window.
+   */
+  private contLeft = 0;
+  private contChars = 0;
+  private contPrefix: string | null = null;
+
+  /**
+   * A continuation line of the last exception's message that names a failure class (CONT_LINES), read on the
+   * line just fed: the caller takes its class if the exception's own is generic. Reset by every line.
+   */
+  continued: { ev: ExceptionEvent; cls: FailureClass; text: string } | null = null;
+
+  /**
    * The error a pydantic `ValidationError` wraps, read on the line just fed (`Value error, …`): the caller
    * classifies the exception by it. Reset by every line.
    */
@@ -260,7 +296,9 @@ export class TracebackTracker {
     const msg = line.msg;
     this.opened = -1;
     this.wrapped = null;
+    this.continued = null;
     this.scopedStart = null;
+    const cont = this.contLeft > 0 && this.continuation(line);
     // Any exception of the chain may name the file: a download's first error (`requests…ConnectionError: … url:
     // /org/model/resolve/main/config.json`) comes before the hub's own frames, in the traceback it caused.
     if (
@@ -326,6 +364,7 @@ export class TracebackTracker {
         type,
         message,
         cls: classifyExceptionType(type) ?? classifyFailureText(`${type}: ${message}`) ?? 'python_exception',
+        typeOnly: false,
         line: line.no,
         text: line.text,
         startLine: this.start,
@@ -354,6 +393,11 @@ export class TracebackTracker {
       this.last = ev;
       this.remedyWindow = 12;
       this.wrapWindow = PYDANTIC_ERROR.test(type) && /^\d+ validation errors? for /.test(message) ? 4 : 0;
+      // pydantic's wrapped errors have their own reading (wrapWindow); a benign exception has no cause to name
+      this.contLeft = benign || PYDANTIC_ERROR.test(type) ? 0 : CONT_LINES;
+      this.contChars = 0;
+      this.contPrefix = line.text.endsWith(msg) ? line.text.slice(0, line.text.length - msg.length) : null;
+      ev.typeOnly = ev.cls !== 'python_exception' && classifyFailureText(message) === null;
       return ev;
     }
     if (/^(?:The above exception was the direct cause|During handling of the above exception)/.test(msg))
@@ -389,8 +433,41 @@ export class TracebackTracker {
         return null;
       }
     }
-    if (line.framed && !/^(?:ERROR|CRITICAL)/.test(line.msg)) this.reset();
+    if (line.framed && !/^(?:ERROR|CRITICAL)/.test(line.msg)) {
+      // a continuation in the exception's own record (vLLM's formatter prefixes each line of a record) goes on
+      const left = this.contLeft;
+      this.reset();
+      if (cont) this.contLeft = left;
+    }
     return null;
+  }
+
+  /**
+   * Whether the line carries on the last exception's message (it is within the window: not blank, not a new
+   * traceback, frame, exception, remedy or logger record); a line that does not closes the window. Sets
+   * `continued` when the line names a failure class.
+   */
+  private continuation(line: LogLine): boolean {
+    const msg = line.msg;
+    const prefix = line.text.endsWith(msg) ? line.text.slice(0, line.text.length - msg.length) : null;
+    this.contChars += msg.length;
+    if (
+      this.last === null ||
+      msg.trim() === '' ||
+      this.contChars > CONT_CHARS ||
+      prefix === null ||
+      prefix !== this.contPrefix ||
+      TB_START.test(msg) ||
+      EXCEPTION.test(msg) ||
+      CONT_END.test(msg)
+    ) {
+      this.contLeft = 0;
+      return false;
+    }
+    this.contLeft--;
+    const cls = classifyFailureText(msg);
+    if (cls !== null) this.continued = { ev: this.last, cls, text: msg.trim() };
+    return true;
   }
 
   /** Set when frames just showed the open traceback runs through a request handler: its first line. */
@@ -468,6 +545,7 @@ export class TracebackTracker {
       !this.sawFrames &&
       this.start === null &&
       this.remedyWindow === 0 &&
+      this.contLeft === 0 &&
       this.frame === null &&
       this.hub === null &&
       this.hubFile === null &&
@@ -482,5 +560,6 @@ export class TracebackTracker {
     this.requestScoped = false;
     this.clientFrames = this.serverFrames = false;
     this.remedyWindow = 0;
+    this.contLeft = 0;
   }
 }

@@ -180,6 +180,15 @@ describe('checkpoint and restore continue a read exactly', () => {
       assert.deepEqual(chained(log.data, [cut], true, 1 << 20), log.want.get(true));
   });
 
+  it("at every line of an exception whose message's continuation names the class", () => {
+    // The continuation window (TracebackTracker) spans lines: a cut between the exception and its ptxas line.
+    const log = load(path.join(SHARED, 'heldout', 'vllm', '058.log'));
+    assert.equal(log.want.get(true)!.launches[0]!.failure?.class, 'unsupported');
+    for (const bulk of [true, false])
+      for (const cut of log.lines)
+        assert.deepEqual(chained(log.data, [cut], bulk, 1 << 20), log.want.get(bulk), `cut at ${cut}`);
+  });
+
   it("one log of several nodes (Ray), cut at every line: each node's reading carries over", () => {
     for (const s of ['clean', 'oom', 'stuck']) {
       const log = load(path.join(ROOT, 'test', 'fixtures', 'multinode', `vllm-ray-2node-${s}.log`));
