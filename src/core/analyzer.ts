@@ -612,7 +612,13 @@ export class LogAnalyzer {
     if (launch === null) return;
     if (votes !== null) launch.vote(votes);
     // a caught exception's text ends where the logger's next line starts
-    if (launch.caughtFrom !== null && line.framed && line.no > launch.caughtFrom) launch.caughtFrom = null;
+    if (
+      launch.caughtFrom !== null &&
+      line.framed &&
+      line.no > launch.caughtFrom &&
+      (launch.caughtPrefix === null || loggerPrefix(line) !== launch.caughtPrefix)
+    )
+      launch.caughtFrom = null;
     if (line.rel !== null && line.ts === null && launch.startTs === null) launch.relativeTime = true;
     // A line Ray forwarded from another node (`ip=`): its node's own reading too (launch.ts RayNodes).
     if (launch.ray !== null || line.ip) rayLine(launch, line, ts);
@@ -912,7 +918,10 @@ export class LogAnalyzer {
       }
       case 'degraded':
         if (sig.recovers) launch.recover();
-        if (sig.catches) launch.caughtFrom = line.no;
+        if (sig.catches) {
+          launch.caughtFrom = line.no;
+          launch.caughtPrefix = loggerPrefix(line);
+        }
         if (launch.degraded.length < 20) launch.degraded.push({ line: line.no, text: line.text });
         return;
       case 'stall_hint':
@@ -1212,4 +1221,14 @@ export class LogAnalyzer {
     this.ctx.year = r.year;
     this.tracker.reset();
   }
+}
+
+/**
+ * The text before a vLLM logger line's message (its prefix and wrappers), which NewLineFormatter repeats on each
+ * line of one record; null for other frames and where the message is not the line's tail.
+ */
+function loggerPrefix(line: LogLine): string | null {
+  if (line.frame !== 'vllm' || line.msg === '' || !line.text.endsWith(line.msg)) return null;
+  const p = line.text.slice(0, line.text.length - line.msg.length);
+  return p.trim() === '' ? null : p;
 }

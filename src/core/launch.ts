@@ -103,6 +103,12 @@ export class LaunchBuilder {
    * read: failures read from them are the caught exception's, moved to `recovered`.
    */
   caughtFrom: number | null = null;
+  /**
+   * The logger prefix of that announcement (the text before its message): a logger that repeats its prefix on
+   * each line of a record (vLLM's NewLineFormatter, vllm/logging_utils/formatter.py) frames the traceback's lines
+   * with it, and they are still the caught exception's.
+   */
+  caughtPrefix: string | null = null;
   /** The HTTP server said it listens before the model was loaded (a signature's `after`): not ready by itself. */
   listening: Evidence | null = null;
   shutdown: (Evidence & { ts: number | null }) | null = null;

@@ -424,3 +424,38 @@ describe('failures raised by the libraries and the environment under the engines
     );
   });
 });
+
+describe('a serving server survives one request failing', () => {
+  it("SGLang's `Error in request:` traceback is one request's 500, not the server's death", () => {
+    const lines = [
+      sgl('01', 'The server is fired up and ready to roll!'),
+      sgl(
+        '02',
+        'Decode batch. #running-req: 1, #token: 90, token usage: 0.00, gen throughput (token/s): 20.00, #queue-req: 0',
+      ),
+      "[2026-03-01 10:00:03] Error in request: 'NoneType' object is not iterable",
+      'Traceback (most recent call last):',
+      '  File "/sgl-workspace/sglang/python/sglang/srt/entrypoints/openai/serving_base.py", line 107, in handle_request',
+      '    return await self._handle_non_streaming_request(',
+      '  File "/sgl-workspace/sglang/python/sglang/srt/entrypoints/openai/serving_chat.py", line 811, in _build_chat_response',
+      '    for idx, ret_item in enumerate(ret):',
+      "TypeError: 'NoneType' object is not iterable",
+    ];
+    const l = last(lines.join('\n'));
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.failure, null);
+    // the scheduler's own death after it is still a crash
+    const dead = last(
+      [
+        ...lines,
+        sgl('09', 'Scheduler hit an exception: Traceback (most recent call last):'),
+        '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2911, in run_scheduler_process',
+        '    scheduler.event_loop_overlap()',
+        'RuntimeError: CUDA error: an illegal memory access was encountered',
+        '[2026-03-01 10:00:09] Received sigquit from a child process. It usually means the child failed.',
+      ].join('\n'),
+    );
+    assert.equal(dead.outcome, 'crashed');
+    assert.equal(dead.failure?.class, 'cuda_error');
+  });
+});

@@ -238,6 +238,16 @@ const signatures: Signature[] = [
     re: /disaggregation mode warm ?up failed/i,
   },
   { id: 'invalid_http', kind: 'noise', lit: 'Invalid HTTP request', re: /Invalid HTTP request received/ },
+  {
+    // entrypoints/openai/serving_base.py OpenAIServingBase.handle_request: `except Exception as e:
+    // logger.exception(f"Error in request: {e}")` and returns a 500 to that request (the custom-labels header
+    // parse logs the same message and goes on): the traceback under it is one request's, the server keeps serving.
+    id: 'request_error',
+    kind: 'degraded',
+    catches: true,
+    lit: 'Error in request: ',
+    re: /^Error in request: /,
+  },
   // failures
   {
     id: 'capture_failed',

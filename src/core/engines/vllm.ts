@@ -251,6 +251,19 @@ const signatures: Signature[] = [
     re: /^INFO: +\S+ - "(?:GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH) \S+ HTTP\/[\d.]+" \d{3}/,
   },
   {
+    // entrypoints/openai/serving_chat.py create_chat_completion (and serving_completion.py, serving_embedding.py;
+    // from v0.6.4 until the serving refactor of 2026-01, #32240): `except ValueError as e` (from #15650 also
+    // TypeError, RuntimeError, jinja2.TemplateError): `logger.exception("Error in preprocessing prompt inputs")`
+    // then `return self.create_error_response(str(e))`: one request refused while rendering its prompt (a 400:
+    // prompt too long, a chat template error); the traceback under it, each line under the record's prefix
+    // (NewLineFormatter), is that request's and the server keeps serving.
+    id: 'preprocess_error',
+    kind: 'degraded',
+    catches: true,
+    lit: 'Error in preprocessing prompt inputs',
+    re: /^Error in preprocessing prompt inputs$/,
+  },
+  {
     id: 'requests',
     kind: 'serving',
     phase: 'serving',

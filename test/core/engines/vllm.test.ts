@@ -197,3 +197,45 @@ describe('vLLM V1: kernel warmups come after the KV cache', () => {
     assert.equal(l.phase, 'kv_cache');
   });
 });
+
+describe('a refused request while serving', () => {
+  const e = (msg: string) => `ERROR 02-11 10:02:05 serving_chat.py:158] ${msg}`;
+  const serving = [
+    'INFO 02-11 10:00:49 api_server.py:530] Starting vLLM API server on http://0.0.0.0:8000',
+    'INFO:     Application startup complete.',
+    'INFO 02-11 10:01:34 metrics.py:349] Avg prompt throughput: 102.3 tokens/s, Avg generation throughput: 61.0 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.4%, CPU KV cache usage: 0.0%.',
+  ];
+  const refused = [
+    e('Error in preprocessing prompt inputs'),
+    e('Traceback (most recent call last):'),
+    e(
+      '  File "/usr/local/lib/python3.12/dist-packages/vllm/entrypoints/openai/serving_engine.py", line 236, in _validate_input',
+    ),
+    e('    raise ValueError('),
+    e(
+      "ValueError: This model's maximum context length is 8192 tokens. However, you requested 9310 tokens (8798 in the messages, 512 in the completion). Please reduce the length of the messages or completion.",
+    ),
+  ];
+
+  it("`Error in preprocessing prompt inputs`: the traceback under the record's prefix is one request's 400", () => {
+    const l = last([...serving, ...refused].join('\n'));
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.failure, null);
+  });
+
+  it('a failure logged after it, under another prefix, is still the launch’s', () => {
+    const l = last(
+      [
+        ...serving,
+        ...refused,
+        'ERROR 02-11 10:02:09 engine.py:135] RuntimeError: CUDA error: an illegal memory access was encountered',
+        'ERROR 02-11 10:02:09 engine.py:135] Traceback (most recent call last):',
+        'ERROR 02-11 10:02:09 engine.py:135]   File "/usr/local/lib/python3.12/dist-packages/vllm/engine/multiprocessing/engine.py", line 133, in start',
+        'ERROR 02-11 10:02:09 engine.py:135]     self.run_engine_loop()',
+        'ERROR 02-11 10:02:09 engine.py:135] RuntimeError: CUDA error: an illegal memory access was encountered',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+  });
+});
