@@ -694,10 +694,15 @@ export class LogAnalyzer {
         if (m) return { engine, sig, m };
       }
     }
+    return this.matchCommon(msg, grams, engines[0]!);
+  }
+
+  /** The rules every engine shares (common.ts), read for `engine`, once no engine's own rule took the line. */
+  private matchCommon(msg: string, grams: Int32Array | null, engine: EngineModule): Match | null {
     for (const sig of commonSignatures) {
       if (sig.lit !== undefined && !(litMayBeIn(sig, grams) && msg.includes(sig.lit))) continue;
       const m = sig.re.exec(msg);
-      if (m) return { engine: engines[0]!, sig, m };
+      if (m) return { engine, sig, m };
     }
     return null;
   }
@@ -735,7 +740,8 @@ export class LogAnalyzer {
       if (takers > 1) least.shared = true;
       return least;
     }
-    return this.match(msg, ENGINE_MODULES);
+    // no engine's own rule took it (each was tried above): only the shared ones are left
+    return this.matchCommon(msg, grams, ENGINE_MODULES[0]!);
   }
 
   /**
