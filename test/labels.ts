@@ -51,7 +51,14 @@ export interface FieldScore {
 export function scoreFields(label: Label, r: AnalysisReport): FieldScore[] {
   const last = r.launches.at(-1);
   const out: FieldScore[] = [
-    { field: 'engine', good: r.engine === label.engine, got: r.engine, want: label.engine },
+    // score.py: a log labelled `other` (a program that runs an engine inside it, Ollama) is right when firedup names
+    // none of its engines
+    {
+      field: 'engine',
+      good: r.engine === label.engine || (label.engine === 'other' && r.engine === null),
+      got: r.engine,
+      want: label.engine,
+    },
   ];
   const exp = expectedOutcomes(label);
   out.push({ field: 'outcome', good: exp.includes(last?.outcome ?? ''), got: last?.outcome, want: exp });

@@ -11,7 +11,7 @@ import { SHARED } from '../helpers.js';
 import { readLabels, scoreFields } from '../labels.js';
 
 describe('held-out fragments (made up, not tuned on)', () => {
-  for (const engine of ['sglang', 'vllm', 'tgi', 'llamacpp', 'trtllm', 'mixed']) {
+  for (const engine of ['sglang', 'vllm', 'tgi', 'llamacpp', 'trtllm', 'mixed', 'other']) {
     for (const { label, file } of readLabels(path.join(SHARED, 'heldout', engine))) {
       it(label.id, { todo: label.open === true }, () => {
         const r = analyzeFile(file, { year: 2026 }).report;
