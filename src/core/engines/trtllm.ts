@@ -140,17 +140,6 @@ const signatures: Signature[] = [
     re: /Uvicorn running on \S+/,
     after: 'weights_loaded',
   },
-  {
-    // Triton Inference Server with the tensorrtllm backend: src/main.cc creates the server (which loads every
-    // model of the repository; a failed load ends it with `error: creating server: …`) and only then starts
-    // the endpoints: grpc/grpc_server.cc `Started GRPCInferenceService at %s`, http_server.cc
-    // `Started HTTPService at %s`
-    id: 'triton_endpoint',
-    kind: 'ready',
-    phase: 'ready',
-    lit: 'Started ',
-    re: /^Started (?:GRPCInferenceService|HTTPService) at \S+/,
-  },
   { id: 'iter', kind: 'serving', phase: 'serving', lit: 'iter = ', re: /^iter = \d+, global_rank = \d+/ },
   {
     id: 'access',

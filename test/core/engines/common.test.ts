@@ -39,3 +39,26 @@ describe('lines any engine prints: NCCL', () => {
     assert.equal(starting.launches[0]!.phase, 'dist_init');
   });
 });
+
+describe('Triton Inference Server around any backend', () => {
+  // server src/main.cc loads the model repository, then starts the endpoints (grpc_server.cc, http_server.cc);
+  // its default log format puts each message in double quotes (qa/L0_logging/log_format_test.py)
+  it('its endpoints started are ready, with the vLLM backend too, quoted or not', () => {
+    const load = [
+      'I0412 08:10:02.140551 1 model_lifecycle.cc:472] "loading: m:1"',
+      "INFO 04-12 08:10:11 [llm_engine.py:240] Initializing a V0 LLM engine (v0.8.5) with config: model='/models/m', dtype=torch.bfloat16, tensor_parallel_size=1",
+      'INFO 04-12 08:10:20 [model_runner.py:1146] Model loading took 14.9889 GiB and 5.64 seconds',
+      'INFO 04-12 08:10:41 [model_runner.py:1592] Graph capturing finished in 16 secs, took 0.31 GiB',
+      'I0412 08:10:41.980111 1 model_lifecycle.cc:839] "successfully loaded \'m\'"',
+    ];
+    for (const started of [
+      'I0412 08:10:42.011944 1 grpc_server.cc:2558] "Started GRPCInferenceService at 0.0.0.0:8001"',
+      'I0412 08:10:42.012230 1 http_server.cc:4725] Started HTTPService at 0.0.0.0:8000',
+    ]) {
+      const r = analyzeText(`${[...load, started].join('\n')}\n`);
+      assert.equal(r.engine, 'vllm');
+      assert.equal(r.launches.at(-1)!.phase, 'ready');
+    }
+    assert.notEqual(analyzeText(`${load.join('\n')}\n`).launches.at(-1)!.phase, 'ready');
+  });
+});
