@@ -286,10 +286,12 @@ describe('renderMetrics', () => {
     assert.ok(types.has('firedup_stalled') && types.has('firedup_phase'));
   });
 
-  it('engine phase lists follow the engines: TGI has no cuda_graph, vLLM no autotune; unknown engine gets all', () => {
+  it('engine phase lists follow the engines: TGI has no cuda_graph, llama-server no compile; unknown engine gets all', () => {
     assert.ok(!enginePhases('tgi').includes('cuda_graph'));
     assert.ok(enginePhases('tgi').includes('loading_weights'));
-    assert.ok(!enginePhases('vllm').includes('autotune'));
+    assert.ok(!enginePhases('llamacpp').includes('compile'));
+    // vLLM's kernel warmup (model_executor/warmup/kernel_warmup.py: FlashInfer autotune) is a rule of its own now
+    assert.ok(enginePhases('vllm').includes('autotune'));
     assert.ok(enginePhases('tgi', 'cuda_graph').includes('cuda_graph'), 'the current phase is always listed');
     assert.equal(enginePhases(null).length, 11);
   });
