@@ -22,6 +22,7 @@ import {
   type PrefixContext,
   parseLine,
   startsReadable,
+  textBeforeMessage,
   withoutKnownWrappers,
 } from './lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from './lines/splitter.js';
@@ -81,8 +82,6 @@ const COMMON = new Set<Signature>(commonSignatures);
 /** The most lines, and characters, of the prefix read before any engine evidence that are kept to read again. */
 const PREFIX_LINES = 400;
 const PREFIX_CHARS = 96 * 1024;
-/** Whether any engine's evidence rules (engines/evidence.ts) take the line: pure, as EngineDetector.observe's. */
-const votesForAny = (line: LogLine) => ENGINE_MODULES.some((e) => e.detect(line) > 0);
 /** A line's votes, as EngineDetector.observe counts them (not locked), without counting them. */
 function votesOf(line: LogLine): Partial<Record<EngineId, number>> | null {
   let votes: Partial<Record<EngineId, number>> | null = null;
@@ -579,9 +578,9 @@ export class LogAnalyzer {
     if (p !== null && !this.rereading) {
       if (this.released > 0 || this.detector.locked !== null) this.prefix = null;
       else {
-        if (votesForAny(line)) {
-          const before = this.detector.best();
-          votes = this.detector.observe(line);
+        const before = this.detector.best();
+        votes = this.detector.observe(line);
+        if (votes !== null) {
           if (this.detector.best() !== before && p.lines.length > 0) {
             this.readPrefixAgain(p);
             line = parseLine(text, no, offset, this.ctx);
@@ -1234,7 +1233,7 @@ export class LogAnalyzer {
  * line of one record; null for other frames and where the message is not the line's tail.
  */
 function loggerPrefix(line: LogLine): string | null {
-  if (line.frame !== 'vllm' || line.msg === '' || !line.text.endsWith(line.msg)) return null;
-  const p = line.text.slice(0, line.text.length - line.msg.length);
-  return p.trim() === '' ? null : p;
+  if (line.frame !== 'vllm' || line.msg === '') return null;
+  const p = textBeforeMessage(line);
+  return p === null || p.trim() === '' ? null : p;
 }

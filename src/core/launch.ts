@@ -354,11 +354,15 @@ export class LaunchBuilder {
   /** An exception's message came on a later line (pydantic's wrapped error): its class is read again from it. */
   reclassify(line: number, cls: FailureClass, message: string): void {
     if (this.ray !== null) for (const n of this.ray.nodes) n.b.reclassify(line, cls, message);
-    const c = this.candidates.find((x) => x.line === line && x.exceptionType !== null);
+    const c = this.exceptionAt(line);
     if (!c) return;
     c.cls = cls;
     c.message = message;
-    c.strength = cls === 'python_exception' ? 2 : cls === 'other' ? 1 : 3;
+    c.strength = classStrength(cls);
+  }
+
+  private exceptionAt(line: number): FailureCandidate | undefined {
+    return this.candidates.find((x) => x.line === line && x.exceptionType !== null);
   }
 
   /**
@@ -367,12 +371,12 @@ export class LaunchBuilder {
    */
   continueFailure(ev: ExceptionEvent, cls: FailureClass, text: string): void {
     if (this.ray !== null) for (const n of this.ray.nodes) n.b.continueFailure(ev, cls, text);
-    const c = this.candidates.find((x) => x.line === ev.line && x.exceptionType !== null);
+    const c = this.exceptionAt(ev.line);
     if (!c || c.cls === cls) return;
     if (!(c.cls === 'python_exception' || c.cls === 'other' || (ev.typeOnly && c.cls === ev.cls))) return;
     c.cls = cls;
     c.message = `${c.message} … ${text}`;
-    c.strength = 3;
+    c.strength = classStrength(cls);
   }
 
   dropFailure(line: number | null): void {
@@ -448,7 +452,7 @@ export class LaunchBuilder {
       tags: ev.tags,
       ts: ev.ts,
       // `other`: the engine's message only points at a cause printed earlier (a consequence).
-      strength: cls === 'python_exception' ? 2 : cls === 'other' ? 1 : 3,
+      strength: classStrength(cls),
       remedies: ev.remedies,
       startLine: ev.startLine,
       startText: ev.startText,
@@ -647,4 +651,9 @@ function rayRun(r: RayNodes, run: ServingRunData): void {
   }
   for (const t of run.tags) b.ranks.add(t);
   if (run.pids) for (const p of run.pids) b.pids.add(p);
+}
+
+/** How much a failure of this class outranks others: a named cause over an unexplained exception over a consequence. */
+function classStrength(cls: FailureClass): number {
+  return cls === 'python_exception' ? 2 : cls === 'other' ? 1 : 3;
 }

@@ -4,6 +4,7 @@
  */
 import { type FramePhase, frameEngine, lookupFrame } from './engines/frames/index.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
+import { textBeforeMessage } from './lines/prefix.js';
 import type { FailureClass, LogLine, Phase } from './types.js';
 import { phaseRank } from './types.js';
 
@@ -396,7 +397,7 @@ export class TracebackTracker {
       // pydantic's wrapped errors have their own reading (wrapWindow); a benign exception has no cause to name
       this.contLeft = benign || PYDANTIC_ERROR.test(type) ? 0 : CONT_LINES;
       this.contChars = 0;
-      this.contPrefix = line.text.endsWith(msg) ? line.text.slice(0, line.text.length - msg.length) : null;
+      this.contPrefix = textBeforeMessage(line);
       ev.typeOnly = ev.cls !== 'python_exception' && classifyFailureText(message) === null;
       return ev;
     }
@@ -449,7 +450,7 @@ export class TracebackTracker {
    */
   private continuation(line: LogLine): boolean {
     const msg = line.msg;
-    const prefix = line.text.endsWith(msg) ? line.text.slice(0, line.text.length - msg.length) : null;
+    const prefix = textBeforeMessage(line);
     this.contChars += msg.length;
     if (
       this.last === null ||

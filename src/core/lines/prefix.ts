@@ -117,6 +117,11 @@ const GLOG = /^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.\d+\s+\d+ [\w.-]+
 /** A vLLM frame cut at the left by a paste: `[multiproc_executor.py:492] msg`. */
 const FILE_ONLY = /^\[?[\w./-]+\.py:\d+\] /;
 const UVICORN = /^(INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE):\s/;
+/** The text before a line's message (its logger frame and wrappers); null where the message is not the line's tail. */
+export function textBeforeMessage(line: LogLine): string | null {
+  return line.text.endsWith(line.msg) ? line.text.slice(0, line.text.length - line.msg.length) : null;
+}
+
 /** `LEVEL PID [file.py:N] msg`: a python logger configured with `%(levelname)s %(process)d [%(filename)s:%(lineno)d]`. */
 const LEVEL_PID = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d+) \[[\w./-]+\.py:\d+\] /;
 
