@@ -1,5 +1,5 @@
 /**
- * Labeled logs (the corpus, test/fixtures/corpus/*, and the made-up held-out sets, test/fixtures/heldout/*): their
+ * Labeled logs (the corpus, test/fixtures/corpus/*, and the made-up synthetic sets, test/fixtures/synthetic/*): their
  * labels and the scorer's rules (../shared/tools/score.py), so that the suite reads them as the scorer does.
  */
 import fs from 'node:fs';
@@ -14,7 +14,7 @@ export interface Label {
   last_phase: string;
   failure_class: string | null;
   evidence_line?: number | null;
-  /** Held-out only: the label is believed right and firedup still disagrees (run as todo). */
+  /** Synthetic only: the label is believed right and firedup still disagrees (run as todo). */
   open?: boolean;
 }
 

@@ -182,7 +182,7 @@ describe('checkpoint and restore continue a read exactly', () => {
 
   it("at every line of an exception whose message's continuation names the class", () => {
     // The continuation window (TracebackTracker) spans lines: a cut between the exception and its ptxas line.
-    const log = load(path.join(SHARED, 'heldout', 'vllm', '058.log'));
+    const log = load(path.join(SHARED, 'synthetic', 'vllm', '058.log'));
     assert.equal(log.want.get(true)!.launches[0]!.failure?.class, 'unsupported');
     for (const bulk of [true, false])
       for (const cut of log.lines)

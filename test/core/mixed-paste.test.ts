@@ -1,5 +1,5 @@
 /**
- * Whole pastes with more than the server's log in them (test/fixtures/heldout/mixed): a benchmark client run
+ * Whole pastes with more than the server's log in them (test/fixtures/synthetic/mixed): a benchmark client run
  * after the server, a client script's traceback, another compose service's lines. Made-up lines of the shape
  * each program prints.
  */

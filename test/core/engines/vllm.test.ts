@@ -1,5 +1,5 @@
 /**
- * vLLM rules found by reading held-out logs (made-up lines of the shapes vLLM prints), each with the
+ * vLLM rules found by reading made-up synthetic logs (made-up lines of the shapes vLLM prints), each with the
  * vLLM source it rests on.
  */
 import assert from 'node:assert/strict';
