@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Generates src/core/engines/catalog/{sglang,vllm}.ts from the engine-source catalog
-// (test/fixtures/engine-source/*.json, a copy of ../shared/research/engine-source/; see its README).
+// Generates src/core/engines/catalog/<engine>.ts from the engine-source catalog
+// (test/fixtures/engine-source/*.json: SGLang and vLLM copied from ../shared/research/engine-source/, llama.cpp,
+// Ollama and LMDeploy built by scripts/engine-source/; see the README there).
 //
 // usage: node scripts/gen-engine-catalog.mjs [--check]
 //
@@ -17,13 +18,15 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC_DIR = 'test/fixtures/engine-source';
 const OUT_DIR = 'src/core/engines/catalog';
-const ENGINES = ['sglang', 'vllm'];
+const ENGINES = ['sglang', 'vllm', 'llamacpp', 'ollama', 'lmdeploy'];
 /** Literal characters (whitespace aside) a template needs to be recognised safely. */
 export const MIN_LITERAL = 10;
 /** Leading literal characters the matcher's index keys on (src/core/engines/catalog-match.ts, KEY_PREFIX). */
 const KEY_PREFIX = 6;
 
-const PERCENT = /^%(?:\([^)]*\))?[-+#0]*(?:\d+|\*)?(?:\.\d+)?[hlL]?[diouxXeEfFgGcrsa]/;
+// Python %-style, C printf (`%zu`, `%lld`, `%.*s`, `%p`) and Go fmt (`%v`, `%+v`, `%w`, `%q`, `%t`) conversions
+const PERCENT =
+  /^%(?:\([^)]*\))?[-+#0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|ll|[hlLzjt](?=[diouxXeEfFgGcrsap]))?(?:[diouxXeEfFgGcrsap]|[vwqtT](?![a-zA-Z]))/;
 const CLOSE = { '{': '}', '(': ')', '[': ']' };
 
 /** Index of the `}` closing the `{` at i, or -1 (nested brackets and quoted strings skipped). */

@@ -47,8 +47,11 @@ KEY_LOGS = [
     (r'KV self size|KV buffer size|kv self =|creating .*KV cache|creating .*compressor state|kv_size|^llama_(?:new_)?context: +n_ctx',
      'kv_cache', 'context and KV cache being created'),
     (r'compute buffer size|output buffer size|graph nodes|graph splits', 'kv_cache', 'compute buffers reserved for the context'),
-    (r'model buffer size|^(?:load_tensors|llm_load_tensors): .*buffer size|LoRA buffer size', 'weights_loaded',
-     'weights placed in a backend buffer: the load of that buffer is done'),
+    # load_tensors (llama-model.cpp; llm_load_tensors in src/llama.cpp before 2025) prints the buffer sizes once
+    # the buffers are allocated, then load_all_data reads the weights into them (progress dots only): no line
+    # says the weights are in; the context's lines (kv_cache) follow.
+    (r'model buffer size|^(?:load_tensors|llm_load_tensors): .*buffer size|LoRA buffer size', 'loading_weights',
+     'the weights\' backend buffers are allocated; the weights are read into them next'),
     (r'offloaded %d/%d layers to GPU|offloading %d repeating layers', 'loading_weights', 'layers offloaded to the GPU'),
     (r'initializing slots|initializing, n_slots|new slot|Available slots', 'kv_cache', 'server slots created on the context'),
     (r'^(?:main: |srv +init: )?(?:chat template|The chat template)', 'warmup', 'chat template chosen after the model loaded'),
@@ -107,7 +110,7 @@ def phase_of(path, func, template, level):
     if base == 'llama.cpp':
         if re.search(r'kv_cache|new_context|context_params|init_from_model|llama_context|graph_reserve|sched', func):
             return 'kv_cache'
-        if re.search(r'decode|encode|eval|sample|grammar|state|session|token_to_piece|tokenize', func):
+        if re.search(r'decode|encode|eval|sample|grammar|state|session|token_to_piece|tokenize|perf|print_timings', func):
             return 'serving'
         return 'loading_weights'
     if base in ('server.cpp', 'server-context.cpp', 'server-common.cpp', 'server-http.cpp', 'server-queue.cpp',
@@ -193,6 +196,10 @@ def main():
             fallback = 'other' if exc in ('GGML_ASSERT', 'GGML_ABORT') else 'config_error'
             cls = classify(t, fallback)
             if exc == 'std::invalid_argument' and cls in ('other',):
+                cls = 'config_error'
+            # common/arg.cpp: a throw while parsing an argument is a bad argument (common_params_parse prints
+            # `error while handling argument "--x": <what()>`), unless it names a file that is not there
+            if (r['file'].endswith('arg.cpp') or re.search(r'params_(?:find_arg|parse)', r['function'])) and cls != 'model_not_found':
                 cls = 'config_error'
             phase = phase_of(r['file'], r['function'], t, 'raise')
             key = bool(KEY_RAISES.search(t)) or cls not in ('config_error', 'unsupported', 'other')

@@ -22,7 +22,7 @@ CLASS_RULES = [
                         r"pull model manifest|file does not exist|failed to (?:load|read) (?:the )?model|"
                         r"error loading model|unable to load model|invalid model path|RepositoryNotFound|"
                         r"not a valid model|failed to download|could not find (?:the )?model|model '.*' not found"),
-    ('unsupported', r'not supported|unsupported|Unsupported|unknown model architecture|unknown pre-tokenizer|'
+    ('unsupported', r'not supported|unsupported|Unsupported|unknown (?:model )?architecture|unknown pre-tokenizer|'
                     r'not implemented|NotImplemented|only supports?|does not support|requires a newer|'
                     r'newer version of Ollama|is not compatible|incompatible|no compatible GPUs'),
     ('nccl', r'NCCL|nccl'),
