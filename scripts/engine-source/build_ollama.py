@@ -67,6 +67,8 @@ def phase_of(path, func, t):
     if path.startswith(('envconfig/', 'discover/', 'gpu/', 'cmd/')):
         return 'args'
     if base == 'routes.go':
+        if func == 'load':  # v0.1.x routes.go load(): the model load a request triggers, before the scheduler
+            return 'loading_weights'
         return 'args' if re.search(r'Serve|GenerateRoutes|init', func) else 'serving'
     if base in ('images.go', 'download.go', 'upload.go', 'create.go', 'manifest.go', 'manifests.go', 'model.go',
                 'modelpath.go', 'layer.go', 'layers.go', 'fixblobs.go', 'prompt.go', 'auth.go'):

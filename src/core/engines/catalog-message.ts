@@ -12,6 +12,8 @@ const SERVER_LOG_JSON = /^\{.*?"(?:msg|message)":"((?:[^"\\]|\\.)*)"/;
 const SERVER_LOG_TEXT = /^(?:INFO|WARN|WARNING|ERR|ERROR|VERB) \[ *[\w:~]+\] (.*?)(?: \| .*)?$/;
 /** common/log.cpp with --log-prefix / --log-timestamps: `0.00.035.060 I msg`, `I msg`. */
 const COMMON_LOG_PREFIX = /^(?:\d+\.\d{2}\.\d{3}\.\d{3} )?[IWEDC] (?=\S)/;
+/** Go's standard logger (log.Printf, LstdFlags, Lshortfile where set): `2024/04/16 10:00:00 [file.go:N: ]msg`. */
+const GO_LOG = /^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:[\w.-]+\.go:\d+: )?/;
 /** Go log/slog text handler (Ollama): `time=… level=INFO source=file.go:N msg="…" key=value …`. */
 const SLOG = /(?:^|\s)level=[A-Z]+(?:[+-]\d+)?\s(?:source=\S+\s)?msg=(?:"((?:[^"\\]|\\.)*)"|(\S+))/;
 /**
@@ -49,7 +51,7 @@ export function catalogMessage(key: string, text: string): string {
       const m = SLOG.exec(text);
       if (m) return m[1] !== undefined ? unquote(m[1]) : m[2]!;
       // the runner's own lines, relayed raw (v0.1.x: the C++ ext_server's server_log)
-      return llamacppMessage(text);
+      return llamacppMessage(text.replace(GO_LOG, ''));
     }
     case 'lmdeploy':
       return text.replace(LMDEPLOY_LOGGER, '').replace(TURBOMIND, '');
