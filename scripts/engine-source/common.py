@@ -27,7 +27,7 @@ CLASS_RULES = [
                     r'newer version of Ollama|is not compatible|incompatible|no compatible GPUs'),
     ('nccl', r'NCCL|nccl'),
     ('config_error', r'invalid (?:argument|value|option|parameter|format|type|key|context|number|choice)|'
-                     r'must be|should be|expected|error while handling|unknown (?:argument|option|flag|key|value)|'
+                     r'must be|should be|\bexpected|error while handling|unknown (?:argument|option|flag|key|value)|'
                      r'wrong|cannot be|can not be|out of range|not allowed|mismatch|too (?:large|small|long|many|few)|'
                      r'exceeds|missing|required|requires|please (?:set|use|specify)|invalid|Invalid|no \w+ specified'),
 ]
