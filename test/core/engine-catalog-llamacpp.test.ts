@@ -144,3 +144,80 @@ test('llamacpp: the catalog is reached through the server_log frames and the com
     'kv_cache',
   );
 });
+
+/** Made-up lines of the shape of llama.cpp's own (not copied from any log). */
+function launchOf(lines: string[]): LaunchBuilder {
+  const l = analyze([BUILD, ...lines].join('\n'));
+  assert.ok(l);
+  return l;
+}
+
+test("llamacpp: load_tensors' buffer-size lines are still loading (load_all_data reads the weights after them)", () => {
+  const l = launchOf([
+    'llama_model_loader: loaded meta data with 30 key-value pairs and 291 tensors from /m/q.gguf (version GGUF V3 (latest))',
+    'load_tensors: offloaded 33/33 layers to GPU',
+    'load_tensors:        CUDA0 model buffer size =  4168.09 MiB',
+  ]);
+  assert.equal(l.phase, 'loading_weights');
+  assert.ok(!l.marks.some((m) => m.phase === 'weights_loaded'));
+});
+
+test('llamacpp: an uncaught exception is classed by its raise site (what():)', () => {
+  const l = launchOf([
+    "terminate called after throwing an instance of 'std::runtime_error'",
+    "  what():  failed to open GGUF file '/m/missing.gguf' (No such file or directory)",
+  ]);
+  assert.equal(l.candidates.find((c) => c.line === 3)?.cls, 'model_not_found');
+});
+
+test('llamacpp: a GGML_ABORT with free text is a failure, classed by its site', () => {
+  const l = launchOf([
+    '/src/llama.cpp/src/llama-kv-cache.cpp:1234: The current KV cache / model configuration does not support K-shift',
+  ]);
+  assert.equal(l.candidates.find((c) => c.line === 2)?.cls, 'unsupported');
+  // a compiler diagnostic (file:line:column) is not one
+  const c = analyze(
+    [BUILD, '/src/llama.cpp/src/llama-model.cpp:12:5: warning: unused variable x'].join('\n'),
+  );
+  assert.equal(c?.candidates.length ?? 0, 0);
+});
+
+test('llamacpp: an argument naming a missing file is model_not_found, a bad value config_error', () => {
+  const missing = launchOf([
+    'error while handling argument "-f": error: failed to open file \'/p/prompt.txt\'',
+  ]);
+  assert.equal(missing.candidates.find((c) => c.line === 2)?.cls, 'model_not_found');
+  const bad = launchOf([
+    'error while handling argument "--repeat-penalty": error: repeat-penalty must be finite and greater than 0',
+  ]);
+  assert.equal(bad.candidates.find((c) => c.line === 2)?.cls, 'config_error');
+});
+
+test('llamacpp: the 2023 server says it is idle without a function prefix (b1448 LOG_TEE)', () => {
+  const l = launchOf([
+    'llama server listening at http://127.0.0.1:8080',
+    'all slots are idle and system prompt is empty, clear the KV cache',
+  ]);
+  assert.equal(l.phase, 'ready');
+});
+
+test('catalog messages come out of the frames the programs print', () => {
+  assert.equal(
+    catalogLine(
+      'lmdeploy',
+      '2026-08-21 10:00:00,123 - lmdeploy - \x1b[32mINFO\x1b[0m - [pid=12 ppid=1] - agent.py:88 - Starting engine warmup. This may take a while...',
+    )?.phase,
+    'warmup',
+  );
+  assert.equal(
+    catalogLine('lmdeploy', '[TM][INFO] [BlockManager] max_block_count = 1234')?.phase,
+    'kv_cache',
+  );
+  assert.equal(
+    catalogLine(
+      'ollama',
+      'time=2025-09-18T10:00:00.000Z level=INFO source=server.go:1300 msg="llama runner started in 12.34 seconds"',
+    )?.phase,
+    'ready',
+  );
+});
