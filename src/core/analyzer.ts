@@ -889,6 +889,7 @@ export class LogAnalyzer {
         if (launch.shutdown !== null) return;
         if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text);
         const cls =
+          (sig.raised && m[1] !== undefined ? classifyRaise(engine.id, '*', m[1], () => null) : null) ??
           sig.failure ??
           classifyFailureText(m[1] ?? line.msg) ??
           classifyFailureText(line.msg) ??

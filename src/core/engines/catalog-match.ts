@@ -7,8 +7,12 @@
  */
 import { classifyFailureText } from '../failure-class.js';
 import type { EngineId, FailureClass } from '../types.js';
+import { CATALOG as LLAMACPP } from './catalog/llamacpp.js';
+import { CATALOG as LMDEPLOY } from './catalog/lmdeploy.js';
+import { CATALOG as OLLAMA } from './catalog/ollama.js';
 import { CATALOG as SGLANG } from './catalog/sglang.js';
 import { CATALOG as VLLM } from './catalog/vllm.js';
+import { catalogMessage } from './catalog-message.js';
 import type { CatalogData, CatalogPhase, CatalogScope } from './catalog-types.js';
 
 /** Leading characters the index keys on (the generator's KEY_PREFIX). */
@@ -105,10 +109,41 @@ interface Built {
   raises: Index<RaiseInfo>;
 }
 
-const DATA: Partial<Record<EngineId, CatalogData>> = { sglang: SGLANG, vllm: VLLM };
-const built = new Map<EngineId, Built | null>();
+/**
+ * Programs with a catalog but no engine module (the reader of engines without one keys on the program's name:
+ * `ollama`, `lmdeploy`). Their lines are looked up by `catalogLine(program, line)`.
+ */
+export type CatalogProgram = 'ollama' | 'lmdeploy';
+/** What a catalog is keyed by: an engine with a module, or a program without one. */
+export type CatalogKey = EngineId | CatalogProgram;
 
-function catalog(engine: EngineId): Built | null {
+const DATA: Partial<Record<CatalogKey, CatalogData>> = {
+  sglang: SGLANG,
+  vllm: VLLM,
+  llamacpp: LLAMACPP,
+  ollama: OLLAMA,
+  lmdeploy: LMDEPLOY,
+};
+/**
+ * Catalogs a program's log also holds lines of: Ollama's runner subprocess prints llama.cpp's own lines
+ * (llm/server.go pipes the runner's stderr into the daemon's log; in 2026 the runner is llama-server itself).
+ */
+const RELAYS: Partial<Record<CatalogKey, readonly CatalogKey[]>> = { ollama: ['llamacpp'] };
+const built = new Map<CatalogKey, Built | null>();
+
+/** The programs that have a catalog and no engine module. */
+export const CATALOG_PROGRAMS: readonly CatalogProgram[] = ['ollama', 'lmdeploy'];
+
+/** The catalog key for a program name (`ollama`, `/usr/bin/ollama`, `lmdeploy`), or null. */
+export function catalogProgram(name: string): CatalogProgram | null {
+  const base = name
+    .slice(name.replace(/\\/g, '/').lastIndexOf('/') + 1)
+    .toLowerCase()
+    .replace(/\.exe$/, '');
+  return (CATALOG_PROGRAMS as readonly string[]).includes(base) ? (base as CatalogProgram) : null;
+}
+
+function catalog(engine: CatalogKey): Built | null {
   let b = built.get(engine);
   if (b !== undefined) return b;
   const data = DATA[engine];
@@ -126,12 +161,24 @@ function catalog(engine: EngineId): Built | null {
   return b;
 }
 
-/** The engines that have a catalog. */
-export const CATALOG_ENGINES: readonly EngineId[] = ['sglang', 'vllm'];
+/** The engines that have a catalog, in the order a line of no known engine is tried against them. */
+export const CATALOG_ENGINES: readonly EngineId[] = ['sglang', 'vllm', 'llamacpp'];
 
-/** The engine's log call that prints this message, or null. */
-export function catalogLine(engine: EngineId, msg: string): CatalogLine | null {
-  return catalog(engine)?.logs.find(msg)?.value ?? null;
+/**
+ * The engine's (or program's) log call that prints this message, or null. `msg` is the line after the common
+ * prefix parse, or a whole line: the logger frame a catalog's program prints (Go's slog `msg="…"`, llama.cpp's
+ * server_log JSON, LMDeploy's `- lmdeploy - INFO - file.py:N - `) is taken off first (catalog-message.ts). A
+ * program whose log relays another's lines (Ollama: llama.cpp's) is looked up in that catalog next.
+ */
+export function catalogLine(engine: CatalogKey, msg: string): CatalogLine | null {
+  const text = catalogMessage(engine, msg);
+  const hit = catalog(engine)?.logs.find(text)?.value ?? null;
+  if (hit !== null) return hit;
+  for (const relay of RELAYS[engine] ?? []) {
+    const r = catalogLine(relay, text);
+    if (r !== null) return r;
+  }
+  return null;
 }
 
 /**
@@ -139,23 +186,32 @@ export function catalogLine(engine: EngineId, msg: string): CatalogLine | null {
  * be qualified (`torch.OutOfMemoryError`); the catalog names the class only.
  */
 export function catalogRaiseClass(
-  engine: EngineId,
+  engine: CatalogKey,
   exceptionType: string,
   message: string,
 ): FailureClass | null {
   return catalogRaise(engine, exceptionType, message)?.cls ?? null;
 }
 
+/**
+ * `exceptionType` `*`: any raise site whose message this is. C++ and Go errors reach the log without their type
+ * (llama.cpp's `error loading model: <what()>`, Ollama's `error="…"`).
+ */
 function catalogRaise(
-  engine: EngineId,
+  engine: CatalogKey,
   exceptionType: string,
   message: string,
 ): (RaiseInfo & { filled: string }) | null {
   const b = catalog(engine);
   if (!b || !message) return null;
   const type = exceptionType.slice(exceptionType.lastIndexOf('.') + 1);
-  const e = b.raises.find(message, (v) => v.exception === type);
-  return e ? { ...e.value, filled: filled(e, message) } : null;
+  const e = b.raises.find(message, (v) => type === '*' || v.exception === type);
+  if (e) return { ...e.value, filled: filled(e, message) };
+  for (const relay of RELAYS[engine] ?? []) {
+    const r = catalogRaise(relay, exceptionType, message);
+    if (r !== null) return r;
+  }
+  return null;
 }
 
 /**
@@ -166,7 +222,7 @@ function catalogRaise(
  * messages that only point at a root cause printed earlier: the caller treats it as a consequence.
  */
 export function classifyRaise(
-  engine: EngineId | null,
+  engine: CatalogKey | null,
   type: string,
   message: string,
   rules: (type: string, message: string) => FailureClass | null,

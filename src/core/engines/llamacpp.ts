@@ -46,15 +46,10 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'loading_weights',
     lit: 'o',
-    // server.cpp main: `main: loading model` before the loader's own lines
+    // server.cpp main: `main: loading model` before the loader's own lines. load_tensors' `… model buffer size`
+    // lines (src/llama-model.cpp; llm_load_tensors in src/llama.cpp before 2025) come before load_all_data reads
+    // the weights into those buffers, so they are still loading: llama.cpp prints no line once the weights are in
     re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params/,
-  },
-  {
-    id: 'loaded',
-    kind: 'phase',
-    phase: 'weights_loaded',
-    lit: 'buffer size',
-    re: /^load_tensors: +\S+ model buffer size|^llm_load_tensors: +\S+ buffer size/,
   },
   {
     id: 'kv',
@@ -97,7 +92,8 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'ready',
     lit: 'all slots are idle',
-    re: /update_slots(?:: |\] )all slots are idle|"msg":"all slots are idle"/,
+    // (2023-10 to 2024-02 LOG_TEE printed it bare, with the system-prompt clause: b1448 server.cpp update_slots)
+    re: /update_slots(?:: |\] )all slots are idle|"msg":"all slots are idle"|^all slots are idle and system prompt is empty/,
   },
   {
     id: 'timing',
@@ -167,11 +163,22 @@ const signatures: Signature[] = [
   },
   {
     // src/llama.cpp llama_model_load: `LLAMA_LOG_ERROR("%s: error loading model: %s\n", __func__, err.what())`,
-    // the exception's own text is the cause
+    // the exception's own text is the cause: the loader's raise site classes it (engine-source catalog)
     id: 'load_error',
     kind: 'failure',
+    raised: true,
     lit: 'error loading model: ',
     re: /error loading model: (.+)/,
+  },
+  {
+    // libstdc++'s terminate handler for an exception nothing caught (a throw in server.cpp or common/ outside
+    // the loader's try): `terminate called after throwing an instance of 'std::runtime_error'`, then
+    // `  what():  <message>`, then abort
+    id: 'uncaught',
+    kind: 'failure',
+    raised: true,
+    lit: 'what():',
+    re: /^\s*what\(\): +(.+)/,
   },
   {
     // What the callers print after a failed load whatever the cause (llama_model_load_from_file_impl,
@@ -195,8 +202,11 @@ const signatures: Signature[] = [
     // GGML_ASSERT(x) prints `file:line: GGML_ASSERT(x) failed` the same way. Only ggml's and llama's own files.
     id: 'ggml_abort',
     kind: 'failure',
+    raised: true,
     lit: ':',
-    re: /^\S*(?:ggml|llama)[\w./-]*\.(?:c|cc|cpp|cu|cuh|h|m|mm):\d+: (GGML_ASSERT\(.*\) failed|(?:CUDA|ROCm|MUSA|SYCL|Vulkan|Metal) error|[Ff]atal error|.*(?:not implemented|not supported|Unsupported|failed).*)$/,
+    // Any message: GGML_ABORT's are free text (`unknown architecture`, `not enough space in the buffer`; the
+    // engine-source catalog classes them by their site). A compiler's diagnostic has a column (`file:12:5: `).
+    re: /^\S*(?:ggml|llama)[\w./-]*\.(?:c|cc|cpp|cu|cuh|h|m|mm):\d+: (?!\d)(.+)$/,
   },
   {
     id: 'exiting',
@@ -213,11 +223,13 @@ const signatures: Signature[] = [
   },
   {
     // common/arg.cpp common_params_parse_ex: `error: invalid argument: --x`, `error while handling argument "--x": …`
+    // (the message after the argument is the throw's what(): the catalog knows a missing file from a bad value)
     id: 'arg_error',
     kind: 'failure',
     failure: 'config_error',
+    raised: true,
     lit: 'rror',
-    re: /^error: (?:invalid|unknown) argument: |^error while handling (?:argument|environment variable) /,
+    re: /^error: (?:invalid|unknown) argument: |^error while handling (?:argument|environment variable) "[^"]*": (.+)/,
   },
   {
     // server.cpp signal handler: a second Ctrl-C while shutting down

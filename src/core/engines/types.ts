@@ -34,6 +34,12 @@ export interface Signature {
   lit?: string;
   phase?: Phase;
   failure?: FailureClass;
+  /**
+   * For failure lines whose first group is an error the engine raised and a catcher printed (llama.cpp's
+   * `error loading model: <what()>`, an uncaught exception's `what():`): the engine's own raise site
+   * (engine-source catalog, catalog-match.ts classifyRaise) classes it before the wording rules do.
+   */
+  raised?: boolean;
   /** For launch anchors: strong anchors are the engine's own "I am starting" line. */
   strong?: boolean;
   /** For degraded lines: the engine says it handled the failure just reported (the server goes on). */

@@ -13,13 +13,17 @@
  * function names of the traceback's outer frames (outermost first), and the nearest one the row lists names
  * the phase; otherwise the row's own phase holds.
  */
+import { LMDEPLOY_FRAMES } from './lmdeploy.js';
 import { SGLANG_FRAMES } from './sglang.js';
 import type { FramePhase, FrameRule } from './types.js';
 import { VLLM_FRAMES } from './vllm.js';
 
 export type { FramePhase, FrameRule } from './types.js';
 
-export type FrameEngine = 'sglang' | 'vllm';
+/** LMDeploy has no engine module: its frames serve the reader of engines without one (a program-keyed catalog). */
+export type FrameEngine = 'sglang' | 'vllm' | 'lmdeploy';
+
+const FRAME_ENGINES: readonly string[] = ['sglang', 'vllm', 'lmdeploy'];
 
 /** What a frame says: a phase (weak when only a module-wide glob matched), a relay, or nothing known. */
 export type FrameVerdict =
@@ -64,7 +68,11 @@ function compile(rules: readonly FrameRule[]): { exact: Map<string, Compiled[]>;
   return { exact, globs };
 }
 
-const RULES: Record<FrameEngine, readonly FrameRule[]> = { sglang: SGLANG_FRAMES, vllm: VLLM_FRAMES };
+const RULES: Record<FrameEngine, readonly FrameRule[]> = {
+  sglang: SGLANG_FRAMES,
+  vllm: VLLM_FRAMES,
+  lmdeploy: LMDEPLOY_FRAMES,
+};
 /** Compiled on first use: only a traceback asks, and compiling some 300 rules costs every start milliseconds. */
 const TABLES: Partial<Record<FrameEngine, ReturnType<typeof compile>>> = {};
 
@@ -74,8 +82,8 @@ export function frameEngine(path: string): FrameEngine | null {
   const pkg = /(?:site|dist)-packages\/([^/]+)\//g;
   let last: string | null = null;
   for (let m = pkg.exec(p); m !== null; m = pkg.exec(p)) last = m[1]!;
-  if (last !== null) return last === 'sglang' || last === 'vllm' ? last : null;
-  const src = /(?:^|\/)(sglang|vllm)\//g;
+  if (last !== null) return FRAME_ENGINES.includes(last) ? (last as FrameEngine) : null;
+  const src = /(?:^|\/)(sglang|vllm|lmdeploy)\//g;
   let eng: FrameEngine | null = null;
   for (let m = src.exec(p); m !== null; m = src.exec(p)) eng = m[1] as FrameEngine;
   return eng;
