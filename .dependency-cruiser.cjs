@@ -1,7 +1,7 @@
 /**
  * firedup's layers, checked by test/architecture.test.ts (and `npm run arch`). Imports point down only:
  *
- *   cli, web            faces: arguments/HTTP in, terminal text/JSON out
+ *   cli, web, mcp       faces: arguments/HTTP in, terminal text/JSON out; MCP tools for coding agents
  *     ↓
  *   app                 use cases: read a log, live session + recording, launch, bench import/run, sweep
  *     ↓
@@ -77,6 +77,22 @@ module.exports = {
       comment: 'The dashboard never calls into the CLI.',
       from: { path: '^src/web/' },
       to: { path: '^src/cli/' },
+    },
+    {
+      name: 'mcp-is-a-face',
+      severity: 'error',
+      comment:
+        'The MCP face (src/mcp/) answers through the CLI as a child process (its JSON contract), never by importing it; ' +
+        'of the dashboard it takes only the token rule (web/auth.ts), so `mcp --http` and `serve` admit the same requests.',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/(cli|web)/', pathNot: '^src/web/auth\\.ts$' },
+    },
+    {
+      name: 'cli-mcp-starts-the-mcp-server',
+      severity: 'error',
+      comment: 'Only `firedup mcp` (cli/mcp.ts) starts the MCP face; no other CLI module imports it, nor does the dashboard.',
+      from: { path: '^src/(cli|web)/', pathNot: '^src/cli/mcp\\.ts$' },
+      to: { path: '^src/mcp/' },
     },
     {
       name: 'cli-serve-starts-the-dashboard',

@@ -72,9 +72,9 @@ function runBundle() {
   let file = bundle;
   try {
     // ASCII (the build escapes the rest): latin1 reads it without decoding UTF-8, twice as fast.
-    if (arg === 'status') {
+    if (arg === 'status' || arg === 'mcp') {
       try {
-        file = path.join(dir, 'status.cjs');
+        file = path.join(dir, `${arg}.cjs`);
         source = fs.readFileSync(file, 'latin1');
       } catch {
         file = bundle;

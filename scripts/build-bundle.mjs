@@ -106,6 +106,55 @@ module.exports = function bindings(name) {
   },
 };
 
+/**
+ * The MCP SDK's server builds an Ajv JSON-schema validator when it is constructed (server/index.js), for the
+ * one thing that needs it: checking an elicitation form's answer, which firedup never asks for. Ajv is a
+ * third of `firedup mcp`'s start. In the bundle its provider is a stand-in that loads the real one on first
+ * use (a `require` of the real module, which esbuild keeps lazy), so a server that never validates a form
+ * never evaluates Ajv.
+ */
+const AJV_PROVIDER = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/;
+const lazyAjv = {
+  name: 'lazy-ajv',
+  setup(build) {
+    build.onResolve({ filter: /^firedup-real-ajv-provider$/ }, (args) => ({
+      path: args.importer.replace(/[^\\/]+$/, 'ajv-provider.js'),
+      namespace: 'real-ajv',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'real-ajv' }, async (args) => ({
+      contents: await fs.promises.readFile(args.path, 'utf8'),
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
+    build.onLoad({ filter: AJV_PROVIDER }, () => ({
+      loader: 'js',
+      contents: [
+        '// the SDK\'s validation/ajv-provider.js, loaded on first use (scripts/build-bundle.mjs, lazyAjv)',
+        'export class AjvJsonSchemaValidator {',
+        '  constructor(ajv) { this._ajv = ajv; this._real = null; }',
+        "  getValidator(schema) { this._real ??= new (require('firedup-real-ajv-provider').AjvJsonSchemaValidator)(this._ajv); return this._real.getValidator(schema); }",
+        '}',
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
+ * zod 4 re-exports every locale of its error messages (`z.locales`), 40 modules that a bundle keeps because the
+ * namespace is used as a value; firedup's schemas and the MCP SDK's speak English only (zod's default, `en`).
+ * In the MCP bundle the locales' index exports `en` alone.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+      contents: "// zod's locales, English only (scripts/build-bundle.mjs, englishOnlyZod)\nexport { default as en } from './en.js';\n",
+    }));
+  },
+};
+
 function options(outdir, extra) {
   const common = {
     absWorkingDir: REPO,
@@ -127,11 +176,12 @@ function options(outdir, extra) {
   return [
     {
       ...common,
-      // `status` has a bundle of its own (src/cli/bin-status.ts): the read path without the other commands.
-      entryPoints: { firedup: 'src/cli/bin.ts', status: 'src/cli/bin-status.ts' },
+      // `status` has a bundle of its own (src/cli/bin-status.ts): the read path without the other commands; so
+      // has `mcp` (src/cli/bin-mcp.ts): the MCP SDK, which no other command loads.
+      entryPoints: { firedup: 'src/cli/bin.ts', status: 'src/cli/bin-status.ts', mcp: 'src/cli/bin-mcp.ts' },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [lazyCatalogs(outdir, extra), sqliteAddon],
+      plugins: [lazyCatalogs(outdir, extra), sqliteAddon, lazyAjv, englishOnlyZod],
       // The function bin/firedup.js compiles (vm.Script) and calls, in the file: the source V8 is given is then
       // the file as read, where a wrapper added at run time would be a second copy of it (V8 flattens the
       // concatenation). esbuild's source map counts the banner's line.

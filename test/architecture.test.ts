@@ -46,6 +46,7 @@ describe('architecture', () => {
     put('src/cli/b.ts', 'export const b = 1;\n');
     put('src/web/c.ts', "import { b } from '../cli/b.js';\nexport const c = b;\n");
     put('src/store/d.ts', "import { e } from '../app/e.js';\nexport const d = e;\n");
+    put('src/mcp/g.ts', "import { b } from '../cli/b.js';\nexport const g = b;\n");
     put('src/app/e.ts', "import { f } from './f.js';\nexport const e = f;\n");
     put('src/app/f.ts', "import { e } from './e.js';\nexport const f = () => e;\n");
     const r = cruise(dir);
@@ -55,6 +56,7 @@ describe('architecture', () => {
       'core-has-no-io',
       'faces-do-not-import-each-other',
       'lower-layers-import-core-only',
+      'mcp-is-a-face',
       'no-cycles',
     ])
       assert.match(r.out, new RegExp(`${rule}:`), `${rule} not reported:\n${r.out}`);

@@ -374,6 +374,27 @@ export const COMMANDS: CommandDoc[] = [
     ],
   },
   {
+    name: 'mcp',
+    summary: 'a Model Context Protocol server, so a coding agent asks firedup instead of grepping logs',
+    usage: ['firedup mcp [--allow-launch] [--ledger PATH]', 'firedup mcp --http [--host H] [--port P] [--token T]'],
+    about:
+      "Over standard input and output by default, as an agent's MCP settings start it. Tools: status, wait\n(progress notifications), runs, show, diff, explain, bench_run; launch and sweep only with\n--allow-launch. Resources firedup://launch/ID and firedup://log/PATH; the prompt diagnose_launch.",
+    options: [
+      ['--allow-launch', 'offer the launch and sweep tools (they start processes on this machine)'],
+      LEDGER_OPT,
+      ['--no-ledger', 'record nothing (FIREDUP_LEDGER=off does the same)'],
+      ['--http', 'serve Streamable HTTP at /mcp instead of stdio'],
+      ['--host H', 'with --http: address to bind (default 127.0.0.1; any other needs the token)'],
+      ['--port P', 'with --http: TCP port (default 7071; 0 picks a free one)'],
+      ['--token T', 'with --http: the token (16+ characters); default off loopback: a random one, printed'],
+    ],
+    examples: [
+      ['firedup mcp', "what an agent's settings file runs"],
+      ['firedup mcp --allow-launch --ledger ~/campaign.db', 'the agent may launch servers and sweeps'],
+      ['firedup mcp --http --port 7071', 'http://127.0.0.1:7071/mcp'],
+    ],
+  },
+  {
     name: 'replay',
     summary: 'write a recorded log into a file at its own timing, sped up, for trying a watcher',
     usage: ['firedup replay <log> --speed 20 --out FILE [--serve PORT] [--max-gap S]'],

@@ -37,6 +37,8 @@ export const dispatchAll: Dispatch = async (cmd, rest) => {
       return (await import('./sweep.js')).sweepCommand(rest);
     case 'serve':
       return (await import('./serve.js')).serveCommand(rest);
+    case 'mcp':
+      return (await import('./mcp.js')).mcpCommand(rest);
     case 'ps':
       return (await import('./ps.js')).psCommand(rest);
     case 'completion':
