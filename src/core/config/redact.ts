@@ -187,7 +187,8 @@ function credentialLike(v: string): boolean {
 }
 
 // Each pattern above needs one of these: a text with none (most values: names, numbers, paths) has nothing to mask.
-const MAYBE_SECRET = /--|[=:]|Bearer|hf_|sk-|gh[pousr]_|github_pat_|AKIA|nvapi-|gsk_|eyJ|pass|api[-_]?key|secret|token/i;
+const MAYBE_SECRET =
+  /--|[=:]|Bearer|hf_|sk-|gh[pousr]_|github_pat_|AKIA|nvapi-|gsk_|eyJ|pass|api[-_]?key|secret|token/i;
 
 /**
  * A quick test for the lines worth a full redaction pass: a secret-like name (one list with isSecretKey's
@@ -207,7 +208,9 @@ export function redactText(text: string): string {
   if (!MAYBE_SECRET.test(text) || !SECRET_HINT.test(text)) return text;
   // the cookie header first: its `name=value` pairs are not keyed secrets the passes below would know
   let out = redactKeyed(redactKeyed(text.replace(COOKIE_RE, `$1${REDACTED}`), CLI_RE), KEYED_RE);
-  out = out.replace(SPACED_RE, (all, name: string, value: string) => (credentialLike(value) ? `${name}${REDACTED}` : all));
+  out = out.replace(SPACED_RE, (all, name: string, value: string) =>
+    credentialLike(value) ? `${name}${REDACTED}` : all,
+  );
   out = out.replace(BEARER_RE, `$1${REDACTED}`);
   for (const re of TOKEN_SHAPES) out = out.replace(re, REDACTED);
   // `scheme://user:pass@host`, `redis://:pass@host`: the password may hold `/` (but not `@` or a blank).
