@@ -214,12 +214,14 @@ describe('redactText: the shapes hardening round 3 found missed (issue 25, item 
     ['password hunter2 was used', `password ${REDACTED} was used`],
     ['api-key Zq8SECRETkey then', `api-key ${REDACTED} then`],
   ];
-  for (const [input, want] of cases) it(`redacts ${input.slice(0, 40)}`, () => assert.equal(redactText(input), want));
+  for (const [input, want] of cases)
+    it(`redacts ${input.slice(0, 40)}`, () => assert.equal(redactText(input), want));
   for (const line of [
     'password authentication failed for user "postgres"',
     'token usage: 0.25, #token: 268459',
     'SORT_KEY is not set',
     'the secret of good batching is chunked prefill',
   ])
-    it(`leaves ${line.slice(0, 40)}`, () => assert.equal(redactText(line), line.replace('SORT_KEY is', 'SORT_KEY is')));
+    it(`leaves ${line.slice(0, 40)}`, () =>
+      assert.equal(redactText(line), line.replace('SORT_KEY is', 'SORT_KEY is')));
 });
