@@ -14,7 +14,11 @@ export type Script =
   | { kind: 'drop'; after: number }
   /** Writes `after` tokens, then ends the response cleanly but without [DONE]. */
   | { kind: 'close'; after: number }
-  | { kind: 'stream_error'; after: number };
+  | { kind: 'stream_error'; after: number }
+  /** Writes `tokens` chunks with no blank line between the events (a non-conforming server), then [DONE]. */
+  | { kind: 'no_blank'; tokens: number }
+  /** Writes one `data:` event of `mb` megabytes that never ends, then closes. */
+  | { kind: 'endless'; mb: number };
 
 export interface Served {
   receivedMs: number;
@@ -84,6 +88,20 @@ export function startScripted(
       const chat = s.kind === 'ok' && s.chat === true;
       if (chat)
         res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant' } }] })}\n\n`);
+      if (s.kind === 'no_blank') {
+        for (let i = 0; i < s.tokens; i++) res.write(chunk(i, false).replace(/\n\n$/, '\n'));
+        res.end('data: [DONE]\n');
+        return;
+      }
+      if (s.kind === 'endless') {
+        res.write('data: {"choices":[{"text":"');
+        const piece = 'x'.repeat(1 << 20);
+        for (let i = 0; i < s.mb && !res.destroyed; i++) {
+          if (!res.write(piece)) await new Promise((r) => res.once('drain', r));
+        }
+        res.end();
+        return;
+      }
       if (s.kind === 'ok') {
         let t = receivedMs + s.ttftMs;
         for (let i = 0; i < s.tokens; i++) {

@@ -49,6 +49,8 @@ export interface BenchRunTarget {
   url: URL;
   flags: Record<string, unknown>;
   plan: { slo?: Slo | null };
+  /** The share of failed requests past which a level meets no target (default 1 %). */
+  maxFailedRate?: number;
 }
 
 /**
@@ -100,6 +102,7 @@ export async function recordBenchRun(
       startedAtEpoch: l.startedAt,
       slo: opts.plan.slo ? { ...opts.plan.slo } : null,
       server,
+      maxFailedRate: opts.maxFailedRate,
     });
     benches.push((await ledger.addBench(launch.id, fingerprinted(parsed))).record.id);
   }

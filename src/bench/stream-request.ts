@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { readEvent } from '../core/bench/loadgen/chunk.js';
-import { SseReader } from '../core/bench/loadgen/sse.js';
+import { SseError, SseReader } from '../core/bench/loadgen/sse.js';
 import type { FailureKind, RequestRecord } from '../core/bench/loadgen/types.js';
 
 export interface StreamTarget {
@@ -151,10 +151,23 @@ export function streamRequest(t: StreamTarget, body: string, signal?: AbortSigna
         };
         r.on('data', (d: string) => {
           now = performance.now();
-          sse.push(d, onData);
+          try {
+            sse.push(d, onData);
+          } catch (e) {
+            // a stream no OpenAI server sends (an endless line or event): this request failed, the run goes on
+            if (!(e instanceof SseError)) throw e;
+            finish('stream_error', e.message);
+            req.destroy();
+          }
         });
         r.on('end', () => {
-          sse.end(onData);
+          try {
+            sse.end(onData);
+          } catch (e) {
+            if (!(e instanceof SseError)) throw e;
+            finish('stream_error', e.message);
+            return;
+          }
           if (done) finish(null);
           else finish('dropped', `the stream closed before [DONE] after ${rec.chunkMs.length} chunks`);
         });

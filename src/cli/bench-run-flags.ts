@@ -28,6 +28,7 @@ export const RUN_FLAGS: Record<string, FlagSpec> = {
   'no-ignore-eos': { type: 'boolean' },
   timeout: { type: 'string' },
   slo: { type: 'string' },
+  'max-failed': { type: 'string' },
   seed: { type: 'string' },
   launch: { type: 'string' },
   host: { type: 'string' },
@@ -44,6 +45,8 @@ export interface RunOptions {
   model: string | null;
   promptsFrom: string;
   flags: Record<string, unknown>;
+  /** `--max-failed`: the share of failed requests past which a level meets no target. */
+  maxFailedRate: number;
 }
 
 function int(flags: Record<string, unknown>, name: string, min: number): number | null {
@@ -65,6 +68,14 @@ function list(v: string, flag: string, integer: boolean): number[] {
       );
     return n;
   });
+}
+
+/** `1%`, `0.5%` or `5` (percent): a share from 0 to 1. */
+function percent(s: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*%?$/.exec(s.trim());
+  const v = m ? Number(m[1]) : Number.NaN;
+  if (!m || v > 100) throw bad(`--${flag} ${s}: a percentage from 0 to 100, e.g. 1%`);
+  return v / 100;
 }
 
 export function seconds(s: string, flag: string): number {
@@ -176,6 +187,8 @@ export function parseRunFlags(argv: string[]): RunOptions {
   const p = prompts(flags, seed, most);
   const slo = typeof flags.slo === 'string' ? parseSlo(flags.slo) : null;
   const timeoutS = typeof flags.timeout === 'string' ? seconds(flags.timeout, 'timeout') : 600;
+  const maxFailedRate =
+    typeof flags['max-failed'] === 'string' ? percent(flags['max-failed'], 'max-failed') : 0.01;
   if (typeof flags.host === 'string' && typeof flags.launch === 'string')
     throw bad('--host and --launch both set: --launch names the launch itself, --host only helps find it');
   return {
@@ -183,6 +196,7 @@ export function parseRunFlags(argv: string[]): RunOptions {
     model: typeof flags.model === 'string' ? flags.model : null,
     promptsFrom: p.from,
     flags,
+    maxFailedRate,
     plan: {
       endpoint: endpoint as Endpoint,
       prompts: p.prompts,

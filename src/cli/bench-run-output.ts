@@ -47,7 +47,7 @@ const distCells = (d: LatencyDist) => [d.mean, d.median, d.p90, d.p99, d.max].ma
 
 export function formatResults(
   r: BenchRunResult,
-  header: { promptsFrom: string; server: string | null },
+  header: { promptsFrom: string; server: string | null; maxFailedRate?: number },
   st: Style,
 ): string {
   const out: string[] = [];
@@ -118,11 +118,27 @@ export function formatResults(
     for (const { metrics: m } of failing)
       for (const e of m.errors.slice(0, 5))
         out.push(`    ${levelLabel(m.level)}  ${e.count}× ${e.kind}: ${e.message}`);
+    const limit = header.maxFailedRate ?? 0.01;
+    for (const { metrics: m } of failing) {
+      const rate = m.failed / (m.failed + m.completed);
+      if (rate > limit)
+        out.push(
+          st.red(
+            `    ${levelLabel(m.level)}  ${Math.round(rate * 1000) / 10} % of requests failed, over the ${Math.round(limit * 1000) / 10} % allowed (--max-failed): this level meets no target`,
+          ),
+        );
+    }
   }
   return `${out.join('\n')}\n`;
 }
 
 /** The JSON of one level: every metric, with the plan's level. */
 export function levelJson(m: LevelMetrics, startedAt: number, endedAt: number) {
-  return { ...m, startedAt, endedAt };
+  const all = m.completed + m.failed;
+  return {
+    ...m,
+    failedRate: all ? Math.round((m.failed / all) * 10_000) / 10_000 : null,
+    startedAt,
+    endedAt,
+  };
 }

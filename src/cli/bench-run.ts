@@ -110,7 +110,11 @@ export async function benchRunCommand(argv: string[]): Promise<number> {
     );
   } else {
     process.stdout.write(
-      formatResults(result, { promptsFrom: opts.promptsFrom, server: serverLine(server) }, st),
+      formatResults(
+        result,
+        { promptsFrom: opts.promptsFrom, server: serverLine(server), maxFailedRate: opts.maxFailedRate },
+        st,
+      ),
     );
     if (rec.launch)
       process.stdout.write(

@@ -1,4 +1,6 @@
 /** Human-readable output of the ledger commands: `runs` (no file), `show`, `target list`, `bench import`. */
+
+import { tooManyFailed } from '../core/bench/select.js';
 import { VOLATILE } from '../core/diff.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
 import type { TargetResult } from '../core/targets.js';
@@ -256,6 +258,7 @@ export function benchRows(benches: BenchRecord[], st: Style): string[] {
     `${fmtNum(b.tpot.median)} / ${fmtNum(b.tpot.p99)}`,
     `${fmtNum(b.itl.median)} / ${fmtNum(b.itl.p99)}`,
     b.completed === null ? '-' : String(b.completed),
+    b.failed === undefined ? '-' : { text: String(b.failed), paint: tooManyFailed(b) ? st.red : undefined },
     b.finishedAt === null ? '?' : fmtTs(b.finishedAt, true),
     { text: b.source, paint: st.dim },
   ]);
@@ -270,6 +273,7 @@ export function benchRows(benches: BenchRecord[], st: Style): string[] {
       'TPOT med/p99 ms',
       'ITL med/p99 ms',
       'reqs',
+      'failed',
       'finished',
       'source',
     ],

@@ -137,6 +137,8 @@ export interface BenchResult {
   /** What only `firedup bench run` knows (imported results have none of these). */
   failed?: number;
   errors?: Array<{ kind: string; message: string; count: number }>;
+  /** The share of failed requests past which this run meets no target (set by the run; absent: 1 %). */
+  maxFailedRate?: number;
   peakOutputTokS?: number | null;
   goodputReqS?: number | null;
   slo?: Record<string, number> | null;

@@ -158,6 +158,25 @@ describe('load generator against a scripted server', () => {
     assert.equal(m.ttft.max! < 100, true);
   });
 
+  it('events with no blank line between them are read one by one; an endless event fails its request alone (issue 25, item 2)', async () => {
+    const kinds: Script[] = [
+      { kind: 'no_blank', tokens: 500 },
+      { kind: 'endless', mb: 64 },
+      { kind: 'no_blank', tokens: 3 },
+    ];
+    const s = await serve((i) => kinds[i]!);
+    const r = await runBench(s.url, plan({ requests: 3, timeoutS: 30 }), { keepRecords: true });
+    const m = r.levels[0]!.metrics;
+    assert.equal(m.completed, 2);
+    assert.equal(m.failed, 1);
+    const causes = r.levels[0]!.records!.map((x) =>
+      x.failure ? `${x.failure.kind}: ${x.failure.message}` : 'ok',
+    );
+    assert.equal(causes[0], 'ok');
+    assert.match(causes[1]!, /^stream_error: (?:an event|a stream line) over 4 MB/);
+    assert.equal(m.outputTokens, 503);
+  });
+
   it('no usage from the server: tokens are counted as streamed chunks and the result says so', async () => {
     const s = await serve(() => ({ kind: 'ok', ttftMs: 2, itlMs: 1, tokens: 7, usage: false }));
     const m = (await runBench(s.url, plan({ requests: 3 }))).levels[0]!.metrics;

@@ -12,6 +12,27 @@ function later(a: BenchRecord, b: BenchRecord): boolean {
   return ta !== tb ? ta > tb : a.id > b.id;
 }
 
+/** The share of the run's requests that failed; null where the tool does not say (imported results). */
+export function failedRate(b: BenchRecord): number | null {
+  if (b.failed === undefined || b.completed === null) return null;
+  const all = b.completed + b.failed;
+  return all === 0 ? null : b.failed / all;
+}
+
+/** More requests failed than the run allows (`bench run --max-failed`, 1 % by default): its figures prove nothing. */
+export function tooManyFailed(b: BenchRecord): boolean {
+  const r = failedRate(b);
+  return r !== null && r > (b.maxFailedRate ?? 0.01);
+}
+
+const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
+
+/** Why a run's figures cannot meet a target, or null. */
+export function failedTooMuchWhy(b: BenchRecord): string | null {
+  if (!tooManyFailed(b)) return null;
+  return `${b.failed} of ${b.completed! + b.failed!} requests failed (${pct(failedRate(b)!)}, over the ${pct(b.maxFailedRate ?? 0.01)} the run allows)`;
+}
+
 function best(benches: BenchRecord[]): BenchRecord | null {
   let pick: BenchRecord | null = null;
   for (const b of benches) {

@@ -8,7 +8,7 @@ const wordSet = (text: string) => new Set(text.trim().split(/\s+/));
 
 // Words that make a name secret wherever they appear in it.
 const SECRET_WORDS = wordSet(
-  'password passwd pwd passphrase secret secrets credential credentials cred creds apikey apikeys authorization',
+  'password passwd pwd passphrase secret secrets credential credentials cred creds apikey apikeys authorization cookie',
 );
 // Run-together names (`pgpassword`, `dbsecret`, `MYSQL_PWD` is split already): these stems inside one word.
 const SECRET_STEMS = /passw|secret|credential|apikey/;
@@ -16,7 +16,8 @@ const SECRET_STEMS = /passw|secret|credential|apikey/;
 const KEY_QUALIFIERS = wordSet(`api access secret private encryption signing master license hmac auth
   client session subscription service account storage sas ssh jwt app admin wandb openai anthropic hf
   huggingface github gh gitlab aws gcp azure stripe slack cohere mistral groq together replicate pinecone
-  langsmith langchain comet neptune mlflow datadog dd sentry`);
+  langsmith langchain comet neptune mlflow datadog dd sentry deepseek nvidia nvapi ngc fireworks perplexity
+  xai grok google gemini voyage jina tavily serper openrouter anyscale deepinfra novita dashscope moonshot zhipu`);
 // A trailing `_token` is a credential (`hf_token`, `auth_token`) unless it names a
 // vocabulary token or a count (`eos_token`, `max_token`).
 const TOKEN_VOCABULARY = wordSet(`bos eos pad unk sep cls mask image video audio vision special stop start
@@ -38,11 +39,17 @@ function words(key: string): string[] {
 const secretKeys = new Map<string, boolean>();
 const SECRET_KEYS_MAX = 4096;
 
+/**
+ * An environment variable named `<VENDOR>_KEY` (`DEEPSEEK_KEY`, `MY_SERVICE_KEYS`): the convention for an API key
+ * whatever the vendor, where a lower-case `cache_key` or `sort_key` in a config is a name, not a credential.
+ */
+const ENV_KEY = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEYS?$/;
+
 /** True for names whose value is a credential (`api_key`, `HF_TOKEN`, `--api-key`, `apiKey`). */
 export function isSecretKey(key: string): boolean {
   let secret = secretKeys.get(key);
   if (secret === undefined) {
-    secret = secretWords(words(key));
+    secret = ENV_KEY.test(key) || secretWords(words(key));
     if (secretKeys.size >= SECRET_KEYS_MAX) secretKeys.clear();
     secretKeys.set(key, secret);
   }
@@ -105,6 +112,11 @@ const TOKEN_SHAPES = [
   /(?<![\w-])sk-[A-Za-z0-9_-]{17,}/g,
   /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,})/g,
   /(?<![A-Z0-9])AKIA[0-9A-Z]{16}(?![A-Z0-9])/g,
+  // NVIDIA API catalog (NIM) keys, Groq keys
+  /(?<![\w-])nvapi-[A-Za-z0-9_-]{20,}/g,
+  /(?<![A-Za-z0-9])gsk_[A-Za-z0-9]{20,}/g,
+  // a bare JWT: base64url header `{"alg"…` (eyJ), payload, signature
+  /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
 ];
 const UNSET_TEXT = /^(None|null|nil|none|True|False|true|false|\*+|<redacted>)$/;
 
@@ -151,6 +163,11 @@ function redactKeyed(text: string, re: RegExp): string {
     if (!isSecretKey(m[1]!)) continue;
     const span = secretSpan(text, m.index + m[0].length, /[=:][ \t]*$/.test(m[0]));
     if (!span || span[0] < last) continue;
+    // A flag's value is one word, commas and all: llama-server's `--api-key k1,k2` takes a list of keys.
+    if (re === CLI_RE && span[2] === REDACTED) {
+      const rest = /^[^\s'"]*/.exec(text.slice(span[1]))![0];
+      span[1] += rest.length;
+    }
     out += text.slice(last, span[0]) + span[2];
     last = span[1];
     re.lastIndex = Math.max(re.lastIndex, last);
@@ -158,15 +175,27 @@ function redactKeyed(text: string, re: RegExp): string {
   return out + text.slice(last);
 }
 
+// An HTTP cookie header: every pair in it is a session, to the end of the line.
+const COOKIE_RE = /(\b(?:Set-)?Cookie[ \t]*:[ \t]*)[^\s][^\r\n]*/gi;
+// `password hunter2`, `api-key X`: a secret's name and its value separated by blanks only (no `=`, no `--`).
+const SPACED_RE = /(?<![\w-])((?:password|passwd|passphrase|api[-_]?key|secret|token)[ \t]+)([^\s,;'"]+)/gi;
+
+/** A word that reads as a credential rather than prose: a digit or a capital in it, or long. */
+function credentialLike(v: string): boolean {
+  if (v === REDACTED || UNSET_TEXT.test(v) || /^\d+$/.test(v) || v.startsWith('-')) return false;
+  return /\d/.test(v) || /[A-Z]/.test(v.slice(1)) || v.length >= 20;
+}
+
 // Each pattern above needs one of these: a text with none (most values: names, numbers, paths) has nothing to mask.
-const MAYBE_SECRET = /--|[=:]|Bearer|hf_|sk-|gh[pousr]_|github_pat_|AKIA/;
+const MAYBE_SECRET =
+  /--|[=:]|Bearer|hf_|sk-|gh[pousr]_|github_pat_|AKIA|nvapi-|gsk_|eyJ|pass|api[-_]?key|secret|token/i;
 
 /**
  * A quick test for the lines worth a full redaction pass: a secret-like name (one list with isSecretKey's
  * words) or a credential by its value's shape (tokens, key ids, `scheme://user:pass@host`).
  */
 const SECRET_HINT =
-  /key|token|secret|pass|pwd|cred|auth|bearer|hf_|sk-|gh[pousr]_|github_pat_|AKIA|:\/\/[^\s/@]*:[^\s@]*@/i;
+  /key|token|secret|pass|pwd|cred|auth|bearer|cookie|hf_|sk-|gh[pousr]_|github_pat_|AKIA|nvapi-|gsk_|eyJ|:\/\/[^\s/@]*:[^\s@]*@/i;
 
 export function mayHoldSecret(text: string): boolean {
   return SECRET_HINT.test(text);
@@ -177,8 +206,13 @@ export function redactText(text: string): string {
   // SECRET_HINT holds for every text this masks (a secret name has one of its words, a token one of its
   // prefixes): a text without it is returned before the passes below, whose regexes compile on first use.
   if (!MAYBE_SECRET.test(text) || !SECRET_HINT.test(text)) return text;
-  let out = redactKeyed(redactKeyed(text, CLI_RE), KEYED_RE);
+  // the cookie header first: its `name=value` pairs are not keyed secrets the passes below would know
+  let out = redactKeyed(redactKeyed(text.replace(COOKIE_RE, `$1${REDACTED}`), CLI_RE), KEYED_RE);
+  out = out.replace(SPACED_RE, (all, name: string, value: string) =>
+    credentialLike(value) ? `${name}${REDACTED}` : all,
+  );
   out = out.replace(BEARER_RE, `$1${REDACTED}`);
   for (const re of TOKEN_SHAPES) out = out.replace(re, REDACTED);
-  return out.replace(/(:\/\/[^\s:@/]+:)[^\s@/]+@/g, `$1${REDACTED}@`);
+  // `scheme://user:pass@host`, `redis://:pass@host`: the password may hold `/` (but not `@` or a blank).
+  return out.replace(/(:\/\/[^\s:@/]*:)[^\s@]+@/g, `$1${REDACTED}@`);
 }

@@ -197,3 +197,31 @@ describe('redactText', () => {
     }
   });
 });
+
+describe('redactText: the shapes hardening round 3 found missed (issue 25, item 5)', () => {
+  const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${'s'.repeat(30)}`;
+  const cases: [string, string][] = [
+    [`token=${jwt}`, `token=${REDACTED}`],
+    [`sent ${jwt} to the proxy`, `sent ${REDACTED} to the proxy`],
+    ['redis://:hunter2@cache:6379/0', `redis://:${REDACTED}@cache:6379/0`],
+    ['postgres://app:pa/ss@db/x', `postgres://app:${REDACTED}@db/x`],
+    ['--api-key k1secret,k2secret --port 8080', `--api-key ${REDACTED} --port 8080`],
+    [`NIM key nvapi-${'Ab3'.repeat(10)}`, `NIM key ${REDACTED}`],
+    [`GROQ gsk_${'Q1w'.repeat(10)}`, `GROQ ${REDACTED}`],
+    ['DEEPSEEK_KEY=ds-abc123 python serve.py', `DEEPSEEK_KEY=${REDACTED} python serve.py`],
+    ['Cookie: session=abc123; theme=dark', `Cookie: ${REDACTED}`],
+    ['Set-Cookie: sid=xyz789; HttpOnly', `Set-Cookie: ${REDACTED}`],
+    ['password hunter2 was used', `password ${REDACTED} was used`],
+    ['api-key Zq8SECRETkey then', `api-key ${REDACTED} then`],
+  ];
+  for (const [input, want] of cases)
+    it(`redacts ${input.slice(0, 40)}`, () => assert.equal(redactText(input), want));
+  for (const line of [
+    'password authentication failed for user "postgres"',
+    'token usage: 0.25, #token: 268459',
+    'SORT_KEY is not set',
+    'the secret of good batching is chunked prefill',
+  ])
+    it(`leaves ${line.slice(0, 40)}`, () =>
+      assert.equal(redactText(line), line.replace('SORT_KEY is', 'SORT_KEY is')));
+});

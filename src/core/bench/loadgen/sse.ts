@@ -4,6 +4,11 @@
  * It works on strings because the socket is read as UTF-8 (a multi-byte character split across packets is
  * joined by the decoder before it gets here).
  */
+/** An event (or a line) larger than this is no OpenAI chunk: the stream is refused rather than held in memory. */
+export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
+
+export class SseError extends Error {}
+
 export class SseReader {
   private rest = '';
   private data: string | null = null;
@@ -21,6 +26,10 @@ export class SseReader {
       from = nl + 1;
     }
     this.rest = from === 0 ? buf : buf.slice(from);
+    if (this.rest.length > MAX_EVENT_CHARS)
+      throw new SseError(
+        `a stream line over ${MAX_EVENT_CHARS / 1048576} MB without a newline: not an event stream`,
+      );
   }
 
   /** The stream ended: an event not closed by a blank line still counts (some servers omit the last one). */
@@ -41,7 +50,18 @@ export class SseReader {
     if (end - from >= 5 && buf.startsWith('data:', from)) {
       const start = buf.charCodeAt(from + 5) === 32 ? from + 6 : from + 5;
       const v = buf.slice(start, end);
+      // Servers that omit the blank line between events (`data: {…}\ndata: {…}`) would join every chunk of a
+      // reply into one event: a payload that is already whole JSON, followed by one that starts anew, is an event.
+      if (this.data !== null && isWhole(this.data) && startsPayload(v)) {
+        onData(this.data);
+        this.data = null;
+      }
       this.data = this.data === null ? v : `${this.data}\n${v}`;
+      if (this.data.length > MAX_EVENT_CHARS)
+        throw new SseError(`an event over ${MAX_EVENT_CHARS / 1048576} MB: not an OpenAI stream chunk`);
     }
   }
 }
+
+const isWhole = (d: string): boolean => d === '[DONE]' || (d.startsWith('{') && d.trimEnd().endsWith('}'));
+const startsPayload = (v: string): boolean => v.startsWith('{') || v === '[DONE]';

@@ -17,7 +17,12 @@ export interface RunContext {
   startedAtEpoch: number;
   slo: Record<string, number> | null;
   server: { engine: string | null; version: string | null; config: Record<string, unknown> | null };
+  /** The share of failed requests past which the run meets no target (`bench run --max-failed`, default 1 %). */
+  maxFailedRate?: number;
 }
+
+/** A run with more than 1 % of its requests failed measured a server in trouble, not the configuration. */
+export const DEFAULT_MAX_FAILED_RATE = 0.01;
 
 const round = (v: number | null, d = 2): number | null =>
   v === null ? null : Math.round(v * 10 ** d) / 10 ** d;
@@ -59,6 +64,7 @@ export function levelToBench(m: LevelMetrics, ctx: RunContext): ParsedBench {
     source: `bench run ${ctx.url} ${label}`,
     failed: m.failed,
     errors: m.errors,
+    maxFailedRate: ctx.maxFailedRate ?? DEFAULT_MAX_FAILED_RATE,
     peakOutputTokS: round(m.peakOutputTokS),
     goodputReqS: round(m.goodputReqS, 3),
     slo: ctx.slo,
