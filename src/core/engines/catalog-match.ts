@@ -8,6 +8,9 @@
 import { classifyFailureText } from '../failure-class.js';
 import type { EngineId, FailureClass } from '../types.js';
 import { CATALOG as SGLANG } from './catalog/sglang.js';
+import { CATALOG as TGI } from './catalog/tgi.js';
+import { CATALOG as TRITON } from './catalog/triton.js';
+import { CATALOG as TRTLLM } from './catalog/trtllm.js';
 import { CATALOG as VLLM } from './catalog/vllm.js';
 import type { CatalogData, CatalogPhase, CatalogScope } from './catalog-types.js';
 
@@ -105,21 +108,33 @@ interface Built {
   raises: Index<RaiseInfo>;
 }
 
-const DATA: Partial<Record<EngineId, CatalogData>> = { sglang: SGLANG, vllm: VLLM };
+/**
+ * The catalogs each engine's lines are read against. Triton Inference Server is no engine of its own here: it
+ * hosts TensorRT-LLM (the tensorrtllm backend) or vLLM (the vllm backend), whose lines decide the engine, so
+ * Triton's catalog (core, server and both backends) is read with theirs.
+ */
+const DATA: Partial<Record<EngineId, readonly CatalogData[]>> = {
+  sglang: [SGLANG],
+  vllm: [VLLM, TRITON],
+  trtllm: [TRTLLM, TRITON],
+  tgi: [TGI],
+};
 const built = new Map<EngineId, Built | null>();
 
 function catalog(engine: EngineId): Built | null {
   let b = built.get(engine);
   if (b !== undefined) return b;
-  const data = DATA[engine];
+  const sources = DATA[engine];
   b = null;
-  if (data) {
+  if (sources) {
     const logs = new Index<CatalogLine>();
-    for (const [src, key, weight, phase, scope, level, crash, source] of data.logs)
-      logs.add(src, key, weight, { phase, scope, level, crash: crash === 1, source });
     const raises = new Index<RaiseInfo>();
-    for (const [src, key, weight, exception, cls, checked] of data.raises)
-      raises.add(src, key, weight, { exception, cls, checked: checked === 1 });
+    for (const data of sources) {
+      for (const [src, key, weight, phase, scope, level, crash, source] of data.logs)
+        logs.add(src, key, weight, { phase, scope, level, crash: crash === 1, source });
+      for (const [src, key, weight, exception, cls, checked] of data.raises)
+        raises.add(src, key, weight, { exception, cls, checked: checked === 1 });
+    }
     b = { logs: logs.seal(), raises: raises.seal() };
   }
   built.set(engine, b);
@@ -127,11 +142,28 @@ function catalog(engine: EngineId): Built | null {
 }
 
 /** The engines that have a catalog. */
-export const CATALOG_ENGINES: readonly EngineId[] = ['sglang', 'vllm'];
+export const CATALOG_ENGINES: readonly EngineId[] = ['sglang', 'vllm', 'trtllm', 'tgi'];
+
+/**
+ * TGI's tracing records keep their spans and target before the message (`shard-manager: text_generation_launcher:
+ * Starting shard rank=0`; the router adds the source file: `text_generation_router::server:
+ * router/src/server.rs:1849: Connected`): the log call's text starts after them.
+ */
+const TRACING_HEAD = /^(?:(?:[\w-]+(?:\{[^}]*\})?:)+ )?text_generation_\w+(?:::\w+)*: (?:[\w./-]+\.rs:\d+: )?/;
+
+/**
+ * The text the engine's log call wrote. Triton's default log format quotes the message and escapes the quotes
+ * in it (`I0205 18:34:18.707423 1 model_lifecycle.cc:473] "loading: m:1"`; qa/L0_logging/log_format_test.py).
+ */
+function callText(engine: EngineId, msg: string): string {
+  let m = engine === 'tgi' ? msg.replace(TRACING_HEAD, '') : msg;
+  if (m.length > 1 && m.startsWith('"') && m.endsWith('"')) m = m.slice(1, -1).replace(/\\"/g, '"');
+  return m;
+}
 
 /** The engine's log call that prints this message, or null. */
 export function catalogLine(engine: EngineId, msg: string): CatalogLine | null {
-  return catalog(engine)?.logs.find(msg)?.value ?? null;
+  return catalog(engine)?.logs.find(callText(engine, msg))?.value ?? null;
 }
 
 /**

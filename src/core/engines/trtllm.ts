@@ -133,6 +133,13 @@ const signatures: Signature[] = [
     after: 'weights_loaded',
   },
   {
+    // commands/serve.py launch_grpc_server (`trtllm-serve --grpc`): the gRPC server starts once the LLM is built
+    id: 'grpc_ready',
+    kind: 'ready',
+    phase: 'ready',
+    re: /^TensorRT-LLM gRPC server started on \S+|^Server is ready to accept requests$/,
+  },
+  {
     id: 'ready',
     kind: 'ready',
     phase: 'ready',
