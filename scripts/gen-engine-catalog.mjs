@@ -115,12 +115,14 @@ export function compile(template, level) {
   // `^lead` when the message must start with it (the index files it under its first characters), else a
   // literal the message must contain.
   // (A padded table row keeps no run of spaces as written: its key is its longest word.)
-  const word = lits
-    .flatMap((p) => p.split(/\s+/))
-    .reduce((a, b) => (b.length > a.length ? b : a), '');
+  const word = lits.flatMap((p) => p.split(/\s+/)).reduce((a, b) => (b.length > a.length ? b : a), '');
   // (A tagged message may come with its tag or without: its key is a literal it contains.)
   const key =
-    level === 'table' ? word : !tagged && anchored && parts[0].length >= KEY_PREFIX ? `^${parts[0]}` : longest;
+    level === 'table'
+      ? word
+      : !tagged && anchored && parts[0].length >= KEY_PREFIX
+        ? `^${parts[0]}`
+        : longest;
   return { re, key, weight: literal.length };
 }
 

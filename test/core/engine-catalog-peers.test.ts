@@ -52,7 +52,10 @@ function load(source: string): Catalog {
 const TRTLLM_PY = { info: 'I', warning: 'W', error: 'E', exception: 'E' } as Record<string, string>;
 const CPP = { info: 'INFO', warning: 'WARNING', error: 'ERROR' } as Record<string, string>;
 const GLOG = { info: 'I', warning: 'W', error: 'E' } as Record<string, string>;
-const TRACING = { info: ' INFO', warning: ' WARN', error: 'ERROR', exception: 'ERROR' } as Record<string, string>;
+const TRACING = { info: ' INFO', warning: ' WARN', error: 'ERROR', exception: 'ERROR' } as Record<
+  string,
+  string
+>;
 
 /** The line the engine prints for this template, with its logger's prefix. */
 function frame(source: string, e: LogEntry, msg: string): string {
@@ -123,7 +126,9 @@ for (const [source, engine] of SOURCES) {
       const same = (p: string) => p === e.phase || (e.phase === 'compile' && p === 'autotune');
       if (crash || launch?.marks.some((m) => same(m.phase))) ok++;
       else if (KNOWN[`${source}:${e.template}`] === undefined)
-        misses.push(`${e.phase} ${e.level} ${e.file}:${e.function}: ${frame(source, e, fill(e.template)).slice(0, 140)}`);
+        misses.push(
+          `${e.phase} ${e.level} ${e.file}:${e.function}: ${frame(source, e, fill(e.template)).slice(0, 140)}`,
+        );
       else ok++;
     }
     const share = ok / (entries.length - skipped);
@@ -137,7 +142,9 @@ for (const [source, engine] of SOURCES) {
   test(`${source}: raise messages are classified as the catalog says`, () => {
     const cat = load(source);
     // A Python traceback shows a Python raise; C++ and Rust errors surface otherwise (README).
-    const raises = cat.raises.filter((r) => r.file.endsWith('.py') && literalLength(r.template) >= MIN_LITERAL);
+    const raises = cat.raises.filter(
+      (r) => r.file.endsWith('.py') && literalLength(r.template) >= MIN_LITERAL,
+    );
     let ok = 0;
     const misses: string[] = [];
     for (const r of raises) {
@@ -162,3 +169,110 @@ for (const [source, engine] of SOURCES) {
     assert.ok(share >= 0.9, `${misses.length} misses:\n${misses.join('\n')}`);
   });
 }
+
+/** Made-up lines of the shape of catalog templates (not copied from any log). */
+function read(lines: string[], engine: EngineId) {
+  const a = new LogAnalyzer({ engine });
+  a.push(Buffer.from(`${lines.join('\n')}\n`));
+  a.end();
+  return a.launches;
+}
+
+test("TGI: a shard's line relayed under the launcher's target and spans is read from the call's text", () => {
+  const [l] = read(
+    [
+      '2026-03-01T10:00:00.000001Z  INFO text_generation_launcher: Args { model_id: "m", num_shard: Some(2) }',
+      '2026-03-01T10:00:05.000001Z  INFO shard-manager: text_generation_launcher: Peft model detected. rank=0',
+    ],
+    'tgi',
+  );
+  assert.equal(l!.phase, 'loading_weights');
+});
+
+test('TGI: the router prints its source file after the target; the catalog reads past it', () => {
+  const [l] = read(
+    [
+      '2026-03-01T10:00:00.000001Z  INFO text_generation_launcher: Args { model_id: "m" }',
+      '2026-03-01T10:01:00.000001Z  WARN text_generation_router::server: router/src/server.rs:1700: Could not retrieve model info from the Hugging Face hub.',
+    ],
+    'tgi',
+  );
+  assert.equal(l!.phase, 'warmup');
+});
+
+test('TGI: warmup sizes the KV cache, then captures CUDA graphs (flash_causal_lm.py FlashCausalLM.warmup)', () => {
+  const [l] = read(
+    [
+      '2026-03-01T10:00:00.000001Z  INFO text_generation_launcher: Args { model_id: "m" }',
+      '2026-03-01T10:00:30.000001Z  INFO text_generation_launcher: Using prefill chunking = True',
+      '2026-03-01T10:00:40.000001Z  INFO text_generation_launcher: KV-cache blocks: 51234, size: 1',
+      '2026-03-01T10:00:41.000001Z  INFO text_generation_launcher: Cuda Graphs are enabled for sizes [1, 2, 4, 8]',
+    ],
+    'tgi',
+  );
+  assert.deepEqual(
+    l!.marks.map((m) => m.phase),
+    ['args', 'loading_weights', 'kv_cache', 'cuda_graph'],
+  );
+});
+
+test('Triton: a quoted record (the default log format) and the padded model table are read as Triton prints them', () => {
+  const [l] = read(
+    [
+      '[TensorRT-LLM] TensorRT-LLM version: 0.17.0',
+      'I0301 10:00:00.100000 1 model_lifecycle.cc:473] "loading: tensorrt_llm:1"',
+      'I0301 10:01:00.100000 1 model_lifecycle.cc:849] "successfully loaded \'tensorrt_llm\'"',
+      'I0301 10:01:00.200000 1 server.cc:677] ',
+      '+--------------+---------+--------+',
+      '| Model        | Version | Status |',
+      '+--------------+---------+--------+',
+    ],
+    'trtllm',
+  );
+  assert.ok(l!.marks.some((m) => m.phase === 'loading_weights' && m.line === 2));
+  // `successfully loaded` can come at any time (a model loaded through the repository API while serving, or one
+  // of an ensemble's models while another still loads): it places nothing; the table after all loads does
+  assert.ok(!l!.marks.some((m) => m.line === 3));
+  assert.ok(l!.marks.some((m) => m.phase === 'warmup' && m.line === 6));
+});
+
+test('Triton: the metrics endpoint starting is a ready line (server main.cc StartEndpoints starts it last)', () => {
+  const [l] = read(
+    [
+      '[TensorRT-LLM] TensorRT-LLM version: 0.17.0',
+      'I0301 10:00:00.100000 1 model_lifecycle.cc:473] loading: tensorrt_llm:1',
+      'I0301 10:01:00.100000 1 http_server.cc:358] Started Metrics Service at 0.0.0.0:8002',
+    ],
+    'trtllm',
+  );
+  assert.equal(l!.phase, 'ready');
+});
+
+test('TensorRT-LLM: a message that carries its own bracketed tag is read with the tag or without it', () => {
+  for (const msg of [
+    '[create_py_executor] Created execution_stream: <Stream 0x1>',
+    'Created execution_stream: <Stream 0x1>',
+  ]) {
+    const [l] = read(
+      [
+        '[TensorRT-LLM] TensorRT-LLM version: 1.1.0',
+        '[03/01/2026-10:00:01] [TRT-LLM] [I] Using LLM with PyTorch backend',
+        `[03/01/2026-10:00:09] [TRT-LLM] [I] ${msg}`,
+      ],
+      'trtllm',
+    );
+    assert.equal(l!.phase, 'kv_cache', msg);
+  }
+});
+
+test('TensorRT-LLM: `trtllm-serve --grpc` is ready when its gRPC server starts (commands/serve.py)', () => {
+  const [l] = read(
+    [
+      '[TensorRT-LLM] TensorRT-LLM version: 1.2.0',
+      '[03/01/2026-10:00:01] [TRT-LLM] [I] Initializing TensorRT-LLM gRPC server...',
+      '[03/01/2026-10:05:00] [TRT-LLM] [I] TensorRT-LLM gRPC server started on 0.0.0.0:50051',
+    ],
+    'trtllm',
+  );
+  assert.equal(l!.phase, 'ready');
+});

@@ -149,7 +149,8 @@ export const CATALOG_ENGINES: readonly EngineId[] = ['sglang', 'vllm', 'trtllm',
  * Starting shard rank=0`; the router adds the source file: `text_generation_router::server:
  * router/src/server.rs:1849: Connected`): the log call's text starts after them.
  */
-const TRACING_HEAD = /^(?:(?:[\w-]+(?:\{[^}]*\})?:)+ )?text_generation_\w+(?:::\w+)*: (?:[\w./-]+\.rs:\d+: )?/;
+const TRACING_HEAD =
+  /^(?:(?:[\w-]+(?:\{[^}]*\})?:)+ )?text_generation_\w+(?:::\w+)*: (?:[\w./-]+\.rs:\d+: )?/;
 
 /**
  * The text the engine's log call wrote. Triton's default log format quotes the message and escapes the quotes

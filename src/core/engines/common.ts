@@ -60,6 +60,15 @@ export const commonSignatures: Signature[] = [
     re: /(Memory access fault by GPU node-\d+ \(Agent handle: \S+\) on address .*)$/,
   },
   {
+    // Triton Inference Server: core model_lifecycle.cc ModelLifeCycle::AsyncLoad `loading: <model>:<version>` as a
+    // model's load starts (its backend's own lines follow); too little literal text for the engine-source catalog
+    id: 'triton_loading',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'loading: ',
+    re: /^"?loading: [^\s:"]+:\d+"?$/,
+  },
+  {
     // Triton Inference Server, whatever backend runs the model (tensorrtllm, vllm, python): src/main.cc creates the
     // server (which loads every model of the repository; a failed load ends it with `error: creating server: …`)
     // and only then starts the endpoints: grpc/grpc_server.cc `Started GRPCInferenceService at %s`,
