@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes src/core/engines/frames/{sglang,vllm}.ts from the engine-source catalog's `frames[]` and
+// Writes src/core/engines/frames/<engine>.ts (sglang, vllm, trtllm, tgi) from the engine-source catalog's `frames[]` and
 // `relay_frames[]` (test/fixtures/engine-source/<engine>.json, a copy of shared/research/engine-source/).
 //
 // usage: node scripts/gen-frame-phases.mjs [--check]   (--check: fail when a generated file is stale)
@@ -22,6 +22,15 @@ const check = process.argv.includes('--check');
  * [file, bare function, phase, reason]; it replaces catalog rows with the same file and function, or adds one.
  */
 const OVERRIDES = {
+  trtllm: [
+    [
+      '_torch/autotuner.py',
+      '*',
+      'autotune',
+      'the catalog calls kernel autotuning compile (its phase list has no autotune); firedup reads the same step as autotune (trtllm.ts `[Autotuner] Autotuning process starts`)',
+    ],
+  ],
+  tgi: [],
   sglang: [],
   vllm: [
     [
@@ -63,6 +72,8 @@ const OVERRIDES = {
  * the same file and function (catalog or override, which must exist); its own phase holds for other callers.
  */
 const CALLERS = {
+  trtllm: [],
+  tgi: [],
   sglang: [],
   vllm: [
     [
@@ -101,7 +112,7 @@ const CALLERS = {
 const q = (s) => (s === null ? 'null' : `'${s}'`);
 const bare = (fn) => fn.slice(fn.lastIndexOf('.') + 1);
 
-for (const engine of ['sglang', 'vllm']) {
+for (const engine of ['sglang', 'vllm', 'trtllm', 'tgi']) {
   const src = `test/fixtures/engine-source/${engine}.json`;
   const cat = JSON.parse(fs.readFileSync(path.join(root, src), 'utf8'));
   const rows = new Map();

@@ -276,3 +276,37 @@ test('TensorRT-LLM: `trtllm-serve --grpc` is ready when its gRPC server starts (
   );
   assert.equal(l!.phase, 'ready');
 });
+
+test("TensorRT-LLM: a traceback's frames place the failure by the catalog's frame table (_util.py KV estimation)", () => {
+  const [l] = read(
+    [
+      '[TensorRT-LLM] TensorRT-LLM version: 1.1.0',
+      '[03/01/2026-10:00:01] [TRT-LLM] [I] Using LLM with PyTorch backend',
+      'Traceback (most recent call last):',
+      '  File "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/_torch/pyexecutor/py_executor_creator.py", line 9, in create_py_executor',
+      '    kv_cache_creator.configure_kv_cache_capacity(py_executor)',
+      '  File "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/_torch/pyexecutor/_util.py", line 9, in configure_kv_cache_capacity',
+      '    raise ValueError(msg)',
+      'ValueError: made-up failure',
+    ],
+    'trtllm',
+  );
+  assert.equal(l!.phase, 'kv_cache');
+});
+
+test('TGI: a shard traceback inside the Warmup RPC is a warmup failure (server.py Warmup, flash_causal_lm.py warmup)', () => {
+  const [l] = read(
+    [
+      '2026-03-01T10:00:00.000001Z  INFO text_generation_launcher: Args { model_id: "m" }',
+      '2026-03-01T10:00:30.000001Z  INFO text_generation_launcher: Server started at unix:///tmp/text-generation-server-0',
+      'Traceback (most recent call last):',
+      '  File "/opt/conda/lib/python3.11/site-packages/text_generation_server/server.py", line 9, in Warmup',
+      '    batch_tokens = self.model.warmup(batch)',
+      '  File "/opt/conda/lib/python3.11/site-packages/text_generation_server/models/flash_causal_lm.py", line 9, in warmup',
+      '    raise RuntimeError(msg)',
+      'RuntimeError: made-up failure',
+    ],
+    'tgi',
+  );
+  assert.equal(l!.phase, 'warmup');
+});
