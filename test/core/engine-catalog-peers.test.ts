@@ -310,3 +310,15 @@ test('TGI: a shard traceback inside the Warmup RPC is a warmup failure (server.p
   );
   assert.equal(l!.phase, 'warmup');
 });
+
+test('TensorRT-LLM: a module tag with a colon (`[Autotuner]: …`, mid-2025 autotuner.py) is still the tag', () => {
+  const [l] = read(
+    [
+      '[TensorRT-LLM] TensorRT-LLM version: 1.0.0rc0',
+      '[06/21/2025-01:30:00] [TRT-LLM] [RANK 0] [I] Using LLM with PyTorch backend',
+      '[06/21/2025-01:30:42] [TRT-LLM] [RANK 0] [I] [Autotuner]: Autotuning process ends',
+    ],
+    'trtllm',
+  );
+  assert.equal(l!.phase, 'autotune');
+});
