@@ -41,7 +41,7 @@ const SOURCES: Array<[string, EngineId]> = [
   ['triton', 'trtllm'],
   ['tgi', 'tgi'],
 ];
-const STARTUP_LEVELS = new Set(['info', 'warning', 'error', 'exception', 'print', 'table']);
+const STARTUP_LEVELS = new Set(['info', 'warning', 'error', 'exception', 'print', 'table', 'tqdm']);
 /** Fewer literal characters than this and the generator skips the template (MIN_LITERAL there). */
 const MIN_LITERAL = 10;
 
@@ -61,6 +61,7 @@ const TRACING = { info: ' INFO', warning: ' WARN', error: 'ERROR', exception: 'E
 function frame(source: string, e: LogEntry, msg: string): string {
   const base = e.file.split('/').pop()!;
   if (e.level === 'print' || e.level === 'table') return msg;
+  if (e.level === 'tqdm') return `${msg}:  50%|█████     | 1/2 [00:01<00:01,  1.00it/s]`;
   if (source === 'trtllm') {
     // cpp/include/tensorrt_llm/common/logger.h: `[TensorRT-LLM][INFO] `; tensorrt_llm/logger.py:
     // `[%m/%d/%Y-%H:%M:%S] [TRT-LLM] [I] `
@@ -263,6 +264,18 @@ test('TensorRT-LLM: a message that carries its own bracketed tag is read with th
     );
     assert.equal(l!.phase, 'kv_cache', msg);
   }
+});
+
+test('TensorRT-LLM: the 1.2 banner `TensorRT LLM version` (no hyphen, tensorrt_llm/__init__.py) names the version', () => {
+  const a = new LogAnalyzer({});
+  a.push(
+    Buffer.from(
+      '[TensorRT-LLM] TensorRT LLM version: 1.2.1\n[03/01/2026-10:00:01] [TRT-LLM] [I] Using LLM with PyTorch backend\n',
+    ),
+  );
+  a.end();
+  assert.equal(a.launches[0]!.engine, 'trtllm');
+  assert.equal(a.launches[0]!.version, '1.2.1');
 });
 
 test('TensorRT-LLM: `trtllm-serve --grpc` is ready when its gRPC server starts (commands/serve.py)', () => {

@@ -11,8 +11,10 @@ const signatures: Signature[] = [
     kind: 'launch',
     strong: true,
     phase: 'args',
-    lit: 'TensorRT-LLM version',
-    re: /^\[TensorRT-LLM\] TensorRT-LLM version: (\S+)|^TensorRT-LLM version: (\S+)/,
+    // tensorrt_llm/__init__.py prints `[TensorRT-LLM] TensorRT-LLM version: …`; from 1.2 the product name has no
+    // hyphen there: `[TensorRT-LLM] TensorRT LLM version: 1.2.1`
+    lit: 'LLM version',
+    re: /^\[TensorRT-LLM\] TensorRT[- ]LLM version: (\S+)|^TensorRT[- ]LLM version: (\S+)/,
     version: (m) => m[1] ?? m[2] ?? null,
   },
   {
@@ -260,7 +262,7 @@ export const trtllm: EngineModule = {
   id: 'trtllm',
   detect(line: LogLine): number {
     if (
-      /\[TRT-LLM\]|\[TensorRT-LLM\]|TensorRT-LLM version|tensorrt_llm|trtllm-serve|MpiPoolSession|tlc_init|\[Autotuner\]/.test(
+      /\[TRT-LLM\]|\[TensorRT-LLM\]|TensorRT[- ]LLM version|tensorrt_llm|trtllm-serve|MpiPoolSession|tlc_init|\[Autotuner\]/.test(
         line.text,
       )
     )
