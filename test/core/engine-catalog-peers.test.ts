@@ -266,16 +266,31 @@ test('TensorRT-LLM: a message that carries its own bracketed tag is read with th
   }
 });
 
-test('TensorRT-LLM: the 1.2 banner `TensorRT LLM version` (no hyphen, tensorrt_llm/__init__.py) names the version', () => {
+test('TensorRT-LLM: the banner `TensorRT LLM version` (no hyphen from 1.1, tensorrt_llm/__init__.py) names the version, and its repeat by an MPI worker is the same launch', () => {
   const a = new LogAnalyzer({});
   a.push(
     Buffer.from(
-      '[TensorRT-LLM] TensorRT LLM version: 1.2.1\n[03/01/2026-10:00:01] [TRT-LLM] [I] Using LLM with PyTorch backend\n',
+      '[TensorRT-LLM] TensorRT LLM version: 1.2.1\n[03/01/2026-10:00:01] [TRT-LLM] [I] Using LLM with PyTorch backend\n[03/01/2026-10:00:02] [TRT-LLM] [I] Generating a new HMAC key for server proxy_request_queue\n[TensorRT-LLM] TensorRT LLM version: 1.2.1\n[TensorRT-LLM][INFO] Refreshed the MPI local session\n',
     ),
   );
   a.end();
+  assert.equal(a.launches.length, 1);
   assert.equal(a.launches[0]!.engine, 'trtllm');
   assert.equal(a.launches[0]!.version, '1.2.1');
+});
+
+test('TensorRT-LLM: the banner after the launch got past its arguments is a relaunch', () => {
+  const launches = read(
+    [
+      '[TensorRT-LLM] TensorRT LLM version: 1.2.1',
+      '[03/01/2026-10:00:01] [TRT-LLM] [I] Using LLM with PyTorch backend',
+      '[03/01/2026-10:00:20] [TRT-LLM] [I] Use 12.50 GB for model weights.',
+      '[TensorRT-LLM] TensorRT LLM version: 1.2.1',
+      '[03/01/2026-10:05:01] [TRT-LLM] [I] Using LLM with PyTorch backend',
+    ],
+    'trtllm',
+  );
+  assert.equal(launches.length, 2);
 });
 
 test('TensorRT-LLM: `trtllm-serve --grpc` is ready when its gRPC server starts (commands/serve.py)', () => {
@@ -334,4 +349,20 @@ test('TensorRT-LLM: a module tag with a colon (`[Autotuner]: …`, mid-2025 auto
     'trtllm',
   );
   assert.equal(l!.phase, 'autotune');
+});
+
+test("Triton: the hosted engine's own start line after Triton's model-load lines is that load, not a relaunch", () => {
+  const launches = read(
+    [
+      'I0301 10:00:00.100000 1 pinned_memory_manager.cc:277] "Pinned memory pool is created at \'0x7f00\' with size 268435456"',
+      'I0301 10:00:00.200000 1 model_lifecycle.cc:472] "loading: tensorrt_llm:1"',
+      'I0301 10:00:01.100000 1 python_be.cc:2289] "TRITONBACKEND_ModelInstanceInitialize: tensorrt_llm_0_0 (GPU device 0)"',
+      '[TensorRT-LLM] TensorRT LLM version: 1.2.0',
+      '[03/01/2026-10:00:05] [TRT-LLM] [I] Using LLM with PyTorch backend',
+      '[03/01/2026-10:00:30] [TRT-LLM] [I] Use 12.50 GB for model weights.',
+    ],
+    'trtllm',
+  );
+  assert.equal(launches.length, 1);
+  assert.equal(launches[0]!.phase, 'loading_weights');
 });

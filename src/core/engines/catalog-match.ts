@@ -94,6 +94,8 @@ export interface CatalogLine {
   crash: boolean;
   /** `file.py:Class.function` of the log call in the engine's source. */
   source: string;
+  /** A line of the server hosting the engine (Triton), not of the engine itself. */
+  host: boolean;
 }
 
 interface RaiseInfo {
@@ -113,6 +115,7 @@ interface Built {
  * hosts TensorRT-LLM (the tensorrtllm backend) or vLLM (the vllm backend), whose lines decide the engine, so
  * Triton's catalog (core, server and both backends) is read with theirs.
  */
+const HOSTS: ReadonlySet<CatalogData> = new Set([TRITON]);
 const DATA: Partial<Record<EngineId, readonly CatalogData[]>> = {
   sglang: [SGLANG],
   vllm: [VLLM, TRITON],
@@ -130,8 +133,9 @@ function catalog(engine: EngineId): Built | null {
     const logs = new Index<CatalogLine>();
     const raises = new Index<RaiseInfo>();
     for (const data of sources) {
+      const host = HOSTS.has(data);
       for (const [src, key, weight, phase, scope, level, crash, source] of data.logs)
-        logs.add(src, key, weight, { phase, scope, level, crash: crash === 1, source });
+        logs.add(src, key, weight, { phase, scope, level, crash: crash === 1, source, host });
       for (const [src, key, weight, exception, cls, checked] of data.raises)
         raises.add(src, key, weight, { exception, cls, checked: checked === 1 });
     }

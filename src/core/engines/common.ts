@@ -61,7 +61,8 @@ export const commonSignatures: Signature[] = [
   },
   {
     // Triton Inference Server: core model_lifecycle.cc ModelLifeCycle::AsyncLoad `loading: <model>:<version>` as a
-    // model's load starts (its backend's own lines follow); too little literal text for the engine-source catalog
+    // model's load starts (its backend's own lines follow); too little literal text for the engine-source catalog.
+    // The hosted engine's own start line may follow: the analyzer takes it for this load, not a relaunch (hostOnly)
     id: 'triton_loading',
     kind: 'phase',
     phase: 'loading_weights',

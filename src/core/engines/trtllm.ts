@@ -11,8 +11,10 @@ const signatures: Signature[] = [
     kind: 'launch',
     strong: true,
     phase: 'args',
-    // tensorrt_llm/__init__.py prints `[TensorRT-LLM] TensorRT-LLM version: …`; from 1.2 the product name has no
-    // hyphen there: `[TensorRT-LLM] TensorRT LLM version: 1.2.1`
+    // tensorrt_llm/__init__.py prints `[TensorRT-LLM] TensorRT-LLM version: …`; from 1.1 the product name has no
+    // hyphen there: `[TensorRT-LLM] TensorRT LLM version: 1.2.1`. Every process that imports tensorrt_llm prints it:
+    // trtllm-serve, then each MPI worker its MpiPoolSession spawns, while the launch is still reading its arguments.
+    perProcess: true,
     lit: 'LLM version',
     re: /^\[TensorRT-LLM\] TensorRT[- ]LLM version: (\S+)|^TensorRT[- ]LLM version: (\S+)/,
     version: (m) => m[1] ?? m[2] ?? null,

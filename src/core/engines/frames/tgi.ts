@@ -5,8 +5,6 @@
 import type { FrameRule } from './types.js';
 
 export const TGI_FRAMES: readonly FrameRule[] = [
-  // serve: shard entry point (text-generation-server serve)
-  ['text_generation_server/cli.py', 'serve', 'loading_weights'],
   // download_weights: download subprocess entry point
   ['text_generation_server/cli.py', 'download_weights', 'loading_weights'],
   // serve_inner: builds the model (get_model) before the gRPC server starts
@@ -57,6 +55,8 @@ export const TGI_FRAMES: readonly FrameRule[] = [
   ['utils/quantization.py', '*', 'loading_weights'],
   // load*: layer loaders (TensorParallel*.load, get_linear)
   ['layers/*.py', 'load*', 'loading_weights'],
+  // relay serve
+  ['text_generation_server/cli.py', 'serve', null],
   // relay intercept
   ['text_generation_server/interceptor.py', 'intercept', null],
   // relay serve

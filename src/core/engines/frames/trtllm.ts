@@ -5,22 +5,12 @@
 import type { FrameRule } from './types.js';
 
 export const TRTLLM_FRAMES: readonly FrameRule[] = [
-  // serve: trtllm-serve click command: argument parsing
-  ['tensorrt_llm/commands/serve.py', 'serve', 'args'],
   // get_llm_args: LLM arguments built from the CLI
   ['tensorrt_llm/commands/serve.py', 'get_llm_args', 'args'],
-  // launch_server: binds the port, then constructs the LLM (its frames below tell the phase)
-  ['tensorrt_llm/commands/serve.py', 'launch_server', 'args'],
-  // __init__: LLM constructor: argument validation before the executor starts
-  ['llmapi/llm.py', '__init__', 'args'],
   // *: pydantic argument models and validators
   ['llmapi/llm_args.py', '*', 'args'],
   // *: TensorRT engine flow: model load / convert / build
   ['llmapi/llm_utils.py', '*', 'loading_weights'],
-  // worker_main: MPI worker entry: creates the executor (then its frames tell the phase)
-  ['executor/worker.py', 'worker_main', 'loading_weights'],
-  // create_py_executor: PyTorch flow executor creation: model engine, KV cache, warmup
-  ['_torch/pyexecutor/py_executor_creator.py', 'create_py_executor', 'loading_weights'],
   // __init__: PyTorchModelEngine builds the model and loads weights
   ['_torch/pyexecutor/model_engine.py', '__init__', 'loading_weights'],
   // load: ModelLoader.load: checkpoint read into the model
@@ -35,10 +25,6 @@ export const TRTLLM_FRAMES: readonly FrameRule[] = [
   ['_torch/pyexecutor/_util.py', 'build_managers', 'kv_cache'],
   // estimate_max_tokens: KV estimation pass (2025)
   ['_torch/pyexecutor/_util.py', 'estimate_max_tokens', 'kv_cache'],
-  // __init__: KVCacheManager construction allocates the pools
-  ['_torch/pyexecutor/resource_manager.py', '__init__', 'kv_cache'],
-  // warmup: model warmup: autotuner, CUDA graph capture, torch.compile
-  ['_torch/pyexecutor/model_engine.py', 'warmup', 'warmup'],
   // _capture_generation_cuda_graphs: CUDA graph capture
   ['_torch/pyexecutor/model_engine.py', '_capture_generation_cuda_graphs', 'cuda_graph'],
   // capture: CUDA graph capture
@@ -63,6 +49,18 @@ export const TRTLLM_FRAMES: readonly FrameRule[] = [
   ['executor.py', 'create', 'loading_weights'],
   // relay *
   ['executor/proxy.py', '*', null],
+  // relay serve
+  ['tensorrt_llm/commands/serve.py', 'serve', null],
+  // relay launch_server
+  ['tensorrt_llm/commands/serve.py', 'launch_server', null],
+  // relay __init__
+  ['llmapi/llm.py', '__init__', null],
+  // relay worker_main
+  ['executor/worker.py', 'worker_main', null],
+  // relay create_py_executor
+  ['_torch/pyexecutor/py_executor_creator.py', 'create_py_executor', null],
+  // relay warmup
+  ['_torch/pyexecutor/model_engine.py', 'warmup', null],
   // relay *
   ['llmapi/mpi_session.py', '*', null],
   // relay forward
