@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Generates src/core/engines/catalog/<engine>.ts from the engine-source catalog
-// (test/fixtures/engine-source/*.json: SGLang and vLLM copied from ../shared/research/engine-source/, llama.cpp,
-// Ollama and LMDeploy built by scripts/engine-source/; see the README there).
+// Generates src/core/engines/catalog/<source>.ts (ENGINES below) from the engine-source catalog
+// (test/fixtures/engine-source/*.json: SGLang and vLLM copied from ../shared/research/engine-source/, the others
+// built from their engines' trees as its README says; llama.cpp, Ollama and LMDeploy by scripts/engine-source/).
 //
 // usage: node scripts/gen-engine-catalog.mjs [--check]
 //
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC_DIR = 'test/fixtures/engine-source';
 const OUT_DIR = 'src/core/engines/catalog';
-const ENGINES = ['sglang', 'vllm', 'llamacpp', 'ollama', 'lmdeploy'];
+const ENGINES = ['sglang', 'vllm', 'llamacpp', 'ollama', 'lmdeploy', 'trtllm', 'triton', 'tgi'];
 /** Literal characters (whitespace aside) a template needs to be recognised safely. */
 export const MIN_LITERAL = 10;
 /** Leading literal characters the matcher's index keys on (src/core/engines/catalog-match.ts, KEY_PREFIX). */
@@ -99,7 +99,17 @@ export function compile(template, level) {
     .replace(/\s+/g, '');
   if (literal.length < MIN_LITERAL) return { skip: 'too little literal text' };
   // Placeholders capture: what the source filled in at run time (a wrapped error) can say more than the text.
-  const body = parts.map((p) => (p === null ? '(.*?)' : escapeRe(p))).join('');
+  // Triton's LOG_TABLE_INFO rows (core/src/server.cc, TablePrinter) pad every cell to its column's width: a
+  // run of spaces in a table template matches any run.
+  const lit = (p) => (level === 'table' ? escapeRe(p).replace(/ +/g, ' +') : escapeRe(p));
+  // A leading bracketed tag written into the message (TensorRT-LLM's `[Autotuner] …`, `[create_py_executor] …`,
+  // the tensorrtllm backend's Python models printing `[TensorRT-LLM][WARNING] …`) is taken for the logger's own
+  // tag by the frame reader (src/core/lines/prefix.ts), so the message may start after it.
+  const tag = typeof parts[0] === 'string' ? /^(?:\[[\w .-]+\] ?)+/.exec(parts[0])?.[0] : undefined;
+  const tagged = tag !== undefined && tag.length < parts[0].length;
+  if (tagged) parts[0] = parts[0].slice(tag.length);
+  const body =
+    (tagged ? `(?:${escapeRe(tag)})?` : '') + parts.map((p) => (p === null ? '(.*?)' : lit(p))).join('');
   // Python's warnings module prints `file.py:N: UserWarning: <message>`: the message is not at the start.
   const anchored = parts[0] !== null && level !== 'pywarning';
   const re = anchored ? `^${body}` : body.replace(/^\(\.\*\?\)/, '');
@@ -107,7 +117,15 @@ export function compile(template, level) {
   const longest = lits.reduce((a, b) => (b.trim().length > a.trim().length ? b : a), '');
   // `^lead` when the message must start with it (the index files it under its first characters), else a
   // literal the message must contain.
-  const key = anchored && parts[0].length >= KEY_PREFIX ? `^${parts[0]}` : longest;
+  // (A padded table row keeps no run of spaces as written: its key is its longest word.)
+  const word = lits.flatMap((p) => p.split(/\s+/)).reduce((a, b) => (b.length > a.length ? b : a), '');
+  // (A tagged message may come with its tag or without: its key is a literal it contains.)
+  const key =
+    level === 'table'
+      ? word
+      : !tagged && anchored && parts[0].length >= KEY_PREFIX
+        ? `^${parts[0]}`
+        : longest;
   return { re, key, weight: literal.length };
 }
 

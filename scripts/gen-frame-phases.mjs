@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes src/core/engines/frames/{sglang,vllm,lmdeploy}.ts from the engine-source catalog's `frames[]` and
+// Writes src/core/engines/frames/<engine>.ts (sglang, vllm, lmdeploy, trtllm, tgi) from the engine-source catalog's `frames[]` and
 // `relay_frames[]` (test/fixtures/engine-source/<engine>.json, a copy of shared/research/engine-source/).
 //
 // usage: node scripts/gen-frame-phases.mjs [--check]   (--check: fail when a generated file is stale)
@@ -23,6 +23,15 @@ const check = process.argv.includes('--check');
  */
 const OVERRIDES = {
   lmdeploy: [],
+  trtllm: [
+    [
+      '_torch/autotuner.py',
+      '*',
+      'autotune',
+      'the catalog calls kernel autotuning compile (its phase list has no autotune); firedup reads the same step as autotune (trtllm.ts `[Autotuner] Autotuning process starts`)',
+    ],
+  ],
+  tgi: [],
   sglang: [],
   vllm: [
     [
@@ -65,6 +74,8 @@ const OVERRIDES = {
  */
 const CALLERS = {
   lmdeploy: [],
+  trtllm: [],
+  tgi: [],
   sglang: [],
   vllm: [
     [
@@ -103,7 +114,7 @@ const CALLERS = {
 const q = (s) => (s === null ? 'null' : `'${s}'`);
 const bare = (fn) => fn.slice(fn.lastIndexOf('.') + 1);
 
-for (const engine of ['sglang', 'vllm', 'lmdeploy']) {
+for (const engine of ['sglang', 'vllm', 'lmdeploy', 'trtllm', 'tgi']) {
   const src = `test/fixtures/engine-source/${engine}.json`;
   const cat = JSON.parse(fs.readFileSync(path.join(root, src), 'utf8'));
   const rows = new Map();

@@ -77,6 +77,19 @@ const SHAPE_UNSAFE =
   /hf_|sk-|gh[pousr]_|github_pat_|AKIA|Bearer|:\/\/|--|Traceback|File "|Error|Exception|Interrupt|SystemExit|raise |^\s*\^|^time=/;
 /** The rule `status --explain` names for a line read through the engine-source catalog. */
 const CATALOG_RULE = 'engine-source catalog';
+/** The same for a line of the server hosting the engine (Triton Inference Server's catalog). */
+const HOST_CATALOG_RULE = 'engine-source catalog (host server)';
+/** Rules that read the hosting server's lines (Triton's model load: common.ts triton_loading, its catalog). */
+const HOST_RULES: ReadonlySet<string> = new Set([HOST_CATALOG_RULE, 'triton_loading']);
+
+/**
+ * Triton Inference Server hosts the engine: its model load (`loading: m:1` … `successfully loaded 'm'`) holds the
+ * engine's whole startup, so the engine's own start line after Triton's lines is that load, not a relaunch. A
+ * launch only Triton's lines moved has not got anywhere of the engine's own.
+ */
+function hostOnly(launch: LaunchBuilder): boolean {
+  return launch.marks.length > 0 && launch.marks.every((m) => m.rule !== undefined && HOST_RULES.has(m.rule));
+}
 /** The rules any engine's log can hold: a line they match says nothing about the engine (confidence). */
 const COMMON = new Set<Signature>(commonSignatures);
 /** The most lines, and characters, of the prefix read before any engine evidence that are kept to read again. */
@@ -795,9 +808,10 @@ export class LogAnalyzer {
       return;
     }
     if (hit?.sig.kind === 'launch') {
-      const settled = cur.progressed || cur.ended || cur.ready !== null;
+      const settled = (cur.progressed && !hostOnly(cur)) || cur.ended || cur.ready !== null;
       const anchor = anchorKey(hit.sig.id, line.tags);
-      if (cur.anchors.has(anchor) || settled || (hit.sig.strong && cur.samples > 0)) {
+      const sameProcesses = hit.sig.perProcess === true && !settled;
+      if (!sameProcesses && (cur.anchors.has(anchor) || settled || (hit.sig.strong && cur.samples > 0))) {
         this.open(line, true);
       }
       this.current!.anchors.add(anchor);
@@ -968,9 +982,9 @@ export class LogAnalyzer {
       launch.phase === null ||
       phaseRankIn(launch.engine, hit.phase) >= phaseRankIn(launch.engine, launch.phase)
     )
-      launch.mark(hit.phase, line.no, ts, line.text, CATALOG_RULE);
+      launch.mark(hit.phase, line.no, ts, line.text, hit.host ? HOST_CATALOG_RULE : CATALOG_RULE);
     // A node behind the launch still moves on its own.
-    else launch.markNode(hit.phase, line.no, ts, line.text, CATALOG_RULE);
+    else launch.markNode(hit.phase, line.no, ts, line.text, hit.host ? HOST_CATALOG_RULE : CATALOG_RULE);
   }
 
   /** A phase the traceback tracker has shown (a cut traceback's frames, a request handler), taken once. */

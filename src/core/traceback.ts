@@ -2,7 +2,7 @@
  * Groups a Python traceback, printed over many lines (each possibly carrying a logger prefix), into one
  * exception event: its type, message, rank, first line and the line that names the exception.
  */
-import { type FramePhase, frameEngine, lookupFrame } from './engines/frames/index.js';
+import { type FramePhase, frameEngine, lookupFrame, PARTIAL_FRAME_TABLES } from './engines/frames/index.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
 import { textBeforeMessage } from './lines/prefix.js';
 import type { FailureClass, LogLine, Phase } from './types.js';
@@ -117,7 +117,8 @@ function fallbackPhase(text: string): Phase | null {
 }
 
 /**
- * Reads one frame (`path`, bare function name `fn`): the catalog for SGLang and vLLM, then the fallbacks.
+ * Reads one frame (`path`, bare function name `fn`): the catalog for SGLang, vLLM, TensorRT-LLM and TGI, then
+ * the fallbacks (for TensorRT-LLM and TGI, whose tables are partial, also for a function the table lacks).
  * `outer`: the bare function names of the frames above it in the same traceback, outermost first (a catalog
  * helper that several steps call takes its caller's phase).
  */
@@ -127,9 +128,11 @@ export function readFrame(path: string, fn: string, outer: readonly string[] = [
     const v = lookupFrame(engine, path, fn, outer);
     if (v.kind === 'phase') return { phase: v.phase, weak: v.weak };
     if (v.kind === 'relay') return 'relay';
-    // A function the catalog does not list (another version): its name alone, never its module's.
-    const p = ANY_PHASE_FN.test(fn) ? null : fallbackPhase(fn);
-    return p ? { phase: p, weak: false } : null;
+    if (!PARTIAL_FRAME_TABLES.has(engine)) {
+      // A function the catalog does not list (another version): its name alone, never its module's.
+      const p = ANY_PHASE_FN.test(fn) ? null : fallbackPhase(fn);
+      return p ? { phase: p, weak: false } : null;
+    }
   }
   const p = path.replace(/\\/g, '/');
   // SGLang's load_model waits on all ranks with a monitored barrier once its weights are in (catalog raise

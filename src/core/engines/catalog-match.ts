@@ -11,6 +11,9 @@ import { CATALOG as LLAMACPP } from './catalog/llamacpp.js';
 import { CATALOG as LMDEPLOY } from './catalog/lmdeploy.js';
 import { CATALOG as OLLAMA } from './catalog/ollama.js';
 import { CATALOG as SGLANG } from './catalog/sglang.js';
+import { CATALOG as TGI } from './catalog/tgi.js';
+import { CATALOG as TRITON } from './catalog/triton.js';
+import { CATALOG as TRTLLM } from './catalog/trtllm.js';
 import { CATALOG as VLLM } from './catalog/vllm.js';
 import { catalogMessage } from './catalog-message.js';
 import type { CatalogData, CatalogPhase, CatalogScope } from './catalog-types.js';
@@ -95,6 +98,8 @@ export interface CatalogLine {
   crash: boolean;
   /** `file.py:Class.function` of the log call in the engine's source. */
   source: string;
+  /** A line of the server hosting the engine (Triton), not of the engine itself. */
+  host: boolean;
 }
 
 interface RaiseInfo {
@@ -117,12 +122,21 @@ export type CatalogProgram = 'ollama' | 'lmdeploy';
 /** What a catalog is keyed by: an engine with a module, or a program without one. */
 export type CatalogKey = EngineId | CatalogProgram;
 
-const DATA: Partial<Record<CatalogKey, CatalogData>> = {
-  sglang: SGLANG,
-  vllm: VLLM,
-  llamacpp: LLAMACPP,
-  ollama: OLLAMA,
-  lmdeploy: LMDEPLOY,
+/**
+ * The catalogs each engine's lines are read against. Triton Inference Server is no engine of its own here: it
+ * hosts TensorRT-LLM (the tensorrtllm backend) or vLLM (the vllm backend), whose lines decide the engine, so
+ * Triton's catalog (core, server and both backends) is read with theirs.
+ */
+const HOSTS: ReadonlySet<CatalogData> = new Set([TRITON]);
+
+const DATA: Partial<Record<CatalogKey, readonly CatalogData[]>> = {
+  sglang: [SGLANG],
+  vllm: [VLLM, TRITON],
+  trtllm: [TRTLLM, TRITON],
+  tgi: [TGI],
+  llamacpp: [LLAMACPP],
+  ollama: [OLLAMA],
+  lmdeploy: [LMDEPLOY],
 };
 /**
  * Catalogs a program's log also holds lines of: Ollama's runner subprocess prints llama.cpp's own lines
@@ -146,23 +160,44 @@ export function catalogProgram(name: string): CatalogProgram | null {
 function catalog(engine: CatalogKey): Built | null {
   let b = built.get(engine);
   if (b !== undefined) return b;
-  const data = DATA[engine];
+  const sources = DATA[engine];
   b = null;
-  if (data) {
+  if (sources) {
     const logs = new Index<CatalogLine>();
-    for (const [src, key, weight, phase, scope, level, crash, source] of data.logs)
-      logs.add(src, key, weight, { phase, scope, level, crash: crash === 1, source });
     const raises = new Index<RaiseInfo>();
-    for (const [src, key, weight, exception, cls, checked] of data.raises)
-      raises.add(src, key, weight, { exception, cls, checked: checked === 1 });
+    for (const data of sources) {
+      const host = HOSTS.has(data);
+      for (const [src, key, weight, phase, scope, level, crash, source] of data.logs)
+        logs.add(src, key, weight, { phase, scope, level, crash: crash === 1, source, host });
+      for (const [src, key, weight, exception, cls, checked] of data.raises)
+        raises.add(src, key, weight, { exception, cls, checked: checked === 1 });
+    }
     b = { logs: logs.seal(), raises: raises.seal() };
   }
   built.set(engine, b);
   return b;
 }
 
+/**
+ * TGI's tracing records keep their spans and target before the message (`shard-manager: text_generation_launcher:
+ * Starting shard rank=0`; the router adds the source file: `text_generation_router::server:
+ * router/src/server.rs:1849: Connected`): the log call's text starts after them.
+ */
+const TRACING_HEAD =
+  /^(?:(?:[\w-]+(?:\{[^}]*\})?:)+ )?text_generation_\w+(?:::\w+)*: (?:[\w./-]+\.rs:\d+: )?/;
+
+/**
+ * The text the engine's log call wrote. Triton's default log format quotes the message and escapes the quotes
+ * in it (`I0205 18:34:18.707423 1 model_lifecycle.cc:473] "loading: m:1"`; qa/L0_logging/log_format_test.py).
+ */
+function callText(engine: CatalogKey, msg: string): string {
+  let m = engine === 'tgi' ? msg.replace(TRACING_HEAD, '') : msg;
+  if (m.length > 1 && m.startsWith('"') && m.endsWith('"')) m = m.slice(1, -1).replace(/\\"/g, '"');
+  return m;
+}
+
 /** The engines that have a catalog, in the order a line of no known engine is tried against them. */
-export const CATALOG_ENGINES: readonly EngineId[] = ['sglang', 'vllm', 'llamacpp'];
+export const CATALOG_ENGINES: readonly EngineId[] = ['sglang', 'vllm', 'trtllm', 'tgi', 'llamacpp'];
 
 /**
  * The engine's (or program's) log call that prints this message, or null. `msg` is the line after the common
@@ -171,7 +206,7 @@ export const CATALOG_ENGINES: readonly EngineId[] = ['sglang', 'vllm', 'llamacpp
  * program whose log relays another's lines (Ollama: llama.cpp's) is looked up in that catalog next.
  */
 export function catalogLine(engine: CatalogKey, msg: string): CatalogLine | null {
-  const text = catalogMessage(engine, msg);
+  const text = catalogMessage(engine, callText(engine, msg));
   const hit = catalog(engine)?.logs.find(text)?.value ?? null;
   if (hit !== null) return hit;
   for (const relay of RELAYS[engine] ?? []) {

@@ -60,16 +60,28 @@ export const commonSignatures: Signature[] = [
     re: /(Memory access fault by GPU node-\d+ \(Agent handle: \S+\) on address .*)$/,
   },
   {
+    // Triton Inference Server: core model_lifecycle.cc ModelLifeCycle::AsyncLoad `loading: <model>:<version>` as a
+    // model's load starts (its backend's own lines follow); too little literal text for the engine-source catalog.
+    // The hosted engine's own start line may follow: the analyzer takes it for this load, not a relaunch (hostOnly)
+    id: 'triton_loading',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'loading: ',
+    re: /^"?loading: [^\s:"]+:\d+"?$/,
+  },
+  {
     // Triton Inference Server, whatever backend runs the model (tensorrtllm, vllm, python): src/main.cc creates the
     // server (which loads every model of the repository; a failed load ends it with `error: creating server: …`)
     // and only then starts the endpoints: grpc/grpc_server.cc `Started GRPCInferenceService at %s`,
     // http_server.cc `Started HTTPService at %s`; the message in double quotes where Triton escapes its log
-    // records, its default now (qa/L0_logging/log_format_test.py: `I0205 18:34:18.707423 1 file.cc:123] "msg"`)
+    // records, its default now (qa/L0_logging/log_format_test.py: `I0205 18:34:18.707423 1 file.cc:123] "msg"`);
+    // StartEndpoints starts the metrics endpoint last (http_server.cc `Started Metrics Service at %s`), after the
+    // model repository is loaded like the others
     id: 'triton_endpoint',
     kind: 'ready',
     phase: 'ready',
     lit: 'Started ',
-    re: /^"?Started (?:GRPCInferenceService|HTTPService) at [^\s"]+/,
+    re: /^"?Started (?:GRPCInferenceService|HTTPService|Metrics Service) at [^\s"]+/,
   },
   {
     // UCX's signal handler (ucs_handle_error), printed by MPI-launched engines: `[host:pid:tid] Caught signal 11 (…)`

@@ -21,7 +21,7 @@ const signatures: Signature[] = [
     phase: 'args',
     lit: 'e',
     // launcher/src/main.rs main: also `Parsing num_shard from CUDA_VISIBLE_DEVICES/…` (num_shard)
-    re: /Using attention \S+ - Prefix caching|Default `max_batch_prefill_tokens` to|Using default cuda graphs|Sharding model on \d+ processes|Model supports up to \d+|Using prefill chunking|Runtime environment:$|Parsing num_shard from CUDA_VISIBLE_DEVICES/,
+    re: /Using attention \S+ - Prefix caching|Default `max_batch_prefill_tokens` to|Using default cuda graphs|Sharding model on \d+ processes|Model supports up to \d+|Runtime environment:$|Parsing num_shard from CUDA_VISIBLE_DEVICES/,
   },
   {
     id: 'download',
@@ -38,9 +38,10 @@ const signatures: Signature[] = [
     phase: 'loading_weights',
     // launcher shard_manager; the shard's models/globals.py prints the attention lines when it imports the
     // model code, i.e. while the shard loads
-    // (models/__init__.py get_model: `Auto selecting quantization method …`, `Using speculation …`)
+    // (models/__init__.py get_model: `Auto selecting quantization method …`, `Using speculation …`; models/model.py
+    // Model.__init__: `Using prefill chunking = …`, `Using experimental prefill chunking = …` in 2.x)
     // (before 0.9 the rank was in the message: `Starting shard 0`, `Waiting for shard 0 to be ready...`)
-    re: /Starting shard(?: rank=| )\d+|"message":"Starting shard"|Waiting for shard (?:\d+ )?to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids/,
+    re: /Starting shard(?: rank=| )\d+|"message":"Starting shard"|Waiting for shard (?:\d+ )?to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids|Using (?:experimental )?prefill chunking = /,
   },
   {
     // server/text_generation_server/server.py serve_inner builds the model, then starts the gRPC server and
@@ -57,7 +58,24 @@ const signatures: Signature[] = [
     lit: 'e',
     // router (backends/v3/src/{lib,main}.rs, router/src/main.rs before 2.x): the limits it settles on while
     // the shards warm up
-    re: /Starting Webserver|Warming up model|KV-cache blocks: \d+|Cuda Graphs are (?:enabled|disabled)|Setting max batch total tokens to|Using backend V3|Inferred max batch total tokens|Model does not support automatic max batch total tokens|Maximum (?:input|total) tokens defaulted to|Warming up TunableOp for seqlen=|PyTorch (?:ROCm )?TunableOp /,
+    re: /Starting Webserver|Warming up model|Cuda Graphs are disabled|Setting max batch total tokens to|Using backend V3|Inferred max batch total tokens|Model does not support automatic max batch total tokens|Maximum (?:input|total) tokens defaulted to|Warming up TunableOp for seqlen=|PyTorch (?:ROCm )?TunableOp /,
+  },
+  {
+    // models/flash_causal_lm.py FlashCausalLM.warmup, inside the router's Warmup RPC: the paged KV cache is sized
+    // and allocated (`KV-cache blocks: N, size: B`), then the decode CUDA graphs are captured (`Cuda Graphs are
+    // enabled for sizes [...]`, also mamba.py)
+    id: 'warmup_kv',
+    kind: 'phase',
+    phase: 'kv_cache',
+    lit: 'KV-cache blocks',
+    re: /KV-cache blocks: \d+/,
+  },
+  {
+    id: 'warmup_cuda_graphs',
+    kind: 'phase',
+    phase: 'cuda_graph',
+    lit: 'Cuda Graphs are enabled',
+    re: /Cuda Graphs are enabled for sizes/,
   },
   {
     // The router's `warmup` function is traced as a span (backends/*/src/client: `#[instrument] warmup`):

@@ -11,8 +11,12 @@ const signatures: Signature[] = [
     kind: 'launch',
     strong: true,
     phase: 'args',
-    lit: 'TensorRT-LLM version',
-    re: /^\[TensorRT-LLM\] TensorRT-LLM version: (\S+)|^TensorRT-LLM version: (\S+)/,
+    // tensorrt_llm/__init__.py prints `[TensorRT-LLM] TensorRT-LLM version: …`; from 1.1 the product name has no
+    // hyphen there: `[TensorRT-LLM] TensorRT LLM version: 1.2.1`. Every process that imports tensorrt_llm prints it:
+    // trtllm-serve, then each MPI worker its MpiPoolSession spawns, while the launch is still reading its arguments.
+    perProcess: true,
+    lit: 'LLM version',
+    re: /^\[TensorRT-LLM\] TensorRT[- ]LLM version: (\S+)|^TensorRT[- ]LLM version: (\S+)/,
     version: (m) => m[1] ?? m[2] ?? null,
   },
   {
@@ -131,6 +135,13 @@ const signatures: Signature[] = [
     lit: 'INFO:',
     re: /^INFO: +(?:Started server process|Waiting for application startup|Application startup complete)/,
     after: 'weights_loaded',
+  },
+  {
+    // commands/serve.py launch_grpc_server (`trtllm-serve --grpc`): the gRPC server starts once the LLM is built
+    id: 'grpc_ready',
+    kind: 'ready',
+    phase: 'ready',
+    re: /^TensorRT-LLM gRPC server started on \S+|^Server is ready to accept requests$/,
   },
   {
     id: 'ready',
@@ -253,7 +264,7 @@ export const trtllm: EngineModule = {
   id: 'trtllm',
   detect(line: LogLine): number {
     if (
-      /\[TRT-LLM\]|\[TensorRT-LLM\]|TensorRT-LLM version|tensorrt_llm|trtllm-serve|MpiPoolSession|tlc_init|\[Autotuner\]/.test(
+      /\[TRT-LLM\]|\[TensorRT-LLM\]|TensorRT[- ]LLM version|tensorrt_llm|trtllm-serve|MpiPoolSession|tlc_init|\[Autotuner\]/.test(
         line.text,
       )
     )

@@ -42,6 +42,11 @@ export interface Signature {
   raised?: boolean;
   /** For launch anchors: strong anchors are the engine's own "I am starting" line. */
   strong?: boolean;
+  /**
+   * For launch anchors printed by every process of a launch (an import banner, printed again by each worker the
+   * launcher spawns): a repeat before the launch got past its arguments is another process of the same launch.
+   */
+  perProcess?: boolean;
   /** For degraded lines: the engine says it handled the failure just reported (the server goes on). */
   recovers?: boolean;
   /**

@@ -104,9 +104,11 @@ const VLLM_NO_STAMP =
 /** SGLang's frame with its stamp taken out and its rank tags kept (`[TP0] msg`, `[ TP3 EP3] msg`). */
 const SGLANG_TAGS_ONLY =
   /^\[ ?((?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+(?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*)\] ?/;
-// logger.py: `[%m/%d/%Y-%H:%M:%S] [TRT-LLM] …`; the stamp may be taken out by the paste, the `[TRT-LLM]` tag is its own
+// logger.py: `[%m/%d/%Y-%H:%M:%S] [TRT-LLM] …`; the stamp may be taken out by the paste, the `[TRT-LLM]` tag is its own.
+// A module's tag after the level may carry a colon: _torch/autotuner.py logged `[Autotuner]: Autotuning process
+// ends` in mid-2025 builds, `[Autotuner] …` before and since.
 const TRTLLM =
-  /^(?:\[(\d{2})\/(\d{2})\/(\d{4})-(\d{2}):(\d{2}):(\d{2})\] )?\[TRT-LLM\](?: \[(?:RANK|MPI_Rank) (\d+)\])? \[([FEWIV])\](?: \[[^\]]+\](?:\[RANK (\d+)\])?)? ?/;
+  /^(?:\[(\d{2})\/(\d{2})\/(\d{4})-(\d{2}):(\d{2}):(\d{2})\] )?\[TRT-LLM\](?: \[(?:RANK|MPI_Rank) (\d+)\])? \[([FEWIV])\](?: \[[^\]]+\]:?(?:\[RANK (\d+)\])?)? ?/;
 const TRTLLM_CPP = /^\[TensorRT-LLM\]\[(INFO|WARNING|ERROR|DEBUG|TRACE|VERBOSE)\] (?:\[RANK (\d+)\] )?/;
 const TGI =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z\s+(TRACE|DEBUG|INFO|WARN|ERROR)\s+/;

@@ -15,15 +15,31 @@
  */
 import { LMDEPLOY_FRAMES } from './lmdeploy.js';
 import { SGLANG_FRAMES } from './sglang.js';
+import { TGI_FRAMES } from './tgi.js';
+import { TRTLLM_FRAMES } from './trtllm.js';
 import type { FramePhase, FrameRule } from './types.js';
 import { VLLM_FRAMES } from './vllm.js';
 
 export type { FramePhase, FrameRule } from './types.js';
 
 /** LMDeploy has no engine module: its frames serve the reader of engines without one (a program-keyed catalog). */
-export type FrameEngine = 'sglang' | 'vllm' | 'lmdeploy';
+export type FrameEngine = 'sglang' | 'vllm' | 'trtllm' | 'tgi' | 'lmdeploy';
 
-const FRAME_ENGINES: readonly string[] = ['sglang', 'vllm', 'lmdeploy'];
+/**
+ * Engines whose table lists only the frames that tell a phase (the TensorRT-LLM and TGI catalogs list the
+ * startup path's entry points, not every function read as SGLang's and vLLM's do): a function missing there
+ * is read by the general rules, its module's path included (traceback.ts).
+ */
+export const PARTIAL_FRAME_TABLES: ReadonlySet<FrameEngine> = new Set<FrameEngine>(['trtllm', 'tgi']);
+
+/** The Python package of each engine (the directory under site-packages or a source checkout). */
+const PACKAGE: Readonly<Record<string, FrameEngine>> = {
+  sglang: 'sglang',
+  vllm: 'vllm',
+  tensorrt_llm: 'trtllm',
+  text_generation_server: 'tgi',
+  lmdeploy: 'lmdeploy',
+};
 
 /** What a frame says: a phase (weak when only a module-wide glob matched), a relay, or nothing known. */
 export type FrameVerdict =
@@ -72,6 +88,8 @@ const RULES: Record<FrameEngine, readonly FrameRule[]> = {
   sglang: SGLANG_FRAMES,
   vllm: VLLM_FRAMES,
   lmdeploy: LMDEPLOY_FRAMES,
+  trtllm: TRTLLM_FRAMES,
+  tgi: TGI_FRAMES,
 };
 /** Compiled on first use: only a traceback asks, and compiling some 300 rules costs every start milliseconds. */
 const TABLES: Partial<Record<FrameEngine, ReturnType<typeof compile>>> = {};
@@ -82,10 +100,10 @@ export function frameEngine(path: string): FrameEngine | null {
   const pkg = /(?:site|dist)-packages\/([^/]+)\//g;
   let last: string | null = null;
   for (let m = pkg.exec(p); m !== null; m = pkg.exec(p)) last = m[1]!;
-  if (last !== null) return FRAME_ENGINES.includes(last) ? (last as FrameEngine) : null;
-  const src = /(?:^|\/)(sglang|vllm|lmdeploy)\//g;
+  if (last !== null) return Object.hasOwn(PACKAGE, last) ? PACKAGE[last]! : null;
+  const src = /(?:^|\/)(sglang|vllm|tensorrt_llm|text_generation_server|lmdeploy)\//g;
   let eng: FrameEngine | null = null;
-  for (let m = src.exec(p); m !== null; m = src.exec(p)) eng = m[1] as FrameEngine;
+  for (let m = src.exec(p); m !== null; m = src.exec(p)) eng = PACKAGE[m[1]!]!;
   return eng;
 }
 
