@@ -6,6 +6,7 @@
  * launches: a run is the same run when its sweep, point and start time are (run numbers are the destination's
  * own, since someone else's sweep of the same name may be there already), and pushing again updates it.
  */
+import { redactConfig } from '../core/config/redact.js';
 import type { BenchResult, LaunchRecord, SweepPointRecord } from '../core/records.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 
@@ -47,8 +48,10 @@ export async function pushLedger(
   for (let i = 0; i < ids.length; i += BATCH) {
     const recs: LaunchRecord[] = [];
     for (const id of ids.slice(i, i + BATCH)) {
+      // Redacted on the way, as a read redacts: a ledger written by an older firedup, or before a secret's shape
+      // was known, must not carry its secrets into the team's ledger.
       const r = await from.getLaunch(id);
-      if (r) recs.push(r);
+      if (r) recs.push(redactConfig(r));
     }
     const known = new Set<string>();
     for (const r of recs) if ((await to.keptId(r)) !== null) known.add(r.id);
@@ -62,7 +65,7 @@ export async function pushLedger(
       if (r.live) await to.setLive(id, r.live);
       for (const b of benches.get(r.id) ?? []) {
         const { id: _id, launchId: _launch, importedAt: _at, ...result } = b;
-        const got = await to.addBench(id, result as BenchResult);
+        const got = await to.addBench(id, redactConfig(result) as BenchResult);
         benchIn.set(b.id, got.record.id);
         out.benches++;
         if (got.added) out.benchesAdded++;
@@ -94,11 +97,11 @@ async function pushSweeps(
     for (const p of runs) {
       let id = there.get(key(p))?.id;
       if (id === undefined) {
-        const { sweep, pointHash, pointIndex, flags, argv, plan, startedAt } = p;
+        const { sweep, pointHash, pointIndex, flags, argv, plan, startedAt } = redactConfig(p);
         id = (await to.openSweepPoint({ sweep, pointHash, pointIndex, flags, argv, plan, startedAt })).id;
         out.sweepRunsAdded++;
       }
-      const { benchIds, ...detail } = p.detail;
+      const { benchIds, ...detail } = redactConfig(p.detail);
       await to.updateSweepPoint(id, {
         status: p.status,
         launchId: p.launchId === null ? null : (idIn.launches.get(p.launchId) ?? null),

@@ -74,6 +74,8 @@ export interface SweepRunOptions {
   signal: AbortSignal;
   /** A second Ctrl-C: kill the current server at once. */
   kill: AbortSignal;
+  /** `--max-points`: a grid larger than this is refused (default MAX_POINTS). */
+  maxPoints?: number;
 }
 
 export interface SweepOutcome {
@@ -89,9 +91,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const slug = (s: string) => s.replace(/[^A-Za-z0-9_.=-]+/g, '_').slice(0, 80);
 
 /** The points with their identity and log path. */
-export function planPoints(loaded: LoadedSweep): PlannedPoint[] {
+export function planPoints(loaded: LoadedSweep, maxPoints?: number): PlannedPoint[] {
   const { spec } = loaded;
-  return expandPoints(spec).map((p) => ({
+  return expandPoints(spec, maxPoints).map((p) => ({
     ...p,
     hash: sha(pointIdentity(p.argv, spec.bench)),
     log:
@@ -157,7 +159,7 @@ function phasesOf(l: LaunchReport | undefined): SweepPointDetail['phases'] {
 
 export async function runSweep(o: SweepRunOptions): Promise<SweepOutcome> {
   const { spec, dir } = o.loaded;
-  const points = planPoints(o.loaded);
+  const points = planPoints(o.loaded, o.maxPoints);
   if (spec.logMode === 'per_point') fs.mkdirSync(spec.logs, { recursive: true });
   else fs.mkdirSync(path.dirname(spec.logs), { recursive: true });
   const ledger = await openLedger(o.ledgerPath);

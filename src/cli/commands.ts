@@ -376,7 +376,10 @@ export const COMMANDS: CommandDoc[] = [
   {
     name: 'mcp',
     summary: 'a Model Context Protocol server, so a coding agent asks firedup instead of grepping logs',
-    usage: ['firedup mcp [--allow-launch] [--ledger PATH]', 'firedup mcp --http [--host H] [--port P] [--token T]'],
+    usage: [
+      'firedup mcp [--allow-launch] [--ledger PATH]',
+      'firedup mcp --http [--host H] [--port P] [--token T]',
+    ],
     about:
       "Over standard input and output by default, as an agent's MCP settings start it. Tools: status, wait\n(progress notifications), runs, show, diff, explain, bench_run; launch and sweep only with\n--allow-launch. Resources firedup://launch/ID and firedup://log/PATH; the prompt diagnose_launch.",
     options: [

@@ -57,6 +57,10 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
     (!isUrl(dest) && !isUrl(source) && (await import('node:path')).resolve(dest) === source)
   )
     throw new UsageError(`ledger push: --to ${redactText(dest)} is the ledger being pushed; name another`);
+  // Opening a ledger creates it: a push from one that is not there would say "pushed 0 launches" and leave an
+  // empty file behind, where the user mistyped the path.
+  if (!isUrl(source) && !(await import('node:fs')).existsSync(source))
+    throw new UsageError(`ledger push: ${source}: no such ledger (check --ledger or FIREDUP_LEDGER)`);
   let from: LedgerStore | undefined;
   let to: LedgerStore | undefined;
   try {

@@ -3,6 +3,7 @@
 import type { LoadedSweep } from '../app/sweep-file.js';
 import type { SweepReport } from '../app/sweep-report.js';
 import type { PlannedPoint, SweepEvent } from '../app/sweep-run.js';
+import { redactArgv } from '../core/intended-env.js';
 import type { SweepPointStatus } from '../core/records.js';
 import type { PointSummary } from '../core/sweep/rank.js';
 import { fmtNum, shortId } from './format-ledger.js';
@@ -35,7 +36,7 @@ export function formatPlan(l: LoadedSweep, points: PlannedPoint[], st: Style): s
   ];
   for (const p of points) {
     out.push(`  ${st.bold(`[${p.index}]`)} ${p.label}  ${st.dim(`(point ${p.hash})`)}`);
-    out.push(`      ${shellLine(p.argv)}`);
+    out.push(`      ${shellLine(redactArgv(p.argv))}`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -8,6 +8,9 @@ import { checkCommand } from '../app/launch-process.js';
 import { loadSweepFile } from '../app/sweep-file.js';
 import { sweepReport } from '../app/sweep-report.js';
 import { planPoints, runSweep } from '../app/sweep-run.js';
+import { redactConfig } from '../core/config/redact.js';
+import { redactArgv } from '../core/intended-env.js';
+import { publicSpec, SweepPlanError } from '../core/sweep/plan.js';
 import { isUrl } from '../store/ledger-url.js';
 import { LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
@@ -22,6 +25,7 @@ const FLAGS: Record<string, FlagSpec> = {
   'dry-run': { type: 'boolean' },
   resume: { type: 'boolean' },
   'no-gpu': { type: 'boolean' },
+  'max-points': { type: 'string' },
 };
 
 export async function sweepCommand(argv: string[]): Promise<number> {
@@ -35,9 +39,19 @@ export async function sweepCommand(argv: string[]): Promise<number> {
         : 'sweep: name the sweep file: firedup sweep sweep.toml (firedup sweep --help shows its format)',
     );
   const loaded = loadSweepFile(positionals[0]!);
-  const points = planPoints(loaded);
+  const maxPoints = maxPointsFlag(flags['max-points']);
+  let points: ReturnType<typeof planPoints>;
+  try {
+    points = planPoints(loaded, maxPoints);
+  } catch (e) {
+    if (e instanceof SweepPlanError) throw new UsageError(`${loaded.file}: ${e.message}`);
+    throw e;
+  }
   if (flags['dry-run']) {
-    if (flags.json) process.stdout.write(`${JSON.stringify({ spec: loaded.spec, points })}\n`);
+    // secrets run, but are never printed: the command, the variants and secret axes shown redacted
+    const shown = points.map((p) => ({ ...p, argv: redactArgv(p.argv) }));
+    if (flags.json)
+      process.stdout.write(`${JSON.stringify({ spec: publicSpec(loaded.spec), points: shown })}\n`);
     else process.stdout.write(formatPlan(loaded, points, st));
     return 0;
   }
@@ -82,12 +96,13 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       onEvent: (e) => {
         if (json)
           process.stdout.write(
-            `${JSON.stringify({ type: e.type, point: e.point.index, hash: e.point.hash, ...eventFields(e) })}\n`,
+            `${JSON.stringify(redactConfig({ type: e.type, point: e.point.index, hash: e.point.hash, ...eventFields(e) }))}\n`,
           );
         else process.stdout.write(`${eventText(e, points.length, st)}\n`);
       },
       signal: stop.signal,
       kill: kill.signal,
+      maxPoints,
     });
   } catch (e) {
     if (e instanceof LedgerError) throw new UsageError(e.message);
@@ -110,6 +125,14 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   }
   if (outcome.interrupted) return 130;
   return report?.best ? 0 : 3;
+}
+
+function maxPointsFlag(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v).replace(/[_,]/g, '');
+  if (!/^\d+$/.test(s) || Number(s) < 1)
+    throw new UsageError(`sweep: --max-points ${v}: a whole number of points, e.g. 20000`);
+  return Number(s);
 }
 
 function eventFields(e: Parameters<Parameters<typeof runSweep>[0]['onEvent']>[0]): Record<string, unknown> {

@@ -3,7 +3,7 @@
  * flags as the config keys the engine's own dump uses (`--tp-size 8` → tp_size: 8), so `firedup launch` can
  * hold them against the config the log shows. Pure: argv in, keys out.
  */
-import { redactConfig } from './config/redact.js';
+import { isSecretKey, redactConfig } from './config/redact.js';
 import type { EngineId } from './types.js';
 
 export interface ParsedCommand {
@@ -149,6 +149,15 @@ export function parseValue(s: string): unknown {
 
 const toKey = (name: string): string => name.replace(/-/g, '_');
 
+/**
+ * A key given to a secret flag may start with `-` (one base64url key in 64 does): llama-server's parser
+ * (common/arg.cpp) takes the word after `--api-key` whatever it is, and `-Zq8…`, a dash and eight or more key
+ * characters, is no flag any engine has. Read as a flag, it was "asked" as a flag and the check failed.
+ */
+function dashLedSecret(key: string, next: string | undefined): boolean {
+  return next !== undefined && isSecretKey(key) && /^-[A-Za-z0-9_][A-Za-z0-9_-]{7,}$/.test(next);
+}
+
 /** `--name value`, `--name=value`, `-m value`, switches, repeated multi-value flags; the rest are positionals. */
 function parseFlags(
   args: string[],
@@ -173,6 +182,7 @@ function parseFlags(
     let key = aliases[name] ?? name;
     let value: unknown;
     if (eq > 0) value = parseValue(a.slice(eq + 1));
+    else if (dashLedSecret(key, args[i + 1])) value = args[++i]!;
     else {
       const next = args[i + 1];
       if (next === undefined || flagLike(next) || (SWITCH.test(key) && !BOOL_WORD.test(next))) value = true;

@@ -106,6 +106,34 @@ describe('parseCommand', () => {
     assert.deepEqual(old.flags, { model: 'm', port: 8001 });
   });
 
+  it('a secret flag whose key starts with - takes it as its value (issue 25, item 6)', () => {
+    const c = parseCommand([
+      'llama-server',
+      '-m',
+      'm.gguf',
+      '--api-key',
+      '-Zq8SECRETkeyAbc',
+      '--port',
+      '8090',
+    ]);
+    assert.deepEqual(c.flags, { model: 'm.gguf', api_key: '<redacted>', port: 8090 });
+    const s = parseCommand([
+      'python',
+      '-m',
+      'sglang.launch_server',
+      '--admin-api-key',
+      '-Zq8SECRETkeyAbc',
+      '--tp',
+      '2',
+    ]);
+    assert.equal(s.flags.admin_api_key, '<redacted>');
+    assert.equal(s.flags.tp_size ?? s.flags.tp, 2);
+    assert.ok(!JSON.stringify(s).includes('Zq8SECRET'));
+    // a short flag after a secret flag given no value stays a flag
+    const t = parseCommand(['llama-server', '--api-key', '-m', 'm.gguf']);
+    assert.equal(t.flags.model, 'm.gguf');
+  });
+
   it('reads llama-server short flags, and redacts secrets', () => {
     const c = parseCommand([
       '/opt/llama.cpp/build/bin/llama-server',

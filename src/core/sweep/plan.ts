@@ -3,6 +3,8 @@
  * Cartesian product), each with the exact command it runs. Pure: the sweep file's reader (src/app/sweep-file.ts)
  * builds the spec, the runner hashes each point's identity (hashing stays out of the core).
  */
+import { isSecretKey, REDACTED, redactText } from '../config/redact.js';
+import { redactArgv } from '../intended-env.js';
 import type { EngineId } from '../types.js';
 
 export type GridValue = string | number | boolean;
@@ -104,33 +106,89 @@ export function withFlag(argv: string[], flag: string, value: GridValue): string
 const show = (v: GridValue): string =>
   typeof v === 'string' && /[\s=]/.test(v) ? JSON.stringify(v) : String(v);
 
-/** Every point of the grid × variants, the first axis varying slowest. */
-export function expandPoints(spec: Pick<SweepSpec, 'command' | 'grid' | 'variants'>): SweepPoint[] {
-  type Partial = { values: Record<string, GridValue>; argv: string[]; label: string[] };
-  let acc: Partial[] = [{ values: {}, argv: spec.command, label: [] }];
-  for (const axis of spec.grid) {
-    acc = acc.flatMap((p) =>
-      axis.values.map((v) => ({
-        values: { ...p.values, [axis.key]: v },
-        argv: withFlag(p.argv, axis.flag, v),
-        label: [...p.label, `${axis.key}=${show(v)}`],
-      })),
+/** Points a sweep may have unless `--max-points` allows more: 10,000 launches is weeks of GPU time already. */
+export const MAX_POINTS = 10_000;
+
+/** A grid too large to run (or to print): the message names its size and what to do. */
+export class SweepPlanError extends Error {
+  readonly code = 'too_many_points';
+}
+
+/** A secret axis (`api_key = [...]`, `--hf-token`): its values run, and are shown and stored as `<redacted>`. */
+export const isSecretAxis = (key: string): boolean => isSecretKey(key.replace(/^--?/, ''));
+
+/** How many points the grid × variants make, without making them. */
+export function countPoints(spec: Pick<SweepSpec, 'grid' | 'variants'>): number {
+  let n = spec.variants.length || 1;
+  for (const a of spec.grid) n *= a.values.length;
+  return n;
+}
+
+/** Every point of the grid × variants, the first axis varying slowest, made one at a time. */
+export function* iteratePoints(
+  spec: Pick<SweepSpec, 'command' | 'grid' | 'variants'>,
+): Generator<SweepPoint> {
+  const total = countPoints(spec);
+  const radix = [
+    ...spec.grid.map((a) => a.values.length),
+    ...(spec.variants.length ? [spec.variants.length] : []),
+  ];
+  for (let index = 0; index < total; index++) {
+    // mixed-radix digits of the index, the last axis fastest
+    const digits: number[] = new Array(radix.length);
+    let rest = index;
+    for (let d = radix.length - 1; d >= 0; d--) {
+      digits[d] = rest % radix[d]!;
+      rest = Math.floor(rest / radix[d]!);
+    }
+    const values: Record<string, GridValue> = {};
+    const label: string[] = [];
+    let argv = spec.command;
+    spec.grid.forEach((axis, d) => {
+      const v = axis.values[digits[d]!]!;
+      argv = withFlag(argv, axis.flag, v);
+      const secret = isSecretAxis(axis.key) || isSecretAxis(axis.flag);
+      values[axis.key] = secret ? REDACTED : v;
+      label.push(`${axis.key}=${secret ? REDACTED : show(v)}`);
+    });
+    if (spec.variants.length) {
+      const v = spec.variants[digits[radix.length - 1]!]!;
+      values.variant = v.name;
+      argv = [...argv, ...v.args];
+      label.push(v.name);
+    }
+    yield { index: index + 1, values, argv, label: label.join(' ') || 'base' };
+  }
+}
+
+/** Every point, refused past `maxPoints` before any is made (a 6 × 10 grid is a million). */
+export function expandPoints(
+  spec: Pick<SweepSpec, 'command' | 'grid' | 'variants'>,
+  maxPoints = MAX_POINTS,
+): SweepPoint[] {
+  const n = countPoints(spec);
+  if (n > maxPoints) {
+    const axes = [
+      ...spec.grid.map((a) => String(a.values.length)),
+      ...(spec.variants.length ? [String(spec.variants.length)] : []),
+    ];
+    throw new SweepPlanError(
+      `the grid makes ${n.toLocaleString('en-US')} points (${axes.join(' × ')}), over the ${maxPoints.toLocaleString('en-US')} allowed: narrow it, or allow it with --max-points ${n}`,
     );
   }
-  if (spec.variants.length)
-    acc = acc.flatMap((p) =>
-      spec.variants.map((v) => ({
-        values: { ...p.values, variant: v.name },
-        argv: [...p.argv, ...v.args],
-        label: [...p.label, v.name],
-      })),
-    );
-  return acc.map((p, i) => ({
-    index: i + 1,
-    values: p.values,
-    argv: p.argv,
-    label: p.label.join(' ') || 'base',
-  }));
+  return [...iteratePoints(spec)];
+}
+
+/** The spec as it may be shown or stored: the command and the variants' arguments redacted, secret axes masked. */
+export function publicSpec<T extends Pick<SweepSpec, 'command' | 'grid' | 'variants'>>(spec: T): T {
+  return {
+    ...spec,
+    command: redactArgv(spec.command),
+    grid: spec.grid.map((a) =>
+      isSecretAxis(a.key) || isSecretAxis(a.flag) ? { ...a, values: a.values.map(() => REDACTED) } : a,
+    ),
+    variants: spec.variants.map((v) => ({ ...v, args: redactArgv(v.args).map(redactText) })),
+  };
 }
 
 /** What makes two runs the same point: the resolved command and the bench plan (canonical JSON, to be hashed). */
