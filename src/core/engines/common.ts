@@ -63,13 +63,13 @@ export const commonSignatures: Signature[] = [
     // Triton Inference Server, whatever backend runs the model (tensorrtllm, vllm, python): src/main.cc creates the
     // server (which loads every model of the repository; a failed load ends it with `error: creating server: …`)
     // and only then starts the endpoints: grpc/grpc_server.cc `Started GRPCInferenceService at %s`,
-    // http_server.cc `Started HTTPService at %s`; the message in double quotes where Triton escapes its log
+    // http_server.cc `Started HTTPService at %s` (before 20.06 the gRPC service was `GRPCService`); the message in double quotes where Triton escapes its log
     // records, its default now (qa/L0_logging/log_format_test.py: `I0205 18:34:18.707423 1 file.cc:123] "msg"`)
     id: 'triton_endpoint',
     kind: 'ready',
     phase: 'ready',
     lit: 'Started ',
-    re: /^"?Started (?:GRPCInferenceService|HTTPService) at [^\s"]+/,
+    re: /^"?Started (?:GRPCInferenceService|GRPCService|HTTPService) at [^\s"]+/,
   },
   {
     // UCX's signal handler (ucs_handle_error), printed by MPI-launched engines: `[host:pid:tid] Caught signal 11 (…)`
