@@ -886,7 +886,10 @@ export class LogAnalyzer {
         return;
       }
       case 'failure': {
-        if (launch.shutdown !== null) return;
+        if (launch.shutdown !== null) {
+          if (!sig.afterShutdown) return;
+          launch.shutdown = null;
+        }
         if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text);
         const cls =
           sig.failure ??

@@ -14,12 +14,13 @@ export const commonSignatures: Signature[] = [
     lit: ' ',
     re: /^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*)?[$#] +(?:\w+=\S+ +)*(?:nohup +)?(?:python3? +-m +(?:sglang\.launch_server|vllm\.entrypoints\.\S+)|sglang +serve|vllm +serve|text-generation-launcher|llama-server|trtllm-serve)\b/,
   },
-  // c10d's own error lines: `[rank3]:[E421 04:13:43.4266 ProcessGroupGloo.cpp:143] ...`
+  // c10d's own error lines: `[rank3]:[E421 04:13:43.4266 ProcessGroupGloo.cpp:143] ...`; PyTorch up to 2.1
+  // printed c10's log prefix without the date: `[E ProcessGroupNCCL.cpp:828] [Rank 0] Watchdog caught …`
   {
     id: 'c10d_error',
     kind: 'failure',
     lit: '[E',
-    re: /^(?:\[rank\d+\]:)?\[E\d{3,4}(?: [\d:.]+)?(?: \d+)? [\w.-]+\.(?:cpp|cc|cu|h|hpp|ts|c):\d+\] (.*)$/,
+    re: /^(?:\[rank\d+\]:)?\[E(?:\d{3,4}(?: [\d:.]+)?(?: \d+)?)? [\w.-]+\.(?:cpp|cc|cu|h|hpp|ts|c):\d+\] (.*)$/,
   },
   {
     id: 'nccl_watchdog',
