@@ -139,6 +139,15 @@ const signatures: Signature[] = [
     lit: 'Not enough memory',
     re: /Not enough memory to handle/,
   },
+  {
+    // server/text_generation_server/utils/dist.py initialize_torch_distributed: `assert WORLD_SIZE <=
+    // torch.cuda.device_count(), "Each process is one gpu"`: more shards (--num-shard) than visible GPUs
+    id: 'shards_over_gpus',
+    kind: 'failure',
+    failure: 'config_error',
+    lit: 'Each process is one gpu',
+    re: /AssertionError: Each process is one gpu/,
+  },
   { id: 'bind', kind: 'failure', failure: 'port_in_use', lit: 'Failed to bind', re: /Failed to bind to \S+/ },
   {
     // launcher shard_manager / download_convert_model: `… was signaled to shutdown with signal {signal}`;

@@ -92,9 +92,10 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'autotune',
     lit: 'Autotun',
-    // _torch/autotuner.py logs `[Autotuner] Autotuning process starts …`; the frame reader takes the bracketed
-    // tag for a module tag, so the message may start at `Autotuning`.
-    re: /(?:\[Autotuner\] |^)Autotuning process (?:starts|ends)/,
+    // _torch/autotuner.py logs `[Autotuner] Autotuning process starts …` (`[Autotuner]: …` in mid-2025 releases); the
+    // frame reader takes the bracketed
+    // tag for a module tag, so the message may start at `Autotuning` (or at the colon after the tag).
+    re: /(?:\[Autotuner\]:? |^:? ?)Autotuning process (?:starts|ends)/,
   },
   {
     // _torch/pyexecutor/model_engine.py warmup: `Running autotuner warmup...` before the tuner's own lines,

@@ -326,4 +326,20 @@ describe('TGI: where its errors fall (launcher main.rs, router, interceptor.py)'
     ]);
     assert.equal(l.outcome, 'ready');
   });
+
+  it("more shards than GPUs is a configuration error; the router's client crate names TGI", () => {
+    const l = last([
+      '  File "/opt/conda/lib/python3.9/site-packages/text_generation_server/utils/dist.py", line 15, in initialize_torch_distributed',
+      '    assert world_size <= torch.cuda.device_count(), "Each process is one gpu"',
+      'AssertionError: Each process is one gpu',
+      ' rank=0',
+      'Error: ShardCannotStart',
+    ]);
+    assert.equal(l.failure?.class, 'config_error');
+    const client = last([
+      'RuntimeError: CUDA error: out of memory',
+      '2024-09-25T15:04:34.598137Z ERROR warmup{max_input_length=500 max_prefill_tokens=550 max_total_tokens=13107 max_batch_size=None}:warmup: text_generation_client: router/client/src/lib.rs:46: Server error: CANCELLED',
+    ]);
+    assert.equal(client.engine, 'tgi');
+  });
 });

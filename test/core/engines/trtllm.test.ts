@@ -50,6 +50,7 @@ describe('TensorRT-LLM', () => {
       py('Running autotuner warmup...'),
     ]);
     assert.equal(l.phase, 'autotune');
+    assert.equal(last([VERSION, py('[Autotuner]: Autotuning process ends')]).phase, 'autotune');
     const g = last([VERSION, py('Run generation-only CUDA graph warmup for batch size=32, draft_len=0')]);
     assert.equal(g.phase, 'cuda_graph');
   });
