@@ -29,7 +29,7 @@ const signatures: Signature[] = [
     // llmapi argument checks (`Validating KV Cache config against kv_cache_dtype=…`, `KV cache quantization set
     // to …`, `Set [PluginConfig.]nccl_plugin to …`, `neither checkpoint_format nor checkpoint_loader were
     // provided…`) and the executor's creation (`Orchestrator is creating IPC executor`)
-    re: /^Using LLM with \w+ backend|rank 0 using MpiPoolSession|^Generating a new HMAC key for server|^Refreshed the MPI local session|^ATTENTION RUNTIME FEATURES|^Validating KV Cache config against|^KV cache quantization set to|^Set (?:PluginConfig\.)?nccl_plugin to|^neither checkpoint_format nor checkpoint_loader were provided|^Orchestrator is creating \w+ executor|^Initializing MPI with thread mode \d+|^MPI size: \d+, (?:MPI local size: \d+, )?rank: \d+|^Rank \d+ is using GPU \d+|^TRTGptModel \w+: /,
+    re: /^Using LLM with \w+ backend|rank 0 using MpiPoolSession|^Generating a new HMAC key for server|^Refreshed the MPI local session|^ATTENTION RUNTIME FEATURES|^Validating KV Cache config against|^KV cache quantization set to|^Set (?:PluginConfig\.)?nccl_plugin to|^neither checkpoint_format nor checkpoint_loader were provided|^Orchestrator is creating \w+ executor|^Initializing MPI with thread mode \d+|^MPI size: \d+, (?:MPI local size: \d+, )?rank: \d+|^Rank \d+ is using GPU \d+/,
   },
   {
     id: 'pytorch_config',
@@ -58,6 +58,16 @@ const signatures: Signature[] = [
     // _torch/models/checkpoints: `Prefetching %.2fGB checkpoint files.`, `Finished prefetching …`,
     // `Start to load safetensor file …`
     re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Prefetching [\d.]+GB checkpoint files|^Finished prefetching \S|^Start to load safetensor file|^Loading (?:weights|safetensors|engine)|deserializ|^Engine version \S+ found in the config file/i,
+  },
+  {
+    // batch_manager trtGptModel.h, the TrtGptModel constructor: `TRTGptModel maxNumSequences: %d`, `… maxBatchSize`,
+    // … printed as the model that holds the engine is built, its TllmRuntime (the engine read and deserialized)
+    // next
+    id: 'engine_model',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'TRTGptModel',
+    re: /^TRTGptModel \w+: /,
   },
   {
     // C++ runtime (runtime/tllmRuntime.cpp): `Loaded engine size: %d MiB` is the file read into host memory,

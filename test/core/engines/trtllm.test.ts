@@ -292,6 +292,14 @@ describe('Triton Inference Server: its model repository, tables and exits', () =
       '[TensorRT-LLM][INFO] Using 31616 total tokens in paged KV cache, and 16 blocks per sequence',
     ]);
     assert.equal(kv.phase, 'kv_cache');
+    // the TrtGptModel constructor's settings come as the model that holds the engine is built
+    assert.equal(
+      last([
+        '[TensorRT-LLM][INFO] Rank 0 is using GPU 0',
+        '[TensorRT-LLM][INFO] TRTGptModel maxBatchSize: 256',
+      ]).phase,
+      'loading_weights',
+    );
     const loop = last([
       ...start,
       'Signal (11) received.',
