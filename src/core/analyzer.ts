@@ -80,7 +80,15 @@ const CATALOG_RULE = 'engine-source catalog';
 /** The same for a line of the server hosting the engine (Triton Inference Server's catalog). */
 const HOST_CATALOG_RULE = 'engine-source catalog (host server)';
 /** Rules that read the hosting server's lines (Triton's model load: common.ts triton_loading, its catalog). */
-const HOST_RULES: ReadonlySet<string> = new Set([HOST_CATALOG_RULE, 'triton_loading']);
+const HOST_RULES: ReadonlySet<string> = new Set([
+  HOST_CATALOG_RULE,
+  'triton_loading',
+  // trtllm.ts's Triton rules: the server's start, its repository and the Python models around the engine
+  'triton_start',
+  'triton_init',
+  'triton_repository',
+  'triton_model_loading',
+]);
 
 /**
  * Triton Inference Server hosts the engine: its model load (`loading: m:1` … `successfully loaded 'm'`) holds the
@@ -900,7 +908,10 @@ export class LogAnalyzer {
         return;
       }
       case 'failure': {
-        if (launch.shutdown !== null) return;
+        if (launch.shutdown !== null) {
+          if (!sig.afterShutdown) return;
+          launch.shutdown = null;
+        }
         if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text);
         const cls =
           (sig.raised && m[1] !== undefined ? classifyRaise(engine.id, '*', m[1], () => null) : null) ??

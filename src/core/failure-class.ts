@@ -14,9 +14,10 @@ const RULES: Array<[FailureClass, RegExp]> = [
     'nccl',
     /NCCL error|nccl\w*Error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport/i,
   ],
+  // (TensorRT-LLM's TLLM_CUDA_CHECK, cpp/include/tensorrt_llm/common/cudaUtils.h: `CUDA runtime error in fn(…): msg`)
   [
     'cuda_error',
-    /CUDA error|ROCm error|MUSA error|cudaError\w*|CUDA kernel errors|illegal memory access|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|cuDNN error|no kernel image is available|Memory access fault|HIP error|hipError|AcceleratorError|CUDA driver|Triton Error \[CUDA\]|misaligned address|unspecified launch failure|CUDA kernel failed|HSA_STATUS_ERROR_\w+|NPU function error|ACL_ERROR_\w+|\bcutlass\w*\b.*\bError Internal\b/i,
+    /CUDA error|CUDA runtime error|ROCm error|MUSA error|cudaError\w*|CUDA kernel errors|illegal memory access|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|cuDNN error|no kernel image is available|Memory access fault|HIP error|hipError|AcceleratorError|CUDA driver|Triton Error \[CUDA\]|misaligned address|unspecified launch failure|CUDA kernel failed|HSA_STATUS_ERROR_\w+|NPU function error|ACL_ERROR_\w+|\bcutlass\w*\b.*\bError Internal\b/i,
   ],
   // The driver's library missing (glibc dlopen's `cannot open shared object file`, a container started without
   // GPUs); PyTorch's NVML check in its caching allocator (c10/cuda/CUDACachingAllocator.cpp
@@ -42,7 +43,8 @@ const RULES: Array<[FailureClass, RegExp]> = [
     // `FlashAttention only support fp16 and bf16 data type`
     // ptxas (CUDA toolkit; Triton runs its bundled one and prints its stderr under `PTXASError`): `ptxas fatal   :
     // Value 'sm_121a' is not defined for option 'gpu-name'`: the toolchain predates the GPU's architecture
-    /Value '(?:sm|compute)_\w+' is not defined for option 'gpu-name'|NotImplementedError|not (?:yet )?supported|Unsupported|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported/i,
+    // Python's own `TypeError: unsupported operand type(s) for |: …` is a bug in the code, not an unsupported feature
+    /Value '(?:sm|compute)_\w+' is not defined for option 'gpu-name'|NotImplementedError|not (?:yet )?supported|Unsupported(?! operand type)|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported/i,
   ],
   [
     'config_error',

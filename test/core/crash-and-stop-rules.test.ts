@@ -32,6 +32,19 @@ describe('failure classes', () => {
     );
   });
 
+  it("read Python's own operand TypeError as no unsupported feature, and TensorRT-LLM's CUDA check as a CUDA error", () => {
+    assert.equal(
+      classifyFailureText("TypeError: unsupported operand type(s) for |: 'type' and 'type'"),
+      null,
+    );
+    assert.equal(
+      classifyFailureText(
+        '[TensorRT-LLM][ERROR] CUDA runtime error in cudaDeviceGetDefaultMemPool(&p, 0): operation not supported',
+      ),
+      'cuda_error',
+    );
+  });
+
   it("read a kernel library's refusal of the GPU or dtype as unsupported (flash-attn flash_api.cpp)", () => {
     assert.equal(
       classifyFailureText('RuntimeError: FlashAttention only supports Ampere GPUs or newer.'),

@@ -165,6 +165,22 @@ describe('hard-wrapped pastes', () => {
     assert.deepEqual(reading(hardWrap(80)(vllm.join('\n'))), reading(vllm.join('\n')));
   });
 
+  it("a box-drawn table's rows, all of one width, stay lines of their own (Triton's model table)", () => {
+    const row = (name: string, status: string) => `| ${name.padEnd(16)} | 1       | ${status.padEnd(70)} |`;
+    const t = [
+      'I0524 03:33:13.130393 2517 server.cc:677]',
+      `+${'-'.repeat(18)}+---------+${'-'.repeat(72)}+`,
+      row('Model', 'Status'),
+      `+${'-'.repeat(18)}+---------+${'-'.repeat(72)}+`,
+      row('postprocessing', 'READY'),
+      row('preprocessing', 'READY'),
+      row('tensorrt_llm', 'UNAVAILABLE: Internal: out of memory (/src/runtime/tllmBuffers.h:112)'),
+    ].join('\n');
+    const l = analyzeText(t).launches.at(-1)!;
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'oom');
+  });
+
   it('lines of one length in an unwrapped log are not joined with a framed line, a bar or a traceback', () => {
     const same = (i: number) =>
       `[2026-03-01 10:00:0${i} TP${i}] Load weight begin. avail mem=78.12 GB, rank ${i} of 8 ranks ok`;

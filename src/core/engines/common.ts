@@ -14,12 +14,13 @@ export const commonSignatures: Signature[] = [
     lit: ' ',
     re: /^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*)?[$#] +(?:\w+=\S+ +)*(?:nohup +)?(?:python3? +-m +(?:sglang\.launch_server|vllm\.entrypoints\.\S+)|sglang +serve|vllm +serve|text-generation-launcher|llama-server|trtllm-serve)\b/,
   },
-  // c10d's own error lines: `[rank3]:[E421 04:13:43.4266 ProcessGroupGloo.cpp:143] ...`
+  // c10d's own error lines: `[rank3]:[E421 04:13:43.4266 ProcessGroupGloo.cpp:143] ...`; PyTorch up to 2.1
+  // printed c10's log prefix without the date: `[E ProcessGroupNCCL.cpp:828] [Rank 0] Watchdog caught …`
   {
     id: 'c10d_error',
     kind: 'failure',
     lit: '[E',
-    re: /^(?:\[rank\d+\]:)?\[E\d{3,4}(?: [\d:.]+)?(?: \d+)? [\w.-]+\.(?:cpp|cc|cu|h|hpp|ts|c):\d+\] (.*)$/,
+    re: /^(?:\[rank\d+\]:)?\[E(?:\d{3,4}(?: [\d:.]+)?(?: \d+)?)? [\w.-]+\.(?:cpp|cc|cu|h|hpp|ts|c):\d+\] (.*)$/,
   },
   {
     id: 'nccl_watchdog',
@@ -73,15 +74,15 @@ export const commonSignatures: Signature[] = [
     // Triton Inference Server, whatever backend runs the model (tensorrtllm, vllm, python): src/main.cc creates the
     // server (which loads every model of the repository; a failed load ends it with `error: creating server: …`)
     // and only then starts the endpoints: grpc/grpc_server.cc `Started GRPCInferenceService at %s`,
-    // http_server.cc `Started HTTPService at %s`; the message in double quotes where Triton escapes its log
-    // records, its default now (qa/L0_logging/log_format_test.py: `I0205 18:34:18.707423 1 file.cc:123] "msg"`);
-    // StartEndpoints starts the metrics endpoint last (http_server.cc `Started Metrics Service at %s`), after the
-    // model repository is loaded like the others
+    // http_server.cc `Started HTTPService at %s` (before 20.06 the gRPC service was `GRPCService`); the message in
+    // double quotes where Triton escapes its log records, its default now (qa/L0_logging/log_format_test.py:
+    // `I0205 18:34:18.707423 1 file.cc:123] "msg"`); StartEndpoints starts the metrics endpoint last
+    // (http_server.cc `Started Metrics Service at %s`), after the model repository is loaded like the others
     id: 'triton_endpoint',
     kind: 'ready',
     phase: 'ready',
     lit: 'Started ',
-    re: /^"?Started (?:GRPCInferenceService|HTTPService|Metrics Service) at [^\s"]+/,
+    re: /^"?Started (?:GRPCInferenceService|GRPCService|HTTPService|Metrics Service) at [^\s"]+/,
   },
   {
     // UCX's signal handler (ucs_handle_error), printed by MPI-launched engines: `[host:pid:tid] Caught signal 11 (…)`

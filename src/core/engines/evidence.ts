@@ -74,8 +74,9 @@ export function vllmEvidence(line: LogLine): number {
 }
 
 // TGI's crate and module names (launcher, router, the python shard server).
+// (`text_generation_client` is the router's gRPC client crate before 3.x; `text-generation-server` is the shard's command and its socket path: `/tmp/text-generation-server-0`)
 const TGI_NAME =
-  /text_generation_launcher|text_generation_router|text-generation-launcher|text_generation_server/;
+  /text_generation_launcher|text_generation_router|text_generation_client|text-generation-launcher|text_generation_server|text-generation-server\b/;
 // TGI's compact tracing frame carries span names and a target before the message (research/vllm-and-peers.md):
 // an ISO stamp and a level alone do not make a TGI line (container runtimes print the stamp).
 const TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*\w+(?:::\w+)*: /;

@@ -16,6 +16,14 @@ const signatures: Signature[] = [
     config: parseTgiArgs,
   },
   {
+    // launcher/src/main.rs prints its Args with `{:#?}` since 2.x: one field a line, which a cut paste may start
+    // in the middle of (fields only this launcher has)
+    id: 'args_field',
+    kind: 'phase',
+    phase: 'args',
+    re: /^ {4}(?:shard_uds_path|waiting_served_ratio|max_batch_prefill_tokens|max_waiting_tokens|huggingface_hub_cache|weights_cache_override|disable_custom_kernels|cuda_memory_fraction|max_top_n_tokens|max_stop_sequences|max_best_of|validation_workers|disable_grammar_support|max_client_batch_size|tokenizer_config_path): /,
+  },
+  {
     id: 'config',
     kind: 'phase',
     phase: 'args',
@@ -41,7 +49,10 @@ const signatures: Signature[] = [
     // (models/__init__.py get_model: `Auto selecting quantization method …`, `Using speculation …`; models/model.py
     // Model.__init__: `Using prefill chunking = …`, `Using experimental prefill chunking = …` in 2.x)
     // (before 0.9 the rank was in the message: `Starting shard 0`, `Waiting for shard 0 to be ready...`)
-    re: /Starting shard(?: rank=| )\d+|"message":"Starting shard"|Waiting for shard (?:\d+ )?to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids|Using (?:experimental )?prefill chunking = /,
+    // (GPTQ weights: utils/weights.py, later layers/gptq/__init__.py, log `Using exllama kernels[ v2]` as the layers
+    // are built from the checkpoint; transformers' configuration_utils warns `You are using a model of type x to
+    // instantiate a model of type y` when get_model reads the checkpoint's config in the shard)
+    re: /^You are using a model of type \w* to instantiate a model of type |Starting shard(?: rank=| )\d+|"message":"Starting shard"|Waiting for shard (?:\d+ )?to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids|Using exllama kernels(?: v\d)?$|Using (?:experimental )?prefill chunking = /,
   },
   {
     // server/text_generation_server/server.py serve_inner builds the model, then starts the gRPC server and
@@ -137,11 +148,23 @@ const signatures: Signature[] = [
     re: /Decode cuda graph warmup failed/,
   },
   {
+    // models/flash_causal_lm.py warmup: `Not enough memory to handle {n} prefill tokens. You need to decrease
+    // --max-batch-prefill-tokens` (the router's warmup call fails with it)
     id: 'warmup_oom',
     kind: 'failure',
     failure: 'oom',
+    phase: 'warmup',
     lit: 'Not enough memory',
     re: /Not enough memory to handle/,
+  },
+  {
+    // server/text_generation_server/utils/dist.py initialize_torch_distributed: `assert WORLD_SIZE <=
+    // torch.cuda.device_count(), "Each process is one gpu"`: more shards (--num-shard) than visible GPUs
+    id: 'shards_over_gpus',
+    kind: 'failure',
+    failure: 'config_error',
+    lit: 'Each process is one gpu',
+    re: /AssertionError: Each process is one gpu/,
   },
   { id: 'bind', kind: 'failure', failure: 'port_in_use', lit: 'Failed to bind', re: /Failed to bind to \S+/ },
   {
@@ -172,6 +195,59 @@ const signatures: Signature[] = [
     re: /^Error: (?:Backend|WebServer|Tokenizer|Axum|Warmup|Connection|Cache|Info|Tokio)\((.*)\)$/,
   },
   {
+    // server/text_generation_server/interceptor.py: `Method {name} encountered an error.` over the traceback of
+    // the gRPC call that raised: Warmup is the router's warm-up, Prefill and Decode only run for requests
+    id: 'method_warmup_error',
+    kind: 'failure',
+    phase: 'warmup',
+    lit: 'Method Warmup encountered an error',
+    re: /Method Warmup encountered an error/,
+  },
+  {
+    id: 'method_request_error',
+    kind: 'failure',
+    phase: 'serving',
+    lit: 'encountered an error',
+    re: /Method (?:Prefill|Decode) encountered an error/,
+  },
+  {
+    // router/src/main.rs before the backends split (0.9–2.0): `infer.warmup(…).await.expect("Unable to warmup
+    // model")` panics in `main` with the shard's error inside
+    id: 'warmup_panic',
+    kind: 'failure',
+    phase: 'warmup',
+    lit: 'Unable to warmup model',
+    re: /panicked at '?Unable to warmup model: (.*)/,
+  },
+  {
+    // A panic on a tokio worker thread of the router: the router's main future (argument checks, connection to
+    // the shards, warm-up) runs on `main`; worker threads run what it spawns once it serves (the HTTP handlers,
+    // the batching task)
+    id: 'worker_panic',
+    kind: 'failure',
+    phase: 'serving',
+    lit: "thread 'tokio-runtime-worker' panicked",
+    re: /^thread 'tokio-runtime-worker' panicked at (.*)/,
+  },
+  {
+    // launcher/src/main.rs: spawn_shards returns once every shard said it is ready, and only then is the webserver
+    // spawned; its crash (`Webserver Crashed`, then shutdown_shards and `Error: WebserverFailed` as main's result)
+    // comes after the shards' weights were in. The shutdown lines before `Error: WebserverFailed` are that cleanup.
+    id: 'webserver_failed',
+    kind: 'failure',
+    phase: 'weights_loaded',
+    afterShutdown: true,
+    re: /^Error: WebserverFailed$|Webserver Crashed$/,
+  },
+  {
+    // launcher/src/main.rs spawn_shards: a shard process that exited before it said ready (`Shard {rank} failed to
+    // start`, then main's `Error: ShardCannotStart`): it was loading the model (shard_start above)
+    id: 'shard_cannot_start',
+    kind: 'failure',
+    phase: 'loading_weights',
+    re: /Shard \d+ failed to start$|^Error: ShardCannotStart$/,
+  },
+  {
     // server/text_generation_server/server.py serve_inner logs this, then re-raises: the traceback follows
     id: 'init_error',
     kind: 'consequence',
@@ -185,7 +261,7 @@ const signatures: Signature[] = [
     // launcher/src/main.rs: spawn_shards, download_convert_model, spawn_webserver and the main loop; the
     // `not found in PATH` lines are printed when the child binary is missing
     // (before 0.9: `Shard {rank} failed:\n{err}`, `Download process exited with an unknown status.`)
-    re: /Shard \d+ (?:failed to start|failed:|crashed)|Download process exited with an unknown status|Shard complete standard error output|Shard status channel disconnected|Download encountered an error|Failed to start webserver|text-generation-(?:server|router) not found in PATH|^Error: (?:ShardCannotStart|ShardFailed|ShardDisconnected|WebserverFailed|WebserverCannotStart|DownloadError)|Method Warmup encountered an error|Webserver Crashed/,
+    re: /Shard \d+ (?:failed:|crashed)|Download process exited with an unknown status|Shard complete standard error output|Shard status channel disconnected|Download encountered an error|Failed to start webserver|text-generation-(?:server|router) not found in PATH|^Error: (?:ShardFailed|ShardDisconnected|WebserverCannotStart|DownloadError)/,
   },
   {
     id: 'arg_error',

@@ -6,6 +6,9 @@ import { clickSignatures } from './cli-errors.js';
 import type { EngineModule, Signature } from './types.js';
 
 const signatures: Signature[] = [
+  // Triton's rules first: its load-failure lines quote the backend's C++ errors, which the rules below would take
+  // without the phase the failure happened in
+  ...tritonSignatures(),
   {
     id: 'version',
     kind: 'launch',
@@ -30,7 +33,7 @@ const signatures: Signature[] = [
     // llmapi argument checks (`Validating KV Cache config against kv_cache_dtype=…`, `KV cache quantization set
     // to …`, `Set [PluginConfig.]nccl_plugin to …`, `neither checkpoint_format nor checkpoint_loader were
     // provided…`) and the executor's creation (`Orchestrator is creating IPC executor`)
-    re: /^Using LLM with \w+ backend|rank 0 using MpiPoolSession|^Generating a new HMAC key for server|^Refreshed the MPI local session|^ATTENTION RUNTIME FEATURES|^Validating KV Cache config against|^KV cache quantization set to|^Set (?:PluginConfig\.)?nccl_plugin to|^neither checkpoint_format nor checkpoint_loader were provided|^Orchestrator is creating \w+ executor|^Initializing MPI with thread mode \d+|^MPI size: \d+, (?:MPI local size: \d+, )?rank: \d+|^Rank \d+ is using GPU \d+|^TRTGptModel \w+: /,
+    re: /^Using LLM with \w+ backend|rank 0 using MpiPoolSession|^Generating a new HMAC key for server|^Refreshed the MPI local session|^ATTENTION RUNTIME FEATURES|^Validating KV Cache config against|^KV cache quantization set to|^Set (?:PluginConfig\.)?nccl_plugin to|^neither checkpoint_format nor checkpoint_loader were provided|^Orchestrator is creating \w+ executor|^Initializing MPI with thread mode \d+|^MPI size: \d+, (?:MPI local size: \d+, )?rank: \d+|^Rank \d+ is using GPU \d+/,
   },
   {
     id: 'pytorch_config',
@@ -61,6 +64,16 @@ const signatures: Signature[] = [
     re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Prefetching [\d.]+GB checkpoint files|^Finished prefetching \S|^Start to load safetensor file|^Loading (?:weights|safetensors|engine)|deserializ|^Engine version \S+ found in the config file/i,
   },
   {
+    // batch_manager trtGptModel.h, the TrtGptModel constructor: `TRTGptModel maxNumSequences: %d`, `… maxBatchSize`,
+    // … printed as the model that holds the engine is built, its TllmRuntime (the engine read and deserialized)
+    // next
+    id: 'engine_model',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'TRTGptModel',
+    re: /^TRTGptModel \w+: /,
+  },
+  {
     // C++ runtime (runtime/tllmRuntime.cpp): `Loaded engine size: %d MiB` is the file read into host memory,
     // before the engine is deserialized onto the GPU (where an OOM strikes); `Engine load time %d ms` after it
     id: 'engine_read',
@@ -84,16 +97,19 @@ const signatures: Signature[] = [
     // _torch/pyexecutor/_util.py KvCacheCreator: the estimation pass (`max_seq_len is not specified, using
     // inferred value`, `Using Sampler:`) and the memory profile (`Memory used after loading model weights
     // (inside|outside torch) …`, `Memory dynamically allocated during inference …`, `Memory used outside torch …`)
-    re: /\[MemUsageChange\] Allocated [\d.]+ GiB for max tokens in paged KV cache|^Peak memory during memory usage profiling|^max_seq_len=\d+, max_num_requests=\d+|^Estimated max memory in KV cache|^max_seq_len is not specified, using inferred value|^Using Sampler: \w+|^Max KV cache (?:blocks|pages) per sequence: \d+|^Max tokens in paged KV cache: \d+|^Number of tokens per block: \d+|^cache_transceiver is (?:disabled|enabled)|^Memory (?:used after loading model weights|dynamically allocated during inference|used outside torch)/,
+    // The C++ batch manager before the PyTorch backend (the tensorrtllm backend's 0.x logs): `Allocate %zu bytes for
+    // k/v cache.`, `Using %d [total ]tokens in paged KV cache[, and %d blocks per sequence]`
+    re: /\[MemUsageChange\] Allocated [\d.]+ GiB for max tokens in paged KV cache|^Allocate \d+ bytes for k\/v cache|^Using \d+ (?:total )?tokens in paged KV cache|^Peak memory during memory usage profiling|^max_seq_len=\d+, max_num_requests=\d+|^Estimated max memory in KV cache|^max_seq_len is not specified, using inferred value|^Using Sampler: \w+|^Max KV cache (?:blocks|pages) per sequence: \d+|^Max tokens in paged KV cache: \d+|^Number of tokens per block: \d+|^cache_transceiver is (?:disabled|enabled)|^Memory (?:used after loading model weights|dynamically allocated during inference|used outside torch)/,
   },
   {
     id: 'autotune',
     kind: 'phase',
     phase: 'autotune',
     lit: 'Autotun',
-    // _torch/autotuner.py logs `[Autotuner] Autotuning process starts …`; the frame reader takes the bracketed
-    // tag for a module tag, so the message may start at `Autotuning`.
-    re: /(?:\[Autotuner\] |^)Autotuning process (?:starts|ends)/,
+    // _torch/autotuner.py logs `[Autotuner] Autotuning process starts …` (`[Autotuner]: …` in mid-2025 releases); the
+    // frame reader takes the bracketed
+    // tag for a module tag, so the message may start at `Autotuning` (or at the colon after the tag).
+    re: /(?:\[Autotuner\]:? |^:? ?)Autotuning process (?:starts|ends)/,
   },
   {
     // _torch/pyexecutor/model_engine.py warmup: `Running autotuner warmup...` before the tuner's own lines,
@@ -260,6 +276,183 @@ const signatures: Signature[] = [
   ...clickSignatures('trtllm-serve(?: serve)?'),
 ];
 
+/**
+ * Triton Inference Server, which serves TensorRT-LLM engines through the tensorrtllm backend (and other models
+ * through its python and vllm backends): its glog records (`I0110 12:00:00.123456 1 file.cc:123] msg`, the message
+ * in double quotes in newer releases) and the tables it prints. Sources: triton-inference-server/core
+ * src/model_repository_manager/{model_lifecycle,model_repository_manager}.cc, src/backend_model.cc, src/server.cc;
+ * triton-inference-server/server src/main.cc, src/triton_signal.cc; the python backend's stub_launcher.cc and
+ * pb_stub.cc; tensorrtllm_backend inflight_batcher_llm/src/model_instance_state.cc.
+ */
+function tritonSignatures(): Signature[] {
+  return [
+    {
+      // The container's banner (nvidia_entrypoint.sh) and the commands that start the server: tritonserver
+      // itself and tensorrtllm_backend's scripts/launch_triton_server.py (mpirun of one tritonserver per rank)
+      id: 'triton_start',
+      kind: 'launch',
+      strong: true,
+      phase: 'args',
+      lit: 'riton',
+      re: /^=* ?== Triton Inference Server ==|(?:^|[$#] +)(?:\S*\/)?tritonserver +--|\blaunch_triton_server\.py\b/,
+    },
+    {
+      // src/server.cc InferenceServer::Init and the memory managers it creates before any model is read
+      id: 'triton_init',
+      kind: 'phase',
+      phase: 'args',
+      lit: 'e',
+      re: /^"?(?:Initializing Triton Inference Server|Pinned memory pool is created at|CUDA memory pool is created on device)/,
+    },
+    {
+      // model_lifecycle.cc AsyncLoad (`loading: {model}:{version}`, verbose `AsyncLoad() '{model}'`), the instance
+      // it creates (backend_model_instance.cc, the python backend's `TRITONBACKEND_ModelInstanceInitialize` and its
+      // stub), `successfully loaded '{model}'` and the model table's READY rows (src/server.cc, once every load has
+      // ended), for the models of tensorrtllm_backend's repository (all_models/inflight_batcher_llm): `tensorrt_llm`
+      // holds the engine (below); preprocessing, postprocessing, tensorrt_llm_bls and the ensemble are Python or
+      // ensembles that load in seconds while it still loads. Another backend's model (vLLM's in the python backend)
+      // has its own engine's lines to place it; its Triton lines say only that the repository is being set up.
+      id: 'triton_model_loading',
+      kind: 'phase',
+      phase: 'loading_weights',
+      re: /^"?(?:loading: (?:tensorrt_llm\w*|preprocessing|postprocessing|ensemble|multimodal_encoders):\d+"?$|AsyncLoad\(\) '(?:tensorrt_llm|preprocessing|postprocessing)|TRITONBACKEND_ModelInstanceInitialize: (?:instance initialization successful )?(?:tensorrt_llm|preprocessing|postprocessing|multimodal_encoders)\w*|Starting Python backend stub: .*\/(?:preprocessing|postprocessing|tensorrt_llm_bls|multimodal_encoders)\/|successfully loaded '(?:tensorrt_llm_bls|preprocessing|postprocessing|ensemble|multimodal_encoders)'"?$)|^\|? *(?:tensorrt_llm_bls|preprocessing|postprocessing|ensemble|multimodal_encoders) +\| \d+ +\| READY +\|$/,
+    },
+    {
+      // (and the headers of the tables src/server.cc prints once the loads have ended, common/table_printer.cc:
+      // `| Model | Version | Status |`, `| Backend | Path | Config |`: they say the repository was read, not that
+      // a model loaded, which only its own row says; the catalog would read the header as the start of warmup)
+      id: 'triton_repository',
+      kind: 'phase',
+      phase: 'args',
+      re: /^"?(?:loading: [\w.-]+:\d+"?$|AsyncLoad\(\) '|TRITONBACKEND_ModelInstanceInitialize: |Starting Python backend stub: |Creating instance [\w.-]+ on )|^\| *(?:Model|Backend|Repository Agent) +\| +(?:Version|Path) +\| +(?:Status|Config|Args) +\|$/,
+    },
+    {
+      id: 'triton_engine_loaded',
+      kind: 'phase',
+      phase: 'weights_loaded',
+      lit: 'tensorrt_llm',
+      re: /^"?successfully loaded 'tensorrt_llm'"?$|^\|? *tensorrt_llm +\| \d+ +\| READY +\|$/,
+    },
+    {
+      // The engine's config.json or a model parameter read with nlohmann::json while the backend builds its
+      // ModelInstanceState: `[json.exception.out_of_range.403] key 'x' not found` (an engine built by another
+      // TensorRT-LLM version), `[json.exception.parse_error.101] … unexpected end of input` (no config.json at
+      // the configured engine path; Triton's model table may cut the code)
+      id: 'triton_config_json',
+      kind: 'failure',
+      failure: 'config_error',
+      phase: 'loading_weights',
+      lit: 'json.exception',
+      re: /(?:Failed to create instance|failed to load '[^']+' version \d+|loading failed with error|UNAVAILABLE): .*\[json\.exception\./,
+    },
+    {
+      // runtime/worldConfig.cpp: the engine was built for TP×PP ranks and the server runs another number of MPI
+      // ranks (launch_triton_server.py --world_size); Triton's model table may cut the message before the check
+      id: 'triton_world_size',
+      kind: 'failure',
+      failure: 'config_error',
+      phase: 'loading_weights',
+      lit: 'mpiSize == tp',
+      re: /mpiSize == tp \* pp/,
+    },
+    {
+      // model_instance_state.cc checks the model's config.pbtxt parameters (engine and encoder paths, tokenizer
+      // info, participant ids) with TLLM_CHECK_WITH_INFO while the instance is created
+      id: 'triton_backend_parameter',
+      kind: 'failure',
+      failure: 'config_error',
+      phase: 'loading_weights',
+      lit: 'model_instance_state.cc',
+      re: /Assertion failed: (.*?) \(\S*model_instance_state\.cc:\d+\)/,
+    },
+    {
+      // model_lifecycle.cc `failed to load '{model}' version {v}: {status}`, backend_model.cc `ERROR: Failed to
+      // create instance: {msg}`, model_repository_manager.cc `… Model '{m}' loading failed with error: {msg}`, and
+      // the model table's `UNAVAILABLE: {reason}` row; the message is the backend's exception, classified by its text
+      id: 'triton_load_failed',
+      kind: 'failure',
+      phase: 'loading_weights',
+      re: /(?:^|"|\] )(?:failed to load '[^']+' version \d+: |ERROR: Failed to create instance: )(.*)|loading failed with error: (.*)|^\|? *[\w.-]+ +\| \d+ +\| UNAVAILABLE: (.*?)\s*\|?$/,
+    },
+    {
+      // python backend pb_stub.cc: the model.py of a python-based backend (vllm, preprocessing) raised while it
+      // was initialised; stub_launcher.cc when the stub process died
+      id: 'triton_python_stub',
+      kind: 'failure',
+      phase: 'loading_weights',
+      lit: 'tub',
+      re: /Failed to initialize Python stub: (.*)|Stub process '[^']+' is not healthy/,
+    },
+    {
+      // src/main.cc: TRITONSERVER_ServerNew failed (a model did not load and --exit-on-error is the default), the
+      // server exits after unloading the models it had loaded: the repository was still loading
+      id: 'triton_create_server',
+      kind: 'failure',
+      phase: 'loading_weights',
+      lit: 'creating server',
+      re: /^error: creating server: /,
+    },
+    {
+      // src/triton_signal.cc ErrorSignalHandler (SIGSEGV, SIGABRT… then a stack trace and a core dump);
+      // SignalHandler prints the same line for SIGINT/SIGTERM, a requested stop
+      id: 'triton_fatal_signal',
+      kind: 'failure',
+      lit: 'received.',
+      re: /^Signal \((?:4|6|7|8|11)\) received\.$/,
+    },
+    { id: 'triton_stop_signal', kind: 'shutdown', lit: 'received.', re: /^Signal \((?:2|15)\) received\.$/ },
+    {
+      // Open MPI (orte/util/error_strings, opal/util/stacktrace.c), under which launch_triton_server.py and
+      // trtllm-serve run their ranks: the runtime could not start, or a rank died of a signal
+      id: 'mpi_orte_init',
+      kind: 'failure',
+      lit: 'orte_init failed',
+      re: /It looks like orte_init failed for some reason/,
+    },
+    {
+      id: 'opal_signal',
+      kind: 'failure',
+      lit: 'Signal: ',
+      re: /^\[[\w.-]+:\d+\] Signal: ([\w ]+) \((\d+)\)$/,
+    },
+    {
+      // batch_manager GptManager (the C++ runtime before the Executor API): its request loop, on a native stack
+      // printed when the process dies; the loop returns responses, so requests were being served
+      id: 'gpt_manager_frame',
+      kind: 'phase',
+      phase: 'serving',
+      weak: true,
+      lit: 'GptManager::',
+      re: /tensorrt_llm::batch_manager::GptManager::(?:returnCompletedRequests|decoupled_execution_loop)\(\)/,
+    },
+  ];
+}
+
+// Triton's own source files in a glog record (core and server repositories, the python backend), its container
+// banner, command and model table: Triton serves any backend, so these say little by themselves (a log of Triton
+// alone is read as the TensorRT-LLM family's; a vLLM backend's own lines outweigh them). Its tensorrtllm backend
+// (its library, tensorrtllm_backend's launch script) says TensorRT-LLM; a line about its vllm backend says nothing.
+const TRITON_FILE =
+  /(?:^|[\s|>"])[IWEF]\d{4} [\d:.]+ +\d+ (?:model_lifecycle|model_repository_manager|server|grpc_server|http_server|pinned_memory_manager|cuda_memory_manager|backend_model|backend_model_instance|backend_manager|backend_factory|python_be|pb_stub|stub_launcher|tritonserver|metrics|model_config_utils|ensemble_scheduler|shared_library|model_instance_state|\w+_backend_factory)\.(?:cc|h):\d+\] /;
+const TRITON_OTHER =
+  /== Triton Inference Server ==|(?:^|[$#] +)(?:\S*\/)?tritonserver +--|^\|? *[\w.-]+ +\| \d+ +\| (?:READY|UNAVAILABLE)|\/opt\/tritonserver\/|libtriton_\w+\.so/;
+const TRITON_TRTLLM = /libtriton_tensorrtllm|backends\/tensorrtllm\/|\blaunch_triton_server\.py\b/;
+const TRITON_VLLM = /backends\/vllm\b|\[vllm\]|\bvllm_model\b/;
+// Open MPI's banners and signal reports: of the engines firedup reads only TensorRT-LLM (trtllm-serve's workers,
+// Triton's launch_triton_server.py) runs under MPI.
+const OPEN_MPI =
+  /It looks like orte_init failed|^(?:mpirun|prterun) (?:noticed|detected) that|MPI_ABORT was invoked|^\[[\w.-]+:\d+\] (?:\*\*\* Process received signal|Signal: )/;
+
+function tritonEvidence(line: LogLine): number {
+  const t = line.text;
+  if (TRITON_TRTLLM.test(t)) return 12;
+  if (TRITON_VLLM.test(t)) return 0;
+  if ((t.includes('.cc:') || t.includes('.h:')) && TRITON_FILE.test(t)) return 1;
+  if (TRITON_OTHER.test(t)) return 1;
+  if (OPEN_MPI.test(t)) return 3;
+  return 0;
+}
+
 export const trtllm: EngineModule = {
   id: 'trtllm',
   detect(line: LogLine): number {
@@ -270,7 +463,7 @@ export const trtllm: EngineModule = {
     )
       return 8;
     if (line.frame === 'trtllm' || /^\[\d{2}\/\d{2}\/\d{4}-\d{2}:\d{2}:\d{2}\] /.test(line.text)) return 3;
-    return 0;
+    return tritonEvidence(line);
   },
   signatures,
   hints: {

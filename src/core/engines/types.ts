@@ -60,6 +60,11 @@ export interface Signature {
    * is that exception's: a failure the launch got past, not a crash.
    */
   catches?: boolean;
+  /**
+   * For failure lines: an exit that says the shutdown lines before it were the cleanup after a failure (a
+   * launcher that stops its children, then returns its error), so the launch crashed rather than stopped.
+   */
+  afterShutdown?: boolean;
   /** For shutdown lines: what the line means when the server was never up (the processes died unasked). */
   beforeReady?: FailureClass;
   /**

@@ -15,6 +15,8 @@ const ANSI =
   /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\^\[\[[0-9;?]*[ -/]*[@-~]|\[(?:\d{1,3};)*\d{1,3}m(?=\S|$)|\[0?m(?= )/g;
 
 const REMNANT = /\[(?:\d{1,3};)*\d{1,3}m|\^\[/;
+const SYSLOG_ESC = /#033\[[0-9;?]*[ -/]*[@-~]/g;
+const MD_AUTOLINK = /\[([^\]\n]{1,200})\]\(https?:\/\/[^)\s]*\)/g;
 
 const BAR = /\d+%\s*(?:\||Completed \|)|\|\s*\d+\/\d+ \[|it\/s\]|s\/it\]/;
 
@@ -29,7 +31,13 @@ export function decodeLine(buf: Buffer, start: number, end: number): string {
 export function cleanText(text: string): string {
   let out = text;
   if (out.includes('\0')) out = out.replace(/\0+/g, '');
+  // rsyslog escapes control characters on receive ($EscapeControlCharactersOnReceive): ESC becomes `#033`, so a
+  // colour is `#033[2m` (journald → syslog → CloudWatch and the like)
+  if (out.includes('#033[')) out = out.replace(SYSLOG_ESC, '');
   if (out.includes('\x1b') || REMNANT.test(out)) out = out.replace(ANSI, '');
+  // A web page's rendering copied back as Markdown: text a console or issue renderer auto-linked (`main.rs` reads
+  // as a domain) comes back as `[main.rs:329:](http://main.rs/…)`; the text is the line's, the link is not
+  if (out.includes('](http')) out = out.replace(MD_AUTOLINK, '$1');
   return out;
 }
 

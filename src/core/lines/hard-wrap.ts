@@ -28,6 +28,9 @@ export class HardWrap {
 export function continuesWrap(text: string, held: string, ctx: PrefixContext): boolean {
   if (text === '' || /^(?:\s{2}|\t)/.test(text) || text.includes('\r')) return false;
   if (/^Traceback \(most recent call last\)|\d+%\|/.test(text)) return false;
+  // A box-drawn table (Triton's model and backend tables, nvidia-smi, a log viewer's frame) has every row at the
+  // same width: each row, and each border, is a line of its own.
+  if (/^[|+│]/.test(text) && /^[|+│]/.test(held)) return false;
   const head = firstWordShape(text);
   if (head !== null && head === firstWordShape(held)) return false;
   return !parseLine(text, 0, 0, { year: ctx.year, wrap: ctx.wrap ?? null, wrapSeen: null }).framed;

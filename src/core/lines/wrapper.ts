@@ -42,6 +42,11 @@ export function findInnerFrame(rest: string, from: number): number {
   const head = rest.length > MAX_WRAPPER + 40 ? rest.slice(0, MAX_WRAPPER + 40) : rest;
   const m = ANCHOR.exec(head);
   if (m === null || m.index < from || m.index > MAX_WRAPPER) return -1;
+  // A frame after `word: ` is quoted by the message before it, not wrapped: Triton's `ERROR: Failed to create
+  // instance: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] …` (backend_model.cc and
+  // its model table quote the backend's exception); taking the text before it for a wrapper would peel it off
+  // every later line.
+  if (m.index > 0 && /[A-Za-z]\w*: $/.test(head.slice(0, m.index))) return -1;
   return m.index;
 }
 

@@ -226,7 +226,8 @@ const ROWS: Record<string, Row[]> = {
     {
       src: 'C++ executor (TrtGptModelInflightBatching)',
       line: '[TensorRT-LLM][INFO] TRTGptModel maxNumSequences: 64',
-      phase: 'args',
+      // the TrtGptModel constructor (batch_manager trtGptModel.h) runs as the executor takes the engine in
+      phase: 'loading_weights',
     },
     {
       src: 'TensorRT (relayed by the runtime logger)',

@@ -209,3 +209,137 @@ describe('TGI', () => {
     assert.equal(l.outcome, 'shutdown');
   });
 });
+
+describe('TGI: where its errors fall (launcher main.rs, router, interceptor.py)', () => {
+  const launcher = (s: number, level: string, msg: string) =>
+    at(s, level, `text_generation_launcher: ${msg}`);
+  const READY_SHARD = [
+    ...ARGS,
+    at(1, 'INFO', 'shard-manager: text_generation_launcher: Shard ready in 12.3s rank=0'),
+    launcher(2, 'INFO', 'Starting Webserver'),
+  ];
+
+  it('a failed gRPC method names the phase: Warmup warms up, Prefill and Decode serve', () => {
+    const warm = last([
+      ...READY_SHARD,
+      launcher(3, 'ERROR', 'Method Warmup encountered an error.'),
+      'Traceback (most recent call last):',
+    ]);
+    assert.equal(warm.outcome, 'crashed');
+    assert.equal(warm.phase, 'warmup');
+    const prefill = last([
+      ...READY_SHARD,
+      at(3, 'INFO', 'text_generation_router::server: router/src/server.rs:2402: Connected'),
+      launcher(9, 'ERROR', 'Method Prefill encountered an error.'),
+      'Traceback (most recent call last):',
+    ]);
+    assert.equal(prefill.phase, 'serving');
+  });
+
+  it("the router's panics: warm-up in main, a worker thread's while serving", () => {
+    const warm = last([
+      ...READY_SHARD,
+      `thread 'main' panicked at 'Unable to warmup model: Generation("Allocation on device 0 would exceed allowed memory. (out of memory)")', router/src/main.rs:216:18`,
+      launcher(4, 'ERROR', 'Webserver Crashed'),
+    ]);
+    assert.equal(warm.phase, 'warmup');
+    assert.equal(warm.failure?.class, 'oom');
+    const worker = last([
+      ...READY_SHARD,
+      at(3, 'INFO', 'text_generation_router::server: router/src/server.rs:2402: Connected'),
+      "thread 'tokio-runtime-worker' panicked at /usr/src/router/src/server.rs:180:45:",
+      'byte index 10 is not a char boundary',
+      launcher(5, 'ERROR', 'Webserver Crashed'),
+    ]);
+    assert.equal(worker.outcome, 'crashed');
+    assert.equal(worker.phase, 'serving');
+  });
+
+  it("`Error: WebserverFailed` after the launcher stopped its shards is a crash after the shards' load", () => {
+    const l = last([
+      at(1, 'INFO', 'shard-manager: text_generation_launcher: Terminating shard rank=0'),
+      at(
+        1,
+        'INFO',
+        'shard-manager: text_generation_launcher: Waiting for shard to gracefully shutdown rank=0',
+      ),
+      at(2, 'INFO', 'shard-manager: text_generation_launcher: shard terminated rank=0'),
+      'Error: WebserverFailed',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'weights_loaded');
+    // without the error line it is a stop
+    assert.equal(
+      last([at(1, 'INFO', 'shard-manager: text_generation_launcher: shard terminated rank=0')]).outcome,
+      'shutdown',
+    );
+  });
+
+  it('a shard that failed to start was loading; its OOM is the cause', () => {
+    const l = last([
+      ...ARGS,
+      launcher(1, 'INFO', 'Starting download process.'),
+      'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 128.00 MiB (GPU 0; 15.77 GiB total capacity)',
+      ' rank=0',
+      'Error: ShardCannotStart',
+      launcher(3, 'ERROR', 'Shard 0 failed to start'),
+    ]);
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.class, 'oom');
+  });
+
+  it('a warm-up that lacks memory for its prefill tokens fails in warm-up', () => {
+    const l = last([
+      ...READY_SHARD,
+      launcher(3, 'ERROR', 'Method Warmup encountered an error.'),
+      'RuntimeError: Not enough memory to handle 4096 prefill tokens. You need to decrease `--max-batch-prefill-tokens`',
+    ]);
+    assert.equal(l.phase, 'warmup');
+    assert.equal(l.failure?.class, 'oom');
+  });
+
+  it('GPTQ layers and the model config read in the shard place loading; old c10 NCCL errors are NCCL', () => {
+    assert.equal(last([...ARGS, launcher(1, 'INFO', 'Using exllama kernels'), '']).phase, 'loading_weights');
+    const nccl = last([
+      ...ARGS,
+      'You are using a model of type llama to instantiate a model of type . This is not supported for all configurations of models and can yield errors.',
+      '[E ProcessGroupNCCL.cpp:828] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=60000) ran for 69027 milliseconds before timing out.',
+    ]);
+    assert.equal(nccl.phase, 'loading_weights');
+    assert.equal(nccl.failure?.class, 'nccl');
+  });
+
+  it('a cut pretty-printed Args block is still TGI at args', () => {
+    const l = last([
+      '2024-11-20T14:37:16.307700574Z     shard_uds_path: "/tmp/text-generation-server",',
+      '2024-11-20T14:37:16.307705327Z     master_addr: "localhost",',
+      '2024-11-20T14:37:16.307728183Z     disable_custom_kernels: false,',
+    ]);
+    assert.equal(l.engine, 'tgi');
+    assert.equal(l.phase, 'args');
+  });
+
+  it("syslog-escaped colours and a console's Markdown auto-links do not hide `Connected`", () => {
+    const l = last([
+      ...READY_SHARD,
+      '#033[2m2024-04-18T22:45:31.006845Z#033[0m #033[32m INFO#033[0m #033[2mtext_generation_router#033[0m#033[2m:#033[0m #033[2mrouter/src/[main.rs#033[0m#033[2m:#033[0m#033[2m329:#033[0m](http://main.rs/#033[0m%23033[2m:%23033[0m) Connected',
+    ]);
+    assert.equal(l.outcome, 'ready');
+  });
+
+  it("more shards than GPUs is a configuration error; the router's client crate names TGI", () => {
+    const l = last([
+      '  File "/opt/conda/lib/python3.9/site-packages/text_generation_server/utils/dist.py", line 15, in initialize_torch_distributed',
+      '    assert world_size <= torch.cuda.device_count(), "Each process is one gpu"',
+      'AssertionError: Each process is one gpu',
+      ' rank=0',
+      'Error: ShardCannotStart',
+    ]);
+    assert.equal(l.failure?.class, 'config_error');
+    const client = last([
+      'RuntimeError: CUDA error: out of memory',
+      '2024-09-25T15:04:34.598137Z ERROR warmup{max_input_length=500 max_prefill_tokens=550 max_total_tokens=13107 max_batch_size=None}:warmup: text_generation_client: router/client/src/lib.rs:46: Server error: CANCELLED',
+    ]);
+    assert.equal(client.engine, 'tgi');
+  });
+});

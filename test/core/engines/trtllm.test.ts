@@ -50,6 +50,7 @@ describe('TensorRT-LLM', () => {
       py('Running autotuner warmup...'),
     ]);
     assert.equal(l.phase, 'autotune');
+    assert.equal(last([VERSION, py('[Autotuner]: Autotuning process ends')]).phase, 'autotune');
     const g = last([VERSION, py('Run generation-only CUDA graph warmup for batch size=32, draft_len=0')]);
     assert.equal(g.phase, 'cuda_graph');
   });
@@ -163,5 +164,161 @@ describe('Triton Inference Server with the tensorrtllm backend', () => {
   });
   it('before them the launch is still going', () => {
     assert.equal(last(load).outcome, 'in_progress');
+  });
+});
+
+describe('Triton Inference Server: its model repository, tables and exits', () => {
+  // triton-inference-server/core model_lifecycle.cc, backend_model.cc, server.cc (the model table); server
+  // src/main.cc; tensorrtllm_backend model_instance_state.cc; Open MPI's banners under launch_triton_server.py
+  const glog = (msg: string, level = 'I', file = 'model_lifecycle.cc:473') =>
+    `${level}0110 12:00:00.123456 77 ${file}] ${msg}`;
+  const start = [
+    glog(
+      "Pinned memory pool is created at '0x7f0000000000' with size 268435456",
+      'I',
+      'pinned_memory_manager.cc:241',
+    ),
+    glog('"loading: preprocessing:1"'),
+    glog('"loading: tensorrt_llm:1"'),
+  ];
+  const table = (rows: string[]) => [
+    glog('', 'I', 'server.cc:677'),
+    '+----------------+---------+--------+',
+    '| Model          | Version | Status |',
+    '+----------------+---------+--------+',
+    ...rows,
+    '+----------------+---------+--------+',
+  ];
+
+  it('Triton lines alone name the TensorRT-LLM family and place the model load', () => {
+    const l = last(start);
+    assert.equal(l.engine, 'trtllm');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'loading_weights');
+    // the Python models loaded say the engine still loads; the engine's model loaded says it is in
+    assert.equal(last([...start, glog(`"successfully loaded 'preprocessing'"`)]).phase, 'loading_weights');
+    assert.equal(last([...start, glog(`"successfully loaded 'tensorrt_llm'"`)]).phase, 'weights_loaded');
+    const ready = last([
+      ...start,
+      ...table(['| preprocessing  | 1       | READY  |', '| tensorrt_llm   | 1       | READY  |']),
+      glog('Started GRPCInferenceService at 0.0.0.0:8001', 'I', 'grpc_server.cc:2451'),
+    ]);
+    assert.equal(ready.phase, 'ready');
+  });
+
+  it("an UNAVAILABLE row or a failed load is the backend's error, classified by its text", () => {
+    const cuda = last([
+      ...start,
+      ...table([
+        '| preprocessing  | 1       | READY                                                                                            |',
+        '| tensorrt_llm   | 1       | UNAVAILABLE: Internal: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] C |',
+        '|                |         | UDA runtime error in cudaMallocAsync(ptr, n, stream): out of memory (/src/runtime/tllmBuffers.h:11 |',
+      ]),
+    ]);
+    assert.equal(cuda.outcome, 'crashed');
+    assert.equal(cuda.phase, 'loading_weights');
+    const runtime = last([
+      ...start,
+      glog(
+        'ERROR: Failed to create instance: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] CUDA runtime error in cudaDeviceGetDefaultMemPool(&pool, 0): operation not supported (/src/bufferManager.cpp:170)',
+        'E',
+        'backend_model.cc:691',
+      ),
+      glog("failed to load 'tensorrt_llm' version 1: Internal: see above", 'E', 'model_lifecycle.cc:654'),
+    ]);
+    assert.equal(runtime.failure?.class, 'cuda_error');
+    assert.equal(runtime.phase, 'loading_weights');
+    const json = last([
+      ...start,
+      glog(
+        "\"failed to load 'tensorrt_llm' version 1: Internal: unexpected error when creating modelInstanceState: [json.exception.out_of_range.403] key 'max_draft_len' not found\"",
+        'E',
+        'model_lifecycle.cc:654',
+      ),
+    ]);
+    assert.equal(json.failure?.class, 'config_error');
+    const ranks = last([
+      ...start,
+      '| tensorrt_llm   | 1       | UNAVAILABLE: Internal: unexpected error when creating modelInstanceState: [TensorRT-LLM][E |',
+      '|                |         | RROR] Assertion failed: mpiSize == tp * pp (/src/runtime/worldConfig.cpp:80)              |',
+    ]);
+    assert.equal(ranks.failure?.class, 'config_error');
+    const param = last([
+      ...start,
+      glog(
+        'ERROR: Failed to create instance: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] Assertion failed: Both encoder and decoder model paths are empty (/src/inflight_batcher_llm/src/model_instance_state.cc:535)',
+        'E',
+        'backend_model.cc:691',
+      ),
+    ]);
+    assert.equal(param.failure?.class, 'config_error');
+    const stub = last([
+      ...start,
+      glog(
+        '"Failed to initialize Python stub: TypeError: build_engine() got an unexpected keyword argument \'x\'\\n\\nAt:\\n  /opt/tritonserver/backends/vllm/model.py(301): _run"',
+        'I',
+        'pb_stub.cc:388',
+      ),
+    ]);
+    assert.equal(stub.outcome, 'crashed');
+    assert.equal(stub.failure?.class, 'python_exception');
+  });
+
+  it('a server that could not be created ends in the load; a fatal signal or an MPI failure stops it', () => {
+    const created = last([
+      glog('"successfully unloaded \'preprocessing\' version 1"', 'I', 'model_lifecycle.cc:636'),
+      'error: creating server: Internal - failed to load all models',
+    ]);
+    assert.equal(created.outcome, 'crashed');
+    assert.equal(created.phase, 'loading_weights');
+    const orte = last([
+      ...start,
+      '--------------------------------------------------------------------------',
+      'It looks like orte_init failed for some reason; your parallel process is',
+      'likely to abort.  There are many reasons that a parallel process can',
+    ]);
+    assert.equal(orte.outcome, 'crashed');
+    const bus = last(['[node7:00030] Signal: Bus error (7)', '[node7:00030] Signal code:  (-6)']);
+    assert.equal(bus.engine, 'trtllm');
+    assert.equal(bus.outcome, 'crashed');
+    const segv = last([...start, 'Signal (11) received.']);
+    assert.equal(segv.outcome, 'crashed');
+  });
+
+  it("the C++ batch manager's KV cache, and its request loop on a native stack", () => {
+    const kv = last([
+      ...start,
+      '[TensorRT-LLM][INFO] Allocate 4143972352 bytes for k/v cache.',
+      '[TensorRT-LLM][INFO] Using 31616 total tokens in paged KV cache, and 16 blocks per sequence',
+    ]);
+    assert.equal(kv.phase, 'kv_cache');
+    // the TrtGptModel constructor's settings come as the model that holds the engine is built
+    assert.equal(
+      last([
+        '[TensorRT-LLM][INFO] Rank 0 is using GPU 0',
+        '[TensorRT-LLM][INFO] TRTGptModel maxBatchSize: 256',
+      ]).phase,
+      'loading_weights',
+    );
+    const loop = last([
+      ...start,
+      'Signal (11) received.',
+      ' 1 0x000000000006751c tensorrt_llm::batch_manager::GptManager::returnCompletedRequests()  :0',
+    ]);
+    assert.equal(loop.phase, 'serving');
+  });
+
+  it("a record that quotes the backend's C++ error is not a wrapper: the lines after it stay Triton's", () => {
+    const l = last([
+      glog(
+        'ERROR: Failed to create instance: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&p, n): out of memory (/src/tllmBuffers.h:112)',
+        'E',
+        'backend_model.cc:691',
+      ),
+      glog(`"successfully loaded 'tensorrt_llm'"`),
+    ]);
+    assert.equal(l.failure?.class, 'oom');
+    // read as a Triton record (an anchored rule): had the quoted part been learned as a wrapper, it would not be
+    assert.equal(l.phase, 'weights_loaded');
   });
 });
