@@ -29,13 +29,28 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FORMAT_GENERATOR_VERSION, generateFormatLog } from './gen-format-logs.mjs';
 import { GENERATOR_VERSION, generateServingLog } from './gen-serving-log.mjs';
+import { generateShapeLog, readSeed, SHAPE_GENERATOR_VERSION, shapeNames } from './gen-shape-logs.mjs';
 import { timeCommand } from './lib/measure.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_RUNS) > 0 ? Math.floor(Number(process.env.BENCH_RUNS)) : 3;
 const BENCH_BYTES = Number(process.env.BENCH_MB) > 0 ? Math.floor(Number(process.env.BENCH_MB) * 1e6) : 1e9;
-const ALL_FORMATS = ['sglang-comma', 'sglang-dot', 'vllm-v1', 'tgi', 'llamacpp', 'launches', 'random'];
-const FORMATS_WANTED = process.env.BENCH_FORMATS ? process.env.BENCH_FORMATS.split(',') : ALL_FORMATS;
+const SHAPES = shapeNames();
+const SHAPE_BYTES = Number(process.env.BENCH_SHAPE_MB) > 0 ? Math.floor(Number(process.env.BENCH_SHAPE_MB) * 1e6) : 3e8;
+const ALL_FORMATS = [
+  'sglang-comma',
+  'sglang-dot',
+  'vllm-v1',
+  'tgi',
+  'llamacpp',
+  'launches',
+  'random',
+  ...SHAPES.map((s) => `shape:${s}`),
+];
+// `shapes` stands for every real-line shape (scripts/bench-seeds/)
+const FORMATS_WANTED = process.env.BENCH_FORMATS
+  ? process.env.BENCH_FORMATS.split(',').flatMap((f) => (f === 'shapes' ? SHAPES.map((s) => `shape:${s}`) : [f]))
+  : ALL_FORMATS;
 const SEED = 1;
 // The seeds' milestone pattern: what a person would grep a launch log for.
 const GREP_PATTERN = 'Load weight end\\|error\\|Error\\|autotune\\|Memory pool\\|fired up';
@@ -159,7 +174,7 @@ function checkFiredupRun(run, want = { launches: 1, throughput: true }) {
   const launches = rep?.launches;
   const problems = [];
   if (!Array.isArray(launches)) problems.push('no `launches` array');
-  else {
+  else if (want.launches !== null) {
     if (launches.length !== want.launches)
       problems.push(`${launches.length} launches, want ${want.launches}`);
     const l = want.launches === 1 ? launches[0] : null;
@@ -322,6 +337,33 @@ function formatFile(format, bytes, keep) {
   return { file, cleanup };
 }
 
+/** A shape's log built from its real lines (gen-shape-logs.mjs), cached in bench-data/ with --keep. */
+function shapeFile(name, bytes, keep) {
+  const dir = keep ? path.join(REPO, 'bench-data') : fs.mkdtempSync(path.join(os.tmpdir(), 'firedup-bench-'));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `shape-${name}-${bytes}-g${SHAPE_GENERATOR_VERSION}.log`);
+  const cleanup = keep ? () => {} : () => fs.rmSync(dir, { recursive: true, force: true });
+  if (!fs.existsSync(file)) {
+    ensureRoom(dir, bytes);
+    log(`generating ${mb(bytes)} ${name} log from its real lines ...`);
+    try {
+      generateShapeLog(name, file, { bytes, seed: SEED });
+    } catch (err) {
+      cleanup();
+      throw new BenchError(`generating the ${name} log failed: ${err.message}`);
+    }
+  }
+  return { file, cleanup };
+}
+
+/** What a shape's report must say: one serving launch of its engine (a log no rule knows: any). */
+function shapeWant(name) {
+  const seed = readSeed(name);
+  return seed.engine === null
+    ? { launches: null, throughput: false }
+    : { launches: 1, throughput: seed.sample };
+}
+
 const rows = [];
 
 function addRow(label, file, r, ledger, goal = null) {
@@ -390,6 +432,21 @@ async function main() {
   }
   if (opts.file) return;
   for (const format of FORMATS_WANTED) {
+    if (format.startsWith('shape:')) {
+      const name = format.slice(6);
+      if (!SHAPES.includes(name)) throw new BenchError(`unknown shape ${name} (one of ${SHAPES.join(', ')})`);
+      const { file, cleanup } = shapeFile(name, Math.min(opts.bytes, SHAPE_BYTES), opts.keep);
+      try {
+        warmPageCache(file);
+        log(`${name}:`);
+        const unknown = readSeed(name).engine === null;
+        addRow(`${readSeed(name).label} [${name}]`, file, await bench(file, shapeWant(name), { ledger: false }), false);
+        if (unknown) rows.at(-1).unknown = true;
+      } finally {
+        cleanup();
+      }
+      continue;
+    }
     const spec = FORMAT_SPECS[format];
     if (!spec) {
       if (format !== 'sglang-comma')
