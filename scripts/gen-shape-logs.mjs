@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rng } from './gen-serving-log.mjs';
 
-export const SHAPE_GENERATOR_VERSION = 1;
+export const SHAPE_GENERATOR_VERSION = 2;
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SEED_DIR = path.join(REPO, 'scripts/bench-seeds');
 
