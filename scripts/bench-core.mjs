@@ -7,8 +7,11 @@
 // quick run, the ratios are printed either way), a log of 100k launches (goal: <= 5 s, <= 300 MiB; read with
 // FIREDUP_LEDGER=off, as the goal was measured, then with a ledger: a first read into a new one, and re-reads of
 // the unchanged log by `runs --json` and by `status --json`, goal <= 1 s for the latter) and random bytes
-// (goal: >= 100 MB/s). BENCH_FORMATS=a,b picks
-// some (sglang-comma, sglang-dot, vllm-v1, tgi, llamacpp, launches, random); BENCH_RUNS sets the runs per tool.
+// (goal: >= 100 MB/s). Then one log per serving-time line shape the corpus holds, built from its real lines
+// (issue 23: scripts/bench-seeds/, scripts/gen-shape-logs.mjs), BENCH_SHAPE_MB megabytes each (default 300),
+// among them a mixed one and logs no engine rule knows, each read with the ledger off (goal: <= 1.5x grep -c,
+// <= 150 MiB). BENCH_FORMATS=a,b picks some (sglang-comma, sglang-dot, vllm-v1, tgi, llamacpp, launches,
+// random, shape:NAME, or `shapes` for all of them); BENCH_RUNS sets the runs per tool.
 //
 // firedup's output is checked on one run of its own; the timed runs send it to /dev/null, as hyperfine times a
 // command (the 235 MB of JSON the 100k launches print, read by this process, took CPU from the command on the
@@ -36,7 +39,8 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_RUNS) > 0 ? Math.floor(Number(process.env.BENCH_RUNS)) : 3;
 const BENCH_BYTES = Number(process.env.BENCH_MB) > 0 ? Math.floor(Number(process.env.BENCH_MB) * 1e6) : 1e9;
 const SHAPES = shapeNames();
-const SHAPE_BYTES = Number(process.env.BENCH_SHAPE_MB) > 0 ? Math.floor(Number(process.env.BENCH_SHAPE_MB) * 1e6) : 3e8;
+const SHAPE_BYTES =
+  Number(process.env.BENCH_SHAPE_MB) > 0 ? Math.floor(Number(process.env.BENCH_SHAPE_MB) * 1e6) : 3e8;
 const ALL_FORMATS = [
   'sglang-comma',
   'sglang-dot',
@@ -49,7 +53,9 @@ const ALL_FORMATS = [
 ];
 // `shapes` stands for every real-line shape (scripts/bench-seeds/)
 const FORMATS_WANTED = process.env.BENCH_FORMATS
-  ? process.env.BENCH_FORMATS.split(',').flatMap((f) => (f === 'shapes' ? SHAPES.map((s) => `shape:${s}`) : [f]))
+  ? process.env.BENCH_FORMATS.split(',').flatMap((f) =>
+      f === 'shapes' ? SHAPES.map((s) => `shape:${s}`) : [f],
+    )
   : ALL_FORMATS;
 const SEED = 1;
 // The seeds' milestone pattern: what a person would grep a launch log for.
@@ -440,7 +446,12 @@ async function main() {
         warmPageCache(file);
         log(`${name}:`);
         const unknown = readSeed(name).engine === null;
-        addRow(`${readSeed(name).label} [${name}]`, file, await bench(file, shapeWant(name), { ledger: false }), false);
+        addRow(
+          `${readSeed(name).label} [${name}]`,
+          file,
+          await bench(file, shapeWant(name), { ledger: false }),
+          false,
+        );
         if (unknown) rows.at(-1).unknown = true;
       } finally {
         cleanup();

@@ -151,7 +151,7 @@ export const SHAPES = [
     label: 'llama-server slots and timings',
     engine: 'llamacpp',
     sample: true,
-    re: /^(slot +\w+: id +\d+ \| task -?\d+ \| |prompt eval time =|       eval time =|      total time =|srv +(log_server_r|params_from_|update_slots|get_availabl|prompt_save|update): )/,
+    re: /^(slot +\w+: id +\d+ \| task -?\d+ \| |prompt eval time =| {7}eval time =| {6}total time =|srv +(log_server_r|params_from_|update_slots|get_availabl|prompt_save|update): )/,
   },
   {
     name: 'unknown-gin',
@@ -222,7 +222,9 @@ function seedFor(shape, logs) {
 
 function main() {
   const args = process.argv.slice(2);
-  const dirs = args.length ? args : [path.join(REPO, '../shared/corpus'), path.join(REPO, 'test/fixtures/corpus')];
+  const dirs = args.length
+    ? args
+    : [path.join(REPO, '../shared/corpus'), path.join(REPO, 'test/fixtures/corpus')];
   const logs = listLogs(dirs);
   fs.mkdirSync(SEED_DIR, { recursive: true });
   for (const shape of [...SHAPES, MIXED]) {

@@ -43,7 +43,14 @@ function template(text) {
   const m = STAMP.exec(text);
   if (m === null || m.index > 80) return { head: text, tail: null, layout: null, at: null };
   const [, year, ysep, mon, day, dsep, hh, mm, ss, fsep, frac] = m;
-  const at = Date.UTC(year ? Number(year) : 2025, mon ? Number(mon) - 1 : 0, day ? Number(day) : 1, +hh, +mm, +ss);
+  const at = Date.UTC(
+    year ? Number(year) : 2025,
+    mon ? Number(mon) - 1 : 0,
+    day ? Number(day) : 1,
+    +hh,
+    +mm,
+    +ss,
+  );
   return {
     head: text.slice(0, m.index),
     tail: text.slice(m.index + m[0].length),
@@ -56,7 +63,8 @@ function stampText(layout, ms, r) {
   const d = new Date(ms);
   let s = '';
   if (layout.year) s += `${d.getUTCFullYear()}${layout.ysep}`;
-  if (layout.md) s += `${pad(d.getUTCMonth() + 1, 2)}${layout.ysep ?? '-'}${pad(d.getUTCDate(), 2)}${layout.dsep}`;
+  if (layout.md)
+    s += `${pad(d.getUTCMonth() + 1, 2)}${layout.ysep ?? '-'}${pad(d.getUTCDate(), 2)}${layout.dsep}`;
   s += `${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}`;
   if (layout.fsep) s += layout.fsep + pad(Math.floor(r() * 10 ** layout.fw), layout.fw);
   return s;
@@ -68,7 +76,8 @@ function vary(text, r) {
     // widths vary as a busy server's numbers do (all lines of one length would read as a hard-wrapped paste)
     const w = Math.max(1, int.length + Math.floor(r() * 3) - 1);
     // a fraction of one (token usage 0.25) stays one
-    if (int === '0' && frac) return `${pre}0.${pad(Math.floor(r() * 10 ** (frac.length - 1)), frac.length - 1)}`;
+    if (int === '0' && frac)
+      return `${pre}0.${pad(Math.floor(r() * 10 ** (frac.length - 1)), frac.length - 1)}`;
     const lo = w === 1 ? 0 : 10 ** (w - 1);
     let v = String(lo + Math.floor(r() * (10 ** w - lo)));
     if (frac) v += `.${pad(Math.floor(r() * 10 ** (frac.length - 1)), frac.length - 1)}`;
@@ -104,9 +113,10 @@ export function generateShapeLog(name, outPath, { bytes = 3e8, seed = 1 } = {}) 
     const tpls = s.serving.map((l) => template(l.text));
     const t0 = tpls.find((t) => t.at !== null)?.at ?? null;
     const variants = tpls.map((t) =>
-      Array.from({ length: VARIANTS }, () => ({ head: t.head, tail: t.tail === null ? null : vary(t.tail, r) })).map(
-        (v) => (t.tail === null ? { head: vary(t.head, r), tail: null } : v),
-      ),
+      Array.from({ length: VARIANTS }, () => ({
+        head: t.head,
+        tail: t.tail === null ? null : vary(t.tail, r),
+      })).map((v) => (t.tail === null ? { head: vary(t.head, r), tail: null } : v)),
     );
     // One pass of the seed spans its own time; the next starts a second after it ends.
     const span = t0 === null ? 0 : Math.max(0, ...tpls.map((t) => (t.at === null ? 0 : t.at - t0))) + 1000;
@@ -131,7 +141,9 @@ export function generateShapeLog(name, outPath, { bytes = 3e8, seed = 1 } = {}) 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [name, out, ...rest] = process.argv.slice(2);
   if (!name || !out) {
-    process.stderr.write(`usage: gen-shape-logs.mjs SHAPE OUT [--bytes N] [--seed S]\nshapes: ${shapeNames().join(', ')}\n`);
+    process.stderr.write(
+      `usage: gen-shape-logs.mjs SHAPE OUT [--bytes N] [--seed S]\nshapes: ${shapeNames().join(', ')}\n`,
+    );
     process.exit(2);
   }
   const opt = { bytes: 3e8, seed: 1 };

@@ -390,7 +390,10 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
     const g = await gen();
     const have = g.shapeNames();
     for (const s of SHAPES) {
-      assert.ok(have.includes(s), `scripts/bench-seeds/${s}.json is missing: run scripts/extract-bench-seeds.mjs`);
+      assert.ok(
+        have.includes(s),
+        `scripts/bench-seeds/${s}.json is missing: run scripts/extract-bench-seeds.mjs`,
+      );
       const seed = g.readSeed(s);
       assert.ok(seed.serving.length > 0, `${s}: no lines`);
       assert.match(seed.source, /corpus\/.+\.log$|README\.md$/, `${s}: no source`);
