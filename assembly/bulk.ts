@@ -802,7 +802,11 @@ function shapeKey(m: i32, end: i32): u32 {
  * a list of segments: u16 length, that many literal bytes, u8 the length of the run of digits that follows (0:
  * none; 5: five or more). Runs of different lengths are other shapes: a rule may count digits (`\d{3}`).
  */
-export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
+// RUN_ANY: a run of digits of any length, for a shape whose reading the general path gives alike whatever the
+// lengths of its numbers (scan.ts learn probes it).
+const RUN_ANY: u8 = 6;
+
+export function shapeSetAt(m: i32, lineEnd: i32, fx: i32, anyLength: bool): bool {
   if (tableUsed >= TABLE_N >> 1 || tplUsed + <usize>(3 * (lineEnd - m) + 16) > TPL_END) return false;
   const h = shapeKey(m, lineEnd);
   const t0 = tplUsed;
@@ -825,8 +829,8 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
     const r0 = p;
     while (p < lineEnd && b(p) >= 48 && b(p) <= 57) p++;
     const run = p - r0;
-    if (run >= 5) fixed = false;
-    store<u8>(tplUsed, <u8>(run < 5 ? run : 5));
+    if (run >= 5 || (anyLength && run > 0)) fixed = false;
+    store<u8>(tplUsed, run == 0 ? 0 : anyLength ? RUN_ANY : <u8>(run < 5 ? run : 5));
     tplUsed++;
     segs++;
     if (run == 0) break;
@@ -913,7 +917,7 @@ function matchTemplate(m: i32, end: i32, t: usize, segs: u32): i32 {
       const c = b(p);
       if (c < 48 || c > 57) return -1;
       const q = skipDigits(p + 1, end);
-      if ((q - p < 5 ? q - p : 5) != run) return -1;
+      if (run != RUN_ANY && (q - p < 5 ? q - p : 5) != run) return -1;
       p = q;
     }
     t++;

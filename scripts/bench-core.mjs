@@ -233,6 +233,8 @@ async function bench(file, want, { ledger = true, reread = false, cmd = 'runs' }
   else dropDb();
   const grepMs = [];
   const firedupMs = [];
+  const grepCpu = [];
+  const firedupCpu = [];
   let peakKb = null;
   let rssMethod = null;
   // Alternate the two so drift on the machine (thermal, other load) hits both alike.
@@ -242,6 +244,7 @@ async function bench(file, want, { ledger = true, reread = false, cmd = 'runs' }
     if (g.code !== 0 && g.code !== 1)
       throw new BenchError(`grep failed (exit ${g.code ?? g.signal}): ${tail(g.stderr)}`);
     grepMs.push(g.wallMs);
+    if (g.cpuMs !== null) grepCpu.push(g.cpuMs);
 
     // A first read, as a user gets it: recorded into a ledger (every command records), but a fresh one, so
     // the run does not continue from the previous run's checkpoint (see bench:incremental for that); or,
@@ -253,6 +256,7 @@ async function bench(file, want, { ledger = true, reread = false, cmd = 'runs' }
     }
     if (f.code !== 0) checkRun(cmd, f, want);
     firedupMs.push(f.wallMs);
+    if (f.cpuMs !== null) firedupCpu.push(f.cpuMs);
     rssMethod = f.rssMethod;
     if (f.peakRssKb !== null) peakKb = Math.max(peakKb ?? 0, f.peakRssKb);
     log(
@@ -260,7 +264,10 @@ async function bench(file, want, { ledger = true, reread = false, cmd = 'runs' }
     );
   }
   dropDb();
-  return { grepMs: median(grepMs), firedupMs: median(firedupMs), peakKb, rssMethod, ledgerBytes };
+  // CPU time too: on a machine whose cores other work shares, wall times stretch with the load
+  const cpuRatio =
+    grepCpu.length && firedupCpu.length ? median(firedupCpu) / Math.max(median(grepCpu), 1) : null;
+  return { grepMs: median(grepMs), firedupMs: median(firedupMs), peakKb, rssMethod, ledgerBytes, cpuRatio };
 }
 
 /** `status --json` prints the last launch and how many there are; `runs --json` every launch. */
@@ -384,12 +391,13 @@ function addRow(label, file, r, ledger, goal = null) {
     ratio: r.firedupMs / r.grepMs,
     mbps: size / 1e6 / (r.firedupMs / 1000),
     rss: r.peakKb === null ? null : r.peakKb / 1024,
+    cpuRatio: r.cpuRatio ?? null,
     ledger,
   });
 }
 
 function printTable() {
-  const head = ['format', 'size', 'firedup s', 'grep -c s', 'ratio', 'MB/s', 'peak RSS', 'goal'];
+  const head = ['format', 'size', 'firedup s', 'grep -c s', 'ratio', 'cpu ratio', 'MB/s', 'peak RSS', 'goal'];
   const goal = (r) => {
     if (r.goal)
       return `<= ${r.goal.s} s, <= ${r.goal.rss} MiB: ${r.firedup <= r.goal.s && r.rss <= r.goal.rss ? 'PASS' : 'FAIL'}`;
@@ -404,6 +412,7 @@ function printTable() {
     r.firedup.toFixed(2),
     r.grep.toFixed(2),
     `${r.ratio.toFixed(2)}x`,
+    r.cpuRatio === null ? 'n/a' : `${r.cpuRatio.toFixed(2)}x`,
     r.mbps.toFixed(0),
     r.rss === null ? 'n/a' : `${r.rss.toFixed(0)} MiB`,
     goal(r),
@@ -411,7 +420,7 @@ function printTable() {
   const w = head.map((_, c) => Math.max(head[c].length, ...body.map((b) => b[c].length)));
   const line = (cells) =>
     cells
-      .map((x, c) => (c === 0 || c === 7 ? x.padEnd(w[c]) : x.padStart(w[c])))
+      .map((x, c) => (c === 0 || c === 8 ? x.padEnd(w[c]) : x.padStart(w[c])))
       .join('  ')
       .trimEnd();
   process.stdout.write(`\nfiredup runs --json vs grep -c, median of ${RUNS} runs each, page cache warm\n`);
