@@ -288,36 +288,66 @@ const HIT_RATE_LEN: i32 = 18;
 const PREFILL_DOT_LEN: i32 = 25;
 
 
-function parseDecode(msg: i32, end: i32): i32 {
-  // SGLang 0.4.10+ writes `Decode batch, ... cuda graph: X, gen throughput ...`; older ones
-  // `Decode batch. ... gen throughput (token/s): F[, largest-len: N], #queue-req: N, `.
-  const dot = isDECODE_DOT(msg);
-  if (!(dot || isDECODE(msg)) || !readInt(msg + DECODE_LEN, end)) return -1;
+// 'token usage: ', 'gen throughput (token/s): ', ', #queue-req: '
+const L_USAGE = memory.data<u8>([116, 111, 107, 101, 110, 32, 117, 115, 97, 103, 101, 58, 32]);
+const L_USAGE_N: i32 = 13;
+const L_GEN = memory.data<u8>([103, 101, 110, 32, 116, 104, 114, 111, 117, 103, 104, 112, 117, 116, 32, 40, 116, 111, 107, 101, 110, 47, 115, 41, 58, 32]);
+const L_GEN_N: i32 = 26;
+
+// The bytes at lit (n of them) are at p: compared 8 at a time, the last word overlapping (n >= 8).
+@inline function litIs(p: i32, lit: usize, n: i32): bool {
+  let i = 0;
+  while (i + 8 < n) {
+    if (load<u64>(IN + <usize>(p + i)) != load<u64>(lit + <usize>i)) return false;
+    i += 8;
+  }
+  return load<u64>(IN + <usize>(p + n - 8)) == load<u64>(lit + <usize>(n - 8));
+}
+
+// A decode line, by the grammar of SGLang's signature (src/core/engines/sglang.ts, `Decode batch`, as
+// scheduler_metrics_mixin.py / scheduler.py log_decode_stats print it in every version):
+//   Decode batch[ [N]](.|,) #running-req: N, <fields>token usage: F, <fields>gen throughput (token/s): F[, #queue-req: N]<tail>
+// where the fields are whatever a version adds (`#token`, `#full token`, `accept len`, `cuda graph`, a
+// trailing `, `…): the regex's lazy `.*?`, so the first `token usage: ` (also inside `full token usage: `) and
+// the first throughput after it are the ones read. No queue after the throughput (`largest-len` between):
+// none, as the regex reads it. A line where the first `token usage: ` is not followed by `F, `, or that has
+// none, or any byte outside printable ASCII or a `%`, is left to the general path.
+function parseDecode(msg: i32, lineEnd: i32): i32 {
+  if (!isDECODE(msg) && !isDECODE_DOT(msg)) return -1;
+  if (!readInt(msg + DECODE_LEN, lineEnd)) return -1;
   RUNNING = NUM;
-  if (!isTOKEN(POS) || !skipInt(POS + TOKEN_LEN, end)) return -1;
-  if (!isUSAGE(POS) || !readFloat(POS + USAGE_LEN, end)) return -1;
-  KV = NUM;
   let p = POS;
-  if (dot) {
-    if (!isGEN_TP(p)) return -1;
-    p += GEN_TP_LEN;
-  } else if (isGRAPH_T(p)) p += GRAPH_T_LEN;
-  else if (isGRAPH_F(p)) p += GRAPH_F_LEN;
-  else return -1;
-  if (!readFloat(p, end)) return -1;
+  if (b(p) != 44 || b(p + 1) != 32) return -1;
+  p += 2;
+  let kvAt = -1;
+  let genAt = -1;
+  let e = -1;
+  for (; p < lineEnd; p++) {
+    const c = b(p);
+    if (c == 10) {
+      e = p;
+      break;
+    }
+    if (c < 32 || c > 126 || c == 37) return -1;
+    if (c == 116 && kvAt < 0 && litIs(p, L_USAGE, L_USAGE_N)) kvAt = p + L_USAGE_N;
+    else if (c == 103 && kvAt >= 0 && genAt < 0 && litIs(p, L_GEN, L_GEN_N)) genAt = p + L_GEN_N;
+  }
+  if (e < 0 || kvAt < 0 || genAt < 0) return -1;
+  // `token usage: ([\d.]+), ` with nothing but the number before the comma
+  if (!readFloat(kvAt, e) || b(POS) != 44 || b(POS + 1) != 32) return -1;
+  KV = NUM;
+  if (genAt - L_GEN_N < POS + 2) return -1;
+  if (!readFloat(genAt, e)) return -1;
   GEN = NUM;
-  if (dot && isLARGEST(POS)) {
-    // The general path's pattern takes `#queue-req` only right after the throughput: here it reports none.
-    if (!skipInt(POS + LARGEST_LEN, end) || !isQUEUE(POS) || !readInt(POS + QUEUE_LEN, end)) return -1;
-    QUEUED = -1;
-  } else {
-    if (!isQUEUE(POS) || !readInt(POS + QUEUE_LEN, end)) return -1;
+  p = POS;
+  if (b(p) == 46 || (b(p) >= 48 && b(p) <= 57)) return -1;
+  QUEUED = -1;
+  if (isQUEUE(p)) {
+    if (!readInt(p + QUEUE_LEN, e)) return -1;
     QUEUED = NUM;
   }
   PROMPT = -1;
-  p = POS;
-  if (b(p) == 44 && b(p + 1) == 32) p += 2;
-  return p < end && b(p) == 10 ? p : -1;
+  return e;
 }
 
 function parsePrefill(msg: i32, lineEnd: i32): i32 {
@@ -522,7 +552,7 @@ export function scan(start: i32, end: i32): i32 {
     let kind = 0;
     const c = b(msg);
     if (c == 68) {
-      e = parseDecode(msg, end);
+      e = parseDecode(msg, lineEnd);
     } else if (c == 80) {
       kind = 1;
       e = parsePrefill(msg, lineEnd);
@@ -772,7 +802,11 @@ function shapeKey(m: i32, end: i32): u32 {
  * a list of segments: u16 length, that many literal bytes, u8 the length of the run of digits that follows (0:
  * none; 5: five or more). Runs of different lengths are other shapes: a rule may count digits (`\d{3}`).
  */
-export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
+// RUN_ANY: a run of digits of any length, for a shape whose reading the general path gives alike whatever the
+// lengths of its numbers (scan.ts learn probes it).
+const RUN_ANY: u8 = 6;
+
+export function shapeSetAt(m: i32, lineEnd: i32, fx: i32, anyLength: bool): bool {
   if (tableUsed >= TABLE_N >> 1 || tplUsed + <usize>(3 * (lineEnd - m) + 16) > TPL_END) return false;
   const h = shapeKey(m, lineEnd);
   const t0 = tplUsed;
@@ -795,8 +829,8 @@ export function shapeSetAt(m: i32, lineEnd: i32, fx: i32): bool {
     const r0 = p;
     while (p < lineEnd && b(p) >= 48 && b(p) <= 57) p++;
     const run = p - r0;
-    if (run >= 5) fixed = false;
-    store<u8>(tplUsed, <u8>(run < 5 ? run : 5));
+    if (run >= 5 || (anyLength && run > 0)) fixed = false;
+    store<u8>(tplUsed, run == 0 ? 0 : anyLength ? RUN_ANY : <u8>(run < 5 ? run : 5));
     tplUsed++;
     segs++;
     if (run == 0) break;
@@ -883,7 +917,7 @@ function matchTemplate(m: i32, end: i32, t: usize, segs: u32): i32 {
       const c = b(p);
       if (c < 48 || c > 57) return -1;
       const q = skipDigits(p + 1, end);
-      if ((q - p < 5 ? q - p : 5) != run) return -1;
+      if (run != RUN_ANY && (q - p < 5 ? q - p : 5) != run) return -1;
       p = q;
     }
     t++;
@@ -986,8 +1020,6 @@ const L_TOKENS_S_RUNNING = memory.data<u8>([32, 116, 111, 107, 101, 110, 115, 47
 const L_TOKENS_S_RUNNING_N: i32 = 20;
 const L_GPU_KV_CACHE_USAGE = memory.data<u8>([44, 32, 71, 80, 85, 32, 75, 86, 32, 99, 97, 99, 104, 101, 32, 117, 115, 97, 103, 101, 58, 32]);
 const L_GPU_KV_CACHE_USAGE_N: i32 = 22;
-const L_PREFIX_CACHE_HIT_RATE = memory.data<u8>([44, 32, 80, 114, 101, 102, 105, 120, 32, 99, 97, 99, 104, 101, 32, 104, 105, 116, 32, 114, 97, 116, 101, 58, 32]);
-const L_PREFIX_CACHE_HIT_RATE_N: i32 = 25;
 const L_10 = memory.data<u8>([58, 32]);
 const L_10_N: i32 = 2;
 const L_AVG_PROMPT_THROUGHPUT = memory.data<u8>([65, 118, 103, 32, 112, 114, 111, 109, 112, 116, 32, 116, 104, 114, 111, 117, 103, 104, 112, 117, 116, 58, 32]);
@@ -1161,21 +1193,24 @@ function vllmStats(p: i32, end: i32, yr: i32): bool {
   smQueued = NUM;
   p = litAt(POS, end, L_REQS, L_REQS_N);
   if (p < 0) return false;
+  // The rest by the signature's grammar (src/core/engines/vllm.ts, `(?:.*?GPU KV cache usage: ([\d.]+)%)?`
+  // and anything after: V1's `Prefix cache hit rate`, V0's `CPU KV cache usage: F%.`, a newer `MM cache hit
+  // rate`): the first `GPU KV cache usage: ` gives the usage, and must be `F%`; printable ASCII to the newline.
   smKv = NaN;
-  const kv = litAt(p, end, L_GPU_KV_CACHE_USAGE, L_GPU_KV_CACHE_USAGE_N);
-  if (kv >= 0) {
-    p = decAt(kv, end);
-    if (p < 0 || p >= end || b(p) != 37) return false;
-    smKv = NUM / 100;
-    p++;
+  let kvSeen = false;
+  for (; p < end; p++) {
+    const c = b(p);
+    if (c == 10) break;
+    if (c < 32 || c > 126) return false;
+    if (c == 71 && !kvSeen && litAt(p, end, L_GPU_KV_CACHE_USAGE + 2, L_GPU_KV_CACHE_USAGE_N - 2) >= 0) {
+      kvSeen = true;
+      const q = decAt(p + L_GPU_KV_CACHE_USAGE_N - 2, end);
+      if (q < 0 || q >= end || b(q) != 37) return false;
+      smKv = NUM / 100;
+      p = q;
+    }
   }
-  const pr = litAt(p, end, L_PREFIX_CACHE_HIT_RATE, L_PREFIX_CACHE_HIT_RATE_N);
-  if (pr >= 0) {
-    p = decAt(pr, end);
-    if (p < 0 || p >= end || b(p) != 37) return false;
-    p++;
-  }
-  if (p >= end || b(p) != 10) return false;
+  if (p >= end) return false;
   const yu = yr < 100 ? yr + 1900 : yr;
   smTs = <f64>(daysFromCivil(yu, mo, 1) + d - 1) * 86400 + <f64>(h * 3600 + mi * 60 + sec);
   FOUND_END = p;

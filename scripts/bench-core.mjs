@@ -7,8 +7,11 @@
 // quick run, the ratios are printed either way), a log of 100k launches (goal: <= 5 s, <= 300 MiB; read with
 // FIREDUP_LEDGER=off, as the goal was measured, then with a ledger: a first read into a new one, and re-reads of
 // the unchanged log by `runs --json` and by `status --json`, goal <= 1 s for the latter) and random bytes
-// (goal: >= 100 MB/s). BENCH_FORMATS=a,b picks
-// some (sglang-comma, sglang-dot, vllm-v1, tgi, llamacpp, launches, random); BENCH_RUNS sets the runs per tool.
+// (goal: >= 100 MB/s). Then one log per serving-time line shape the corpus holds, built from its real lines
+// (issue 23: scripts/bench-seeds/, scripts/gen-shape-logs.mjs), BENCH_SHAPE_MB megabytes each (default 300),
+// among them a mixed one and logs no engine rule knows, each read with the ledger off (goal: <= 1.5x grep -c,
+// <= 150 MiB). BENCH_FORMATS=a,b picks some (sglang-comma, sglang-dot, vllm-v1, tgi, llamacpp, launches,
+// random, shape:NAME, or `shapes` for all of them); BENCH_RUNS sets the runs per tool.
 //
 // firedup's output is checked on one run of its own; the timed runs send it to /dev/null, as hyperfine times a
 // command (the 235 MB of JSON the 100k launches print, read by this process, took CPU from the command on the
@@ -29,13 +32,31 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FORMAT_GENERATOR_VERSION, generateFormatLog } from './gen-format-logs.mjs';
 import { GENERATOR_VERSION, generateServingLog } from './gen-serving-log.mjs';
+import { generateShapeLog, readSeed, SHAPE_GENERATOR_VERSION, shapeNames } from './gen-shape-logs.mjs';
 import { timeCommand } from './lib/measure.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_RUNS) > 0 ? Math.floor(Number(process.env.BENCH_RUNS)) : 3;
 const BENCH_BYTES = Number(process.env.BENCH_MB) > 0 ? Math.floor(Number(process.env.BENCH_MB) * 1e6) : 1e9;
-const ALL_FORMATS = ['sglang-comma', 'sglang-dot', 'vllm-v1', 'tgi', 'llamacpp', 'launches', 'random'];
-const FORMATS_WANTED = process.env.BENCH_FORMATS ? process.env.BENCH_FORMATS.split(',') : ALL_FORMATS;
+const SHAPES = shapeNames();
+const SHAPE_BYTES =
+  Number(process.env.BENCH_SHAPE_MB) > 0 ? Math.floor(Number(process.env.BENCH_SHAPE_MB) * 1e6) : 3e8;
+const ALL_FORMATS = [
+  'sglang-comma',
+  'sglang-dot',
+  'vllm-v1',
+  'tgi',
+  'llamacpp',
+  'launches',
+  'random',
+  ...SHAPES.map((s) => `shape:${s}`),
+];
+// `shapes` stands for every real-line shape (scripts/bench-seeds/)
+const FORMATS_WANTED = process.env.BENCH_FORMATS
+  ? process.env.BENCH_FORMATS.split(',').flatMap((f) =>
+      f === 'shapes' ? SHAPES.map((s) => `shape:${s}`) : [f],
+    )
+  : ALL_FORMATS;
 const SEED = 1;
 // The seeds' milestone pattern: what a person would grep a launch log for.
 const GREP_PATTERN = 'Load weight end\\|error\\|Error\\|autotune\\|Memory pool\\|fired up';
@@ -159,7 +180,7 @@ function checkFiredupRun(run, want = { launches: 1, throughput: true }) {
   const launches = rep?.launches;
   const problems = [];
   if (!Array.isArray(launches)) problems.push('no `launches` array');
-  else {
+  else if (want.launches !== null) {
     if (launches.length !== want.launches)
       problems.push(`${launches.length} launches, want ${want.launches}`);
     const l = want.launches === 1 ? launches[0] : null;
@@ -212,6 +233,8 @@ async function bench(file, want, { ledger = true, reread = false, cmd = 'runs' }
   else dropDb();
   const grepMs = [];
   const firedupMs = [];
+  const grepCpu = [];
+  const firedupCpu = [];
   let peakKb = null;
   let rssMethod = null;
   // Alternate the two so drift on the machine (thermal, other load) hits both alike.
@@ -221,6 +244,7 @@ async function bench(file, want, { ledger = true, reread = false, cmd = 'runs' }
     if (g.code !== 0 && g.code !== 1)
       throw new BenchError(`grep failed (exit ${g.code ?? g.signal}): ${tail(g.stderr)}`);
     grepMs.push(g.wallMs);
+    if (g.cpuMs !== null) grepCpu.push(g.cpuMs);
 
     // A first read, as a user gets it: recorded into a ledger (every command records), but a fresh one, so
     // the run does not continue from the previous run's checkpoint (see bench:incremental for that); or,
@@ -232,6 +256,7 @@ async function bench(file, want, { ledger = true, reread = false, cmd = 'runs' }
     }
     if (f.code !== 0) checkRun(cmd, f, want);
     firedupMs.push(f.wallMs);
+    if (f.cpuMs !== null) firedupCpu.push(f.cpuMs);
     rssMethod = f.rssMethod;
     if (f.peakRssKb !== null) peakKb = Math.max(peakKb ?? 0, f.peakRssKb);
     log(
@@ -239,7 +264,10 @@ async function bench(file, want, { ledger = true, reread = false, cmd = 'runs' }
     );
   }
   dropDb();
-  return { grepMs: median(grepMs), firedupMs: median(firedupMs), peakKb, rssMethod, ledgerBytes };
+  // CPU time too: on a machine whose cores other work shares, wall times stretch with the load
+  const cpuRatio =
+    grepCpu.length && firedupCpu.length ? median(firedupCpu) / Math.max(median(grepCpu), 1) : null;
+  return { grepMs: median(grepMs), firedupMs: median(firedupMs), peakKb, rssMethod, ledgerBytes, cpuRatio };
 }
 
 /** `status --json` prints the last launch and how many there are; `runs --json` every launch. */
@@ -322,6 +350,33 @@ function formatFile(format, bytes, keep) {
   return { file, cleanup };
 }
 
+/** A shape's log built from its real lines (gen-shape-logs.mjs), cached in bench-data/ with --keep. */
+function shapeFile(name, bytes, keep) {
+  const dir = keep ? path.join(REPO, 'bench-data') : fs.mkdtempSync(path.join(os.tmpdir(), 'firedup-bench-'));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `shape-${name}-${bytes}-g${SHAPE_GENERATOR_VERSION}.log`);
+  const cleanup = keep ? () => {} : () => fs.rmSync(dir, { recursive: true, force: true });
+  if (!fs.existsSync(file)) {
+    ensureRoom(dir, bytes);
+    log(`generating ${mb(bytes)} ${name} log from its real lines ...`);
+    try {
+      generateShapeLog(name, file, { bytes, seed: SEED });
+    } catch (err) {
+      cleanup();
+      throw new BenchError(`generating the ${name} log failed: ${err.message}`);
+    }
+  }
+  return { file, cleanup };
+}
+
+/** What a shape's report must say: one serving launch of its engine (a log no rule knows: any). */
+function shapeWant(name) {
+  const seed = readSeed(name);
+  return seed.engine === null
+    ? { launches: null, throughput: false }
+    : { launches: 1, throughput: seed.sample };
+}
+
 const rows = [];
 
 function addRow(label, file, r, ledger, goal = null) {
@@ -336,12 +391,13 @@ function addRow(label, file, r, ledger, goal = null) {
     ratio: r.firedupMs / r.grepMs,
     mbps: size / 1e6 / (r.firedupMs / 1000),
     rss: r.peakKb === null ? null : r.peakKb / 1024,
+    cpuRatio: r.cpuRatio ?? null,
     ledger,
   });
 }
 
 function printTable() {
-  const head = ['format', 'size', 'firedup s', 'grep -c s', 'ratio', 'MB/s', 'peak RSS', 'goal'];
+  const head = ['format', 'size', 'firedup s', 'grep -c s', 'ratio', 'cpu ratio', 'MB/s', 'peak RSS', 'goal'];
   const goal = (r) => {
     if (r.goal)
       return `<= ${r.goal.s} s, <= ${r.goal.rss} MiB: ${r.firedup <= r.goal.s && r.rss <= r.goal.rss ? 'PASS' : 'FAIL'}`;
@@ -356,6 +412,7 @@ function printTable() {
     r.firedup.toFixed(2),
     r.grep.toFixed(2),
     `${r.ratio.toFixed(2)}x`,
+    r.cpuRatio === null ? 'n/a' : `${r.cpuRatio.toFixed(2)}x`,
     r.mbps.toFixed(0),
     r.rss === null ? 'n/a' : `${r.rss.toFixed(0)} MiB`,
     goal(r),
@@ -363,7 +420,7 @@ function printTable() {
   const w = head.map((_, c) => Math.max(head[c].length, ...body.map((b) => b[c].length)));
   const line = (cells) =>
     cells
-      .map((x, c) => (c === 0 || c === 7 ? x.padEnd(w[c]) : x.padStart(w[c])))
+      .map((x, c) => (c === 0 || c === 8 ? x.padEnd(w[c]) : x.padStart(w[c])))
       .join('  ')
       .trimEnd();
   process.stdout.write(`\nfiredup runs --json vs grep -c, median of ${RUNS} runs each, page cache warm\n`);
@@ -390,6 +447,26 @@ async function main() {
   }
   if (opts.file) return;
   for (const format of FORMATS_WANTED) {
+    if (format.startsWith('shape:')) {
+      const name = format.slice(6);
+      if (!SHAPES.includes(name)) throw new BenchError(`unknown shape ${name} (one of ${SHAPES.join(', ')})`);
+      const { file, cleanup } = shapeFile(name, Math.min(opts.bytes, SHAPE_BYTES), opts.keep);
+      try {
+        warmPageCache(file);
+        log(`${name}:`);
+        const unknown = readSeed(name).engine === null;
+        addRow(
+          `${readSeed(name).label} [${name}]`,
+          file,
+          await bench(file, shapeWant(name), { ledger: false }),
+          false,
+        );
+        if (unknown) rows.at(-1).unknown = true;
+      } finally {
+        cleanup();
+      }
+      continue;
+    }
     const spec = FORMAT_SPECS[format];
     if (!spec) {
       if (format !== 'sglang-comma')

@@ -8,7 +8,7 @@ import path from 'node:path';
 const GNU_TIME = '/usr/bin/time';
 const MARKER = '@@firedup-bench maxrss kB: ';
 const TIME_REPORT =
-  /(?:Command (?:exited with non-zero status|terminated by signal) \d+\n)?@@firedup-bench maxrss kB: (\d+)\n?$/;
+  /(?:Command (?:exited with non-zero status|terminated by signal) \d+\n)?@@firedup-bench maxrss kB: (\d+)(?: ([\d.]+) ([\d.]+))?\n?$/;
 
 let gnuTimeOk;
 let outFiles = 0;
@@ -68,7 +68,7 @@ export async function timeCommand(
     // time's report is appended to the child's stderr under a marker and cut off again below.
     // `-o FILE` would need a temp file that a Ctrl-C leaves behind, and `-o /dev/fd/3` fails
     // because node's stdio pipes are sockets, which can't be reopened through /dev/fd.
-    cmd = [GNU_TIME, '-f', `${MARKER}%M`, ...argv];
+    cmd = [GNU_TIME, '-f', `${MARKER}%M %U %S`, ...argv];
   }
 
   // The child's stdout goes to a file, as `cmd > out.json` sends it, or with `discardStdout` to /dev/null (as
@@ -112,6 +112,7 @@ export async function timeCommand(
   if (!discardStdout) fs.rmSync(outFile, { force: true });
 
   let peakRssKb = null;
+  let cpuMs = null;
   if (rssMethod === 'poll') peakRssKb = peak || null;
   let stderr = Buffer.concat(err).toString('utf8');
   if (rssMethod === 'time') {
@@ -120,12 +121,15 @@ export async function timeCommand(
     const m = TIME_REPORT.exec(stderr);
     if (m) {
       peakRssKb = Number(m[1]) || null;
+      // user + system CPU seconds: what a command costs, whatever else the machine's cores run meanwhile
+      if (m[2] !== undefined) cpuMs = (Number(m[2]) + Number(m[3])) * 1000;
       stderr = stderr.slice(0, m.index);
     }
   }
 
   return {
     wallMs,
+    cpuMs,
     peakRssKb,
     stdout,
     stderr,

@@ -8,8 +8,10 @@
  * launch is steadily serving; every other line, and any line not in exactly the shape below, stops the run
  * and goes through the general path.
  *
- * Shapes (SGLang v0.4.10+, `[YYYY-MM-DD HH:MM:SS( DPn| TPn| PPn| EPn)*] ` prefix):
- *   Decode batch, #running-req: N, #token: N, token usage: F, cuda graph: True|False, gen throughput (token/s): F, #queue-req: N[, ]
+ * Shapes (`[YYYY-MM-DD HH:MM:SS( DPn| TPn| PPn| EPn)*] ` prefix), read by the grammar of SGLang's `Decode batch`
+ * signature, not one version's field list (0.2's `.`, 0.4's `cuda graph`, 0.5's `accept len`, `npu graph`,
+ * `full/swa token`, a trailing `, ` or `#cache_miss` all read alike):
+ *   Decode batch(.|,) #running-req: N, <fields>token usage: F, <fields>gen throughput (token/s): F[, #queue-req: N]<tail>
  *   Prefill batch, #new-seq: N, #new-token: N, #cached-token: N, token usage: F, #running-req: N, #queue-req: N<tail>
  *   INFO:     CLIENT - "GET|POST PATH HTTP/V" NNN<tail>
  * The tests check that the general path reads the same numbers from these lines, on every real log and on

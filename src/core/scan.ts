@@ -112,7 +112,7 @@ export function newScanChunk(): void {
 interface ShapeExports {
   memory: WebAssembly.Memory;
   shapeScan(start: number, end: number, engine: number, maxLen: number, year: number, lastTs: number): number;
-  shapeSetAt(msgStart: number, lineEnd: number, fx: number): number;
+  shapeSetAt(msgStart: number, lineEnd: number, fx: number, anyLength: number): number;
   shapeClear(): void;
   shapeUsed(which: number): number;
   shapeRestore(used: number, tplEnd: number): void;
@@ -467,9 +467,10 @@ export abstract class LineScanner {
             const ts = R[S.stopTs]!;
             const m = R[S.stopMsg]!;
             const fx = this.learn(buf, s, m, e, Number.isNaN(ts) ? null : ts);
-            if (!w.x.shapeSetAt(m, e, fx)) {
+            const any = fx !== 7 && this.anyLength(buf, s, m, e, Number.isNaN(ts) ? null : ts, fx) ? 1 : 0;
+            if (!w.x.shapeSetAt(m, e, fx, any)) {
               w.x.shapeClear();
-              w.x.shapeSetAt(m, e, fx);
+              w.x.shapeSetAt(m, e, fx, any);
             }
           }
           break;
@@ -514,6 +515,24 @@ export abstract class LineScanner {
     }
     run.year = env.year;
     return s;
+  }
+
+  /**
+   * Whether the general path reads the line alike whatever the lengths of its numbers: a busy server's numbers
+   * (token counts, task ids, sizes) vary in length from line to line, and a shape per combination of lengths
+   * would fill the table and send most lines through the general path. Probed on the line with every run of
+   * digits in its message one digit long and seven digits long: a rule that counts digits (`\d{3}` of a
+   * status) reads one of them otherwise, and the shape keeps its lengths.
+   */
+  private anyLength(buf: Buffer, s: number, m: number, e: number, ts: number | null, fx: number): boolean {
+    const msg = buf.toString('latin1', m, e);
+    if (!/\d/.test(msg)) return false;
+    const head = buf.subarray(s, m);
+    for (const digits of ['1', '1234567']) {
+      const probe = Buffer.concat([head, Buffer.from(msg.replace(/\d+/g, digits), 'latin1')]);
+      if (this.learn(probe, 0, m - s, probe.length, ts) !== fx) return false;
+    }
+    return true;
   }
 
   /** The wasm table's code for a line's shape (see assembly/bulk.ts FX_*): 7, never in bulk. */

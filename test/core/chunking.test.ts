@@ -349,3 +349,70 @@ describe('made-up serving lines of each engine: bulk on and off, whole and in sm
     check(data, 3500);
   });
 });
+
+describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on and off give the same report', () => {
+  // Every serving-time line shape the corpus holds has a seed of real lines for `npm run bench`
+  // (scripts/extract-bench-seeds.mjs): a shape whose seed went missing would drop out of the bench silently.
+  const SHAPES = [
+    'sglang-decode-dot',
+    'sglang-decode-dot-cache-miss',
+    'sglang-decode-dot-cuda-graph',
+    'sglang-decode-cuda-graph-trailing',
+    'sglang-decode-tp-cuda-graph',
+    'sglang-decode-dp-tp-ep-spec',
+    'sglang-decode-dp-tp-spec',
+    'sglang-decode-swa',
+    'sglang-prefill-dot',
+    'sglang-prefill-dp-tp-trailing',
+    'sglang-prefill-input-throughput',
+    'sglang-access',
+    'vllm-v0-metrics',
+    'vllm-v1-engine',
+    'vllm-v1-engine-sgr',
+    'vllm-access',
+    'llamacpp-slots',
+    'unknown-gin',
+    'unknown-text',
+    'mixed',
+  ];
+  const gen = async () =>
+    (await import(path.join('..', '..', '..', 'scripts', 'gen-shape-logs.mjs') as string)) as {
+      shapeNames(): string[];
+      readSeed(name: string): {
+        engine: string | null;
+        source: string;
+        serving: { line: number; text: string }[];
+      };
+      generateShapeLog(name: string, out: string, opts: { bytes: number; seed: number }): void;
+    };
+
+  it('every shape has its seed of real lines, each line with its source', async () => {
+    const g = await gen();
+    const have = g.shapeNames();
+    for (const s of SHAPES) {
+      assert.ok(
+        have.includes(s),
+        `scripts/bench-seeds/${s}.json is missing: run scripts/extract-bench-seeds.mjs`,
+      );
+      const seed = g.readSeed(s);
+      assert.ok(seed.serving.length > 0, `${s}: no lines`);
+      assert.match(seed.source, /corpus\/.+\.log$|README\.md$/, `${s}: no source`);
+    }
+  });
+
+  for (const name of SHAPES) {
+    it(name, async () => {
+      const g = await gen();
+      const dir = fs.mkdtempSync('/tmp/firedup-shape-');
+      const file = path.join(dir, `${name}.log`);
+      g.generateShapeLog(name, file, { bytes: 400_000, seed: 5 });
+      const data = fs.readFileSync(file);
+      fs.rmSync(dir, { recursive: true });
+      const general = analyzeChunks([data], false);
+      assert.deepEqual(analyzeChunks([data], true), general);
+      const pieces: Buffer[] = [];
+      for (let at = 0; at < data.length; at += 4093) pieces.push(data.subarray(at, at + 4093));
+      assert.deepEqual(analyzeChunks(pieces, true), general, 'in chunks');
+    });
+  }
+});
