@@ -404,8 +404,9 @@ export class TracebackTracker {
     if (/^(?:The above exception was the direct cause|During handling of the above exception)/.test(msg))
       this.chained = true;
     if (FRAME.test(msg) || msg === '') {
-      if (!this.open && !this.sawFrames && /^\s*File ["“”']/.test(msg)) {
-        // The file starts (or resumes) inside a traceback whose header is not in the log.
+      if (!this.open && (!this.sawFrames || this.start === null) && /^\s*File ["“”']/.test(msg)) {
+        // The file starts (or resumes) inside a traceback whose header is not in the log (maybe after a code
+        // line or a blank line of the frame above, which set sawFrames without opening it).
         this.open = true;
         this.lastRaise = null;
         this.opened = line.no;

@@ -74,6 +74,8 @@ export function frameEngine(path: string): FrameEngine | null {
   const pkg = /(?:site|dist)-packages\/([^/]+)\//g;
   let last: string | null = null;
   for (let m = pkg.exec(p); m !== null; m = pkg.exec(p)) last = m[1]!;
+  // a setuptools egg install keeps the package one level down: site-packages/vllm-0.5.3+cpu-py3.10.egg/vllm/
+  if (last !== null) last = /^(sglang|vllm)-[^/]*\.egg$/.exec(last)?.[1] ?? last;
   if (last !== null) return last === 'sglang' || last === 'vllm' ? last : null;
   const src = /(?:^|\/)(sglang|vllm)\//g;
   let eng: FrameEngine | null = null;
