@@ -919,6 +919,8 @@ export class LogAnalyzer {
           return;
         }
         launch.shutdown ??= { line: line.no, text: line.text, ts };
+        // a stop only a server that was up prints (vLLM's serve_http): how far the launch had got
+        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         return;
       }
       case 'degraded':

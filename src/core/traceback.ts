@@ -491,6 +491,11 @@ export class TracebackTracker {
   private notePhase(msg: string, line: LogLine): void {
     const r = /^\s+raise ((?:\w+\.)*[A-Z]\w*)\((.*)$/.exec(msg);
     if (r) this.lastRaise = { type: r[1]!, text: r[2]! };
+    // vLLM (and SGLang's copy) distributed/device_communicators/pynccl.py PyNcclCommunicator.__init__ reaches NCCL
+    // only through pynccl_wrapper.py NCCLLibrary.NCCL_CHECK, `raise RuntimeError(f"NCCL error: {error_str}")`: a
+    // traceback cut while constructing the communicator or inside the wrapper names that exception
+    else if (/^\s+(?:\S.*[=(] *)?(?:PyNcclCommunicator|self\.NCCL_CHECK)\(/.test(msg) || /[\\/]pynccl_wrapper\.py["“”']/.test(msg))
+      this.lastRaise = { type: 'RuntimeError', text: 'f"NCCL error: (cut traceback)' };
     this.partialFile = null;
     const f = FILE_LINE.exec(msg);
     if (!f) {

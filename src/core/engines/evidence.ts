@@ -62,7 +62,7 @@ const VL_TAGS =
   /^(?:APIServer|ApiServer_\d+|EngineCore(?:_DP\d+)?|Worker(?:_[A-Z]+\d+)*|VllmWorker(?:Process)?|(?:NPU)?RayWorkerWrapper|RayWorkerVllm)$|^VllmWorker /;
 // The package in a path or module name, vLLM's own logger file names, and cut paths of the v1 package.
 const VL_PATH =
-  /\/vllm\/|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]|(?:^|[\s"'/])v1\/(?:engine|worker|executor|core|sample|attention)\//;
+  /\/vllm\/|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]|(?:^|[\s"'/])v1\/(?:engine|worker|executor|core|sample|attention)\/|^vllm\/(?:engine|entrypoints|v1|worker|executor|model_executor|distributed|config)\/\w+\.py"/;
 
 export function vllmEvidence(line: LogLine): number {
   const m = line.msg;

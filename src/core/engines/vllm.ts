@@ -173,8 +173,9 @@ const signatures: Signature[] = [
     phase: 'weights_loaded',
     lit: 'took',
     // V0 worker/model_runner.py GPUModelRunnerBase.load_model (and vllm-ascend's NPU runners, same words):
-    // `Loading model weights took %.4f GB`, the end of loading (V1 says `Model loading took %.4f GiB`)
-    re: /^Loading weights took [\d.]+ seconds|^Model loading took [\d.]+ ?GiB|^Loading model weights took [\d.]+ ?GB/,
+    // `Loading model weights took %.4f GB`, the end of loading; V1 gpu_model_runner.py load_model says `Model
+    // loading took %.4f GiB …` (`%.4f GB and %.6f seconds` in its first releases, early 2025)
+    re: /^Loading weights took [\d.]+ seconds|^Model loading took [\d.]+ ?Gi?B|^Loading model weights took [\d.]+ ?GB/,
   },
   {
     // Neuron compiles the model while it loads it (vllm-neuron / transformers-neuronx, before any KV sizing):
@@ -239,7 +240,7 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'kv_cache',
 
-    re: /^Available KV cache memory|^GPU KV cache size|^Maximum concurrency for|^# (?:cuda|GPU|CPU|npu|xpu|TPU|HPU) blocks|^Memory profiling takes|^Profiling CUDA graph memory|^Estimated CUDA graph memory|^KV cache (?:memory|size)|^Auto-fit max_model_len|^the current vLLM instance can use|^model weights take|^Setting max_num_seqs|vllm cache_config_info/,
+    re: /^Available KV cache memory(?!: -)|^GPU KV cache size|^Maximum concurrency for|^# (?:cuda|GPU|CPU|npu|xpu|TPU|HPU) blocks|^Memory profiling takes|^Profiling CUDA graph memory|^Estimated CUDA graph memory|^KV cache (?:memory|size)|^Auto-fit max_model_len|^the current vLLM instance can use|^model weights take|^Setting max_num_seqs|vllm cache_config_info/,
   },
   // CUDA graphs
   {
@@ -285,7 +286,9 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     lit: 'Avg prompt throughput',
-    re: /Avg prompt throughput: ([\d.]+) tokens\/s, Avg generation throughput: ([\d.]+) tokens\/s, Running: (\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): (\d+) reqs(?:.*?GPU KV cache usage: ([\d.]+)%)?/,
+    // V0 engine/metrics.py LoggingStatLogger.log, V1 v1/metrics/loggers.py: the request counts and cache usage
+    // are optional here, since a terminal of ~130 columns hard-wraps the line inside them (`Running: 32 r` / `eqs,`)
+    re: /Avg prompt throughput: ([\d.]+) tokens\/s, Avg generation throughput: ([\d.]+) tokens\/s(?:, Running: (\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): (\d+) reqs(?:.*?GPU KV cache usage: ([\d.]+)%)?)?/,
   },
   {
     id: 'access',
@@ -312,7 +315,17 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     lit: 'request',
-    re: /^(?:Added request|Finished request|Received request|Aborted request)|^Detected the chat template content format/,
+    re: /^(?:Finished request|Aborted request)|^Detected the chat template content format/,
+  },
+  {
+    // entrypoints/logger.py RequestLogger.log_inputs `Received request %s: …` and the engine's `Added request %s.`
+    // (engine/async_llm_engine.py, v1/engine/async_llm.py): a request reached a live server, none answered yet
+    // (the label rules: serving needs a request answered or a batch line)
+    id: 'request_in',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'request',
+    re: /^(?:Added request|Received request)/,
   },
   {
     // entrypoints/llm.py LLM._run_engine (offline `LLM.generate`): its tqdm bar `Processed prompts: N%|…| a/b
@@ -355,6 +368,18 @@ const signatures: Signature[] = [
     phase: 'kv_cache',
     lit: 'KV cache',
     re: /KV cache is needed, which is larger than the available KV cache memory|is larger than the maximum number of tokens that can be stored in KV cache/,
+  },
+  {
+    // v1/worker/gpu_worker.py Worker.determine_available_memory logs `Available KV cache memory: %.2f GiB`; below
+    // zero (the weights and activations took more than gpu_memory_utilization allows) the KV-cache check that
+    // follows (v1/core/kv_cache_utils.py check_enough_kv_cache_memory, `No available memory for the cache
+    // blocks`) always raises: the failure is decided on this line, whatever the cut traceback after it shows
+    id: 'negative_kv_memory',
+    kind: 'failure',
+    failure: 'oom',
+    phase: 'kv_cache',
+    lit: 'Available KV cache memory: -',
+    re: /^Available KV cache memory: -[\d.]+ ?GiB/,
   },
   {
     id: 'free_memory',
@@ -437,7 +462,10 @@ const signatures: Signature[] = [
     id: 'worker_failed',
     kind: 'failure',
     lit: 'Worker failed with error',
-    re: /Worker failed with error '(.*)', please check the stack trace above/,
+    // v1/executor/multiproc_executor.py WorkerProc.wait_for_ready: `raise RuntimeError(f"Worker failed with error
+    // '{e}', please check the stack trace above for the root cause")`; an error text of several lines (torch_npu's
+    // CANN errors) leaves the first line without the closing words
+    re: /Worker failed with error '(.*?)(?:', please check the stack trace above|$)/,
   },
   // consequences
   {
@@ -454,10 +482,29 @@ const signatures: Signature[] = [
   },
   // shutdown
   {
+    // entrypoints/launcher.py serve_http: `Shutting down FastAPI HTTP server.` (V0 and early V1) and the newest
+    // `[shutdown] API server: …` lines. serve_http runs only once the engine is up and uvicorn serves, so
+    // these lines also say the server had been ready (a paste holding only its shutdown)
+    id: 'http_shutdown',
+    kind: 'shutdown',
+    phase: 'ready',
+    lit: 'Shutting down FastAPI HTTP server',
+    re: /^Shutting down FastAPI HTTP server\./,
+  },
+  {
+    id: 'http_shutdown_structured',
+    kind: 'shutdown',
+    phase: 'ready',
+    lit: '[shutdown] API server: ',
+    re: /^\[shutdown\] API server: /,
+  },
+  {
     id: 'shutdown',
     kind: 'shutdown',
 
-    re: /^Shutting down Fas|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
+    // `WorkerProc was terminated`: v1/executor/multiproc_executor.py WorkerProc.worker_main, on the SIGTERM/SIGINT
+    // the executor or Ctrl-C sends (after an engine failure the failure has already been read)
+    re: /^Shutting down Fas|^WorkerProc was terminated$|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
   },
   {
     // newest vLLM's structured teardown (v1/engine/core.py _handle_shutdown, entrypoints/launcher.py serve_http,
