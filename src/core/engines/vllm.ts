@@ -315,17 +315,17 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     lit: 'request',
-    re: /^(?:Finished request|Aborted request)|^Detected the chat template content format/,
+    re: /^(?:Added request|Finished request|Aborted request)|^Detected the chat template content format/,
   },
   {
-    // entrypoints/logger.py RequestLogger.log_inputs `Received request %s: …` and the engine's `Added request %s.`
-    // (engine/async_llm_engine.py, v1/engine/async_llm.py): a request reached a live server, none answered yet
-    // (the label rules: serving needs a request answered or a batch line)
+    // entrypoints/logger.py RequestLogger.log_inputs `Received request %s: prompt: …`: the API server took a
+    // request in, before the engine has it (`Added request`, above, is the engine scheduling it): the server is
+    // up, no request is answered yet (the label rules: serving needs a request answered or a batch line)
     id: 'request_in',
     kind: 'ready',
     phase: 'ready',
-    lit: 'request',
-    re: /^(?:Added request|Received request)/,
+    lit: 'Received request',
+    re: /^Received request /,
   },
   {
     // entrypoints/llm.py LLM._run_engine (offline `LLM.generate`): its tqdm bar `Processed prompts: N%|…| a/b

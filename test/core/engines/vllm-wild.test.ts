@@ -291,6 +291,29 @@ describe('vLLM tracebacks cut at either end', () => {
     assert.equal(l.failure?.class, 'nccl');
   });
 
+  it('cut after a frame whose code line calls a step: that step (gpu_worker.py → capture_model)', () => {
+    const l = last(
+      [
+        '(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949] WorkerProc hit an exception.',
+        '(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949] Traceback (most recent call last):',
+        '(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949]   File "/usr/lib/python3/dist-packages/vllm/v1/worker/gpu_worker.py", line 588, in compile_or_warm_up_model',
+        '(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949]     cuda_graph_memory_bytes = self.model_runner.capture_model()',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'cuda_graph');
+  });
+
+  it('a call the catalog does not know leaves the frame’s own phase', () => {
+    const l = last(
+      [
+        'Traceback (most recent call last):',
+        '  File "/usr/lib/python3/dist-packages/vllm/v1/worker/gpu_worker.py", line 588, in compile_or_warm_up_model',
+        '    self.helper_nobody_knows()',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'compile');
+  });
+
   it('frames of an egg install are vLLM frames (site-packages/vllm-X.egg/vllm/…)', () => {
     assert.equal(
       frameEngine('/usr/lib/python3/site-packages/vllm-0.5.3+cpu-py3.10-linux-x86_64.egg/vllm/engine/llm_engine.py'),
@@ -305,7 +328,7 @@ describe('vLLM tracebacks cut at either end', () => {
         '  File "/usr/lib/python3/dist-packages/vllm/engine/llm_engine.py", line 339, in __init__',
         '    self._initialize_kv_caches()',
         '  File "/usr/lib/python3/dist-packages/vllm/engine/llm_engine.py", line 474, in _initialize_kv_caches',
-        '    self.model_executor.determine_num_available_blocks())',
+        '    self.model_executor.setup()',
       ].join('\n'),
     );
     assert.equal(l.phase, 'kv_cache');

@@ -115,3 +115,19 @@ export function lookupFrame(
   if (phase === null) return { kind: 'relay' };
   return { kind: 'phase', phase, weak: best.weak };
 }
+
+/**
+ * The phase of a call read on a frame's code line (`self.model_runner.capture_model()`) when the traceback is cut
+ * before the callee's own frame: the catalog rows of that bare function name (exact names, not globs) must all
+ * tell the same phase, since the callee's file is not printed.
+ */
+export function lookupCall(engine: FrameEngine, fn: string): FramePhase | null {
+  const t = (TABLES[engine] ??= compile(RULES[engine]));
+  const rows = t.exact.get(fn) ?? [];
+  let phase: FramePhase | null = null;
+  for (const c of rows) {
+    if (c.phase === null || c.callers !== null || (phase !== null && c.phase !== phase)) return null;
+    phase = c.phase;
+  }
+  return phase;
+}
