@@ -158,6 +158,17 @@ const signatures: Signature[] = [
   },
   // weights
   {
+    // platforms/cuda.py get_attn_backend_cls: `Using Flash Attention backend on V1 engine.` (also FlashInfer,
+    // Triton, FlexAttention, MLA…). From 2025-01 until #18593 (2025-05-24) V1 GPUModelRunner.__init__ asked for
+    // the backend, before Worker.load_model (`Starting to load model`); later the layers ask while the model is
+    // built, after that line, where this mark (below loading) changes nothing. The suffix went in 2025-11.
+    id: 'v1_attn_backend',
+    kind: 'phase',
+    phase: 'dist_init',
+    lit: 'on V1 engine',
+    re: /^Using [\w -]+ backend (?:for \S+ )?on V1 engine\./,
+  },
+  {
     id: 'load_start',
     kind: 'phase',
     phase: 'loading_weights',
@@ -176,6 +187,15 @@ const signatures: Signature[] = [
     // `Loading model weights took %.4f GB`, the end of loading; V1 gpu_model_runner.py load_model says `Model
     // loading took %.4f GiB …` (`%.4f GB and %.6f seconds` in its first releases, early 2025)
     re: /^Loading weights took [\d.]+ seconds|^Model loading took [\d.]+ ?Gi?B|^Loading model weights took [\d.]+ ?GB/,
+  },
+  {
+    // tpu-inference runner/tpu_runner.py TPUModelRunner.load_model ends with `Init model | hbm=%sGiB` (HBM used
+    // per chip once the weights are on the TPUs)
+    id: 'tpu_load_done',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    lit: 'Init model | hbm=',
+    re: /^Init model \| hbm=/,
   },
   {
     // Neuron compiles the model while it loads it (vllm-neuron / transformers-neuronx, before any KV sizing):

@@ -40,6 +40,17 @@ describe('vLLM V0: loading milestones', () => {
     assert.equal(l.phase, 'weights_loaded');
   });
 
+  it('`Using … backend on V1 engine.` before `Starting to load model` is not loading yet (0.8-era runner init)', () => {
+    const worker = (m: string) => `(VllmWorker rank=0 pid=6305) ${m}`;
+    const head = [
+      worker('INFO 04-01 09:06:25 [parallel_state.py:954] rank 0 in world size 8 is assigned as DP rank 0, PP rank 0, TP rank 0'),
+      worker('INFO 04-01 09:06:25 [cuda.py:220] Using Flash Attention backend on V1 engine.'),
+    ];
+    assert.notEqual(last(head.join('\n')).phase, 'loading_weights');
+    const l = last([...head, worker('INFO 04-01 09:06:26 [gpu_model_runner.py:1278] Starting to load model m/x...')].join('\n'));
+    assert.equal(l.phase, 'loading_weights');
+  });
+
   it('`Using V2 Model Runner` is device init (v1/worker/gpu_worker.py Worker.init_device), not loading', () => {
     const l = last(
       [
@@ -74,6 +85,16 @@ describe('vLLM on other platforms: their milestones', () => {
       ].join('\n'),
     );
     assert.equal(l.phase, 'autotune');
+  });
+
+  it("tpu-inference's `Init model | hbm=…` ends loading (runner/tpu_runner.py TPUModelRunner.load_model)", () => {
+    const l = last(
+      [
+        core('INFO 10-20 00:02:30 [weight_utils.py:122] Loading weights from /models/m/model.safetensors'),
+        core('INFO 10-20 00:02:33 [tpu_jax_runner.py:309] Init model | hbm=[(1.11, 30.75)]GiB'),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'weights_loaded');
   });
 
   it("tpu-inference's `Precompile … -->` lines (runner/compilation_manager.py)", () => {
@@ -246,6 +267,19 @@ describe('vLLM: stops and requests', () => {
       ].join('\n'),
     );
     assert.equal(l.outcome, 'shutdown');
+  });
+
+  it('after the ready line, a GET answered 404 (a client probing paths the server lacks) is not serving', () => {
+    const api = (m: string) => `(APIServer pid=1) ${m}`;
+    const up = [
+      api('INFO 05-07 20:28:31 [launcher.py:46] Route: /v1/completions, Methods: POST'),
+      api('INFO:     Application startup complete.'),
+      api('INFO:     10.0.0.1:36390 - "GET /v1/models HTTP/1.1" 200 OK'),
+      api('INFO:     10.0.0.1:36392 - "GET /api/tags HTTP/1.1" 404 Not Found'),
+    ];
+    assert.equal(last(up.join('\n')).phase, 'ready');
+    const l = last([...up, api('INFO:     10.0.0.1:36394 - "POST /v1/completions HTTP/1.1" 200 OK')].join('\n'));
+    assert.equal(l.phase, 'serving');
   });
 
   it('`Received request` shows a live server; serving needs a request answered', () => {
