@@ -53,6 +53,9 @@ const GENERIC_FRAMES: Array<[Phase, RegExp]> = [
     /torch\/_(?:dynamo|inductor)\/(?!eval_frame\.py|aot_compile\.py|external_utils\.py|output_code\.py|utils\.py|runtime\/)/,
   ],
   ['cuda_graph', /torch\/cuda\/graphs\.py$/],
+  // AWS Neuron: neuronx_distributed trace/model_builder.py (ModelBuilder.trace, HLO generation and compile) and
+  // libneuronxla neuron_cc_wrapper.py (runs neuronx-cc): the model is being compiled (vllm-neuron, at load)
+  ['compile', /neuronx_distributed\/trace\/|libneuronxla\/neuron_cc_wrapper\.py$/],
 ];
 /**
  * Hugging Face Hub downloads (huggingface_hub, transformers' hub helpers). Their phase is that of what was

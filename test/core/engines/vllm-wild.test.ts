@@ -62,6 +62,20 @@ describe('vLLM V0: loading milestones', () => {
   });
 });
 
+describe('a hub download bar before the engine starts', () => {
+  it("huggingface_hub's `Fetching N files` is no weight loading (vLLM's own download is silenced): one launch", () => {
+    const r = analyzeText(
+      [
+        'Fetching 10 files:   0%|          | 0/10 [00:00<?, ?it/s]',
+        'Fetching 10 files: 100%|██████████| 10/10 [00:00<00:00, 3725.29it/s]',
+        "INFO 03-27 15:53:05 [llm_engine.py:241] Initializing a V0 LLM engine (v0.8.2) with config: model='m/x'",
+      ].join('\n'),
+    );
+    assert.equal(r.launches.length, 1);
+    assert.equal(r.launches[0]!.phase, 'args');
+  });
+});
+
 describe('vLLM on other platforms: their milestones', () => {
   it('V0 TPU precompilation after `# TPU blocks` is past the KV cache (worker/tpu_model_runner.py warmup_model)', () => {
     const l = last(
@@ -122,6 +136,16 @@ describe('vLLM on other platforms: their milestones', () => {
       );
       assert.equal(l.phase, 'compile', line);
     }
+  });
+
+  it('a traceback cut in neuronx_distributed trace/ or libneuronxla is the Neuron compile', () => {
+    const l = last(
+      [
+        core('ERROR 01-28 15:04:44 [core.py:866]   File "/opt/venv/lib/python3.12/site-packages/neuronx_distributed/trace/model_builder.py", line 651, in trace'),
+        core('ERROR 01-28 15:04:44 [core.py:866]     neff_bytes = neuron_xla_wlo_compile(module_bytes, compiler_args,'),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'compile');
   });
 
   it('HPU: `# HPU blocks` sizes the cache, `[Warmup][Prompt][i/n]` is the warmup (vllm-fork log_warmup)', () => {
