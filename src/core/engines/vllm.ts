@@ -158,15 +158,18 @@ const signatures: Signature[] = [
   },
   // weights
   {
-    // platforms/cuda.py get_attn_backend_cls: `Using Flash Attention backend on V1 engine.` (also FlashInfer,
-    // Triton, FlexAttention, MLA…). From 2025-01 until #18593 (2025-05-24) V1 GPUModelRunner.__init__ asked for
-    // the backend, before Worker.load_model (`Starting to load model`); later the layers ask while the model is
-    // built, after that line, where this mark (below loading) changes nothing. The suffix went in 2025-11.
-    id: 'v1_attn_backend',
+    // The attention backend chosen: platforms/cuda.py get_attn_backend_cls `Using Flash Attention backend on V1
+    // engine.` (FlashInfer, Triton, FlexAttention, MLA…; the suffix went in 2025-11), V0 attention/selector.py
+    // `Using XFormers backend.`, V0 platforms `Using Triton MLA backend.`. V0 GPUModelRunnerBase.__init__ (worker
+    // construction) and, from 2025-01 until #18593 (2025-05-24), V1 GPUModelRunner.__init__ asked for it before
+    // Worker.load_model (`Starting to load model`); later the layers ask while the model is built, after that
+    // line, where this mark (below loading) changes nothing. (`Using %s attention backend out of potential
+    // backends` of the newest builds stays with load_start.)
+    id: 'attn_backend',
     kind: 'phase',
     phase: 'dist_init',
-    lit: 'on V1 engine',
-    re: /^Using [\w -]+ backend (?:for \S+ )?on V1 engine\./,
+    lit: 'backend',
+    re: /^Using [\w -]+ backend(?: for (?!compilation)\S+)?(?: on V1 engine)?\.$/,
   },
   {
     id: 'load_start',

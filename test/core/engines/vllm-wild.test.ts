@@ -51,6 +51,11 @@ describe('vLLM V0: loading milestones', () => {
     assert.equal(l.phase, 'loading_weights');
   });
 
+  it('V0: `Using XFormers backend.` at worker construction, before loading (GPUModelRunnerBase.__init__)', () => {
+    const l = last([cfg, v0('selector.py:115] Using XFormers backend.')].join('\n'));
+    assert.equal(l.phase, 'dist_init');
+  });
+
   it('`Using V2 Model Runner` is device init (v1/worker/gpu_worker.py Worker.init_device), not loading', () => {
     const l = last(
       [
