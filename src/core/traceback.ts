@@ -2,7 +2,13 @@
  * Groups a Python traceback, printed over many lines (each possibly carrying a logger prefix), into one
  * exception event: its type, message, rank, first line and the line that names the exception.
  */
-import { type FrameEngine, type FramePhase, frameEngine, lookupCall, lookupFrame } from './engines/frames/index.js';
+import {
+  type FrameEngine,
+  type FramePhase,
+  frameEngine,
+  lookupCall,
+  lookupFrame,
+} from './engines/frames/index.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
 import { textBeforeMessage } from './lines/prefix.js';
 import type { FailureClass, LogLine, Phase } from './types.js';
@@ -502,7 +508,9 @@ export class TracebackTracker {
     const r = /^\s+raise ((?:\w+\.)*[A-Z]\w*)\((.*)$/.exec(msg);
     if (r) this.lastRaise = { type: r[1]!, text: r[2]! };
     // the innermost frame's code line: the call it was making, in case the file cuts the callee's frame off
-    const call = r ? null : /^\s+(?:[\w.[\]]+(?:, *[\w.]+)* *=\s*)?(?:await\s+|return\s+)?(?:\w+\.)*(\w+)\(/.exec(msg);
+    const call = r
+      ? null
+      : /^\s+(?:[\w.[\]]+(?:, *[\w.]+)* *=\s*)?(?:await\s+|return\s+)?(?:\w+\.)*(\w+)\(/.exec(msg);
     if (call && this.frameEngine !== null && !FILE_LINE.test(msg)) {
       const phase = lookupCall(this.frameEngine, call[1]!);
       this.call = phase === null ? null : { phase, weak: false, no: line.no, ts: line.ts, text: line.text };

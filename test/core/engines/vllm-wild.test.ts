@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyFailureText } from '../../../src/core/failure-class.js';
 import { frameEngine } from '../../../src/core/engines/frames/index.js';
+import { classifyFailureText } from '../../../src/core/failure-class.js';
 import { analyzeText } from '../../helpers.js';
 
 const last = (text: string) => {
@@ -33,9 +33,10 @@ describe('vLLM V0: loading milestones', () => {
 
   it('early V1 printed `Model loading took … GB and … seconds` (GB, not GiB)', () => {
     const l = last(
-      [cfg, 'INFO 03-10 08:07:20 [gpu_model_runner.py:1067] Model loading took 0.2389 GB and 0.977005 seconds'].join(
-        '\n',
-      ),
+      [
+        cfg,
+        'INFO 03-10 08:07:20 [gpu_model_runner.py:1067] Model loading took 0.2389 GB and 0.977005 seconds',
+      ].join('\n'),
     );
     assert.equal(l.phase, 'weights_loaded');
   });
@@ -43,11 +44,17 @@ describe('vLLM V0: loading milestones', () => {
   it('`Using … backend on V1 engine.` before `Starting to load model` is not loading yet (0.8-era runner init)', () => {
     const worker = (m: string) => `(VllmWorker rank=0 pid=6305) ${m}`;
     const head = [
-      worker('INFO 04-01 09:06:25 [parallel_state.py:954] rank 0 in world size 8 is assigned as DP rank 0, PP rank 0, TP rank 0'),
+      worker(
+        'INFO 04-01 09:06:25 [parallel_state.py:954] rank 0 in world size 8 is assigned as DP rank 0, PP rank 0, TP rank 0',
+      ),
       worker('INFO 04-01 09:06:25 [cuda.py:220] Using Flash Attention backend on V1 engine.'),
     ];
     assert.notEqual(last(head.join('\n')).phase, 'loading_weights');
-    const l = last([...head, worker('INFO 04-01 09:06:26 [gpu_model_runner.py:1278] Starting to load model m/x...')].join('\n'));
+    const l = last(
+      [...head, worker('INFO 04-01 09:06:26 [gpu_model_runner.py:1278] Starting to load model m/x...')].join(
+        '\n',
+      ),
+    );
     assert.equal(l.phase, 'loading_weights');
   });
 
@@ -59,7 +66,9 @@ describe('vLLM V0: loading milestones', () => {
   it('`Using V2 Model Runner` is device init (v1/worker/gpu_worker.py Worker.init_device), not loading', () => {
     const l = last(
       [
-        core("INFO 06-16 20:55:14 [core.py:101] Initializing a V1 LLM engine (v0.20.0) with config: model='m/x'"),
+        core(
+          "INFO 06-16 20:55:14 [core.py:101] Initializing a V1 LLM engine (v0.20.0) with config: model='m/x'",
+        ),
         core('INFO 06-16 20:55:14 [gpu_worker.py:303] Using V2 Model Runner'),
       ].join('\n'),
     );
@@ -119,7 +128,9 @@ describe('vLLM on other platforms: their milestones', () => {
   it("tpu-inference's `Precompile … -->` lines (runner/compilation_manager.py)", () => {
     const l = last(
       [
-        core("INFO 02-14 02:30:01 [core.py:93] Initializing a V1 LLM engine (v0.13.0) with config: model='m/x'"),
+        core(
+          "INFO 02-14 02:30:01 [core.py:93] Initializing a V1 LLM engine (v0.13.0) with config: model='m/x'",
+        ),
         core("INFO 02-14 02:31:11 [compilation_manager.py:75] Precompile worker0 sample --> {'num_reqs': 8}"),
         core('INFO 02-14 02:31:11 [compilation_manager.py:81] Compilation finished in 0.12 [secs].'),
       ].join('\n'),
@@ -130,14 +141,19 @@ describe('vLLM on other platforms: their milestones', () => {
   it("Neuron's compile lines (neuronx_distributed ModelBuilder.trace, libneuronxla, neuronx-cc) are compile", () => {
     for (const line of [
       core('INFO:Neuron:Done compilation for the priority HLO in 12.5 seconds'),
-      core("INFO:Neuron:Neuron compiler flags: --auto-cast=none --model-type=transformer -O1"),
+      core('INFO:Neuron:Neuron compiler flags: --auto-cast=none --model-type=transformer -O1'),
       '2024-03-19 22:27:23.000452:  1486537  INFO ||NEURON_CC_WRAPPER||: Call compiler with cmd: neuronx-cc compile',
-      core('2025-12-22 19:08:35.000109:  272  [INFO]: Compilation Successfully Completed for model.MODULE_1+2.hlo_module.pb'),
+      core(
+        '2025-12-22 19:08:35.000109:  272  [INFO]: Compilation Successfully Completed for model.MODULE_1+2.hlo_module.pb',
+      ),
     ]) {
       const l = last(
-        [core("INFO 12-22 19:06:00 [core.py:93] Initializing a V1 LLM engine (v0.11.0) with config: model='m/x'"), line].join(
-          '\n',
-        ),
+        [
+          core(
+            "INFO 12-22 19:06:00 [core.py:93] Initializing a V1 LLM engine (v0.11.0) with config: model='m/x'",
+          ),
+          line,
+        ].join('\n'),
       );
       assert.equal(l.phase, 'compile', line);
     }
@@ -146,8 +162,12 @@ describe('vLLM on other platforms: their milestones', () => {
   it('a traceback cut in neuronx_distributed trace/ or libneuronxla is the Neuron compile', () => {
     const l = last(
       [
-        core('ERROR 01-28 15:04:44 [core.py:866]   File "/opt/venv/lib/python3.12/site-packages/neuronx_distributed/trace/model_builder.py", line 651, in trace'),
-        core('ERROR 01-28 15:04:44 [core.py:866]     neff_bytes = neuron_xla_wlo_compile(module_bytes, compiler_args,'),
+        core(
+          'ERROR 01-28 15:04:44 [core.py:866]   File "/opt/venv/lib/python3.12/site-packages/neuronx_distributed/trace/model_builder.py", line 651, in trace',
+        ),
+        core(
+          'ERROR 01-28 15:04:44 [core.py:866]     neff_bytes = neuron_xla_wlo_compile(module_bytes, compiler_args,',
+        ),
       ].join('\n'),
     );
     assert.equal(l.phase, 'compile');
@@ -159,7 +179,9 @@ describe('vLLM on other platforms: their milestones', () => {
     const l = last(
       [
         ...kv,
-        v0('habana_model_runner.py:1192] [Warmup][Prompt][3/56] batch_size:64 seq_len:768 free_mem:13.86 GiB'),
+        v0(
+          'habana_model_runner.py:1192] [Warmup][Prompt][3/56] batch_size:64 seq_len:768 free_mem:13.86 GiB',
+        ),
       ].join('\n'),
     );
     assert.equal(l.phase, 'warmup');
@@ -178,7 +200,7 @@ describe('vLLM on other platforms: their milestones', () => {
   it('`(RayWorkerVllm pid=…)` (vLLM 0.2–0.3 engine/ray_utils.py) says vLLM by itself', () => {
     const r = analyzeText(
       [
-        '(RayWorkerVllm pid=3411) WARNING[XFORMERS]: xFormers can\'t load C++/CUDA extensions.',
+        "(RayWorkerVllm pid=3411) WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions.",
         '(RayWorkerVllm pid=3411)     Please reinstall xformers',
         '(RayWorkerVllm pid=3412)     Please reinstall xformers',
       ].join('\n'),
@@ -229,7 +251,7 @@ describe('vLLM: failures that name their step or their class', () => {
   it('the max-seq-len vs KV-cache error is an OOM once the KV cache is sized (worker.py raise_if_cache_size_invalid)', () => {
     const l = last(
       [
-        'ValueError: The model\'s max seq len (32768) is larger than the maximum number of tokens that can be stored in KV cache (7344). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.',
+        "ValueError: The model's max seq len (32768) is larger than the maximum number of tokens that can be stored in KV cache (7344). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
       ].join('\n'),
     );
     assert.equal(l.phase, 'kv_cache');
@@ -251,7 +273,9 @@ describe('vLLM: failures that name their step or their class', () => {
   it('V0 `Engine iteration timed out` (async_llm_engine.py run_engine_loop) names the timeout of a cut traceback', () => {
     const l = last(
       [
-        v0('metrics.py:341] Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: 5.0 tokens/s, Running: 2 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.9%, CPU KV cache usage: 0.0%.'),
+        v0(
+          'metrics.py:341] Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: 5.0 tokens/s, Running: 2 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.9%, CPU KV cache usage: 0.0%.',
+        ),
         'ERROR 05-02 10:12:20 async_llm_engine.py:658] Engine iteration timed out. This should never happen!',
         'ERROR 05-02 10:12:20 async_llm_engine.py:56] Engine background task failed',
         'ERROR 05-02 10:12:20 async_llm_engine.py:56] Traceback (most recent call last):',
@@ -265,9 +289,13 @@ describe('vLLM: failures that name their step or their class', () => {
   it("a `Worker failed with error '…` whose error runs over several lines is read from its first", () => {
     const l = last(
       [
-        core("INFO 04-17 09:16:00 [core.py:93] Initializing a V1 LLM engine (v0.18.0) with config: model='m/x'"),
+        core(
+          "INFO 04-17 09:16:00 [core.py:93] Initializing a V1 LLM engine (v0.18.0) with config: model='m/x'",
+        ),
         " RuntimeError: Worker failed with error 'NPUModelRunner init failed, error is capture_begin: NPU function error: AclmdlRICaptureBegin, error code is 207005",
-        core('[ERROR] 2026-04-17-09:16:39 (PID:1802934, Device:0, RankID:-1) ERR00100 PTA call acl api failed'),
+        core(
+          '[ERROR] 2026-04-17-09:16:39 (PID:1802934, Device:0, RankID:-1) ERR00100 PTA call acl api failed',
+        ),
       ].join('\n'),
     );
     assert.equal(l.outcome, 'crashed');
@@ -291,7 +319,9 @@ describe('vLLM: stops and requests', () => {
   it('`WorkerProc was terminated` (multiproc_executor.py worker_main) is a stop', () => {
     const l = last(
       [
-        core("INFO 04-03 16:04:00 [core.py:93] Initializing a V1 LLM engine (v0.15.0) with config: model='m/x'"),
+        core(
+          "INFO 04-03 16:04:00 [core.py:93] Initializing a V1 LLM engine (v0.15.0) with config: model='m/x'",
+        ),
         '(Worker_TP0 pid=1387) WARNING 04-03 16:05:24 [multiproc_executor.py:866] WorkerProc was terminated',
       ].join('\n'),
     );
@@ -307,12 +337,16 @@ describe('vLLM: stops and requests', () => {
       api('INFO:     10.0.0.1:36392 - "GET /api/tags HTTP/1.1" 404 Not Found'),
     ];
     assert.equal(last(up.join('\n')).phase, 'ready');
-    const l = last([...up, api('INFO:     10.0.0.1:36394 - "POST /v1/completions HTTP/1.1" 200 OK')].join('\n'));
+    const l = last(
+      [...up, api('INFO:     10.0.0.1:36394 - "POST /v1/completions HTTP/1.1" 200 OK')].join('\n'),
+    );
     assert.equal(l.phase, 'serving');
   });
 
   it('`Received request` shows a live server; serving needs a request answered', () => {
-    const received = v0("logger.py:36] Received request cmpl-1-0: prompt: 'How to make pizza', params: SamplingParams(n=1)");
+    const received = v0(
+      "logger.py:36] Received request cmpl-1-0: prompt: 'How to make pizza', params: SamplingParams(n=1)",
+    );
     assert.equal(last(received).phase, 'ready');
     const l = last([received, v0('async_llm_engine.py:140] Finished request cmpl-1-0.')].join('\n'));
     assert.equal(l.phase, 'serving');
@@ -323,7 +357,9 @@ describe('vLLM stats lines hard-wrapped by a terminal', () => {
   it('a stats line cut inside its request counts still says serving (engine/metrics.py LoggingStatLogger.log)', () => {
     const l = last(
       [
-        v0('metrics.py:536] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 616.1 tokens/s, Running: 32 r'),
+        v0(
+          'metrics.py:536] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 616.1 tokens/s, Running: 32 r',
+        ),
         'eqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 17.6%, CPU KV cache usage: 0.0%.',
       ].join('\n'),
     );
@@ -336,7 +372,9 @@ describe('vLLM tracebacks cut at either end', () => {
     const l = last(
       [
         w('ERROR 11-25 08:17:34 multiproc_worker_utils.py:229]     return GroupCoordinator('),
-        w('ERROR 11-25 08:17:34 multiproc_worker_utils.py:229]   File "/usr/lib/python3/dist-packages/vllm/distributed/parallel_state.py", line 228, in __init__'),
+        w(
+          'ERROR 11-25 08:17:34 multiproc_worker_utils.py:229]   File "/usr/lib/python3/dist-packages/vllm/distributed/parallel_state.py", line 228, in __init__',
+        ),
         w('ERROR 11-25 08:17:34 multiproc_worker_utils.py:229]     self.device_communicator = Comm('),
       ].join('\n'),
     );
@@ -346,7 +384,9 @@ describe('vLLM tracebacks cut at either end', () => {
   it('cut while building the NCCL communicator: the NCCL error NCCL_CHECK raises (pynccl_wrapper.py)', () => {
     const l = last(
       [
-        w('ERROR 11-25 08:17:34 multiproc_worker_utils.py:229]   File "/usr/lib/python3/dist-packages/vllm/distributed/parallel_state.py", line 228, in __init__'),
+        w(
+          'ERROR 11-25 08:17:34 multiproc_worker_utils.py:229]   File "/usr/lib/python3/dist-packages/vllm/distributed/parallel_state.py", line 228, in __init__',
+        ),
         w('ERROR 11-25 08:17:34 multiproc_worker_utils.py:229]     self.pynccl_comm = PyNcclCommunicator('),
       ].join('\n'),
     );
@@ -379,7 +419,9 @@ describe('vLLM tracebacks cut at either end', () => {
 
   it('frames of an egg install are vLLM frames (site-packages/vllm-X.egg/vllm/…)', () => {
     assert.equal(
-      frameEngine('/usr/lib/python3/site-packages/vllm-0.5.3+cpu-py3.10-linux-x86_64.egg/vllm/engine/llm_engine.py'),
+      frameEngine(
+        '/usr/lib/python3/site-packages/vllm-0.5.3+cpu-py3.10-linux-x86_64.egg/vllm/engine/llm_engine.py',
+      ),
       'vllm',
     );
   });
@@ -411,9 +453,16 @@ describe('vLLM tracebacks cut at either end', () => {
 
 describe('failure classes from the words around vLLM failures', () => {
   it('ENOMEM, a refused Hugging Face download, a backend refusing a feature', () => {
-    assert.equal(classifyFailureText('RuntimeError: unable to mmap 16933256392 bytes from file <x>: Cannot allocate memory (12)'), 'oom');
     assert.equal(
-      classifyFailureText('requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://huggingface.co/org/m/resolve/main/config.json'),
+      classifyFailureText(
+        'RuntimeError: unable to mmap 16933256392 bytes from file <x>: Cannot allocate memory (12)',
+      ),
+      'oom',
+    );
+    assert.equal(
+      classifyFailureText(
+        'requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://huggingface.co/org/m/resolve/main/config.json',
+      ),
       'model_not_found',
     );
     assert.equal(classifyFailureText('Torch SPDA does not support logits soft cap.'), 'unsupported');
