@@ -59,6 +59,12 @@ const OVERRIDES = {
       'Worker.compile_or_warm_up_model warms the sampler up after graph capture, the last step of engine init (GPUModelRunner.profile_run calls it too: CALLERS)',
     ],
     [
+      'engine/llm_engine.py',
+      '_initialize_kv_caches',
+      'kv_cache',
+      'V0 LLMEngine._initialize_kv_caches: determine_num_available_blocks (the profile run), then initialize_cache; the catalog has only V1 core.py',
+    ],
+    [
       'gpu_model_runner.py',
       '_dummy_pooler_run',
       'warmup',

@@ -945,6 +945,8 @@ export class LogAnalyzer {
           return;
         }
         launch.shutdown ??= { line: line.no, text: line.text, ts };
+        // a stop only a server that was up prints (vLLM's serve_http): how far the launch had got
+        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         return;
       }
       case 'degraded':
@@ -1037,9 +1039,15 @@ export class LogAnalyzer {
     if (launch.phase === phase) {
       launch.lastProgressTs = ts ?? launch.lastProgressTs;
       launch.lastProgressLine = no;
-    } else if (sig.id === 'access' && launch.phase === 'ready' && PROBE.test(text())) {
+    } else if (
+      sig.id === 'access' &&
+      launch.phase === 'ready' &&
+      (PROBE.test(text()) || (!ok && /"(?:GET|HEAD) /.test(text())))
+    ) {
       // After the ready line, a liveness or metrics probe answered shows the server up, not a model request
-      // served. (With no phase read yet, the answer is all the fragment shows of the server: it still says serving.)
+      // served; so does a GET refused (404 for a path the server lacks: a client probing an Ollama-style API),
+      // since the inference endpoints are POSTs. (With no phase read yet, the answer is all the fragment shows
+      // of the server: it still says serving.)
     } else if (ok || sig.id !== 'access' || (launch.phase !== null && up))
       launch.mark(phase, no, ts, text, sig.id);
     if (sig.id === 'access') {

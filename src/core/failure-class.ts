@@ -6,9 +6,10 @@
 import type { FailureClass } from './types.js';
 
 const RULES: Array<[FailureClass, RegExp]> = [
+  // `Cannot allocate memory` is strerror(ENOMEM): the host refused memory (an mmap of a checkpoint shard, a fork)
   [
     'oom',
-    /out of memory|OutOfMemory|\bOOM\b(?! ?killer)|Not enough memory|cudaMalloc failed|insufficient (?:GPU )?memory|No available memory for the cache blocks|KV cache is needed, which is larger than the available|larger than the maximum number of tokens that can be stored in KV cache|less than desired GPU memory utilization|not enough GPU memory|profiled value -\d+|failed to allocate \S+ buffer/i,
+    /out of memory|OutOfMemory|\bOOM\b(?! ?killer)|Not enough memory|cudaMalloc failed|insufficient (?:GPU )?memory|No available memory for the cache blocks|KV cache is needed, which is larger than the available|larger than the maximum number of tokens that can be stored in KV cache|less than desired GPU memory utilization|not enough GPU memory|profiled value -\d+|failed to allocate \S+ buffer|Cannot allocate memory/i,
   ],
   [
     'nccl',
@@ -30,9 +31,11 @@ const RULES: Array<[FailureClass, RegExp]> = [
     'port_in_use',
     /address already in use|couldn't bind HTTP server socket|Port is already in use|port \d+ is (?:already )?in use|Failed to bind to|EADDRINUSE|\[Errno (?:98|48)\]/i,
   ],
+  // huggingface_hub utils/_http.py hf_raise_for_status re-raises requests' `401 Client Error: Unauthorized for
+  // url: https://huggingface.co/…` (a gated or private repo without a valid token), as GatedRepoError does
   [
     'model_not_found',
-    /RepositoryNotFoundError|Repository Not Found|HFValidationError|is not a local folder and is not a valid model identifier|does not appear to have a file named|LocalEntryNotFoundError|GatedRepoError|failed to open GGUF file|No such file or directory.*(?:model|\.gguf|\.safetensors|config\.json|\.bin)|Can't load (?:the )?(?:config|tokenizer|model)|Repo id must|model (?:file )?(?:path )?(?:'[^']*' )?(?:not found|does not exist)|failed to load model/i,
+    /RepositoryNotFoundError|Repository Not Found|HFValidationError|is not a local folder and is not a valid model identifier|does not appear to have a file named|LocalEntryNotFoundError|GatedRepoError|failed to open GGUF file|No such file or directory.*(?:model|\.gguf|\.safetensors|config\.json|\.bin)|Can't load (?:the )?(?:config|tokenizer|model)|Repo id must|model (?:file )?(?:path )?(?:'[^']*' )?(?:not found|does not exist)|failed to load model|\b401 Client Error\b.*huggingface\.co/i,
   ],
   ['timeout', /TimeoutError|timed out|Timeout waiting|deadline exceeded|watchdog timeout/i],
   [
@@ -43,8 +46,10 @@ const RULES: Array<[FailureClass, RegExp]> = [
     // `FlashAttention only support fp16 and bf16 data type`
     // ptxas (CUDA toolkit; Triton runs its bundled one and prints its stderr under `PTXASError`): `ptxas fatal   :
     // Value 'sm_121a' is not defined for option 'gpu-name'`: the toolchain predates the GPU's architecture
-    // Python's own `TypeError: unsupported operand type(s) for |: …` is a bug in the code, not an unsupported feature
-    /Value '(?:sm|compute)_\w+' is not defined for option 'gpu-name'|NotImplementedError|not (?:yet )?supported|Unsupported(?! operand type)|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported/i,
+    // Python's own `TypeError: unsupported operand type(s) for |: …` is a bug in the code, not an unsupported feature;
+    // `X does not support Y`: a backend refusing a feature (vLLM attention/backends/torch_sdpa.py: `Torch SPDA
+    // does not support logits soft cap.`)
+    /Value '(?:sm|compute)_\w+' is not defined for option 'gpu-name'|NotImplementedError|not (?:yet )?supported|Unsupported(?! operand type)|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported|\bdoes not support\b/i,
   ],
   [
     'config_error',

@@ -26,10 +26,15 @@ export function parseBar(msg: string): ProgressReading | null {
   return { desc: m[1]!.trim(), done, total, elapsed: clock(m[5]), remaining: clock(m[6]), rate };
 }
 
-/** Which phase a bar belongs to, from its description. */
+/**
+ * Which phase a bar belongs to, from its description. Not huggingface_hub's `Fetching N files` (snapshot_download):
+ * vLLM downloads weights with it silenced (model_loader/weight_utils.py download_weights_from_hf,
+ * `tqdm_class=DisabledTqdm`; SGLang's copy does the same), so a visible one is a config or tokenizer lookup
+ * (transformers_utils/config.py, tokenizers/registry.py) made while the arguments are resolved, or the user's own.
+ */
 export function barPhase(desc: string): Phase | null {
   if (
-    /checkpoint shards|safetensors|Loading weights|loading shards|Loading model|Multi-thread loading|Runai|Fastsafetensor|np_cache|Fetching \d+ files|\.safetensors|\.bin$|\.gguf$|Loading \w+ weights/i.test(
+    /checkpoint shards|safetensors|Loading weights|loading shards|Loading model|Multi-thread loading|Runai|Fastsafetensor|np_cache|\.safetensors|\.bin$|\.gguf$|Loading \w+ weights/i.test(
       desc,
     )
   )

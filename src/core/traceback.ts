@@ -2,7 +2,14 @@
  * Groups a Python traceback, printed over many lines (each possibly carrying a logger prefix), into one
  * exception event: its type, message, rank, first line and the line that names the exception.
  */
-import { type FramePhase, frameEngine, lookupFrame, PARTIAL_FRAME_TABLES } from './engines/frames/index.js';
+import {
+  type FrameEngine,
+  type FramePhase,
+  frameEngine,
+  lookupCall,
+  lookupFrame,
+  PARTIAL_FRAME_TABLES,
+} from './engines/frames/index.js';
 import { classifyExceptionType, classifyFailureText } from './failure-class.js';
 import { textBeforeMessage } from './lines/prefix.js';
 import type { FailureClass, LogLine, Phase } from './types.js';
@@ -53,6 +60,9 @@ const GENERIC_FRAMES: Array<[Phase, RegExp]> = [
     /torch\/_(?:dynamo|inductor)\/(?!eval_frame\.py|aot_compile\.py|external_utils\.py|output_code\.py|utils\.py|runtime\/)/,
   ],
   ['cuda_graph', /torch\/cuda\/graphs\.py$/],
+  // AWS Neuron: neuronx_distributed trace/model_builder.py (ModelBuilder.trace, HLO generation and compile) and
+  // libneuronxla neuron_cc_wrapper.py (runs neuronx-cc): the model is being compiled (vllm-neuron, at load)
+  ['compile', /neuronx_distributed\/trace\/|libneuronxla\/neuron_cc_wrapper\.py$/],
 ];
 /**
  * Hugging Face Hub downloads (huggingface_hub, transformers' hub helpers). Their phase is that of what was
@@ -247,6 +257,10 @@ export class TracebackTracker {
   private serverFrames = false;
   /** The innermost frame read so far that told a phase (`shutdown` frames tell none). */
   private frame: (Omit<FramePhaseAt, 'phase'> & { phase: FramePhase; weak: boolean }) | null = null;
+  /** The step the innermost frame's code line calls (frames/index.ts lookupCall), while no deeper frame came. */
+  private call: (Omit<FramePhaseAt, 'phase'> & { phase: FramePhase; weak: boolean }) | null = null;
+  /** The engine whose package holds the innermost frame read so far. */
+  private frameEngine: FrameEngine | null = null;
   /** Bare function names of the frames read so far in this traceback, outermost first (callers: readFrame). */
   private outer: string[] = [];
   /**
@@ -344,6 +358,7 @@ export class TracebackTracker {
         this.lastRaise = null;
         this.opened = line.no;
         this.frame = null;
+        this.call = null;
         this.start = line.no;
         this.startText = line.text;
         this.tags = line.tags;
@@ -390,6 +405,7 @@ export class TracebackTracker {
       else if (this.hub === null) this.hubCaller = null;
       this.hubSeen = null;
       this.frame = null;
+      this.call = null;
       this.outer = [];
       this.partialFile = null;
       this.open = false;
@@ -407,14 +423,16 @@ export class TracebackTracker {
     if (/^(?:The above exception was the direct cause|During handling of the above exception)/.test(msg))
       this.chained = true;
     if (FRAME.test(msg) || msg === '') {
-      if (!this.open && !this.sawFrames && /^\s*File ["“”']/.test(msg)) {
-        // The file starts (or resumes) inside a traceback whose header is not in the log.
+      if (!this.open && (!this.sawFrames || this.start === null) && /^\s*File ["“”']/.test(msg)) {
+        // The file starts (or resumes) inside a traceback whose header is not in the log (maybe after a code
+        // line or a blank line of the frame above, which set sawFrames without opening it).
         this.open = true;
         this.lastRaise = null;
         this.opened = line.no;
         this.start = line.no;
         this.startText = line.text;
         this.frame = null;
+        this.call = null;
         this.outer = [];
       }
       this.sawFrames = true;
@@ -493,6 +511,23 @@ export class TracebackTracker {
   private notePhase(msg: string, line: LogLine): void {
     const r = /^\s+raise ((?:\w+\.)*[A-Z]\w*)\((.*)$/.exec(msg);
     if (r) this.lastRaise = { type: r[1]!, text: r[2]! };
+    // the innermost frame's code line: the call it was making, in case the file cuts the callee's frame off
+    const call = r
+      ? null
+      : /^\s+(?:[\w.[\]]+(?:, *[\w.]+)* *=\s*)?(?:await\s+|return\s+)?(?:\w+\.)*(\w+)\(/.exec(msg);
+    if (call && this.frameEngine !== null && !FILE_LINE.test(msg)) {
+      const phase = lookupCall(this.frameEngine, call[1]!);
+      this.call = phase === null ? null : { phase, weak: false, no: line.no, ts: line.ts, text: line.text };
+    }
+    // vLLM (and SGLang's copy) distributed/device_communicators/pynccl.py PyNcclCommunicator.__init__ reaches NCCL
+    // only through pynccl_wrapper.py NCCLLibrary.NCCL_CHECK, `raise RuntimeError(f"NCCL error: {error_str}")`: a
+    // traceback cut while constructing the communicator or inside the wrapper names that exception
+    if (
+      !r &&
+      (/^\s+(?:\S.*[=(] *)?(?:PyNcclCommunicator|self\.NCCL_CHECK)\(/.test(msg) ||
+        /[\\/]pynccl_wrapper\.py["“”']/.test(msg))
+    )
+      this.lastRaise = { type: 'RuntimeError', text: 'f"NCCL error: (cut traceback)' };
     this.partialFile = null;
     const f = FILE_LINE.exec(msg);
     if (!f) {
@@ -504,6 +539,8 @@ export class TracebackTracker {
     for (const [phase, re] of HUB_CALLER) if (re.test(f[1]!)) this.hubCaller = phase;
     if (SERVER_FRAME.test(f[1]!)) this.serverFrames = true;
     else if (CLIENT_FRAME.test(f[1]!)) this.clientFrames = true;
+    this.call = null;
+    this.frameEngine = frameEngine(f[1]!);
     const v = readFrame(f[1]!, f[2]!, this.outer);
     this.outer.push(f[2]!);
     if (v === null || v === 'relay' || (v.weak && this.frame !== null)) return;
@@ -512,7 +549,10 @@ export class TracebackTracker {
 
   /** A traceback ended without its exception line: its frames' phase goes to the caller. */
   private flushFrames(): void {
-    const f = this.frame;
+    // cut right after a frame's code line: the step it was calling is the innermost one shown
+    const f = this.call ?? this.frame;
+    this.call = null;
+    this.frameEngine = null;
     this.frame = null;
     this.outer = [];
     if (f !== null) this.clearHub();

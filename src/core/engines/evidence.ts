@@ -56,12 +56,13 @@ const VL_CONFIG =
 // `Available KV cache memory: %s GiB`, `Graph capturing finished in %.0f secs`.
 const VL_MILESTONE =
   /^Capturing CUDA graphs \(|^Starting vLLM API server|^Model loading took [\d.]+ GiB|^Available KV cache memory: |^Graph capturing finished in \d/;
-// vLLM's worker process names (v1/executor/multiproc_executor.py, v1/engine/core.py, Ray workers).
+// vLLM's worker process names (v1/executor/multiproc_executor.py, v1/engine/core.py, Ray workers: 0.2–0.3's
+// engine/ray_utils.py RayWorkerVllm, later RayWorkerWrapper, vllm-ascend's NPURayWorkerWrapper).
 const VL_TAGS =
-  /^(?:APIServer|ApiServer_\d+|EngineCore(?:_DP\d+)?|Worker(?:_[A-Z]+\d+)*|VllmWorker(?:Process)?|RayWorkerWrapper)$|^VllmWorker /;
+  /^(?:APIServer|ApiServer_\d+|EngineCore(?:_DP\d+)?|Worker(?:_[A-Z]+\d+)*|VllmWorker(?:Process)?|(?:NPU)?RayWorkerWrapper|RayWorkerVllm)$|^VllmWorker /;
 // The package in a path or module name, vLLM's own logger file names, and cut paths of the v1 package.
 const VL_PATH =
-  /\/vllm\/|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]|(?:^|[\s"'/])v1\/(?:engine|worker|executor|core|sample|attention)\//;
+  /\/vllm\/|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]|(?:^|[\s"'/])v1\/(?:engine|worker|executor|core|sample|attention)\/|^vllm\/(?:engine|entrypoints|v1|worker|executor|model_executor|distributed|config)\/\w+\.py"/;
 
 export function vllmEvidence(line: LogLine): number {
   const m = line.msg;

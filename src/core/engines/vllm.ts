@@ -158,18 +158,61 @@ const signatures: Signature[] = [
   },
   // weights
   {
+    // The attention backend chosen: platforms/cuda.py get_attn_backend_cls `Using Flash Attention backend on V1
+    // engine.` (FlashInfer, Triton, FlexAttention, MLA…; the suffix went in 2025-11), V0 attention/selector.py
+    // `Using XFormers backend.`, V0 platforms `Using Triton MLA backend.`. V0 GPUModelRunnerBase.__init__ (worker
+    // construction) and, from 2025-01 until #18593 (2025-05-24), V1 GPUModelRunner.__init__ asked for it before
+    // Worker.load_model (`Starting to load model`); later the layers ask while the model is built, after that
+    // line, where this mark (below loading) changes nothing. (`Using %s attention backend out of potential
+    // backends` of the newest builds stays with load_start.)
+    id: 'attn_backend',
+    kind: 'phase',
+    phase: 'dist_init',
+    lit: 'backend',
+    re: /^Using [\w -]+ backend(?: for (?!compilation)\S+)?(?: on V1 engine)?\.$/,
+  },
+  {
     id: 'load_start',
     kind: 'phase',
     phase: 'loading_weights',
     lit: 'o',
-    re: /^Starting to load model|^Loading model from scratch|^Using V2 Model Runner|^Using \S+ attention backend|^Loading model weights|^Time spent downloading weights|^Using model weights format|^Loading weights with BitsAndBytes|^Detected (?:fp8|FP8) checkpoint/,
+    // Not `Using V2 Model Runner`: v1/worker/gpu_worker.py Worker.init_device logs it when it builds the runner,
+    // before load_model (the catalog's dist_init reads it). Not V0's `Loading model weights took %.4f GB` either
+    // (load_done below): worker/model_runner.py GPUModelRunnerBase.load_model logs it once the weights are in.
+    re: /^Starting to load model|^Loading model from scratch|^Using \S+ attention backend|^Loading model weights(?! took)|^Time spent downloading weights|^Using model weights format|^Loading weights with BitsAndBytes|^Detected (?:fp8|FP8) checkpoint/,
   },
   {
     id: 'load_done',
     kind: 'phase',
     phase: 'weights_loaded',
     lit: 'took',
-    re: /^Loading weights took [\d.]+ seconds|^Model loading took [\d.]+ ?GiB/,
+    // V0 worker/model_runner.py GPUModelRunnerBase.load_model (and vllm-ascend's NPU runners, same words):
+    // `Loading model weights took %.4f GB`, the end of loading; V1 gpu_model_runner.py load_model says `Model
+    // loading took %.4f GiB …` (`%.4f GB and %.6f seconds` in its first releases, early 2025)
+    re: /^Loading weights took [\d.]+ seconds|^Model loading took [\d.]+ ?Gi?B|^Loading model weights took [\d.]+ ?GB/,
+  },
+  {
+    // tpu-inference runner/tpu_runner.py TPUModelRunner.load_model ends with `Init model | hbm=%sGiB` (HBM used
+    // per chip once the weights are on the TPUs)
+    id: 'tpu_load_done',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    lit: 'Init model | hbm=',
+    re: /^Init model \| hbm=/,
+  },
+  {
+    // Neuron compiles the model while it loads it (vllm-neuron / transformers-neuronx, before any KV sizing):
+    // neuronx_distributed trace/model_builder.py ModelBuilder.trace logs on the `Neuron` logger (`INFO:Neuron:`
+    // when Python's default format prints it): `Generating HLOs for the following models: …`, `Generated all
+    // HLOs in %s seconds`, `Starting compilation for the priority HLO`, `Done compilation for the priority HLO`
+    // (`… in %s seconds`), `Finished Compilation for all HLOs in %s seconds`, and `Neuron compiler flags: %s`
+    // from its compiler-args helper; libneuronxla's neuron_cc_wrapper prints `||NEURON_CC_WRAPPER||: Call
+    // compiler with cmd: neuronx-cc compile …` and `||NEURON_CACHE||: Compile cache path: …`; neuronx-cc itself
+    // `Compilation Successfully Completed for model.MODULE_….hlo_module.pb` and `Using a cached neff at …`
+    id: 'neuron_compile',
+    kind: 'phase',
+    phase: 'compile',
+    re: /^(?:INFO:Neuron:)?(?:Generating HLOs for the following models|Generated all HLOs in|Starting compilation for (?:the priority HLO|all HLOs)|Done compilation for the priority HLO|Finished Compilation for all HLOs|Neuron compiler flags:)|\|\|NEURON_(?:CC_WRAPPER|CACHE)\|\|: (?:Call compiler|Compile cache path)|\[INFO\]: (?:Compilation Successfully Completed for model\.|Using a cached neff at )/,
   },
   // torch.compile
   {
@@ -178,6 +221,29 @@ const signatures: Signature[] = [
     phase: 'compile',
     lit: 'o',
     re: /for vLLM's torch\.compile|^Dynamo bytecode transform time|^Compiling a graph for|^Cache the graph of|^Directly load (?:the compiled graph|AOT compilation)|^torch\.compile (?:takes|took|and initial)|^Initial profiling\/warmup run took|^Compile and warming up model for size|^Compiling model with|torch\._inductor|^Start compiling/,
+  },
+  {
+    // TPU precompilation, in the worker's compile_or_warm_up_model once the KV cache is sized, where GPUs run
+    // their kernel warmups before graph capture (autotune's rank, which scores as compile): V0
+    // worker/tpu_model_runner.py TPUModelRunner.warmup_model `Compiling the model with different input
+    // shapes...` then `batch_size: %d, seq_len: %d` per shape; V1 v1/worker/tpu_model_runner.py capture_model /
+    // _precompile_* `Compiling the model with different input shapes.`, `  -- num_tokens: %d`, `Compiling
+    // sampling with different input shapes.`, `Compilation finished in %.2f [secs].` (once printed `in in`);
+    // tpu-inference runner/compilation_manager.py `Precompile %s --> %s` and the same `Compilation finished in`
+    id: 'xla_precompile',
+    kind: 'phase',
+    phase: 'autotune',
+    re: /^Compiling (?:the model|sampling|[\w -]+) with different input shapes|^\s*-- num_tokens: \d+|^batch_size: \d+, seq_len: \d+$|^Compilation finished in (?:in )?[\d.]+ \[secs\]|^Precompile \S+ \S+ -->/,
+  },
+  {
+    // HabanaAI/vllm-fork worker/habana_model_runner.py (later hpu_model_runner.py) HabanaModelRunner.log_warmup:
+    // `[Warmup][{phase}][{i+1}/{max_i}] batch_size:{bs} seq_len:{n} free_mem:{mem}` (`num_blocks:` for decode),
+    // one line per bucket while the HPU graphs are compiled after the KV cache is allocated
+    id: 'hpu_warmup',
+    kind: 'phase',
+    phase: 'warmup',
+    lit: '[Warmup][',
+    re: /^\[Warmup\]\[\w+\]\[\d+\/\d+\]/,
   },
   {
     // model_executor/warmup/kernel_warmup.py kernel_warmup (Worker.compile_or_warm_up_model, after the KV
@@ -191,11 +257,13 @@ const signatures: Signature[] = [
   },
   // KV cache sizing
   {
+    // `# TPU blocks: %d, # CPU blocks: %d` (V0 executor/ray_tpu_executor.py, tpu_executor.py) and `# HPU blocks`
+    // (HabanaAI vllm-fork executor/habana_executor.py) are the GPU line's words on those platforms
     id: 'kv_cache',
     kind: 'phase',
     phase: 'kv_cache',
 
-    re: /^Available KV cache memory|^GPU KV cache size|^Maximum concurrency for|^# (?:cuda|GPU|CPU|npu|xpu) blocks|^Memory profiling takes|^Profiling CUDA graph memory|^Estimated CUDA graph memory|^KV cache (?:memory|size)|^Auto-fit max_model_len|^the current vLLM instance can use|^model weights take|^Setting max_num_seqs|vllm cache_config_info/,
+    re: /^Available KV cache memory(?!: -)|^GPU KV cache size|^Maximum concurrency for|^# (?:cuda|GPU|CPU|npu|xpu|TPU|HPU) blocks|^Memory profiling takes|^Profiling CUDA graph memory|^Estimated CUDA graph memory|^KV cache (?:memory|size)|^Auto-fit max_model_len|^the current vLLM instance can use|^model weights take|^Setting max_num_seqs|vllm cache_config_info/,
   },
   // CUDA graphs
   {
@@ -241,7 +309,9 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     lit: 'Avg prompt throughput',
-    re: /Avg prompt throughput: ([\d.]+) tokens\/s, Avg generation throughput: ([\d.]+) tokens\/s, Running: (\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): (\d+) reqs(?:.*?GPU KV cache usage: ([\d.]+)%)?/,
+    // V0 engine/metrics.py LoggingStatLogger.log, V1 v1/metrics/loggers.py: the request counts and cache usage
+    // are optional here, since a terminal of ~130 columns hard-wraps the line inside them (`Running: 32 r` / `eqs,`)
+    re: /Avg prompt throughput: ([\d.]+) tokens\/s, Avg generation throughput: ([\d.]+) tokens\/s(?:, Running: (\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): (\d+) reqs(?:.*?GPU KV cache usage: ([\d.]+)%)?)?/,
   },
   {
     id: 'access',
@@ -268,7 +338,26 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     lit: 'request',
-    re: /^(?:Added request|Finished request|Received request|Aborted request)|^Detected the chat template content format/,
+    re: /^(?:Added request|Finished request|Aborted request)|^Detected the chat template content format/,
+  },
+  {
+    // entrypoints/logger.py RequestLogger.log_inputs `Received request %s: prompt: …`: the API server took a
+    // request in, before the engine has it (`Added request`, above, is the engine scheduling it): the server is
+    // up, no request is answered yet (the label rules: serving needs a request answered or a batch line)
+    id: 'request_in',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Received request',
+    re: /^Received request /,
+  },
+  {
+    // entrypoints/llm.py LLM._run_engine (offline `LLM.generate`): its tqdm bar `Processed prompts: N%|…| a/b
+    // [… est. speed input: … toks/s, output: … toks/s]` runs while the engine steps batches
+    id: 'offline_generate',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'Processed prompts',
+    re: /^Processed prompts: +\d+%/,
   },
   {
     id: 'spec',
@@ -286,9 +375,12 @@ const signatures: Signature[] = [
   },
   // failures with a definite class
   {
+    // V0 worker/worker.py raise_if_cache_size_invalid (initialize_cache, after the profile run) and V1
+    // v1/core/kv_cache_utils.py check_enough_kv_cache_memory: raised once the KV cache is sized
     id: 'no_cache_memory',
     kind: 'failure',
     failure: 'oom',
+    phase: 'kv_cache',
     lit: 'cache blocks',
     re: /No available memory for the cache blocks/,
   },
@@ -296,8 +388,21 @@ const signatures: Signature[] = [
     id: 'max_len_kv',
     kind: 'failure',
     failure: 'oom',
+    phase: 'kv_cache',
     lit: 'KV cache',
     re: /KV cache is needed, which is larger than the available KV cache memory|is larger than the maximum number of tokens that can be stored in KV cache/,
+  },
+  {
+    // v1/worker/gpu_worker.py Worker.determine_available_memory logs `Available KV cache memory: %.2f GiB`; below
+    // zero (the weights and activations took more than gpu_memory_utilization allows) the KV-cache check that
+    // follows (v1/core/kv_cache_utils.py check_enough_kv_cache_memory, `No available memory for the cache
+    // blocks`) always raises: the failure is decided on this line, whatever the cut traceback after it shows
+    id: 'negative_kv_memory',
+    kind: 'failure',
+    failure: 'oom',
+    phase: 'kv_cache',
+    lit: 'Available KV cache memory: -',
+    re: /^Available KV cache memory: -[\d.]+ ?GiB/,
   },
   {
     id: 'free_memory',
@@ -328,6 +433,40 @@ const signatures: Signature[] = [
     re: /Model architectures \[[^\]]*\] are not supported for now/,
   },
   {
+    // V0 engine/async_llm_engine.py AsyncLLMEngine.run_engine_loop: `Engine iteration timed out. This should
+    // never happen!` before it raises the asyncio TimeoutError that `Engine background task failed` reports
+    id: 'iteration_timeout',
+    kind: 'failure',
+    failure: 'timeout',
+    lit: 'Engine iteration timed out',
+    re: /^Engine iteration timed out\./,
+  },
+  {
+    // V0 worker/worker_base.py WorkerWrapperBase.execute_method: `Error executing method %r. This might cause
+    // deadlock in distributed execution.`, and executor/multiproc_worker_utils.py _run_worker_process:
+    // `Exception in worker %s while processing method %s: %s, %s` (later without the message): the method names
+    // the step that failed; the traceback (or the message) follows
+    id: 'method_failed_kv',
+    kind: 'failure',
+    phase: 'kv_cache',
+    lit: 'method',
+    re: /^(?:Error executing method '?(?:determine_num_available_blocks|initialize_cache)'?\.|Exception in worker \S+ while processing method (?:determine_num_available_blocks|initialize_cache)\b:? ?(.*))/,
+  },
+  {
+    id: 'method_failed_load',
+    kind: 'failure',
+    phase: 'loading_weights',
+    lit: 'method',
+    re: /^(?:Error executing method '?load_model'?\.|Exception in worker \S+ while processing method load_model\b:? ?(.*))/,
+  },
+  {
+    id: 'method_failed_dist',
+    kind: 'failure',
+    phase: 'dist_init',
+    lit: 'method',
+    re: /^(?:Error executing method '?(?:init_device|init_worker)'?\.|Exception in worker \S+ while processing method (?:init_device|init_worker)\b:? ?(.*))/,
+  },
+  {
     id: 'ready_timeout',
     kind: 'failure',
     failure: 'timeout',
@@ -346,7 +485,10 @@ const signatures: Signature[] = [
     id: 'worker_failed',
     kind: 'failure',
     lit: 'Worker failed with error',
-    re: /Worker failed with error '(.*)', please check the stack trace above/,
+    // v1/executor/multiproc_executor.py WorkerProc.wait_for_ready: `raise RuntimeError(f"Worker failed with error
+    // '{e}', please check the stack trace above for the root cause")`; an error text of several lines (torch_npu's
+    // CANN errors) leaves the first line without the closing words
+    re: /Worker failed with error '(.*?)(?:', please check the stack trace above|$)/,
   },
   // consequences
   {
@@ -363,10 +505,29 @@ const signatures: Signature[] = [
   },
   // shutdown
   {
+    // entrypoints/launcher.py serve_http: `Shutting down FastAPI HTTP server.` (V0 and early V1) and the newest
+    // `[shutdown] API server: …` lines. serve_http runs only once the engine is up and uvicorn serves, so
+    // these lines also say the server had been ready (a paste holding only its shutdown)
+    id: 'http_shutdown',
+    kind: 'shutdown',
+    phase: 'ready',
+    lit: 'Shutting down FastAPI HTTP server',
+    re: /^Shutting down FastAPI HTTP server\./,
+  },
+  {
+    id: 'http_shutdown_structured',
+    kind: 'shutdown',
+    phase: 'ready',
+    lit: '[shutdown] API server: ',
+    re: /^\[shutdown\] API server: /,
+  },
+  {
     id: 'shutdown',
     kind: 'shutdown',
 
-    re: /^Shutting down Fas|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
+    // `WorkerProc was terminated`: v1/executor/multiproc_executor.py WorkerProc.worker_main, on the SIGTERM/SIGINT
+    // the executor or Ctrl-C sends (after an engine failure the failure has already been read)
+    re: /^Shutting down Fas|^WorkerProc was terminated$|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
   },
   {
     // newest vLLM's structured teardown (v1/engine/core.py _handle_shutdown, entrypoints/launcher.py serve_http,

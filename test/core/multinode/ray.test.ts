@@ -131,7 +131,9 @@ function rayLog(
   nodes.forEach((ip, i) => {
     L.push(W(ip, 100 + i, at(8, ip), 'model_runner.py:1110', 'Starting to load model org/M...'));
   });
-  if (opts.driverLoads !== false)
+  // `Loading model weights took` ends the loading (V0 model_runner.py load_model): a driver stopped mid-load has not
+  // printed it
+  if (opts.driverLoads !== false && opts.stopAt !== 'load')
     L.push(D(at(30, null), 'model_runner.py:1115', 'Loading model weights took 4.1 GB'));
   if (opts.stopAt === 'load') {
     L.push(D(at(50, null), 'custom_all_reduce_utils.py:244', 'reading GPU P2P access cache'));

@@ -100,6 +100,8 @@ export function frameEngine(path: string): FrameEngine | null {
   const pkg = /(?:site|dist)-packages\/([^/]+)\//g;
   let last: string | null = null;
   for (let m = pkg.exec(p); m !== null; m = pkg.exec(p)) last = m[1]!;
+  // a setuptools egg install keeps the package one level down: site-packages/vllm-0.5.3+cpu-py3.10.egg/vllm/
+  if (last !== null) last = /^(sglang|vllm|tensorrt_llm|lmdeploy)-[^/]*\.egg$/.exec(last)?.[1] ?? last;
   if (last !== null) return Object.hasOwn(PACKAGE, last) ? PACKAGE[last]! : null;
   const src = /(?:^|\/)(sglang|vllm|tensorrt_llm|text_generation_server|lmdeploy)\//g;
   let eng: FrameEngine | null = null;
@@ -138,4 +140,20 @@ export function lookupFrame(
   const phase = (best.callers && callerPhase(best.callers, outer)) ?? best.phase;
   if (phase === null) return { kind: 'relay' };
   return { kind: 'phase', phase, weak: best.weak };
+}
+
+/**
+ * The phase of a call read on a frame's code line (`self.model_runner.capture_model()`) when the traceback is cut
+ * before the callee's own frame: the catalog rows of that bare function name (exact names, not globs) must all
+ * tell the same phase, since the callee's file is not printed.
+ */
+export function lookupCall(engine: FrameEngine, fn: string): FramePhase | null {
+  const t = (TABLES[engine] ??= compile(RULES[engine]));
+  const rows = t.exact.get(fn) ?? [];
+  let phase: FramePhase | null = null;
+  for (const c of rows) {
+    if (c.phase === null || c.callers !== null || (phase !== null && c.phase !== phase)) return null;
+    phase = c.phase;
+  }
+  return phase;
 }

@@ -326,6 +326,8 @@ export const VLLM_FRAMES: readonly FrameRule[] = [
   ['model_executor/warmup/*.py', '*', 'warmup'],
   // override: Worker.compile_or_warm_up_model warms the sampler up after graph capture, the last step of
   ['gpu_model_runner.py', '_dummy_sampler_run', 'warmup', { profile_run: 'kv_cache' }],
+  // override: V0 LLMEngine._initialize_kv_caches: determine_num_available_blocks (the profile run), then
+  ['engine/llm_engine.py', '_initialize_kv_caches', 'kv_cache'],
   // override: pooling models: Worker.compile_or_warm_up_model runs it after graph capture where others w
   ['gpu_model_runner.py', '_dummy_pooler_run', 'warmup', { profile_run: 'kv_cache' }],
 ];
