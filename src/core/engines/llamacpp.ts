@@ -39,7 +39,8 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'args',
     lit: 'e',
-    re: /^(?:main: )?system info:|^system_info:|^common_param|^load_backend: loaded|^main: HTTP server is listening|^device_info/,
+    // (before 2024-04 ggml-cuda's init printed as `ggml_init_cublas: …`; the 2026 uptime format tags lines `cmn  common_param: …`)
+    re: /^(?:main: )?system info:|^system_info:|^(?:cmn +)?common_param|^load_backend: loaded|^main: HTTP server is listening|^device_info|^ggml_init_cublas: /,
   },
   {
     id: 'loading',
@@ -47,7 +48,9 @@ const signatures: Signature[] = [
     phase: 'loading_weights',
     lit: 'o',
     // server.cpp main: `main: loading model` before the loader's own lines
-    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params/,
+    // (2024 text format `INFO [ main] loading model | …`; the verbose loader's `create_tensor: loading tensor …`;
+    // router mode's child reporting `cmd_child_to_router:state:{"state":"loading",…}`)
+    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^cmd_child_to_router:state:\{"state":"loading"/,
   },
   {
     id: 'loaded',
@@ -80,6 +83,7 @@ const signatures: Signature[] = [
     // before the 2024-10 logging rework server.cpp main printed `LOG_INFO("model loaded", {})` as
     // `INFO [ main] model loaded | tid=… ` (text) or `{…"msg":"model loaded"…}` (--log-format json)
     re: /(?:llama_server|main): model loaded$|\] model loaded(?: \||$)|"msg":"model loaded"/,
+    readyOnceListening: true,
   },
   {
     id: 'ready',
@@ -90,6 +94,10 @@ const signatures: Signature[] = [
     lit: 'listening',
     // 2023 server.cpp: `llama server listening at http://host:port`
     re: /(?:llama_server|main): (?:server is )?listening on \S+|HTTP server listening|^llama server listening at \S+/,
+    // From 2024-01 (#4860) the server started its HTTP thread before loading the model and logged
+    // `HTTP server listening` (and llamafile `llama server listening at …`) first; `model loaded` (#4881) or the
+    // main loop's `all slots are idle` then says it is up. Before the KV cache is made the line only shows the port.
+    after: 'kv_cache',
   },
   {
     // server.cpp update_slots prints it when the main loop starts and after every task: it says nothing was served
@@ -118,7 +126,8 @@ const signatures: Signature[] = [
     // older text format: `INFO [ launch_slot_with_task] slot is processing task | …`, `… slot released | …`;
     // from 2023-10 (#3677, parallel decoding) to 2024-02 (#5700, unified log format) LOG_TEE's
     // `slot %i is processing [task id: %i]` and `slot %d released (%d tokens in cache)`
-    re: /^slot \d+ (?:is processing \[task id: \d+\]|released \(\d+ tokens in cache\))|launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|processing task|prompt processing|stop processing|\] slot released \|/,
+    // (2024 text format: `INFO [ update_slots] kv cache rm [p0, end) | … id_slot=0 id_task=90`, a slot at work)
+    re: /^slot \d+ (?:is processing \[task id: \d+\]|released \(\d+ tokens in cache\))|\] kv cache rm \[|launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|processing task|prompt processing|stop processing|\] slot released \|/,
   },
   {
     // server.cpp request handling: `srv  params_from_: Chat format: …` (each request's parameters),
@@ -193,10 +202,19 @@ const signatures: Signature[] = [
   {
     // ggml.c ggml_abort: `fprintf(stderr, "%s:%d: ", file, line)` + the message, then a backtrace and abort();
     // GGML_ASSERT(x) prints `file:line: GGML_ASSERT(x) failed` the same way. Only ggml's and llama's own files.
+    // ggml-cuda.cu's own aborts (ggml_cuda_error `CUDA error`, the VMM pool's `%s:%d: HipVMM Failure: …`, cuBLAS):
+    // a GPU runtime failure whatever the words
+    id: 'ggml_cuda_abort',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: '.cu:',
+    re: /^\S*ggml[_-]cuda\.cu:\d+: (.+)$/,
+  },
+  {
     id: 'ggml_abort',
     kind: 'failure',
     lit: ':',
-    re: /^\S*(?:ggml|llama)[\w./-]*\.(?:c|cc|cpp|cu|cuh|h|m|mm):\d+: (GGML_ASSERT\(.*\) failed|(?:CUDA|ROCm|MUSA|SYCL|Vulkan|Metal) error|[Ff]atal error|.*(?:not implemented|not supported|Unsupported|failed).*)$/,
+    re: /^\S*(?:ggml|llama)[\w./-]*\.(?:c|cc|cpp|cu|cuh|h|m|mm):\d+: (GGML_ASSERT\(.*(?:\) failed)?|(?:CUDA|ROCm|MUSA|SYCL|Vulkan|Metal) error|[Ff]atal error|.*(?:not implemented|not supported|Unsupported|failed).*)$/,
   },
   {
     id: 'exiting',
@@ -220,6 +238,16 @@ const signatures: Signature[] = [
     re: /^error: (?:invalid|unknown) argument: |^error while handling (?:argument|environment variable) /,
   },
   {
+    // A native backtrace (gdb `#N 0x… in f() ()`, ggml_print_backtrace `f()  lib.so`) through the server's main
+    // loop (server.cpp server_context::update_slots, called from server_queue::start_loop): it died serving
+    id: 'frame_serving',
+    kind: 'phase',
+    phase: 'serving',
+    weak: true,
+    lit: '::',
+    re: /\bserver_context(?:_impl)?::update_slots\(\)|\bserver_queue::start_loop\(\)/,
+  },
+  {
     // server.cpp signal handler: a second Ctrl-C while shutting down
     id: 'shutdown',
     kind: 'shutdown',
@@ -238,18 +266,42 @@ export const llamacpp: EngineModule = {
       return 8;
     // common.cpp's build banner (`build: %d (%s) with %s for %s`), the first line every llama.cpp tool prints
     if (/^build: \d+ \([0-9a-f]+\) with .+ for \S+/.test(line.msg)) return 8;
+    // ggml's own lines and llama.cpp's loader/init functions of every era (ggml.c GGML_ASSERT, ggml-cuda.cu init
+    // before 2024-04 `ggml_init_cublas`, llama.cpp `llama_load_model_from_file` / `llama_init_from_gpt_params`,
+    // the verbose loader's `create_tensor: loading tensor`, router mode's child-to-router state lines), and the
+    // command line that starts the server (a paste's first line)
+    if (
+      /GGML_ASSERT|ggml[_-]cuda\.cu:\d+: |^ggml_init_cublas: |^llama_load_model_from_file|^llama_init_from_gpt_params|^create_tensor: loading tensor|^cmd_child_to_router:|^main: (?:binding port|couldn't bind HTTP server socket|loading model$)|^(?:\S*[$#>❯] +)?(?:\S*[/\\])?llama-server(?:\.exe)? /.test(
+        line.msg,
+      )
+    )
+      return 8;
+    // common/arg.cpp's argument errors and usage (`error while handling argument`, `(env: LLAMA_ARG_…)`, `to show
+    // complete usage, run with -h`); a native backtrace through the server's own functions (gdb, ggml_print_backtrace)
+    if (
+      /^error while handling argument|\(env: LLAMA_ARG_|^to show complete usage, run with -h|server_context(?:_impl)?::|server_queue::start_loop|llama_sampler_\w+\(|common_init_from_params\(\)/.test(
+        line.msg,
+      )
+    )
+      return 4;
     // the server's per-module macros (tools/server: `SRV_INF` → `srv  %12.*s: `, `SLT_INF` → `slot %12.*s: id …`,
     // `QUE_`, `RES_`; common's `cmn`): the tag, the function name cut to 12 characters, a colon. A tag alone is not
     // enough: a traceback's code line that lost its indent (`res = func(*args)`, `res in …`) starts the same way.
     if (/^(?:srv|slot|que|res|cmn) +[\w()~:<>]{1,12}: /.test(line.msg) || line.frame === 'llamacpp') return 4;
-    // the server's JSON log format before 2024-10, its default (server_log: `{"tid":…,"function":…,"msg":…}`)
-    if (/^\{"tid":"\d+","timestamp":\d+,"level":"\w+","function":"\w+","line":\d+,"msg":"/.test(line.msg))
+    // the server's JSON log format before 2024-10, its default (server_log: `{"tid":…,"function":…,"msg":…}`;
+    // 2024-01 `{"timestamp":…,"level":…,"function":…,"line":…,"message":…}`; 2024-03 keys sorted, `{"build":…}`)
+    if (
+      /^\{"tid":"\d+","timestamp":\d+,"level":"\w+","function":"\w+","line":\d+,"msg":"/.test(line.msg) ||
+      /^\{"(?:timestamp|build|function)":.*"function":"\w+".*"line":\d+,"(?:msg|message)":"/.test(line.msg)
+    )
       return 4;
     // the server's text log format before 2024-10 (server_log: `%4s [%24s] %s | k=v …`)
     if (
       /^(?:INFO|WARN|ERR|ERROR|VERB) \[ *(?:main|init|load_model|update_slots|launch_slot_with_task|print_timings|log_server_request)\] /.test(
         line.msg,
-      )
+      ) ||
+      // (any function, as forks kept it: ik_llama.cpp's `INFO [ batch_pending_prompt] … | tid="…" timestamp=…`)
+      /^(?:INFO|WARN|ERR|ERROR|VERB) \[ *\w+\] .* \| tid="\d+" timestamp=\d+/.test(line.msg)
     )
       return 4;
     return 0;

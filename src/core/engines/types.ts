@@ -64,6 +64,12 @@ export interface Signature {
   readyOnceListening?: boolean;
   /** Phase lines that never open a launch of their own (frames of a native stack, say). */
   weak?: boolean;
+  /**
+   * For a server's line that starts a model runner of its own after the server is up (Ollama's `starting llama
+   * server`): the launch stays one, but its phase follows the runner from here (args again), so that a runner
+   * that dies loading is read at the phase it reached.
+   */
+  restarts?: boolean;
   /** Parses the configuration printed on this line. */
   config?: (msg: string) => Record<string, unknown> | null;
   /** Reads a version from the match. */
