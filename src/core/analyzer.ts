@@ -887,8 +887,9 @@ export class LogAnalyzer {
     }
     if (
       sig.after !== undefined &&
-      (launch.phase === null ||
-        phaseRankIn(launch.engine, launch.phase) < phaseRankIn(launch.engine, sig.after))
+      (launch.phase === null
+        ? sig.afterKnown !== true
+        : phaseRankIn(launch.engine, launch.phase) < phaseRankIn(launch.engine, sig.after))
     ) {
       // the HTTP server is up while the model is not: the port listens, the server is not ready
       launch.listening ??= { line: line.no, text: line.text };

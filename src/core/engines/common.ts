@@ -141,12 +141,13 @@ export const commonSignatures: Signature[] = [
     re: /^(?:Thread \d+ "[^"]*"|Program) received signal (SIG(?:ABRT|SEGV|BUS|FPE|ILL)), /,
   },
   {
-    // A bare shell prompt in a paste of a foreground server's terminal: the shell got its terminal back, so the
-    // server process is gone (nothing after the prompt: a prompt with a command is the next launch)
+    // A bare `$` prompt alone on its line in a paste of a foreground server's terminal: the shell got its terminal
+    // back, so the server process is gone. (A prompt with a command is the next launch; a `user@host:~$` prompt
+    // also comes back over a server run in the background, `&`, and says nothing.)
     id: 'shell_prompt_back',
     kind: 'consequence',
     lit: '$',
-    re: /^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*)?\$\s*$/,
+    re: /^\$\s*$/,
   },
   {
     // A GPU runtime call that failed, on a line of its own: llama.cpp's ggml-cuda.cu ggml_cuda_error (`CUDA

@@ -12,7 +12,8 @@ import type { Signature } from './types.js';
 
 /** Request paths that run the model (an answered one is a request served): OpenAI's, Ollama's, llama.cpp's, TGI's, FastChat's. */
 const INFER =
-  '/(?:v1/(?:chat/completions|completions|embeddings|responses|messages)|chat/completions|completions?|api/(?:generate|chat|embed(?:dings)?)|generate(?:_stream)?|infill|embeddings?|worker_generate(?:_stream)?)';
+  // (llama-swap routes a model's own endpoints under `/upstream/<model>/`)
+  '(?:/upstream/[^/\\s"]+)?/(?:v1/(?:chat/completions|completions|embeddings|responses|messages)|chat/completions|completions?|api/(?:generate|chat|embed(?:dings)?)|generate(?:_stream)?|infill|embeddings?|worker_generate(?:_stream)?)';
 
 export const genericSignatures: Signature[] = [
   // ---- start of a program's server (a launch) ----
@@ -120,7 +121,7 @@ export const genericSignatures: Signature[] = [
     phase: 'args',
     weak: true,
     restarts: true,
-    lit: 'starting llama ',
+    lit: 'starting ',
     re: /(?:msg=|\d: )"?starting (?:llama )?(?:server|runner)"?/,
   },
   {
@@ -157,7 +158,7 @@ export const genericSignatures: Signature[] = [
     kind: 'phase',
     phase: 'loading_weights',
     weak: true,
-    lit: 'Loading model',
+    lit: ' model',
     re: /(?:Loading model '[^']+' with backend \S+|Trying to load the model '[^']+' with (?:all )?the available backends|Loading model in memory from file)/,
   },
   {
@@ -255,6 +256,14 @@ export const genericSignatures: Signature[] = [
   },
   // ---- failures ----
   {
+    // Ollama's runner killed by a signal (the kernel's OOM killer, or a stop from outside): `error="signal: killed"`
+    id: 'ollama_runner_killed',
+    kind: 'failure',
+    failure: 'killed',
+    lit: 'signal: killed',
+    re: /llama runner (?:terminated"? error="?|process has terminated: )signal: killed/,
+  },
+  {
     // Ollama llm/server.go: `slog.Error("llama runner terminated", "error", err)`; server/sched.go:
     // `slog.Error("error loading llama server", "error", err)`; before 0.1.3x llm/llama.go `error starting llama
     // runner: %v`: the model's runner process is gone; the error names why (the class is read from it)
@@ -276,7 +285,13 @@ export const genericSignatures: Signature[] = [
     id: 'go_panic',
     kind: 'failure',
     lit: 'panic: ',
-    re: /^(?:panic|fatal error): (.+)$/,
+    re: /^panic: (.+)$/,
+  },
+  {
+    id: 'go_fatal',
+    kind: 'failure',
+    lit: 'fatal error: ',
+    re: /^fatal error: (.+)$/,
   },
   {
     // ggml's buffer allocation as every program embedding llama.cpp prints it (ggml-cuda.cu
@@ -423,8 +438,15 @@ export const genericSignatures: Signature[] = [
   {
     id: 'upstream_exited',
     kind: 'consequence',
-    lit: 'xit',
-    re: /(?:cmd\.Wait\(\) returned error: (?:signal: .+|exit status \d+)|ExitError >> exit status [1-9]\d*)/,
+    lit: 'cmd.Wait()',
+    re: /cmd\.Wait\(\) returned error: (?:signal: .+|exit status \d+)/,
+  },
+  {
+    // llama-swap proxy/process.go, its upstream's exit seen by the process manager: `ExitError >> exit status %d`
+    id: 'upstream_exit_error',
+    kind: 'consequence',
+    lit: 'ExitError',
+    re: /ExitError >> exit status [1-9]\d*/,
   },
   {
     // Slurm's srun (src/srun/libsrun/launch.c: `%s: task %s: %s`) reporting a task that died
@@ -439,8 +461,14 @@ export const genericSignatures: Signature[] = [
     // server's output: the process is gone
     id: 'process_exit',
     kind: 'consequence',
-    lit: 'xec',
-    re: /(?:Failed to execute script '?[\w.-]+'? due to unhandled exception|^\[process exited with code [1-9]\d*)/,
+    lit: 'Failed to execute script',
+    re: /Failed to execute script '?[\w.-]+'? due to unhandled exception/,
+  },
+  {
+    id: 'terminal_process_exit',
+    kind: 'consequence',
+    lit: 'process exited with code',
+    re: /^\[process exited with code [1-9]\d*/,
   },
   {
     id: 'app_exit_code',
@@ -469,7 +497,7 @@ export const genericSignatures: Signature[] = [
     // `Replica(…) is stopped.` after the application is deleted
     id: 'ray_replica_stopped',
     kind: 'shutdown',
-    lit: 'Replica',
+    lit: 'eplica',
     re: /(?:Removing \d+ replicas? from Deployment\(|Replica\(id='[^']+'.*\) is stopped\.)/,
   },
   // ---- set-up lines, last: a program's failure lines come from the same files ----
@@ -481,7 +509,15 @@ export const genericSignatures: Signature[] = [
     phase: 'args',
     weak: true,
     lit: '.go:',
-    re: /(?:source=(?:sched|server|memory|gpu|amd_linux|amd_windows|ggml|payload|images|types)\.go:\d+ msg=|^\[GPU-[\da-f-]+\] (?:CUDA|Compute))/,
+    re: /source=(?:sched|server|memory|gpu|amd_linux|amd_windows|ggml|payload|images|types)\.go:\d+ msg=/,
+  },
+  {
+    id: 'ollama_gpu_discovery',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: '[GPU-',
+    re: /^\[GPU-[\da-f-]+\] (?:CUDA|Compute)/,
   },
   {
     // Dynamo's `dynamo serve` start-up (deploy/sdk serving.py serve_dynamo_graph, allocator.py, circus's arbiter
@@ -516,7 +552,7 @@ export const PROGRAMS: readonly ProgramRule[] = [
     re: /level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=|ollama\[\d+\]|\bollama (?:serve|run|runner)\b|Ollama Service|OLLAMA_[A-Z_]+[:=]|llama runner |\/api\/(?:generate|chat|tags|show)"|status="llm server|ollama_llama_server|\/ollama\/server\./,
     wraps: true,
   },
-  { name: 'lmdeploy', lit: 'm', re: /lmdeploy|^\[TM\]\[|turbomind/i, wraps: true },
+  { name: 'lmdeploy', lit: 'm', re: /\blmdeploy\b|^\[TM\]\[|\bturbomind\b/, wraps: true },
   { name: 'xinference', lit: 'nference', re: /\bxinference\b/i, wraps: true },
   {
     name: 'localai',

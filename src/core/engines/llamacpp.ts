@@ -18,8 +18,13 @@ const signatures: Signature[] = [
     kind: 'launch',
     phase: 'args',
     lit: 'build',
-    re: /^(?:main: )?build(?: =|:) ?(\d+) \(([^)]+)\)|^build_info: /,
-    version: (m) => (m[1] ? `b${m[1]}` : null),
+    // (the JSON log of 2024: `{"timestamp":…,"function":"main",…,"message":"build info","build":2036,…}`, keys
+    // sorted from 2024-03: `{"build":2360,"commit":"…","function":"main",…,"msg":"build info",…}`)
+    re: /^(?:main: )?build(?: =|:) ?(\d+) \(([^)]+)\)|^build_info: |^\{.*"(?:msg|message)":"build info".*"build":(\d+)|^\{"build":(\d+),.*"msg":"build info"/,
+    version: (m) => {
+      const b = m[1] ?? m[3] ?? m[4];
+      return b !== undefined && b !== '0' ? `b${b}` : null;
+    },
   },
   {
     // Before the phase rules: the library's own allocation failures begin with the phase's prefixes
@@ -50,7 +55,7 @@ const signatures: Signature[] = [
     // server.cpp main: `main: loading model` before the loader's own lines
     // (2024 text format `INFO [ main] loading model | …`; the verbose loader's `create_tensor: loading tensor …`;
     // router mode's child reporting `cmd_child_to_router:state:{"state":"loading",…}`)
-    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^cmd_child_to_router:state:\{"state":"loading"/,
+    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:state:\{"state":"loading"/,
   },
   {
     id: 'loaded',
@@ -94,10 +99,11 @@ const signatures: Signature[] = [
     lit: 'listening',
     // 2023 server.cpp: `llama server listening at http://host:port`
     re: /(?:llama_server|main): (?:server is )?listening on \S+|HTTP server listening|^llama server listening at \S+/,
-    // From 2024-01 (#4860) the server started its HTTP thread before loading the model and logged
-    // `HTTP server listening` (and llamafile `llama server listening at …`) first; `model loaded` (#4881) or the
-    // main loop's `all slots are idle` then says it is up. Before the KV cache is made the line only shows the port.
+    // From 2024-01 (#4860) the server started its HTTP thread before loading the model and printed `llama server
+    // listening at …` and `HTTP server listening` first (llamafile too); `model loaded` (#4881) or the main loop's
+    // `all slots are idle` then say it is up. After start-up lines and before the KV cache, they show the port only.
     after: 'kv_cache',
+    afterKnown: true,
   },
   {
     // server.cpp update_slots prints it when the main loop starts and after every task: it says nothing was served
@@ -238,6 +244,15 @@ const signatures: Signature[] = [
     re: /^error: (?:invalid|unknown) argument: |^error while handling (?:argument|environment variable) /,
   },
   {
+    // ggml.c ggml_abort prints the message, then ggml_print_backtrace, then abort(): its own frame in the
+    // backtrace (glibc backtrace_symbols `libggml-base.so(ggml_abort+0x152)[0x…]`, or `ggml_abort()  libggml-base.so`)
+    // says the process aborted there, also where the paste lost the message above it
+    id: 'ggml_abort_frame',
+    kind: 'consequence',
+    lit: 'ggml_abort',
+    re: /\(ggml_abort\+0x[0-9a-f]+\)\[0x[0-9a-f]+\]|^ggml_abort\(\) +\S+\.(?:so|dylib|dll)/,
+  },
+  {
     // A native backtrace (gdb `#N 0x… in f() ()`, ggml_print_backtrace `f()  lib.so`) through the server's main
     // loop (server.cpp server_context::update_slots, called from server_queue::start_loop): it died serving
     id: 'frame_serving',
@@ -271,7 +286,7 @@ export const llamacpp: EngineModule = {
     // the verbose loader's `create_tensor: loading tensor`, router mode's child-to-router state lines), and the
     // command line that starts the server (a paste's first line)
     if (
-      /GGML_ASSERT|ggml[_-]cuda\.cu:\d+: |^ggml_init_cublas: |^llama_load_model_from_file|^llama_init_from_gpt_params|^create_tensor: loading tensor|^cmd_child_to_router:|^main: (?:binding port|couldn't bind HTTP server socket|loading model$)|^(?:\S*[$#>❯] +)?(?:\S*[/\\])?llama-server(?:\.exe)? /.test(
+      /GGML_ASSERT|ggml[_-]cuda\.cu:\d+: |^ggml_init_cublas: |^llama_load_model_from_file|^llama_init_from_gpt_params|^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:|^main: (?:binding port|couldn't bind HTTP server socket|loading model$)|^(?:\S*[$#>❯] +)?(?:\S*[/\\])?llama-server(?:\.exe)? /.test(
         line.msg,
       )
     )

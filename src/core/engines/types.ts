@@ -58,6 +58,11 @@ export interface Signature {
    */
   after?: Phase;
   /**
+   * With `after`: only once the launch has shown a phase. A fragment that starts at this line (nothing before it)
+   * is read as the kind says, since builds that print it after the model is in are the many.
+   */
+  afterKnown?: boolean;
+  /**
    * For the engine's last line of its own initialisation: when the HTTP server was already seen listening
    * (`after` above), the launch is ready at this line.
    */
