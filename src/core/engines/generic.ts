@@ -23,8 +23,8 @@ export const genericSignatures: Signature[] = [
     kind: 'launch',
     strong: true,
     phase: 'args',
-    lit: ' ',
-    re: /^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*)?(?:PS \S+)?[$#>❯] +(?:\w+=\S+ +)*(?:python3? +-m +(?:lmdeploy\.serve\S*|fastchat\.serve\.\S+|mlx_lm\.server|llama_cpp\.server)|lmdeploy +serve|ollama +serve|xinference(?:-local|-worker|-supervisor)?\b|\S*koboldcpp\S*|ramalama +(?:\S+ +)*serve|\S*llama-swap\S*|local-ai|dynamo +serve|mlx_lm\.server)/,
+    lit: 'serve',
+    re: /^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*)?(?:PS \S+)?[$#>❯] +(?:\w+=\S+ +)*(?:python3? +-m +(?:lmdeploy\.serve\S*|fastchat\.serve\.\S+|mlx_lm\.server|llama_cpp\.server)|lmdeploy +serve|ollama +serve|ramalama +(?:\S+ +)*serve|dynamo +serve|mlx_lm\.server)/,
   },
   {
     // Ollama server/routes.go Serve: `slog.Info("server config", "env", envconfig.Values())` (before 0.1.3x:
@@ -213,8 +213,15 @@ export const genericSignatures: Signature[] = [
     id: 'generic_app_ready',
     kind: 'ready',
     phase: 'ready',
-    lit: ' at ',
-    re: /(?:Application '[^']+' is ready at \S+|^Starting httpd at \S+ on port \d+)/,
+    lit: 'is ready at ',
+    re: /Application '[^']+' is ready at \S+/,
+  },
+  {
+    id: 'mlx_lm_httpd',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Starting httpd at ',
+    re: /^Starting httpd at \S+ on port \d+/,
   },
   {
     // The Fiber framework's startup box (gofiber app.go startupMessage), which LocalAI 1.x/2.x prints: the line
@@ -222,7 +229,7 @@ export const genericSignatures: Signature[] = [
     id: 'fiber_box_address',
     kind: 'ready',
     phase: 'ready',
-    lit: 'http',
+    lit: '│',
     re: /^\s*│\s+https?:\/\/[\w.:[\]-]+\s+│\s*$/,
   },
   // ---- requests answered (serving) ----
@@ -526,8 +533,16 @@ export const genericSignatures: Signature[] = [
     kind: 'phase',
     phase: 'args',
     weak: true,
-    lit: ': ',
-    re: /(?:\b(?:serving\.serve_dynamo_graph|serving\.create_dynamo_watcher|allocator\.(?:assign_gpus|get_resource_envs)|arbiter\.(?:start|initialize|_ensure_ioloop)|watcher\._start|utils\.save_dynamo_state): |\bDEBUG - (?:run_cmd|exec_cmd): )/,
+    lit: 'dynamo',
+    re: /\b(?:serving\.serve_dynamo_graph|serving\.create_dynamo_watcher|utils\.save_dynamo_state|watcher\._start: dynamo_\w+): /,
+  },
+  {
+    id: 'ramalama_debug',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'DEBUG - ',
+    re: /\bDEBUG - (?:run_cmd|exec_cmd): /,
   },
 ];
 
