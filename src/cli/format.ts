@@ -121,7 +121,11 @@ export function formatStatus(
   const l = report.launches[report.launches.length - 1]!;
   const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
   const out: string[] = [];
-  const eng = l.engine ?? report.engine ?? 'unknown engine';
+  // another program's log (engines/generic.ts): its name, and the engine that reads its runner's lines if any
+  const eng =
+    report.engine === null && report.program
+      ? `${report.program}${l.engine ? ` (${l.engine} inside)` : ' (no engine module)'}`
+      : (l.engine ?? report.engine ?? 'unknown engine');
   out.push(
     `${st.bold(file)} · ${eng}${l.version ? ` ${l.version}` : ''} · launch ${count} of ${count} (lines ${l.startLine}–${l.endLine})`,
   );
@@ -242,7 +246,8 @@ export function formatRuns(file: string, report: AnalysisReport, st: Style): str
 
 /** `runs`' first line: the file, its engine, how many launches (`count`: also those not in the report). */
 export function runsHeader(file: string, report: AnalysisReport, count: number, st: Style): string {
-  return `${st.bold(file)} · ${report.engine ?? 'unknown engine'} · ${count} launch${count === 1 ? '' : 'es'} · ${report.lines} lines`;
+  const eng = report.engine ?? (report.program ? `${report.program} (no engine module)` : 'unknown engine');
+  return `${st.bold(file)} · ${eng} · ${count} launch${count === 1 ? '' : 'es'} · ${report.lines} lines`;
 }
 
 /** `runs`' lines for the launch at `i` (from 0) of the file, `prev` the one before it. */

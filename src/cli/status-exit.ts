@@ -1,7 +1,7 @@
 /** What `status` exits with for each outcome, and `runs --json`'s writer: shared by one log and several nodes. */
 import { once } from 'node:events';
 import type { EarlierLaunches } from '../core/records.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
+import { type AnalysisReport, type LaunchReport, reportedEngine } from '../core/report.js';
 import type { TextSpool } from './spool.js';
 
 export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {
@@ -29,7 +29,7 @@ export async function writeRunsJson(
     if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
   };
   await write(
-    `{"engine":${JSON.stringify(report.engine)},"lines":${report.lines},"bytes":${report.bytes},"launches":[`,
+    `{"engine":${JSON.stringify(reportedEngine(report))},"program":${JSON.stringify(report.program ?? null)},"lines":${report.lines},"bytes":${report.bytes},"launches":[`,
   );
   let before = 0;
   if (earlier)

@@ -9,6 +9,7 @@ import { mayHoldSecret, redactText } from './config/redact.js';
 import { EngineDetector } from './detect.js';
 import { CATALOG_ENGINES, type CatalogLine, catalogLine, classifyRaise } from './engines/catalog-match.js';
 import { commonSignatures } from './engines/common.js';
+import { genericSignatures } from './engines/generic.js';
 import { ENGINE_MODULES, engineModule } from './engines/index.js';
 import type { EngineModule, ServingSample, Signature } from './engines/types.js';
 import { ExplainCollector } from './explain.js';
@@ -99,7 +100,7 @@ function hostOnly(launch: LaunchBuilder): boolean {
   return launch.marks.length > 0 && launch.marks.every((m) => m.rule !== undefined && HOST_RULES.has(m.rule));
 }
 /** The rules any engine's log can hold: a line they match says nothing about the engine (confidence). */
-const COMMON = new Set<Signature>(commonSignatures);
+const COMMON = new Set<Signature>([...commonSignatures, ...genericSignatures]);
 /** The most lines, and characters, of the prefix read before any engine evidence that are kept to read again. */
 const PREFIX_LINES = 400;
 const PREFIX_CHARS = 96 * 1024;
@@ -600,14 +601,17 @@ export class LogAnalyzer {
       if (this.released > 0 || this.detector.locked !== null) this.prefix = null;
       else {
         const before = this.detector.best();
+        const wrapped = this.detector.wrapped;
         votes = this.detector.observe(line);
-        if (votes !== null) {
-          if (this.detector.best() !== before && p.lines.length > 0) {
-            this.readPrefixAgain(p);
-            line = parseLine(text, no, offset, this.ctx);
-          }
-          if (this.detector.locked !== null) this.prefix = null;
+        // the lines kept are read again once the engine changes, or once the log shows itself another program's
+        // (its own rules then come first: generic.ts)
+        const again =
+          (votes !== null && this.detector.best() !== before) || this.detector.wrapped !== wrapped;
+        if (again && p.lines.length > 0) {
+          this.readPrefixAgain(p);
+          line = parseLine(text, no, offset, this.ctx);
         }
+        if (votes !== null && this.detector.locked !== null) this.prefix = null;
         if (this.prefix === null) {
           // the detector locked: the lines kept are read as its engine's already
         } else if (p.lines.length >= PREFIX_LINES || p.chars + text.length > PREFIX_CHARS) this.prefix = null;
@@ -707,6 +711,11 @@ export class LogAnalyzer {
 
   private match(msg: string, engines: readonly EngineModule[] = this.detector.candidates()): Match | null {
     const grams = msg.length <= MAX_GRAM_LINE ? fillGrams(msg) : null;
+    // Another program's log (Ollama, LMDeploy, …): its own lines first, then the engine it runs.
+    if (this.detector.wrapped) {
+      const g = this.matchGeneric(msg, grams, engines[0]!);
+      if (g !== null) return g;
+    }
     for (const engine of engines) {
       for (const sig of engine.signatures) {
         if (sig.lit !== undefined && !(litMayBeIn(sig, grams) && msg.includes(sig.lit))) continue;
@@ -715,6 +724,19 @@ export class LogAnalyzer {
       }
     }
     return this.matchCommon(msg, grams, engines[0]!);
+  }
+
+  /**
+   * The generic reader's rules (generic.ts): any server's listening, request, failure and stop lines, for a log
+   * no engine module reads. Each has a literal: a line none can match costs a few bit tests.
+   */
+  private matchGeneric(msg: string, grams: Int32Array | null, engine: EngineModule): Match | null {
+    for (const sig of genericSignatures) {
+      if (sig.lit !== undefined && !(litMayBeIn(sig, grams) && msg.includes(sig.lit))) continue;
+      const m = sig.re.exec(msg);
+      if (m) return { engine, sig, m };
+    }
+    return null;
   }
 
   /** The rules every engine shares (common.ts), read for `engine`, once no engine's own rule took the line. */
@@ -739,6 +761,10 @@ export class LogAnalyzer {
    */
   private leastMatch(msg: string): Match | null {
     const grams = msg.length <= MAX_GRAM_LINE ? fillGrams(msg) : null;
+    if (this.detector.wrapped) {
+      const g = this.matchGeneric(msg, grams, ENGINE_MODULES[0]!);
+      if (g !== null) return g;
+    }
     let least: Match | null = null;
     let leastClaim = 0;
     let takers = 0;
@@ -760,8 +786,10 @@ export class LogAnalyzer {
       if (takers > 1) least.shared = true;
       return least;
     }
-    // no engine's own rule took it (each was tried above): only the shared ones are left
-    return this.matchCommon(msg, grams, ENGINE_MODULES[0]!);
+    // no engine's own rule took it (each was tried above): only the shared ones are left, then any server's
+    return (
+      this.matchCommon(msg, grams, ENGINE_MODULES[0]!) ?? this.matchGeneric(msg, grams, ENGINE_MODULES[0]!)
+    );
   }
 
   /**
@@ -818,8 +846,11 @@ export class LogAnalyzer {
     if (hit?.sig.kind === 'launch') {
       const settled = (cur.progressed && !hostOnly(cur)) || cur.ended || cur.ready !== null;
       const anchor = anchorKey(hit.sig.id, line.tags);
+      // Another program's server (detector.wrapped) is launched by its own lines only: the engine's start lines
+      // in its log are the runners it starts for its models, within the one server launch.
+      const runner = this.detector.wrapped && !COMMON.has(hit.sig);
       const sameProcesses = hit.sig.perProcess === true && !settled;
-      if (!sameProcesses && (cur.anchors.has(anchor) || settled || (hit.sig.strong && cur.samples > 0))) {
+      if (!runner && !sameProcesses && (cur.anchors.has(anchor) || settled || (hit.sig.strong && cur.samples > 0))) {
         this.open(line, true);
       }
       this.current!.anchors.add(anchor);
@@ -834,7 +865,9 @@ export class LogAnalyzer {
       phaseRank(hit.sig.phase) <= phaseRank('loading_weights')
     ) {
       const up = cur.phase !== null && phaseRank(cur.phase) >= phaseRank('ready');
-      if (up || cur.shutdown !== null) this.open(line, false);
+      // In another program's log (Ollama, LocalAI, …) the engine's start-up lines after the server is up are the
+      // runner it starts for a model (Ollama's scheduler, on the first request): the same server, not a restart.
+      if ((up && !this.detector.wrapped) || cur.shutdown !== null) this.open(line, false);
     }
   }
 
@@ -876,8 +909,9 @@ export class LogAnalyzer {
     }
     if (
       sig.after !== undefined &&
-      (launch.phase === null ||
-        phaseRankIn(launch.engine, launch.phase) < phaseRankIn(launch.engine, sig.after))
+      (launch.phase === null
+        ? sig.afterKnown !== true
+        : phaseRankIn(launch.engine, launch.phase) < phaseRankIn(launch.engine, sig.after))
     ) {
       // the HTTP server is up while the model is not: the port listens, the server is not ready
       launch.listening ??= { line: line.no, text: line.text };
@@ -886,6 +920,8 @@ export class LogAnalyzer {
     switch (sig.kind) {
       case 'launch':
       case 'phase':
+        if (sig.restarts && launch.up() && launch.candidates.length === 0 && launch.shutdown === null)
+          launch.phase = null;
         if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         if (line.msg.includes('%')) this.progressBar(launch, line);
         if (sig.readyOnceListening && launch.listening !== null) this.ready(launch, line, ts, sig.id);

@@ -8,6 +8,7 @@
  * Ollama's. Once such a server says its name, the engine is reported as none of ours (the label rules'
  * `other`); the runner's engine still reads the phases.
  */
+import { PROGRAMS } from './engines/generic.js';
 import { ENGINE_MODULES } from './engines/index.js';
 import type { EngineModule } from './engines/types.js';
 import type { EngineId, LogLine } from './types.js';
@@ -26,6 +27,10 @@ export interface Vote {
 const GO_SLOG = /^time=\S+ level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=/;
 const OLLAMA = /ollama|msg="(?:starting llama server|waiting for llama runner)/i;
 const FOREIGN_DECIDES = 10;
+/** Lines read for a program's name (engines/generic.ts PROGRAMS): programs name themselves at start-up. */
+const PROGRAM_LINES = 2000;
+/** One pass over a line for any program's name; the table then says which. */
+const ANY_PROGRAM = new RegExp(PROGRAMS.map((p) => p.re.source).join('|'), 'i');
 
 export class EngineDetector {
   readonly scores: Record<EngineId, number> = { sglang: 0, vllm: 0, trtllm: 0, tgi: 0, llamacpp: 0 };
@@ -41,6 +46,10 @@ export class EngineDetector {
   };
   /** Evidence that the server is another program wrapping an engine (Ollama). */
   foreign = 0;
+  /** The program whose lines name it (engines/generic.ts PROGRAMS), the first one seen; null while none has. */
+  program: string | null = null;
+  /** Lines still to read for a program's name. */
+  programLines = PROGRAM_LINES;
 
   constructor(forced?: EngineId) {
     if (forced) this.locked = ENGINE_MODULES.find((e) => e.id === forced)!;
@@ -53,6 +62,8 @@ export class EngineDetector {
   observe(line: LogLine): Partial<Record<EngineId, number>> | null {
     if (this.foreign < FOREIGN_DECIDES && line.msg.startsWith('time=') && GO_SLOG.test(line.msg))
       this.foreign += OLLAMA.test(line.msg) ? FOREIGN_DECIDES : 1;
+    if (this.foreign >= FOREIGN_DECIDES) this.program ??= 'ollama';
+    if (this.programLines > 0) this.nameProgram(line);
     if (this.locked) return null;
     let votes: Partial<Record<EngineId, number>> | null = null;
     for (const e of ENGINE_MODULES) {
@@ -69,6 +80,28 @@ export class EngineDetector {
     if (this.scores[first!.id] >= LOCK_SCORE && this.scores[first!.id] >= 4 * this.scores[second!.id])
       this.locked = first!;
     return votes;
+  }
+
+  /**
+   * Names the program from its own words (engines/generic.ts PROGRAMS): a program that runs an engine inside it
+   * (`wraps`) decides that the server is none of ours, like Ollama's slog lines above.
+   */
+  private nameProgram(line: LogLine): void {
+    this.programLines--;
+    if (!ANY_PROGRAM.test(line.text)) return;
+    const p = PROGRAMS.find((r) => r.re.test(line.text));
+    if (p === undefined) return;
+    if (p.wraps) {
+      this.foreign = FOREIGN_DECIDES;
+      if (this.program === null || !PROGRAMS.find((r) => r.name === this.program)?.wraps)
+        this.program = p.name;
+      this.programLines = 0;
+    } else this.program ??= p.name;
+  }
+
+  /** Whether the log is another program's that runs an engine inside it (engines/generic.ts PROGRAMS `wraps`). */
+  get wrapped(): boolean {
+    return this.foreign >= FOREIGN_DECIDES;
   }
 
   private keepVote(id: EngineId, weight: number, line: LogLine): void {

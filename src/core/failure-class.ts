@@ -11,9 +11,11 @@ const RULES: Array<[FailureClass, RegExp]> = [
     'oom',
     /out of memory|OutOfMemory|\bOOM\b(?! ?killer)|Not enough memory|cudaMalloc failed|insufficient (?:GPU )?memory|No available memory for the cache blocks|KV cache is needed, which is larger than the available|larger than the maximum number of tokens that can be stored in KV cache|less than desired GPU memory utilization|not enough GPU memory|profiled value -\d+|failed to allocate \S+ buffer|Cannot allocate memory/i,
   ],
+  // c10d's TCPStore (`Timed out after N seconds waiting for clients. 1/2 clients joined.`): ranks that never met,
+  // as DistStoreError below (classifyExceptionType), also where only its message is relayed (xinference)
   [
     'nccl',
-    /NCCL error|nccl\w*Error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport/i,
+    /NCCL error|nccl\w*Error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport|waiting for clients\. \d+\/\d+ clients joined/i,
   ],
   // (TensorRT-LLM's TLLM_CUDA_CHECK, cpp/include/tensorrt_llm/common/cudaUtils.h: `CUDA runtime error in fn(…): msg`)
   [

@@ -130,7 +130,13 @@ export interface LaunchReport {
 }
 
 export interface AnalysisReport {
+  /** The engine whose log this is; null when none of ours (`reportedEngine` is what a report prints). */
   engine: EngineId | null;
+  /**
+   * The program that names itself in the log when the log is not one of our engines' (`ollama`, `lmdeploy`,
+   * `llama-swap`, …: engines/generic.ts PROGRAMS); null when an engine reads it or nothing names one.
+   */
+  program?: string | null;
   engineScores: Record<EngineId, number>;
   lines: number;
   bytes: number;
@@ -389,6 +395,16 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null, engineSc
   return isRayMultiNode(nodes, ray.localActors, blame) ? rayLaunch(whole, nodes, blame) : whole;
 }
 
+/**
+ * The engine as a report prints it: `other` for a log that no engine module reads but that holds a launch or
+ * names its program (the generic reader's, engines/generic.ts), null when nothing in it was read.
+ */
+export function reportedEngine(
+  r: Pick<AnalysisReport, 'engine' | 'program' | 'launches'>,
+): EngineId | 'other' | null {
+  return r.engine ?? ((r.program ?? null) !== null || r.launches.length > 0 ? 'other' : null);
+}
+
 export function buildReport(a: LogAnalyzer): AnalysisReport {
   const engine = a.engine();
   const scores = a.detector.scores;
@@ -400,6 +416,7 @@ export function buildReport(a: LogAnalyzer): AnalysisReport {
   };
   return {
     engine,
+    program: engine === null ? a.detector.program : null,
     engineScores: { ...a.detector.scores },
     lines: a.lineCount,
     bytes: a.bytes,

@@ -146,6 +146,23 @@ export const commonSignatures: Signature[] = [
   { id: 'cpp_what', kind: 'failure', lit: 'what():', re: /^\s*what\(\): +(.+)$/ },
   { id: 'aborted', kind: 'consequence', lit: 'Aborted', re: /^Aborted(?: \(core dumped\))?$/ },
   {
+    // gdb's stop on a fatal signal (gdb/infrun.c print_signal_received_reason: `Thread N "name" received signal
+    // SIGABRT, Aborted.`), as pastes of a server run under gdb show it: the process died there
+    id: 'gdb_signal',
+    kind: 'consequence',
+    lit: 'received signal SIG',
+    re: /^(?:Thread \d+ "[^"]*"|Program) received signal (SIG(?:ABRT|SEGV|BUS|FPE|ILL)), /,
+  },
+  {
+    // A bare `$` prompt alone on its line in a paste of a foreground server's terminal: the shell got its terminal
+    // back, so the server process is gone. (A prompt with a command is the next launch; a `user@host:~$` prompt
+    // also comes back over a server run in the background, `&`, and says nothing.)
+    id: 'shell_prompt_back',
+    kind: 'consequence',
+    lit: '$',
+    re: /^\$\s*$/,
+  },
+  {
     // A GPU runtime call that failed, on a line of its own: llama.cpp's ggml-cuda.cu ggml_cuda_error (`CUDA
     // error: %s`, GGML_CUDA_NAME is ROCm on HIP builds, MUSA on MUSA), then GGML_ABORT; PyTorch's c10 CUDA
     // check text when its exception line is cut. Common: it is no evidence of llama.cpp by itself.

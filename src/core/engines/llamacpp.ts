@@ -18,8 +18,13 @@ const signatures: Signature[] = [
     kind: 'launch',
     phase: 'args',
     lit: 'build',
-    re: /^(?:main: )?build(?: =|:) ?(\d+) \(([^)]+)\)|^build_info: /,
-    version: (m) => (m[1] ? `b${m[1]}` : null),
+    // (the JSON log of 2024: `{"timestamp":…,"function":"main",…,"message":"build info","build":2036,…}`, keys
+    // sorted from 2024-03: `{"build":2360,"commit":"…","function":"main",…,"msg":"build info",…}`)
+    re: /^(?:main: )?build(?: =|:) ?(\d+) \(([^)]+)\)|^build_info: |^\{.*"(?:msg|message)":"build info".*"build":(\d+)|^\{"build":(\d+),.*"msg":"build info"/,
+    version: (m) => {
+      const b = m[1] ?? m[3] ?? m[4];
+      return b !== undefined && b !== '0' ? `b${b}` : null;
+    },
   },
   {
     // Before the phase rules: the library's own allocation failures begin with the phase's prefixes
@@ -39,17 +44,21 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'args',
     lit: 'e',
-    re: /^(?:main: )?system info:|^system_info:|^common_param|^load_backend: loaded|^main: HTTP server is listening|^device_info/,
+    // (before 2024-04 ggml-cuda's init printed as `ggml_init_cublas: …`; the 2026 uptime format tags lines `cmn  common_param: …`)
+    re: /^(?:main: )?system info:|^system_info:|^(?:cmn +)?common_param|^load_backend: loaded|^main: HTTP server is listening|^device_info|^ggml_init_cublas: /,
   },
   {
     id: 'loading',
     kind: 'phase',
     phase: 'loading_weights',
     lit: 'o',
-    // server.cpp main: `main: loading model` before the loader's own lines. load_tensors' `… model buffer size`
-    // lines (src/llama-model.cpp; llm_load_tensors in src/llama.cpp before 2025) come before load_all_data reads
-    // the weights into those buffers, so they are still loading: llama.cpp prints no line once the weights are in
-    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params/,
+    // server.cpp main: `main: loading model` before the loader's own lines
+    // (2024 text format `INFO [ main] loading model | …`; the verbose loader's `create_tensor: loading tensor …`;
+    // router mode's child reporting `cmd_child_to_router:state:{"state":"loading",…}`). load_tensors' `… model
+    // buffer size` lines (src/llama-model.cpp; llm_load_tensors in src/llama.cpp before 2025) come before
+    // load_all_data reads the weights into those buffers, so they are still loading: llama.cpp prints no line once
+    // the weights are in
+    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:state:\{"state":"loading"/,
   },
   {
     id: 'kv',
@@ -75,6 +84,7 @@ const signatures: Signature[] = [
     // before the 2024-10 logging rework server.cpp main printed `LOG_INFO("model loaded", {})` as
     // `INFO [ main] model loaded | tid=… ` (text) or `{…"msg":"model loaded"…}` (--log-format json)
     re: /(?:llama_server|main): model loaded$|\] model loaded(?: \||$)|"msg":"model loaded"/,
+    readyOnceListening: true,
   },
   {
     id: 'ready',
@@ -85,6 +95,11 @@ const signatures: Signature[] = [
     lit: 'listening',
     // 2023 server.cpp: `llama server listening at http://host:port`
     re: /(?:llama_server|main): (?:server is )?listening on \S+|HTTP server listening|^llama server listening at \S+/,
+    // From 2024-01 (#4860) the server started its HTTP thread before loading the model and printed `llama server
+    // listening at …` and `HTTP server listening` first (llamafile too); `model loaded` (#4881) or the main loop's
+    // `all slots are idle` then say it is up. After start-up lines and before the KV cache, they show the port only.
+    after: 'kv_cache',
+    afterKnown: true,
   },
   {
     // server.cpp update_slots prints it when the main loop starts and after every task: it says nothing was served
@@ -114,7 +129,8 @@ const signatures: Signature[] = [
     // older text format: `INFO [ launch_slot_with_task] slot is processing task | …`, `… slot released | …`;
     // from 2023-10 (#3677, parallel decoding) to 2024-02 (#5700, unified log format) LOG_TEE's
     // `slot %i is processing [task id: %i]` and `slot %d released (%d tokens in cache)`
-    re: /^slot \d+ (?:is processing \[task id: \d+\]|released \(\d+ tokens in cache\))|launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|processing task|prompt processing|stop processing|\] slot released \|/,
+    // (2024 text format: `INFO [ update_slots] kv cache rm [p0, end) | … id_slot=0 id_task=90`, a slot at work)
+    re: /^slot \d+ (?:is processing \[task id: \d+\]|released \(\d+ tokens in cache\))|\] kv cache rm \[|launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|processing task|prompt processing|stop processing|\] slot released \|/,
   },
   {
     // server.cpp request handling: `srv  params_from_: Chat format: …` (each request's parameters),
@@ -200,6 +216,16 @@ const signatures: Signature[] = [
   {
     // ggml.c ggml_abort: `fprintf(stderr, "%s:%d: ", file, line)` + the message, then a backtrace and abort();
     // GGML_ASSERT(x) prints `file:line: GGML_ASSERT(x) failed` the same way. Only ggml's and llama's own files.
+    // ggml-cuda.cu's own aborts (ggml_cuda_error `CUDA error`, the VMM pool's `%s:%d: HipVMM Failure: …`, cuBLAS):
+    // a GPU runtime failure whatever the words
+    id: 'ggml_cuda_abort',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: '.cu:',
+    // (a GGML_ASSERT there is the code's own check, classed by its site like any other assertion)
+    re: /^\S*ggml[_-]cuda\.cu:\d+: (?!GGML_ASSERT)(.+)$/,
+  },
+  {
     id: 'ggml_abort',
     kind: 'failure',
     raised: true,
@@ -232,6 +258,25 @@ const signatures: Signature[] = [
     re: /^error: (?:invalid|unknown) argument: |^error while handling (?:argument|environment variable) "[^"]*": (.+)/,
   },
   {
+    // ggml.c ggml_abort prints the message, then ggml_print_backtrace, then abort(): its own frame in the
+    // backtrace (glibc backtrace_symbols `libggml-base.so(ggml_abort+0x152)[0x…]`, or `ggml_abort()  libggml-base.so`)
+    // says the process aborted there, also where the paste lost the message above it
+    id: 'ggml_abort_frame',
+    kind: 'consequence',
+    lit: 'ggml_abort',
+    re: /\(ggml_abort\+0x[0-9a-f]+\)\[0x[0-9a-f]+\]|^ggml_abort\(\) +\S+\.(?:so|dylib|dll)/,
+  },
+  {
+    // A native backtrace (gdb `#N 0x… in f() ()`, ggml_print_backtrace `f()  lib.so`) through the server's main
+    // loop (server.cpp server_context::update_slots, called from server_queue::start_loop): it died serving
+    id: 'frame_serving',
+    kind: 'phase',
+    phase: 'serving',
+    weak: true,
+    lit: '::',
+    re: /\bserver_context(?:_impl)?::update_slots\(\)|\bserver_queue::start_loop\(\)/,
+  },
+  {
     // server.cpp signal handler: a second Ctrl-C while shutting down
     id: 'shutdown',
     kind: 'shutdown',
@@ -250,18 +295,42 @@ export const llamacpp: EngineModule = {
       return 8;
     // common.cpp's build banner (`build: %d (%s) with %s for %s`), the first line every llama.cpp tool prints
     if (/^build: \d+ \([0-9a-f]+\) with .+ for \S+/.test(line.msg)) return 8;
+    // ggml's own lines and llama.cpp's loader/init functions of every era (ggml.c GGML_ASSERT, ggml-cuda.cu init
+    // before 2024-04 `ggml_init_cublas`, llama.cpp `llama_load_model_from_file` / `llama_init_from_gpt_params`,
+    // the verbose loader's `create_tensor: loading tensor`, router mode's child-to-router state lines), and the
+    // command line that starts the server (a paste's first line)
+    if (
+      /GGML_ASSERT|ggml[_-]cuda\.cu:\d+: |^ggml_init_cublas: |^llama_load_model_from_file|^llama_init_from_gpt_params|^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:|^main: (?:binding port|couldn't bind HTTP server socket|loading model$)|^(?:\S*[$#>❯] +)?(?:\S*[/\\])?llama-server(?:\.exe)? /.test(
+        line.msg,
+      )
+    )
+      return 8;
+    // common/arg.cpp's argument errors and usage (`error while handling argument`, `(env: LLAMA_ARG_…)`, `to show
+    // complete usage, run with -h`); a native backtrace through the server's own functions (gdb, ggml_print_backtrace)
+    if (
+      /^error while handling argument|\(env: LLAMA_ARG_|^to show complete usage, run with -h|server_context(?:_impl)?::|server_queue::start_loop|llama_sampler_\w+\(|common_init_from_params\(\)/.test(
+        line.msg,
+      )
+    )
+      return 4;
     // the server's per-module macros (tools/server: `SRV_INF` → `srv  %12.*s: `, `SLT_INF` → `slot %12.*s: id …`,
     // `QUE_`, `RES_`; common's `cmn`): the tag, the function name cut to 12 characters, a colon. A tag alone is not
     // enough: a traceback's code line that lost its indent (`res = func(*args)`, `res in …`) starts the same way.
     if (/^(?:srv|slot|que|res|cmn) +[\w()~:<>]{1,12}: /.test(line.msg) || line.frame === 'llamacpp') return 4;
-    // the server's JSON log format before 2024-10, its default (server_log: `{"tid":…,"function":…,"msg":…}`)
-    if (/^\{"tid":"\d+","timestamp":\d+,"level":"\w+","function":"\w+","line":\d+,"msg":"/.test(line.msg))
+    // the server's JSON log format before 2024-10, its default (server_log: `{"tid":…,"function":…,"msg":…}`;
+    // 2024-01 `{"timestamp":…,"level":…,"function":…,"line":…,"message":…}`; 2024-03 keys sorted, `{"build":…}`)
+    if (
+      /^\{"tid":"\d+","timestamp":\d+,"level":"\w+","function":"\w+","line":\d+,"msg":"/.test(line.msg) ||
+      /^\{"(?:timestamp|build|function)":.*"function":"\w+".*"line":\d+,"(?:msg|message)":"/.test(line.msg)
+    )
       return 4;
     // the server's text log format before 2024-10 (server_log: `%4s [%24s] %s | k=v …`)
     if (
       /^(?:INFO|WARN|ERR|ERROR|VERB) \[ *(?:main|init|load_model|update_slots|launch_slot_with_task|print_timings|log_server_request)\] /.test(
         line.msg,
-      )
+      ) ||
+      // (any function, as forks kept it: ik_llama.cpp's `INFO [ batch_pending_prompt] … | tid="…" timestamp=…`)
+      /^(?:INFO|WARN|ERR|ERROR|VERB) \[ *\w+\] .* \| tid="\d+" timestamp=\d+/.test(line.msg)
     )
       return 4;
     return 0;

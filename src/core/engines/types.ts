@@ -74,12 +74,23 @@ export interface Signature {
    */
   after?: Phase;
   /**
+   * With `after`: only once the launch has shown a phase. A fragment that starts at this line (nothing before it)
+   * is read as the kind says, since builds that print it after the model is in are the many.
+   */
+  afterKnown?: boolean;
+  /**
    * For the engine's last line of its own initialisation: when the HTTP server was already seen listening
    * (`after` above), the launch is ready at this line.
    */
   readyOnceListening?: boolean;
   /** Phase lines that never open a launch of their own (frames of a native stack, say). */
   weak?: boolean;
+  /**
+   * For a server's line that starts a model runner of its own after the server is up (Ollama's `starting llama
+   * server`): the launch stays one, but its phase follows the runner from here (args again), so that a runner
+   * that dies loading is read at the phase it reached.
+   */
+  restarts?: boolean;
   /** Parses the configuration printed on this line. */
   config?: (msg: string) => Record<string, unknown> | null;
   /** Reads a version from the match. */

@@ -148,3 +148,96 @@ describe('llama.cpp server of 2023-10 to 2024-02 (LOG_TEE lines, before #5700)',
     assert.equal(last(start).phase, 'ready');
   });
 });
+
+describe('llama.cpp: wild shapes (issue 22)', () => {
+  it('2024-01 builds listen before loading: the port listens, the launch is one and still loading', () => {
+    const r = analyzeText(
+      [
+        '{"timestamp":1706720633,"level":"INFO","function":"main","line":2427,"message":"build info","build":2036,"commit":"d3bac7d5"}',
+        'llama server listening at http://127.0.0.1:8080',
+        '{"timestamp":1706720633,"level":"INFO","function":"main","line":2534,"message":"HTTP server listening","port":"8080","hostname":"127.0.0.1"}',
+        'llama_model_loader: loaded meta data with 19 key-value pairs and 363 tensors from /m/x.gguf (version GGUF V2)',
+      ].join('\n'),
+    );
+    assert.equal(r.engine, 'llamacpp');
+    assert.equal(r.launches.length, 1);
+    assert.equal(r.launches[0]!.outcome, 'in_progress');
+    assert.equal(r.launches[0]!.phase, 'loading_weights');
+  });
+
+  it('in the 2023 order (listening printed once the model is in) the same line is ready', () => {
+    const l = last([
+      'llama_new_context_with_model: n_ctx      = 2048',
+      'llama_new_context_with_model: kv self size  = 1024.00 MB',
+      'llama server listening at http://127.0.0.1:8080',
+    ]);
+    assert.equal(l.outcome, 'ready');
+  });
+
+  it('the 2024 text format: `loading model` is loading, `kv cache rm` is a slot at work', () => {
+    assert.equal(
+      last([
+        'INFO [                    main] loading model | tid="1" timestamp=1 n_threads_http="7" port="8080"',
+      ]).phase,
+      'loading_weights',
+    );
+    assert.equal(
+      last([
+        'INFO [            update_slots] kv cache rm [p0, end) | tid="1" timestamp=1 id_slot=0 id_task=90 p0=0',
+      ]).phase,
+      'serving',
+    );
+  });
+
+  it('a GGML_ASSERT cut by the paste still aborts; ggml-cuda.cu aborts are GPU runtime failures', () => {
+    const a = last(['ik_llama.cpp/ggml/src/./iqk/fa/iqk_fa_templates.h:1175: GGML_ASSERT(S']);
+    assert.equal(a.engine, 'llamacpp');
+    assert.equal(a.outcome, 'crashed');
+    const b = last([
+      'ggml_cuda.cu:648: HipVMM Failure: invalid argument',
+      'ggml_print_backtrace()  libggml-base.so',
+    ]);
+    assert.equal(b.failure?.class, 'cuda_error');
+  });
+
+  it("ggml_abort's own frame in a backtrace says the server aborted, where the message was lost", () => {
+    const l = last([
+      'slot launch_slot_: id  2 | task 1950 | processing task',
+      'libggml-base.so(ggml_print_backtrace+0x21f)[0x72edb99cd82f]',
+      'libggml-base.so(ggml_abort+0x152)[0x72edb99cda02]',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it("a gdb backtrace through the server's main loop places the abort in serving", () => {
+    const l = last([
+      '#9  0x0000000000492993 in server_context::update_slots() ()',
+      '#10 0x000000000046083f in server_queue::start_loop() ()',
+      'Aborted (core dumped)',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it('the shell prompt coming back mid-load: the process is gone', () => {
+    const l = last([
+      'main: HTTP server is listening, hostname: 127.0.0.1, port: 8080, http threads: 11',
+      'main: loading model',
+      'llama_model_loader: - type q4_K:  289 tensors',
+      '$',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+  });
+
+  it('router mode: a child reporting its load to the router is loading', () => {
+    const l = last([
+      '[38957] cmd_child_to_router:state:{"state":"loading","payload":{"stages":["text_model"],"current":"text_model","value":0.4}}',
+      '[38957] cmd_child_to_router:state:{"state":"loading","payload":{"stages":["text_model"],"current":"text_model","value":0.5}}',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.phase, 'loading_weights');
+  });
+});

@@ -136,7 +136,13 @@ const ROWS: Record<string, Row[]> = {
       line: 'srv    load_model: initializing slots, n_slots = 4',
       phase: 'kv_cache',
     },
-    { src: 'server.cpp (2023)', line: 'llama server listening at http://127.0.0.1:8080', phase: 'ready' },
+    // right after start-up lines, before any model line: the 2024-01 order (#4860, HTTP thread first), the port only
+    {
+      src: 'server.cpp (2024-01, #4860)',
+      line: 'llama server listening at http://127.0.0.1:8080',
+      phase: 'args',
+      outcome: 'in_progress',
+    },
     {
       src: 'server.cpp (<2024-10)',
       line: '{"tid":"1","timestamp":1,"level":"INFO","function":"main","line":3,"msg":"model loaded"}',

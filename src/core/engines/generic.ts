@@ -1,0 +1,595 @@
+/**
+ * The generic reader: what any server's log says when no engine module reads it (Ollama, LMDeploy, LocalAI,
+ * Xinference, NVIDIA NIM, Dynamo, Ray Serve, llama-swap, ramalama, KoboldCpp, FastChat, MLX servers, …).
+ *
+ * Mostly data, like an engine module: `genericSignatures` are tried only while no engine has shown itself, or
+ * when the log is another program's that runs an engine inside it (EngineDetector.foreign); `PROGRAMS` names that
+ * program for the report. A rule's shape is its program's own log call (named next to it) or a runtime's (uvicorn,
+ * Go's net/http and gin, glibc, libc++abi, Open MPI, Slurm). Every rule has a literal that the analyzer checks first
+ * (`lit`), so a line none of them can match costs a few bit tests.
+ */
+import type { Signature } from './types.js';
+
+/** Request paths that run the model (an answered one is a request served): OpenAI's, Ollama's, llama.cpp's, TGI's, FastChat's. */
+const INFER =
+  // (llama-swap routes a model's own endpoints under `/upstream/<model>/`)
+  '(?:/upstream/[^/\\s"]+)?/(?:v1/(?:chat/completions|completions|embeddings|responses|messages)|chat/completions|completions?|api/(?:generate|chat|embed(?:dings)?)|generate(?:_stream)?|infill|embeddings?|worker_generate(?:_stream)?)';
+
+export const genericSignatures: Signature[] = [
+  // ---- start of a program's server (a launch) ----
+  {
+    // A shell prompt that starts a server of another program.
+    id: 'generic_shell_launch',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'serve',
+    re: /^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*)?(?:PS \S+)?[$#>❯] +(?:\w+=\S+ +)*(?:python3? +-m +(?:lmdeploy\.serve\S*|fastchat\.serve\.\S+|mlx_lm\.server|llama_cpp\.server)|lmdeploy +serve|ollama +serve|ramalama +(?:\S+ +)*serve|dynamo +serve|mlx_lm\.server)/,
+  },
+  {
+    // Ollama server/routes.go Serve: `slog.Info("server config", "env", envconfig.Values())` (before 0.1.3x:
+    // `log.Printf("server config …")` after `routes.go:N: INFO`): the first line of `ollama serve`.
+    id: 'ollama_server_config',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'server config',
+    re: /(?:^|\bmsg=|: INFO )"?server config"? env=/,
+  },
+  {
+    // systemd's unit start (src/core/job.c job_emit_done_message: `Started %s.`) for a model server's service
+    id: 'systemd_started_server',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'Started ',
+    re: /^Started (?:Ollama|LocalAI|llama[\w.-]*|vLLM|Xinference)[\w .-]*\.$/i,
+  },
+  {
+    // LocalAI core/application/startup.go: `xlog.Info("Starting LocalAI", …)`; before 2.x `Starting LocalAI using %d threads, with models path: %s`
+    id: 'localai_start',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'Starting LocalAI',
+    re: /Starting LocalAI\b/,
+  },
+  {
+    // xinference core/supervisor.py __post_create__: `logger.info(f"Xinference supervisor {self.address} started")`
+    id: 'xinference_start',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'Xinference supervisor',
+    re: /Xinference supervisor \S+ started/,
+  },
+  {
+    // KoboldCpp koboldcpp.py main: `print(f"Welcome to KoboldCpp - Version {KcppVersion}")`
+    id: 'koboldcpp_start',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'Welcome to KoboldCpp',
+    re: /^Welcome to KoboldCpp - Version (\S+)/,
+    version: (m) => m[1] ?? null,
+  },
+  {
+    // NVIDIA NIM for LLMs' container banner (nvidia_entrypoint): `NVIDIA Inference Microservice LLM NIM Version X`
+    id: 'nim_banner',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'Inference Microservice',
+    re: /^NVIDIA Inference Microservice LLM NIM Version (\S+)/,
+    version: (m) => m[1] ?? null,
+  },
+  {
+    // Dynamo's `dynamo serve` (deploy/sdk cli/serve.py): `Running dynamo serve with service configs …`
+    id: 'dynamo_serve',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'Running dynamo serve',
+    re: /Running dynamo serve with/,
+  },
+  {
+    // FastChat serve/controller.py and model_worker.py: `logger.info(f"args: {args}")` under its `| name |` logger
+    id: 'fastchat_args',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: '| args: Namespace',
+    re: /\| (?:controller|model_worker|\w+_worker|openai_api_server) \| args: Namespace\(/,
+  },
+  {
+    // mlx-serve's startup banner: `mlx-serve <version> (MLX <version>)`
+    id: 'mlx_serve_banner',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'mlx-serve ',
+    re: /^mlx-serve (\S+) \(MLX /,
+    version: (m) => m[1] ?? null,
+  },
+  // ---- startup phases ----
+  {
+    // Ollama llm/server.go NewLlamaServer: `slog.Info("starting llama server", "cmd", …)` (before 0.1.3x,
+    // llm/llama.go `starting llama runner`; 0.12+ `starting runner`): a runner process of its own is started for a model. The runner is
+    // part of the Ollama server's launch (it serves through it), whose phase follows the runner from here.
+    id: 'ollama_runner_start',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    restarts: true,
+    lit: 'starting ',
+    re: /(?:msg=|\d: )"?starting (?:llama )?(?:server|runner)"?/,
+  },
+  {
+    // llama-swap proxy/process.go checkHealthEndpoint: `<%s> Health check error on %s, %v (normal during
+    // startup)`: the upstream answers 503 while its model loads; refused, it is not listening yet
+    id: 'upstream_health_loading',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'normal during startup',
+    re: /Health check error on \S+, status code: 503 \(normal during startup\)/,
+  },
+  {
+    // LocalAI pkg/model/initializers.go: `GRPC: Loading model with options: …` sent to the backend process
+    id: 'localai_grpc_loading',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'GRPC',
+    re: /GRPC: Loading model with options/,
+  },
+  {
+    // Ollama llm/server.go WaitUntilRunning: `slog.Info("waiting for server to become available", "status", status)`
+    id: 'ollama_runner_loading',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'llm server loading model',
+    re: /status="?llm server loading model/,
+  },
+  {
+    // LocalAI pkg/model/initializers.go: `Loading model '%s' with backend %s` (each backend tried in turn)
+    id: 'localai_loading',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: ' model',
+    re: /(?:Loading model '[^']+' with backend \S+|Trying to load the model '[^']+' with (?:all )?the available backends|Loading model in memory from file)/,
+  },
+  {
+    // FastChat serve/model_worker.py: `Loading the model {model_names} on worker {worker_id} ...`; KoboldCpp
+    // koboldcpp.py load_model: `Loading model: {path}`
+    id: 'worker_loading',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'Loading ',
+    re: /(?:\| model_worker \| Loading the model |^Loading model: \S)/,
+  },
+  // ---- ready ----
+  {
+    // uvicorn's own line once its socket listens (uvicorn/server.py Server._log_started_message:
+    // `Uvicorn running on %s://%s:%d (Press CTRL+C to quit)`): every FastAPI app prints it (LMDeploy, FastChat,
+    // Xinference, NIM, llama-cpp-python)
+    id: 'generic_uvicorn_running',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Uvicorn running on',
+    re: /Uvicorn running on\s+(\S+)/,
+  },
+  {
+    // Ollama server/routes.go Serve: `Listening on %s (version %s)` (before 0.1.2x without the version)
+    id: 'ollama_listening',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Listening on ',
+    re: /(?:^|msg="|\d: )Listening on (\S+?:\d+)(?: \(version ([^)\s]+)\))?/,
+    version: (m) => m[2] ?? null,
+  },
+  {
+    // Ollama llm/server.go WaitUntilRunning: `llama runner started in %0.2f seconds`: the model's runner is up
+    id: 'ollama_runner_started',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'llama runner started in',
+    re: /llama runner started in [\d.]+ seconds/,
+  },
+  {
+    // gin's debug line (gin.go Engine.Run: `Listening and serving HTTP on %s`); llama-swap.go: `llama-swap
+    // listening on http://%s`; mlx_lm server.py: `Starting httpd at %s on port %d...`; Ray Serve
+    // (serve/_private/api.py): `Application '%s' is ready at %s`
+    id: 'generic_listening',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'istening',
+    re: /(?:Listening and serving HTTP on \S+|^llama-swap listening on \S+)/,
+  },
+  {
+    id: 'generic_app_ready',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'is ready at ',
+    re: /Application '[^']+' is ready at \S+/,
+  },
+  {
+    id: 'mlx_lm_httpd',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Starting httpd at ',
+    re: /^Starting httpd at \S+ on port \d+/,
+  },
+  {
+    // The Fiber framework's startup box (gofiber app.go startupMessage), which LocalAI 1.x/2.x prints: the line
+    // with the address it serves on
+    id: 'fiber_box_address',
+    kind: 'ready',
+    phase: 'ready',
+    lit: '│',
+    re: /^\s*│\s+https?:\/\/[\w.:[\]-]+\s+│\s*$/,
+  },
+  // ---- requests answered (serving) ----
+  {
+    // gin's access line (logger.go defaultLogFormatter: `[GIN] %v |%s %3d %s| %13v | %15s |%s %-7s %s %#v`),
+    // which Ollama prints for every request: a model request answered 2xx is one served
+    id: 'gin_served',
+    kind: 'serving',
+    phase: 'serving',
+    lit: '[GIN]',
+    re: new RegExp(
+      `^\\[GIN\\] [\\d/]+ - [\\d:]+ \\|\\s*2\\d\\d\\s*\\|[^|]*\\|[^|]*\\|\\s*POST\\s+"${INFER}"`,
+    ),
+  },
+  {
+    // uvicorn's access line (uvicorn/protocols/http/*_impl.py: `%s - "%s %s HTTP/%s" %d`) and llama-swap's
+    // proxy log (proxy/proxymanager.go: `[llama-swap] %s [%s] "%s %s %s" %d …`) for a model request answered 2xx
+    id: 'http_served',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'POST /',
+    re: new RegExp(`"POST ${INFER}(?:\\?\\S*)? HTTP/[\\d.]+" 2\\d\\d\\b`),
+  },
+  {
+    // LocalAI's request log (core/http/app.go, zerolog: `Success ip=… latency=… method=POST status=200 url=…`)
+    id: 'localai_served',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'Success ip=',
+    re: new RegExp(`Success ip=\\S* latency=\\S+ method=POST status=2\\d\\d url=${INFER}`),
+  },
+  // ---- failures ----
+  {
+    // Ollama's runner killed by a signal (the kernel's OOM killer, or a stop from outside): `error="signal: killed"`
+    id: 'ollama_runner_killed',
+    kind: 'failure',
+    failure: 'killed',
+    lit: 'signal: killed',
+    re: /llama runner (?:terminated"? error="?|process has terminated: )signal: killed/,
+  },
+  {
+    // Ollama llm/server.go: `slog.Error("llama runner terminated", "error", err)`; server/sched.go:
+    // `slog.Error("error loading llama server", "error", err)`; before 0.1.3x llm/llama.go `error starting llama
+    // runner: %v`: the model's runner process is gone; the error names why (the class is read from it)
+    id: 'ollama_runner_failed',
+    kind: 'failure',
+    lit: 'llama ',
+    re: /(?:msg="?llama runner terminated"? error="?([^"]*)|msg="?error loading llama server"? error="?([^"]*)|error starting llama runner: (.*))/,
+  },
+  {
+    // The client's `Error: …` line of a Go CLI (cobra) or a Rust one (anyhow): Ollama's `Error: llama runner process has terminated: …`
+    id: 'cli_error',
+    kind: 'failure',
+    lit: 'Error: ',
+    re: /^Error: (.+)$/,
+  },
+  {
+    // The Go runtime's panic (runtime/panic.go printpanics: `panic: %v`) and fatal errors (runtime/panic.go
+    // fatal: `fatal error: %s`): Ollama's runner `panic: unable to load model: …`
+    id: 'go_panic',
+    kind: 'failure',
+    lit: 'panic: ',
+    re: /^panic: (.+)$/,
+  },
+  {
+    id: 'go_fatal',
+    kind: 'failure',
+    lit: 'fatal error: ',
+    re: /^fatal error: (.+)$/,
+  },
+  {
+    // ggml's buffer allocation as every program embedding llama.cpp prints it (ggml-cuda.cu
+    // ggml_backend_cuda_buffer_type_alloc_buffer: `allocating %.2f MiB on device %d: cudaMalloc failed: %s`)
+    id: 'ggml_alloc_failed',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'Malloc failed',
+    re: /allocating [\d.]+ MiB on device \d+: (?:cuda|hip)Malloc failed: out of memory/,
+  },
+  {
+    // llama.cpp's loader (src/llama-model.cpp load_tensors: `unable to allocate %s buffer`; before 2025
+    // `failed to allocate buffer`) as another program prints it: a device buffer it could not get is memory
+    id: 'ggml_model_load_oom',
+    kind: 'failure',
+    failure: 'oom',
+    phase: 'loading_weights',
+    lit: 'error loading model',
+    re: /^llama_model_load: error loading model: (?:failed to allocate buffer|unable to allocate \S+ buffer)/,
+  },
+  {
+    // llama.cpp's loader (src/llama-model-loader.cpp get_tensor_meta: `missing tensor '%s'`; src/llama-model.cpp
+    // load_arch: `unknown model architecture: '%s'`): the file lacks a tensor this build's architecture expects, or
+    // names an architecture it does not know: a model this build does not support
+    id: 'ggml_missing_tensor',
+    kind: 'failure',
+    failure: 'unsupported',
+    phase: 'loading_weights',
+    lit: 'error loading model',
+    re: /error loading model: (?:missing tensor '[^']+'|.*unknown model architecture: '[^']+')/,
+  },
+  {
+    // llama.cpp's loader (src/llama.cpp llama_model_load: `%s: error loading model: %s`) inside another program;
+    // the error names the class (a buffer it could not allocate is memory)
+    id: 'ggml_model_load_error',
+    kind: 'failure',
+    lit: 'error loading model',
+    re: /^llama_model_load: error loading model: (.+)$/,
+  },
+  {
+    // ggml's assertion (ggml/src/ggml.c ggml_abort via GGML_ASSERT: `%s:%d: GGML_ASSERT(%s) failed`; before
+    // mid-2024 `GGML_ASSERT: %s:%d: %s`) in a program that embeds ggml
+    id: 'ggml_assert_embedded',
+    kind: 'failure',
+    lit: 'GGML_ASSERT',
+    re: /GGML_ASSERT(?:\((.+)\) failed|: (\S+:\d+: .+))/,
+  },
+  {
+    // glibc's assert (assert/assert.c __assert_fail_base: `%s%s%s:%u: %s%sAssertion `%s' failed.`), MSVC's
+    // (`Assertion failed: %s, file %s, line %d`), libstdc++'s debug mode (`Assertion '__n < this->size()' failed.`)
+    id: 'c_assert',
+    kind: 'failure',
+    lit: 'Assertion',
+    re: /Assertion (?:[`'](.+)' failed\.?|failed: (.+))$/,
+  },
+  {
+    // LMDeploy's TurboMind logger (src/turbomind/utils/logger.h: `[TM][%s] `), e.g. `[TM][ERROR] CUDA runtime
+    // error: out of memory …/allocator.cc:49` (the class is read from the message)
+    id: 'turbomind_error',
+    kind: 'failure',
+    lit: '[TM][',
+    re: /^\[TM\]\[(?:ERROR|FATAL)\] (.+)$/,
+  },
+  {
+    // Apple Foundation's uncaught Objective-C exception, and libc++abi's terminate (libcxxabi
+    // cxa_default_handlers.cpp `terminating due to uncaught exception of type %s`): MLX's Metal device setup
+    id: 'objc_uncaught',
+    kind: 'failure',
+    lit: 'erminat',
+    re: /^(?:\*\*\* Terminating app due to uncaught exception '(\w+)'|libc\+\+abi(?::)? terminating(?: due to uncaught exception of type (\S+))?)/,
+  },
+  {
+    // catatonit, the init podman runs in containers (catatonit.c: `ERROR (catatonit:%d): failed to exec pid1`):
+    // the container's program never started
+    id: 'container_init_error',
+    kind: 'failure',
+    lit: 'catatonit',
+    re: /^ERROR \(catatonit:\d+\): (.+)$/,
+  },
+  {
+    // xinference core/worker.py: `logger.error(f"Failed to load model {model_uid}", exc_info=True)` (the traceback
+    // under it names the cause); Ray Serve's controller (serve/_private/deployment_state.py check_ready):
+    // `Exception in Replica(…), the replica will be stopped.`
+    id: 'model_load_failed',
+    kind: 'failure',
+    phase: 'loading_weights',
+    lit: 'ailed to load model',
+    re: /(?:^|\s)Failed to load model \S+$/,
+  },
+  {
+    // vLLM's Ray executor, which Aphrodite kept (executor/ray_utils.py RayWorkerWrapper.execute_method:
+    // `Error executing method %s. This might cause deadlock in distributed execution.`) for the model load
+    id: 'ray_worker_load_model_error',
+    kind: 'failure',
+    phase: 'loading_weights',
+    lit: 'Error executing method',
+    re: /Error executing method load_model\b/,
+  },
+  {
+    id: 'ray_replica_exception',
+    kind: 'failure',
+    lit: 'Exception in Replica',
+    re: /Exception in Replica\(.*\), the replica will be stopped/,
+  },
+  {
+    // xinference's REST API relaying a launch's error (api/restful_api.py launch_model: `logger.error(e)`):
+    // `[address=…, pid=…] <message>`; the message names the class
+    id: 'xinference_launch_error',
+    kind: 'failure',
+    lit: '[address=',
+    re: /ERROR +\[address=[^\]]+\] (.+)$/,
+  },
+  {
+    // A program's model launch relayed as an exception: xinference `RuntimeError: Failed to launch model, detail: …`
+    id: 'launch_failed_runtime_error',
+    kind: 'failure',
+    failure: 'python_exception',
+    lit: 'Failed to launch model',
+    re: /^RuntimeError: Failed to launch model, detail: (.+)$/,
+  },
+  {
+    // Open MPI's launcher (orte/mca/errmgr: `mpirun noticed that process rank %d with PID %d on node %s exited on
+    // signal %d (%s).`) and its init failure banner (`It looks like orte_init failed for some reason`)
+    id: 'mpi_rank_signal',
+    kind: 'failure',
+    lit: 'mpirun noticed',
+    re: /^mpirun noticed that process rank \d+ with PID \d+ on node \S+ exited on signal (\d+)(?: \(([^)]*)\))?/,
+  },
+  {
+    id: 'orte_init_failed',
+    kind: 'failure',
+    lit: 'orte_init failed',
+    re: /It looks like orte_init failed|orte_init failed/,
+  },
+  {
+    // llama-swap proxy/process.go: `cmd.Wait() returned error: %v` for its upstream: a signal that ended it from
+    // outside (killed, terminated) is a kill; any other exit is read from its text
+    id: 'upstream_signalled',
+    kind: 'failure',
+    failure: 'killed',
+    lit: 'cmd.Wait()',
+    re: /cmd\.Wait\(\) returned error: signal: (?:killed|terminated)/,
+  },
+  {
+    id: 'upstream_exited',
+    kind: 'consequence',
+    lit: 'cmd.Wait()',
+    re: /cmd\.Wait\(\) returned error: (?:signal: .+|exit status \d+)/,
+  },
+  {
+    // llama-swap proxy/process.go, its upstream's exit seen by the process manager: `ExitError >> exit status %d`
+    id: 'upstream_exit_error',
+    kind: 'consequence',
+    lit: 'ExitError',
+    re: /ExitError >> exit status [1-9]\d*/,
+  },
+  {
+    // Slurm's srun (src/srun/libsrun/launch.c: `%s: task %s: %s`) reporting a task that died
+    id: 'srun_task_error',
+    kind: 'consequence',
+    lit: 'srun: error:',
+    re: /^srun: error: \S+: tasks? [\d,-]+: (?:Killed|Exited with exit code [1-9]\d*|Segmentation fault)/,
+  },
+  {
+    // A frozen Python app (PyInstaller bootloader: `Failed to execute script '%s' due to unhandled exception!`),
+    // Windows Terminal's `[process exited with code %d (0x%08x)]`, and an app's own `Exit code N` above a
+    // server's output: the process is gone
+    id: 'process_exit',
+    kind: 'consequence',
+    lit: 'Failed to execute script',
+    re: /Failed to execute script '?[\w.-]+'? due to unhandled exception/,
+  },
+  {
+    id: 'terminal_process_exit',
+    kind: 'consequence',
+    lit: 'process exited with code',
+    re: /^\[process exited with code [1-9]\d*/,
+  },
+  {
+    id: 'app_exit_code',
+    kind: 'consequence',
+    lit: 'Exit code ',
+    re: /^Exit code [1-9]\d*$/,
+  },
+  // ---- handled errors (the server goes on) ----
+  {
+    // LocalAI pkg/model/initializers.go: a backend that could not load the model, then the next one is tried
+    id: 'localai_backend_fails',
+    kind: 'degraded',
+    lit: '] Fails: ',
+    re: /\[[^\]]+\] Fails: /,
+  },
+  // ---- orderly stops ----
+  {
+    // uvicorn/server.py Server.shutdown ... `Finished server process [%d]`
+    id: 'generic_finished_server',
+    kind: 'shutdown',
+    lit: 'Finished server process',
+    re: /Finished server process \[\d+\]/,
+  },
+  {
+    // Ray Serve's controller (serve/_private/deployment_state.py): `Removing %d replica(s) from Deployment(…)` and
+    // `Replica(…) is stopped.` after the application is deleted
+    id: 'ray_replica_stopped',
+    kind: 'shutdown',
+    lit: 'eplica',
+    re: /(?:Removing \d+ replicas? from Deployment\(|Replica\(id='[^']+'.*\) is stopped\.)/,
+  },
+  // ---- set-up lines, last: a program's failure lines come from the same files ----
+  {
+    // Ollama's scheduler and runner set-up before a model loads (server/sched.go, llm/server.go, llm/memory.go,
+    // discover/gpu.go, all `slog` lines from those files), and its GPU discovery's `[GPU-…] CUDA freeMem` prints
+    id: 'ollama_setup',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: '.go:',
+    re: /source=(?:sched|server|memory|gpu|amd_linux|amd_windows|ggml|payload|images|types)\.go:\d+ msg=/,
+  },
+  {
+    id: 'ollama_gpu_discovery',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: '[GPU-',
+    re: /^\[GPU-[\da-f-]+\] (?:CUDA|Compute)/,
+  },
+  {
+    // Dynamo's `dynamo serve` start-up (deploy/sdk serving.py serve_dynamo_graph, allocator.py, circus's arbiter
+    // and watchers) and ramalama's debug log of the container it starts (`run_cmd:`, `exec_cmd: podman run …`)
+    id: 'orchestrator_setup',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'dynamo',
+    re: /\b(?:serving\.serve_dynamo_graph|serving\.create_dynamo_watcher|utils\.save_dynamo_state|watcher\._start: dynamo_\w+): /,
+  },
+  {
+    id: 'ramalama_debug',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'DEBUG - ',
+    re: /\bDEBUG - (?:run_cmd|exec_cmd): /,
+  },
+];
+
+/**
+ * Programs that serve models and whose logs name them. `wraps`: the program runs an engine inside it and is the
+ * server a user runs (its API, its lines): the report's engine is then none of ours (`other`) whatever engine
+ * lines it relays. Without `wraps` the program fronts a server (a proxy, a launcher, an orchestrator) whose own
+ * lines stay its engine's: it is named only when no engine shows itself.
+ */
+export interface ProgramRule {
+  name: string;
+  lit: string;
+  re: RegExp;
+  wraps: boolean;
+}
+
+export const PROGRAMS: readonly ProgramRule[] = [
+  {
+    name: 'ollama',
+    lit: 'llama',
+    // Go's log/slog text handler with a source file (Ollama is the Go server among these): `level=INFO source=routes.go:N msg=`
+    re: /level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=|ollama\[\d+\]|\bollama (?:serve|run|runner)\b|Ollama Service|OLLAMA_[A-Z_]+[:=]|llama runner |\/api\/(?:generate|chat|tags|show)"|status="llm server|ollama_llama_server|\/ollama\/server\./,
+    wraps: true,
+  },
+  { name: 'lmdeploy', lit: 'm', re: /\blmdeploy\b|^\[TM\]\[|\bturbomind\b/, wraps: true },
+  { name: 'xinference', lit: 'nference', re: /\bxinference\b/i, wraps: true },
+  {
+    name: 'localai',
+    lit: 'a',
+    re: /LocalAI|local-ai|\/build\/backend\/|with backend \S+|GRPC\(/,
+    wraps: true,
+  },
+  { name: 'nvidia-nim', lit: 'i', re: /Inference Microservice|\/opt\/nim\/|nim_llm/, wraps: true },
+  { name: 'aphrodite', lit: 'phrodite', re: /aphrodite/i, wraps: true },
+  { name: 'koboldcpp', lit: 'obold', re: /koboldcpp/i, wraps: true },
+  { name: 'fastchat', lit: 'a', re: /fastchat|\| (?:controller|model_worker) \|/, wraps: true },
+  { name: 'llama-cpp-python', lit: 'llama', re: /llama_cpp[/.]server|llama-cpp-python/, wraps: true },
+  { name: 'llamaedge', lit: 'a', re: /WASI-NN|llama-api-server|LlamaEdge/, wraps: true },
+  { name: 'mlx', lit: 'mlx', re: /mlx-serve|mlx_lm\.server|omlx/i, wraps: true },
+  { name: 'dynamo', lit: 'dynamo', re: /dynamo serve|serve_dynamo|\bdynamo_\w+/, wraps: false },
+  {
+    name: 'ray-serve',
+    lit: 'Serve',
+    re: /\((?:ServeController|ServeReplica|ProxyActor)\b|serve\.llm/,
+    wraps: false,
+  },
+  { name: 'llama-swap', lit: 'llama-swap', re: /llama-swap/, wraps: false },
+  { name: 'ramalama', lit: 'ramalama', re: /ramalama/, wraps: false },
+  { name: 'llamafile', lit: 'llamafile', re: /llamafile/, wraps: false },
+];

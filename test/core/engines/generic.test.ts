@@ -1,0 +1,208 @@
+/**
+ * The generic reader (src/core/engines/generic.ts) on made-up lines of each program's shape: a log that no engine
+ * module reads is still read (listening, requests, failures, stops) and its program named; rules tested here, not
+ * accuracy (test/fixtures/wild/other holds the real fragments).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { reportedEngine } from '../../../src/core/report.js';
+import { analyzeText } from '../../helpers.js';
+
+const read = (lines: string[]) => {
+  const r = analyzeText(lines.join('\n'));
+  const l = r.launches[r.launches.length - 1];
+  return { r, l, engine: reportedEngine(r) };
+};
+
+describe('generic reader: ready and serving', () => {
+  it("Ollama's own lines: listening is ready, a model request answered is serving, the program is named", () => {
+    const { r, l, engine } = read([
+      'time=2025-03-01T10:00:00.000Z level=INFO source=routes.go:1238 msg="server config" env="map[OLLAMA_HOST:http://127.0.0.1:11434]"',
+      'time=2025-03-01T10:00:00.100Z level=INFO source=routes.go:1238 msg="Listening on 127.0.0.1:11434 (version 0.5.7)"',
+      '[GIN] 2025/03/01 - 10:00:05 | 200 |  1.2s |       127.0.0.1 | POST     "/api/chat"',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'ollama');
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.outcome, 'serving');
+    assert.equal(l?.version, '0.5.7');
+  });
+
+  it('a probe answered (HEAD /, a model list) is not a request served', () => {
+    const { l } = read([
+      '2023/10/11 15:40:01 routes.go:572: Listening on 127.0.0.1:11434',
+      '[GIN] 2023/10/11 - 15:40:01 | 200 |      33.576µs |       127.0.0.1 | HEAD     "/"',
+      '[GIN] 2023/10/11 - 15:40:01 | 200 |     468.103µs |       127.0.0.1 | GET      "/api/tags"',
+    ]);
+    assert.equal(l?.outcome, 'ready');
+  });
+
+  it("uvicorn's line is ready for a FastAPI server of another program (LMDeploy)", () => {
+    const { r, l, engine } = read([
+      'root@box:~# lmdeploy serve api_server /models/internlm2-chat-7b --server-port 23333',
+      'INFO:     Started server process [1016]',
+      'INFO:     Waiting for application startup.',
+      'INFO:     Application startup complete.',
+      'INFO:     Uvicorn running on http://0.0.0.0:23333 (Press CTRL+C to quit)',
+      'INFO:     127.0.0.1:51186 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'lmdeploy');
+    assert.equal(l?.outcome, 'serving');
+  });
+
+  it("gin's, llama-swap's, Ray Serve's and Fiber's listening lines are ready", () => {
+    for (const line of [
+      '[GIN-debug] Listening and serving HTTP on :8080',
+      'llama-swap listening on http://:8080',
+      "INFO 2025-08-29 18:04:47,931 serve 519120 -- Application 'default' is ready at http://127.0.0.1:8000/.",
+      ' │               http://127.0.0.1:8080               │ ',
+    ]) {
+      const { l } = read([line]);
+      assert.equal(l?.outcome, 'ready', line);
+    }
+  });
+
+  it('a llama-swap upstream request answered under /upstream/<model>/ is one served', () => {
+    const { l } = read([
+      '[INFO] Request 10.0.0.2 "POST /upstream/coder/infill HTTP/1.1" 200 15667 "axios/1.8.4" 190.3ms',
+    ]);
+    assert.equal(l?.outcome, 'serving');
+  });
+});
+
+describe('generic reader: failures', () => {
+  it("Ollama's runner dying while loading is the launch's crash; its class comes from the error", () => {
+    const { l } = read([
+      'time=2025-02-21T01:40:58.260Z level=INFO source=server.go:591 msg="waiting for server to become available" status="llm server loading model"',
+      'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 81656.95 MiB on device 0: cudaMalloc failed: out of memory',
+      'llama_model_load: error loading model: unable to allocate CUDA0 buffer',
+      'panic: unable to load model: /models/blobs/sha256-b74f',
+    ]);
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.phase, 'loading_weights');
+    assert.equal(l?.failure?.class, 'oom');
+  });
+
+  it("Ollama's runner terminated by a signal is read from the error's text", () => {
+    const { l } = read([
+      'time=2025-06-27T14:42:08.637Z level=ERROR source=server.go:415 msg="llama runner terminated" error="signal: killed"',
+    ]);
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.class, 'killed');
+  });
+
+  it('a C++ assertion, a Go panic and an uncaught NSException crash an unknown server', () => {
+    for (const line of [
+      "llama-server: /src/vector:1130: reference std::vector<int>::operator[](size_type): Assertion '__n < this->size()' failed.",
+      'panic: runtime error: index out of range [3] with length 3',
+      "*** Terminating app due to uncaught exception 'NSRangeException', reason: 'index 0 beyond bounds'",
+    ]) {
+      const { l } = read(['Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)', line]);
+      assert.equal(l?.outcome, 'crashed', line);
+    }
+  });
+
+  it("LMDeploy's TurboMind error line is classed by its message", () => {
+    const { l } = read([
+      'Failed to find a feasible kernel in the cache, will dispatch by heuristic.',
+      '[TM][ERROR] CUDA runtime error: out of memory /lmdeploy/src/turbomind/core/allocator.cc:49',
+    ]);
+    assert.equal(l?.failure?.class, 'oom');
+  });
+
+  it('a llama.cpp loader error inside another program: a missing tensor or an unknown architecture is unsupported', () => {
+    const { l } = read([
+      'Welcome to KoboldCpp - Version 1.113',
+      "llama_model_load: error loading model: missing tensor 'blk.64.ssm_conv1d.weight'",
+      'llama_model_load_from_file_impl: failed to load model',
+    ]);
+    assert.equal(l?.failure?.class, 'unsupported');
+    assert.equal(l?.phase, 'loading_weights');
+  });
+
+  it("llama-swap's upstream stopped by a signal is killed; another exit is the upstream's crash", () => {
+    assert.equal(
+      read(['[DEBUG] <qwen> cmd.Wait() returned error: signal: terminated']).l?.failure?.class,
+      'killed',
+    );
+    assert.equal(
+      read(['[DEBUG] <qwen> cmd.Wait() returned error: signal: aborted (core dumped)']).l?.outcome,
+      'crashed',
+    );
+  });
+
+  it("Open MPI's rank-died line and container init failure end the launch", () => {
+    for (const line of [
+      'mpirun noticed that process rank 3 with PID 0 on node gpu-7 exited on signal 9 (Killed).',
+      'ERROR (catatonit:2): failed to exec pid1: No such file or directory',
+    ]) {
+      assert.equal(read(['serving on port 8080', line]).l?.outcome, 'crashed', line);
+    }
+  });
+
+  it('a store rendezvous that never completed is nccl, relayed or not', () => {
+    const { l } = read([
+      '2024-10-25 12:21:14,974 xinference.api.restful_api 37502 ERROR    [address=10.0.0.1:45585, pid=43525] Timed out after 601 seconds waiting for clients. 1/2 clients joined.',
+    ]);
+    assert.equal(l?.failure?.class, 'nccl');
+  });
+
+  it('LocalAI trying backend after backend is still loading, not crashed', () => {
+    const { l } = read([
+      "6:36PM INF Loading model 'orca' with backend llama-cpp",
+      '6:36PM INF [llama-cpp] Fails: could not load model: rpc error: code = Canceled desc =',
+      "6:36PM INF Loading model 'orca' with backend llama-ggml",
+    ]);
+    assert.equal(l?.outcome, 'in_progress');
+    assert.equal(l?.phase, 'loading_weights');
+  });
+});
+
+describe('generic reader: launches and stops', () => {
+  it("Ollama's server and the runner it starts for a model are one launch, following the runner's phase", () => {
+    const { r, l } = read([
+      'time=2025-02-11T21:03:44.200+01:00 level=INFO source=routes.go:1259 msg="Listening on 127.0.0.1:11434 (version 0.5.7)"',
+      'time=2025-02-11T21:04:02.140+01:00 level=INFO source=server.go:376 msg="starting llama server" cmd="/usr/local/bin/ollama runner --model /m"',
+      'llama_model_loader: loaded meta data with 34 key-value pairs and 579 tensors from /m (version GGUF V3 (latest))',
+      'llama_new_context_with_model: n_ctx      = 32768',
+      'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 6144.00 MiB on device 0: cudaMalloc failed: out of memory',
+    ]);
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.phase, 'kv_cache');
+  });
+
+  it('a systemd restart of the service is a second launch', () => {
+    const { r } = read([
+      'Feb 20 12:27:39 host systemd[1]: ollama.service: Main process exited, code=exited, status=2/INVALIDARGUMENT',
+      'Feb 20 12:27:42 host systemd[1]: Started Ollama Service.',
+      'Feb 20 12:27:43 host ollama[170277]: 2025/02/20 12:27:43 routes.go:1186: INFO server config env="map[]"',
+    ]);
+    assert.equal(r.launches.length, 2);
+    assert.equal(r.launches[0]!.outcome, 'crashed');
+  });
+
+  it("Ray Serve removing the app's replicas is an orderly stop", () => {
+    const { l } = read([
+      "INFO 2025-08-29 18:04:47,931 serve 519120 -- Application 'default' is ready at http://127.0.0.1:8000/.",
+      "(ServeController pid=529030) INFO 2025-08-29 18:04:48,071 controller 529030 -- Removing 1 replica from Deployment(name='m', app='default').",
+    ]);
+    assert.equal(l?.outcome, 'shutdown');
+  });
+
+  it('a proxy names itself only while no engine does; an engine behind it keeps its name', () => {
+    const { r, engine } = read([
+      'llama-swap listening on http://:9999',
+      'main: HTTP server is listening, hostname: 127.0.0.1, port: 9999, http threads: 23',
+      'main: loading model',
+      "srv    load_model: loading model '/m/q.gguf'",
+    ]);
+    assert.equal(engine, 'llamacpp');
+    assert.equal(r.program, null);
+  });
+
+  it('nothing read is no engine at all', () => {
+    assert.equal(read(['hello', 'world']).engine, null);
+  });
+});
