@@ -178,7 +178,28 @@ function options(outdir, extra) {
       ...common,
       // `status` has a bundle of its own (src/cli/bin-status.ts): the read path without the other commands; so
       // has `mcp` (src/cli/bin-mcp.ts): the MCP SDK, which no other command loads.
-      entryPoints: { firedup: 'src/cli/bin.ts', status: 'src/cli/bin-status.ts', mcp: 'src/cli/bin-mcp.ts' },
+      entryPoints: { firedup: 'src/cli/bin.ts', status: 'src/cli/bin-status.ts' },
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      plugins: [lazyCatalogs(outdir, extra), sqliteAddon, lazyAjv, englishOnlyZod],
+      // The function bin/firedup.js compiles (vm.Script) and calls, in the file: the source V8 is given is then
+      // the file as read, where a wrapper added at run time would be a second copy of it (V8 flattens the
+      // concatenation). esbuild's source map counts the banner's line.
+      banner: { js: WRAPPER_START },
+      footer: { js: `${NODE_ESM}\n${WRAPPER_END}` },
+      // The sources are ES modules: import.meta.url is the bundle's own file URL, set by bin/firedup.js.
+      define: { 'import.meta.url': '__firedup_bundle_url' },
+      // A dynamic import() of an external package becomes require(): vm.Script code has no import().
+      supported: { 'dynamic-import': false },
+    },
+    {
+      ...common,
+      // `status` has a bundle of its own (src/cli/bin-status.ts): the read path without the other commands; so
+      // has `mcp` (src/cli/bin-mcp.ts): the MCP SDK, which no other command loads.
+      entryPoints: { mcp: 'src/cli/bin-mcp.ts' },
+      // The MCP bundle carries the SDK, zod and their dependencies: short names make it a third smaller to read
+      // at each start (its source map gives stack traces their names back).
+      minifyIdentifiers: true,
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
       plugins: [lazyCatalogs(outdir, extra), sqliteAddon, lazyAjv, englishOnlyZod],
