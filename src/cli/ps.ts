@@ -60,13 +60,24 @@ function stateCell(r: FleetRow, st: Style): Cell {
   return { text: r.state, paint };
 }
 
+/**
+ * A name from a config file or a log (a target's name, a host, a model) as text a terminal shows and does not
+ * obey: control characters (an escape sequence that would clear the screen or retitle the window) as `\xNN`.
+ */
+export function printable(s: string): string {
+  return s.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 /** The table, then one line per host that did not answer (why). */
 export function renderPs(rows: readonly FleetRow[], st: Style, width?: number | null): string[] {
   const body = rows.map((r) => [
-    r.name,
-    r.nodes ? `${r.host} ×${r.nodes.length}` : r.host,
+    printable(r.name),
+    printable(r.nodes ? `${r.host} ×${r.nodes.length}` : r.host),
     r.engine ?? '-',
-    r.model ?? '-',
+    r.model ? printable(r.model) : '-',
     stateCell(r, st),
     r.phase ?? '-',
     r.progress ? `${r.progress.done}/${r.progress.total} ${Math.round(r.progress.ratio * 100)}%` : '-',
@@ -94,7 +105,9 @@ export function renderPs(rows: readonly FleetRow[], st: Style, width?: number | 
   const limit = width === undefined ? outputWidth() : width;
   const wrap = (text: string, paint: (s: string) => string) =>
     (limit === null ? [text] : wrapText(text, limit - 1)).map(paint);
-  for (const why of notes.values()) lines.push(...wrap(`unreachable: ${why}`, st.red));
+  // every host that did not answer, each named (ssh's reason does not always say which host it is about)
+  for (const [host, why] of notes)
+    lines.push(...wrap(`unreachable: ${printable(why.includes(host) ? why : `${host}: ${why}`)}`, st.red));
   // A multi-node target is one row; its nodes, the head and the node holding it back, on a line under it.
   for (const r of rows) {
     if (!r.nodes) continue;
@@ -102,7 +115,7 @@ export function renderPs(rows: readonly FleetRow[], st: Style, width?: number | 
       (n) =>
         `${n.node} ${n.state}${n.phase && n.state !== 'serving' ? ` in ${n.phase}` : ''}${n.head ? ' (head)' : ''}${n.culprit ? ' ← culprit' : ''}`,
     );
-    lines.push(...wrap(`${r.name}: ${each.join(', ')}`, st.dim));
+    lines.push(...wrap(printable(`${r.name}: ${each.join(', ')}`), st.dim));
   }
   if (dropped.length)
     lines.push(...wrap(`(${dropped.join(', ')} left out: widen the terminal to see them)`, st.dim));
