@@ -67,7 +67,8 @@ export async function recordingLedger(
   } catch (err) {
     if (!(err instanceof LedgerError)) throw err;
     // A ledger that cannot be created (read-only home) must not stop anyone reading a log: say so, go on.
-    if (err.code === 'unwritable') {
+    // Nor can a damaged one: the report first, then why it was not recorded.
+    if (err.code === 'unwritable' || err.code === 'corrupt') {
       process.stderr.write(`firedup: not recording: ${err.message}\n`);
       return null;
     }

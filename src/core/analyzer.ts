@@ -850,7 +850,11 @@ export class LogAnalyzer {
       // in its log are the runners it starts for its models, within the one server launch.
       const runner = this.detector.wrapped && !COMMON.has(hit.sig);
       const sameProcesses = hit.sig.perProcess === true && !settled;
-      if (!runner && !sameProcesses && (cur.anchors.has(anchor) || settled || (hit.sig.strong && cur.samples > 0))) {
+      if (
+        !runner &&
+        !sameProcesses &&
+        (cur.anchors.has(anchor) || settled || (hit.sig.strong && cur.samples > 0))
+      ) {
         this.open(line, true);
       }
       this.current!.anchors.add(anchor);

@@ -243,7 +243,19 @@ function initialise(db: Database.Database, file: string): void {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // Up to date (the version only grows, and one too new was refused above): no transaction per step.
-  if (version < SCHEMA_VERSION) migrate(db);
+  if (version < SCHEMA_VERSION) {
+    try {
+      migrate(db);
+    } catch (e) {
+      // A version number behind its own tables (set back by hand, or a copy of the header from an older file):
+      // a step fails on what is already there. The file is left as it was (each step is its own transaction).
+      if (!(e instanceof Error) || e.name !== 'SqliteError') throw e;
+      throw new LedgerError(
+        'corrupt',
+        `ledger ${file}: its schema version (${version}) is behind its own tables (${e.message}); restore it from a copy, or move it aside to start a new one`,
+      );
+    }
+  }
 }
 
 /** A URL is never taken for a file name (open.ts sends a postgres:// one to the Postgres store). */

@@ -1,9 +1,10 @@
 /**
- * `ledger push` on hostile input (issue 25, item 14): secrets a source ledger holds are redacted on the way, as a
+ * Ledgers on hostile input. `ledger push` (issue 25, item 14): secrets a source ledger holds are redacted on the way, as a
  * read redacts; a source ledger that does not exist is one line, and no empty file is left behind.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { Ledger } from '../../src/store/ledger.js';
@@ -48,5 +49,28 @@ describe('ledger push: secrets and missing sources', () => {
     assert.match(r.stderr, /typo\.db: no such ledger/);
     assert.equal(r.stderr.trim().split('\n').length, 1);
     assert.ok(!fs.existsSync(src), 'no empty ledger left behind');
+  });
+});
+
+describe('a ledger whose schema version is behind its tables (issue 25, item 17)', () => {
+  it('is one line naming the file and what to do; status still prints its report', () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'l.db');
+    const [rec] = scenarioRecords('glm5-trtllm-oom-in-cuda-graph.log');
+    const l = Ledger.open(file);
+    l.upsertLaunches([rec!]);
+    l.close();
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+    const raw = new Sqlite(file);
+    raw.pragma('user_version = 1');
+    raw.close();
+    const runs = runCli(['runs', '--ledger', file]);
+    assert.equal(runs.code, 1);
+    assert.match(
+      runs.stderr,
+      /l\.db: its schema version \(1\) is behind its own tables .*restore it from a copy/,
+    );
+    assert.equal(runs.stderr.trim().split('\n').length, 1);
+    assert.doesNotMatch(runs.stderr, /internal error|at /);
   });
 });

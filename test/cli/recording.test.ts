@@ -78,15 +78,21 @@ describe('every command records what it read in the ledger', () => {
     });
   });
 
-  it('a corrupt ledger is one clear line and stays as it was', () => {
+  it('a corrupt ledger is one clear line, the report is still printed, and the file stays as it was', () => {
     const bad = path.join(dir, 'corrupt.db');
     fs.writeFileSync(bad, 'not a database at all\n'.repeat(20));
     const before = fs.readFileSync(bad);
     const r = runCli(['status', '--ledger', bad, CUTLASS]);
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /^firedup: ledger .*corrupt\.db is not a SQLite database.*\n$/);
+    // the launch's own verdict (shut down), as without a ledger: a damaged ledger must not hide the report
+    assert.equal(r.code, 5, r.stderr);
+    assert.match(r.stdout, /glm5-cutlass-bench-then-shutdown\.log/);
+    assert.match(r.stderr, /^firedup: not recording: ledger .*corrupt\.db is not a SQLite database.*\n$/);
     assert.equal(r.stderr.split('\n').length, 2);
     assert.deepEqual(fs.readFileSync(bad), before);
+    // a command that only reads the ledger has nothing else to show: one line, exit 1
+    const runs = runCli(['runs', '--ledger', bad]);
+    assert.equal(runs.code, 1);
+    assert.equal(runs.stderr.split('\n').length, 2);
   });
 
   it('watch records the launch as it goes, and earlier launches like it give "usually takes" and the budget', async () => {

@@ -12,19 +12,29 @@ import { countPoints, expandPoints, iteratePoints } from '../../src/core/sweep/p
 import { BIN, tmpDir } from '../helpers.js';
 
 const sweep = (args: string[]) =>
-  spawnSync(process.execPath, [BIN, 'sweep', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  spawnSync(process.execPath, [BIN, 'sweep', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    timeout: 60_000,
+  });
 
 describe('sweep: bounded grids', () => {
   it('a 6 × 10 grid (a million points) is refused at once, in one line, with what to do', () => {
     const dir = tmpDir();
     const f = path.join(dir, 'big.toml');
-    const axes = Array.from({ length: 6 }, (_, i) => `a${i} = [${Array.from({ length: 10 }, (_, j) => j).join(', ')}]`);
+    const axes = Array.from(
+      { length: 6 },
+      (_, i) => `a${i} = [${Array.from({ length: 10 }, (_, j) => j).join(', ')}]`,
+    );
     fs.writeFileSync(f, ['name = "big"', 'command = "sh -c true"', '[grid]', ...axes, ''].join('\n'));
     const t0 = Date.now();
     const r = sweep(['--dry-run', f]);
     assert.equal(r.status, 1, r.stderr);
     assert.ok(Date.now() - t0 < 20_000);
-    assert.match(r.stderr.trim(), /big\.toml: the grid makes 1,000,000 points \(10 × 10 × 10 × 10 × 10 × 10\), over the 10,000 allowed: narrow it, or allow it with --max-points 1000000/);
+    assert.match(
+      r.stderr.trim(),
+      /big\.toml: the grid makes 1,000,000 points \(10 × 10 × 10 × 10 × 10 × 10\), over the 10,000 allowed: narrow it, or allow it with --max-points 1000000/,
+    );
     assert.equal(r.stderr.trim().split('\n').length, 1);
     const bad = sweep(['--dry-run', '--max-points', 'many', f]);
     assert.equal(bad.status, 1);
@@ -38,7 +48,10 @@ describe('sweep: bounded grids', () => {
         { key: 'a', flag: '--a', values: [1, 2, 3] },
         { key: 'b', flag: '--b', values: ['x', 'y'] },
       ],
-      variants: [{ name: 'v1', args: ['--v', '1'] }, { name: 'v2', args: [] }],
+      variants: [
+        { name: 'v1', args: ['--v', '1'] },
+        { name: 'v2', args: [] },
+      ],
     };
     assert.equal(countPoints(spec), 12);
     const it = iteratePoints(spec);
@@ -73,7 +86,13 @@ describe('sweep: secrets', () => {
     for (const json of [false, true]) {
       const r = sweep(['--dry-run', ...(json ? ['--json'] : []), f]);
       assert.equal(r.status, 0, r.stderr);
-      for (const secret of ['hf_CommandSecret123', 'PwSecret99', 'GridSecretA1', 'GridSecretB2', 'VariantSecret77'])
+      for (const secret of [
+        'hf_CommandSecret123',
+        'PwSecret99',
+        'GridSecretA1',
+        'GridSecretB2',
+        'VariantSecret77',
+      ])
         assert.ok(!r.stdout.includes(secret), `${secret} printed (${json ? 'json' : 'text'})`);
       assert.match(r.stdout, /api_key=<redacted>/);
     }

@@ -32,7 +32,10 @@ function score(dirs: string[]): { cases: number; right: number; misses: string[]
       const wrong = scoreFields(label, r).filter((f) => !f.good);
       cases++;
       if (wrong.length === 0) right++;
-      else misses.push(`${label.id}: ${wrong.map((f) => `${f.field} got ${JSON.stringify(f.got)} want ${JSON.stringify(f.want)}`).join('; ')}`);
+      else
+        misses.push(
+          `${label.id}: ${wrong.map((f) => `${f.field} got ${JSON.stringify(f.got)} want ${JSON.stringify(f.want)}`).join('; ')}`,
+        );
     }
   return { cases, right, misses };
 }
@@ -52,11 +55,15 @@ describe('wild corpus of real pastes', () => {
       }
     }
     assert.ok(n >= 300, `${n} fragments`);
-    for (const e of ['sglang', 'vllm', 'trtllm', 'tgi', 'llamacpp', 'other']) assert.ok(folders.includes(e), e);
+    for (const e of ['sglang', 'vllm', 'trtllm', 'tgi', 'llamacpp', 'other'])
+      assert.ok(folders.includes(e), e);
     const shared = new Set<string>();
     for (const d of fs.readdirSync(path.join(SHARED, 'corpus'), { recursive: true }) as string[])
       if (d.endsWith('labels.jsonl'))
-        for (const row of fs.readFileSync(path.join(SHARED, 'corpus', d), 'utf8').split('\n').filter(Boolean))
+        for (const row of fs
+          .readFileSync(path.join(SHARED, 'corpus', d), 'utf8')
+          .split('\n')
+          .filter(Boolean))
           shared.add(JSON.parse(row).source);
     for (const s of all) assert.ok(!shared.has(s), `${s} is already in the shared corpus`);
   });
