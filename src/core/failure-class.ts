@@ -42,7 +42,9 @@ const RULES: Array<[FailureClass, RegExp]> = [
     // `FlashAttention only support fp16 and bf16 data type`
     // ptxas (CUDA toolkit; Triton runs its bundled one and prints its stderr under `PTXASError`): `ptxas fatal   :
     // Value 'sm_121a' is not defined for option 'gpu-name'`: the toolchain predates the GPU's architecture
-    /Value '(?:sm|compute)_\w+' is not defined for option 'gpu-name'|NotImplementedError|not (?:yet )?supported|Unsupported|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported/i,
+    // CPython's comparison TypeError (Objects/object.c do_richcompare: `'>' not supported between instances of
+    // 'NoneType' and 'int'`) is a Python bug, not an unsupported feature
+    /Value '(?:sm|compute)_\w+' is not defined for option 'gpu-name'|NotImplementedError|not (?:yet )?supported(?! between instances of)|Unsupported|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported/i,
   ],
   [
     'config_error',

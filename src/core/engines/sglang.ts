@@ -307,11 +307,26 @@ const signatures: Signature[] = [
     re: /^Subprocess \S+ \(pid=\d+\) crashed with exit code (-?\d+)/,
   },
   {
+    // The scheduler's watchdog only runs around the event loop's forward passes (managers/scheduler.py
+    // Scheduler.watchdog_thread <=v0.5.5; utils/watchdog.py WatchdogRaw._watchdog_once, fed by the event loop):
+    // it fires on a batch that did not finish, so the launch was serving batches (the warm-up request's too)
     id: 'watchdog',
     kind: 'failure',
     failure: 'timeout',
+    phase: 'serving',
     lit: 'atchdog timeout',
     re: /^(?:\w+ )?[Ww]atchdog timeout \(self\.watchdog_timeout=/,
+  },
+  {
+    // utils/watchdog.py WatchdogRaw._watchdog_once (v0.5.9, newest): when the watchdog fires it first logs
+    // `{debug_name} debug info:` and the stuck batch (`scheduler.cur_batch.batch_size()=…`), then the
+    // `… watchdog timeout` line: a paste cut after the dump still shows the watchdog firing
+    id: 'watchdog_dump',
+    kind: 'failure',
+    failure: 'timeout',
+    phase: 'serving',
+    lit: ' debug info:',
+    re: /^(?:Scheduler|DetokenizerManager|TokenizerManager|DataParallelController|\w+Scheduler) debug info:$/,
   },
   { id: 'warmup_error', kind: 'failure', lit: 'warmup error', re: /^Initialization failed\. warmup error/ },
   {
@@ -337,6 +352,19 @@ const signatures: Signature[] = [
     phase: 'weights_loaded',
     lit: 'monitoredBarrier',
     re: /^(?:\[rank\d+\]:)?\[E\d{3,4}[^\]]*\] Rank \d+ successfully reached monitoredBarrier, but received errors/,
+  },
+  {
+    // model_executor/model_runner.py ModelRunner.load_model (v0.4.x-v0.5.9) and load_model_utils.py
+    // dist_barrier_after_load (newest) raise `ValueError: TP rank N could finish the model loading, but there are
+    // other ranks that didn't finish loading. It is likely due to …`: this rank loaded its weights and waited for
+    // the others at the barrier in vain (engine-source catalog class: timeout); the prefix alone names it, a
+    // paste is often cut before the rest
+    id: 'other_ranks_not_loaded',
+    kind: 'failure',
+    failure: 'timeout',
+    phase: 'weights_loaded',
+    lit: 'could finish the model loading',
+    re: /^(?:ValueError: )?TP rank \d+ could finish the model loading/,
   },
   // consequences of a failure reported elsewhere
   {

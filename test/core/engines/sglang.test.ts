@@ -1,0 +1,140 @@
+/**
+ * SGLang rules found by reading real issue-thread logs (test/fixtures/wild/sglang), each tested on made-up
+ * lines of the shape SGLang prints, with the SGLang source it rests on.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { classifyFailureText } from '../../../src/core/failure-class.js';
+import { analyzeText } from '../../helpers.js';
+
+const last = (text: string) => {
+  const r = analyzeText(text);
+  return { ...r.launches[r.launches.length - 1]!, engine: r.engine };
+};
+
+const sgl = (msg: string, tags = 'TP0') => `[2026-03-01 10:00:07 ${tags}] ${msg}`;
+const pkg = '/usr/local/lib/python3.12/dist-packages/sglang/srt';
+
+describe('SGLang: the scheduler watchdog', () => {
+  it('a watchdog timeout with no phase line before it is a timeout while serving batches', () => {
+    const l = last(
+      [
+        sgl('Watchdog timeout (self.watchdog_timeout=300)', 'TP3'),
+        sgl('Watchdog timeout (self.watchdog_timeout=300)', 'TP1'),
+        '[2026-03-01 10:00:09] Received sigquit from a child process. It usually means the child failed.',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.failure?.class, 'timeout');
+  });
+
+  it("the watchdog's debug dump (utils/watchdog.py) already says it fired, even cut before the timeout line", () => {
+    const l = last(
+      [
+        sgl('Scheduler debug info:', 'PP1 TP0'),
+        'scheduler.cur_batch.batch_size()=1',
+        "scheduler.cur_batch.reqs=[Req(rid=ab12, input_ids=[1, 2], output_ids=[])]",
+        'self.max_total_num_tokens=1000, available_size=990, evictable_size=0, protected_size=0',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.failure?.class, 'timeout');
+    assert.equal(l.failure?.line, 1);
+  });
+});
+
+describe('SGLang: the barrier after loading', () => {
+  it('"TP rank N could finish the model loading" (model_runner.py load_model), cut mid-sentence, is a timeout after loading', () => {
+    const l = last(
+      [
+        sgl('Load weight begin. avail mem=70.00 GB', 'TP1'),
+        sgl('Scheduler hit an exception: Traceback (most recent call last):', 'TP1'),
+        `  File "${pkg}/model_executor/model_runner.py", line 417, in load_model`,
+        '    raise ValueError(',
+        'ValueError: TP rank 1 could finish the model loading, but there are other ranks th',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'weights_loaded');
+    assert.equal(l.failure?.class, 'timeout');
+  });
+});
+
+describe('SGLang: frames of older versions and of the request path', () => {
+  it('0.1.x router: ModelRpcServer.forward_step frames (managers/router/model_rpc.py) are serving', () => {
+    const l = last(
+      [
+        'Exception in ModelRpcClient:',
+        'Traceback (most recent call last):',
+        '  File "/w/sglang/python/sglang/srt/managers/router/model_rpc.py", line 170, in exposed_step',
+        '    self.forward_step()',
+        '  File "/w/sglang/python/sglang/srt/managers/router/model_rpc.py", line 185, in forward_step',
+        '    self.forward_fill_batch(new_batch)',
+        "AttributeError: 'NoneType' object has no attribute 'cpu'",
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it('0.2.x controller: ControllerSingle.loop_for_forward and ModelTpServer.forward_decode_batch are serving', () => {
+    const l = last(
+      [
+        'Exception in ControllerSingle:',
+        'Traceback (most recent call last):',
+        '  File "/w/sglang/srt/managers/controller_single.py", line 103, in loop_for_forward',
+        '    out_pyobjs = self.tp_server.exposed_step(recv_reqs)',
+        '  File "/w/sglang/srt/managers/tp_worker.py", line 251, in forward_step',
+        '    self.forward_decode_batch(self.running_batch)',
+        '  File "/w/sglang/srt/managers/tp_worker.py", line 612, in forward_decode_batch',
+        '    next_token_ids = batch.sample(output.next_token_logits)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+
+  // (a fragment that starts mid-traceback: after a startup phase line, a serving loop's frames read as warm-up)
+  it("the overlap scheduler's forward thread and a batch's model-worker batch are serving", () => {
+    for (const frame of [
+      `  File "${pkg}/managers/tp_worker_overlap_thread.py", line 111, in forward_thread_func`,
+      `  File "${pkg}/managers/schedule_batch.py", line 1602, in get_model_worker_batch`,
+      `  File "${pkg}/managers/tokenizer_manager.py", line 2055, in convert_logprob_style`,
+    ]) {
+      const l = last(
+        [
+          sgl('Scheduler hit an exception: Traceback (most recent call last):'),
+          frame,
+          '    x = y()',
+          'RuntimeError: something broke',
+        ].join('\n'),
+      );
+      assert.equal(l.phase, 'serving', frame);
+    }
+  });
+
+  it("faulthandler's dump (no comma before `in`) is read frame by frame", () => {
+    const l = last(
+      [
+        `  File "${pkg}/managers/scheduler.py", line 1257 in process_batch_result_decode`,
+        `  File "${pkg}/managers/scheduler.py", line 1116 in process_batch_result`,
+        `  File "${pkg}/managers/scheduler.py", line 519 in event_loop_overlap`,
+        '',
+        'Extension modules: numpy.core._multiarray_umath, torch._C (total: 2)',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'serving');
+  });
+});
+
+describe('failure classes', () => {
+  it("CPython's comparison TypeError is a Python exception, not an unsupported feature", () => {
+    assert.equal(
+      classifyFailureText("TypeError: '>' not supported between instances of 'NoneType' and 'int'"),
+      null,
+    );
+    assert.equal(classifyFailureText('ValueError: fp8 KV cache is not supported on this GPU'), 'unsupported');
+  });
+});
