@@ -12,7 +12,9 @@ const RULES: Array<[FailureClass, RegExp]> = [
   ],
   [
     'nccl',
-    /NCCL error|nccl\w*Error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport/i,
+    // torch/csrc/distributed/c10d/ProcessGroupWrapper.cpp (TORCH_DISTRIBUTED_DEBUG=DETAIL): ranks ran different
+    // collectives, `Detected mismatch between collectives on ranks. Rank 13 is running collective: …`
+    /NCCL error|nccl\w*Error|Detected mismatch between collectives|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport/i,
   ],
   [
     'cuda_error',
@@ -31,7 +33,9 @@ const RULES: Array<[FailureClass, RegExp]> = [
   ],
   [
     'model_not_found',
-    /RepositoryNotFoundError|Repository Not Found|HFValidationError|is not a local folder and is not a valid model identifier|does not appear to have a file named|LocalEntryNotFoundError|GatedRepoError|failed to open GGUF file|No such file or directory.*(?:model|\.gguf|\.safetensors|config\.json|\.bin)|Can't load (?:the )?(?:config|tokenizer|model)|Repo id must|model (?:file )?(?:path )?(?:'[^']*' )?(?:not found|does not exist)|failed to load model/i,
+    // huggingface_hub utils/_http.py hf_raise_for_status on a gated or private repo without a token:
+    // `401 Client Error: Unauthorized for url: https://huggingface.co/<repo>/resolve/main/config.json`
+    /(?:401|403) Client Error: (?:Unauthorized|Forbidden) for url: https:\/\/(?:huggingface\.co|hf-mirror\.com)\/|RepositoryNotFoundError|Repository Not Found|HFValidationError|is not a local folder and is not a valid model identifier|does not appear to have a file named|LocalEntryNotFoundError|GatedRepoError|failed to open GGUF file|No such file or directory.*(?:model|\.gguf|\.safetensors|config\.json|\.bin)|Can't load (?:the )?(?:config|tokenizer|model)|Repo id must|model (?:file )?(?:path )?(?:'[^']*' )?(?:not found|does not exist)|failed to load model/i,
   ],
   ['timeout', /TimeoutError|timed out|Timeout waiting|deadline exceeded|watchdog timeout/i],
   [

@@ -102,7 +102,17 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'kv_cache',
 
-    re: /^Memory pool end\.|^Use sliding window memory pool|^max_total_tokens=\d+ is larger than the profiled value|^Allocating [\d.]+ GB host memory for hierarchical KV cache/,
+    re: /^Memory pool end\.|^Use sliding window memory pool|^max_total_tokens=\d+ is larger than the profiled value|^Allocating [\d.]+ GB host memory for (?:hierarchical KV cache|V4 paged pool)/,
+  },
+  {
+    // PD disaggregation: the KV manager registers the pools it has just allocated with the transfer engine
+    // (disaggregation/nixl/conn.py NixlKVManager.register_buffer_to_engine: `Register kv tensors, len(kv_addr)= N`),
+    // at scheduler init right after the memory pool
+    id: 'disagg_register_kv',
+    kind: 'phase',
+    phase: 'kv_cache',
+    lit: 'Register kv tensors',
+    re: /^Register kv tensors, len\(kv_addr\)=/,
   },
   {
     id: 'max_total_num_tokens',
@@ -224,7 +234,15 @@ const signatures: Signature[] = [
     re: /^INFO: +\S+ - "(?:GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH|PRI) \S+ HTTP\/[\d.]+" \d{3}/,
   },
   // degraded, not dead
-  { id: 'health_failed', kind: 'degraded', lit: 'Health check failed', re: /^Health check failed\./ },
+  {
+    // entrypoints/http_server.py health_generate answers /health_generate: the HTTP server is up, which SGLang
+    // starts once the schedulers are ready and before its warm-up request (firedup's warmup phase, as uvicorn's lines)
+    id: 'health_failed',
+    kind: 'degraded',
+    phase: 'warmup',
+    lit: 'Health check failed',
+    re: /^Health check failed\./,
+  },
   {
     id: 'retract',
     kind: 'degraded',
@@ -328,7 +346,24 @@ const signatures: Signature[] = [
     lit: ' debug info:',
     re: /^(?:Scheduler|DetokenizerManager|TokenizerManager|DataParallelController|\w+Scheduler) debug info:$/,
   },
-  { id: 'warmup_error', kind: 'failure', lit: 'warmup error', re: /^Initialization failed\. warmup error/ },
+  // entrypoints/http_server.py _execute_server_warmup (catalog phase warmup): the warm-up request failed
+  {
+    id: 'warmup_error',
+    kind: 'failure',
+    phase: 'warmup',
+    lit: 'warmup error',
+    re: /^Initialization failed\. warmup error/,
+  },
+  {
+    // model_executor/piecewise_cuda_graph_runner.py enable_piecewise_cuda_graph (and the torch.compile backend's
+    // twin): `logger.error("Piecewise CUDA Graph failed with error: %s\n%s", e, …CAPTURE_FAILED_MSG)` then raise.
+    // It fires during the startup capture and on a recompilation while serving alike, so it names no phase (the
+    // traceback's frames do)
+    id: 'piecewise_graph_failed',
+    kind: 'failure',
+    lit: 'Piecewise CUDA Graph failed',
+    re: /^Piecewise CUDA Graph failed with error: ?(.*)$/,
+  },
   {
     id: 'http_bind',
     kind: 'failure',

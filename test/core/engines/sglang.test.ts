@@ -129,7 +129,72 @@ describe('SGLang: frames of older versions and of the request path', () => {
   });
 });
 
+describe('SGLang: the diffusion server and other startup lines', () => {
+  it("the diffusion logger's year-less stamp (multimodal_gen logging_utils.py) is read: a SIGKILLed scheduler is killed", () => {
+    const l = last(
+      [
+        '[12-11 17:47:40] Loading FluxTransformer2DModel, default_dtype: torch.bfloat16',
+        '[12-11 17:52:52] Rank 0 scheduler is dead. Please check if there are relevant logs.',
+        '[12-11 17:52:54] Exit code: -9',
+        'Traceback (most recent call last):',
+        '  File "/usr/local/bin/sglang", line 10, in <module>',
+        '    sys.exit(main())',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'killed');
+    assert.equal(l.failure?.line, 3);
+  });
+
+  it('host memory for V4 paged pools and PD KV registration are the KV-cache step', () => {
+    for (const msg of [
+      "Allocating 0.55 GB host memory for V4 paged pool 'swa' (layers=61, pages=60, item_bytes=149760).",
+      'Register kv tensors, len(kv_addr)= 56',
+    ])
+      assert.equal(last(sgl(msg)).phase, 'kv_cache', msg);
+  });
+
+  it("a failed warm-up request (http_server.py _execute_server_warmup) is a crash in warm-up", () => {
+    const l = last(
+      [
+        '[2026-03-01 10:00:01] Initialization failed. warmup error: Traceback (most recent call last):',
+        '  File "/usr/lib/python3.10/socket.py", line 705, in readinto',
+        '    return self._sock.recv_into(b)',
+        'TimeoutError: timed out',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'warmup');
+  });
+
+  it('a failed /health_generate (http_server.py health_generate) shows the HTTP server up', () => {
+    const l = last(
+      [
+        '[2026-03-01 10:00:01] Health check failed. Server couldn\'t get a response from detokenizer for last 20 seconds. tic start time: 10:00:00',
+        '[2026-03-01 10:00:02] SIGTERM received. signum=None frame=None. Draining requests and shutting down...',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'warmup');
+    assert.equal(l.outcome, 'shutdown');
+  });
+});
+
 describe('failure classes', () => {
+  it("torch's collective-mismatch check is a distributed (nccl) failure; a gated Hub repo's 401 is model_not_found", () => {
+    assert.equal(
+      classifyFailureText(
+        'Exception: Capture cuda graph failed: Detected mismatch between collectives on ranks. Rank 3 is running collective: CollectiveFingerPrint(SequenceNumber=17OpType=BARRIER)',
+      ),
+      'nccl',
+    );
+    assert.equal(
+      classifyFailureText(
+        'requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://huggingface.co/org/model/resolve/main/config.json',
+      ),
+      'model_not_found',
+    );
+  });
+
   it("CPython's comparison TypeError is a Python exception, not an unsupported feature", () => {
     assert.equal(
       classifyFailureText("TypeError: '>' not supported between instances of 'NoneType' and 'int'"),
