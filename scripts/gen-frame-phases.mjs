@@ -32,7 +32,38 @@ const OVERRIDES = {
     ],
   ],
   tgi: [],
-  sglang: [],
+  sglang: [
+    // Frames of versions before the catalog's (real tracebacks in test/fixtures/wild/sglang): the 0.1.x router
+    // (managers/router/model_rpc.py ModelRpcServer.exposed_step -> forward_step -> forward_fill_batch /
+    // forward_decode_batch) and the 0.2.x controller (managers/controller_single.py ControllerSingle
+    // .loop_for_forward -> managers/tp_worker.py ModelTpServer.exposed_step -> forward_step ->
+    // forward_prefill_batch / forward_decode_batch): the request loop, run only once the server is up.
+    ['router/model_rpc.py', 'exposed_step', 'serving', 'v0.1.x ModelRpcServer.exposed_step: the request step'],
+    ['router/model_rpc.py', 'forward_step', 'serving', 'v0.1.x ModelRpcServer.forward_step'],
+    ['router/model_rpc.py', 'forward_*_batch', 'serving', 'v0.1.x ModelRpcServer.forward_fill_batch/forward_decode_batch'],
+    ['controller_single.py', 'loop_for_forward', 'serving', 'v0.2.x ControllerSingle.loop_for_forward: the request loop'],
+    ['tp_worker.py', 'exposed_step', 'serving', 'v0.2.x ModelTpServer.exposed_step: the request step'],
+    ['tp_worker.py', 'forward_step', 'serving', 'v0.2.x ModelTpServer.forward_step'],
+    ['tp_worker.py', 'forward_*_batch', 'serving', 'v0.2.x ModelTpServer.forward_prefill_batch/forward_decode_batch'],
+    [
+      'tp_worker_overlap_thread.py',
+      'forward_thread_func*',
+      'serving',
+      'v0.4.x TpModelWorkerClient.forward_thread_func(_): the overlap scheduler\'s forward thread, running the batches run_batch queues',
+    ],
+    [
+      'schedule_batch.py',
+      'get_model_worker_batch',
+      'serving',
+      'ScheduleBatch.get_model_worker_batch: called by Scheduler.run_batch on a batch of requests',
+    ],
+    [
+      'tokenizer_manager.py',
+      '*logprob*',
+      'serving',
+      'TokenizerManager.convert_logprob_style/add_logprob_to_meta_info/detokenize_*_logprobs_tokens: building a finished request\'s response',
+    ],
+  ],
   vllm: [
     [
       'kernel_warmup.py',

@@ -990,6 +990,8 @@ export class LogAnalyzer {
         return;
       }
       case 'degraded':
+        // a degraded line an engine prints only from a running part (an HTTP handler) shows that phase reached
+        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         if (sig.recovers) launch.recover();
         if (sig.catches) {
           launch.caughtFrom = line.no;

@@ -15,7 +15,9 @@ const RULES: Array<[FailureClass, RegExp]> = [
   // as DistStoreError below (classifyExceptionType), also where only its message is relayed (xinference)
   [
     'nccl',
-    /NCCL error|nccl\w*Error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport|waiting for clients\. \d+\/\d+ clients joined/i,
+    // torch/csrc/distributed/c10d/ProcessGroupWrapper.cpp (TORCH_DISTRIBUTED_DEBUG=DETAIL): ranks ran different
+    // collectives, `Detected mismatch between collectives on ranks. Rank 13 is running collective: …`
+    /NCCL error|nccl\w*Error|Detected mismatch between collectives|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport|waiting for clients\. \d+\/\d+ clients joined/i,
   ],
   // (TensorRT-LLM's TLLM_CUDA_CHECK, cpp/include/tensorrt_llm/common/cudaUtils.h: `CUDA runtime error in fn(…): msg`)
   [
@@ -37,7 +39,9 @@ const RULES: Array<[FailureClass, RegExp]> = [
   // url: https://huggingface.co/…` (a gated or private repo without a valid token), as GatedRepoError does
   [
     'model_not_found',
-    /RepositoryNotFoundError|Repository Not Found|HFValidationError|is not a local folder and is not a valid model identifier|does not appear to have a file named|LocalEntryNotFoundError|GatedRepoError|failed to open GGUF file|No such file or directory.*(?:model|\.gguf|\.safetensors|config\.json|\.bin)|Can't load (?:the )?(?:config|tokenizer|model)|Repo id must|model (?:file )?(?:path )?(?:'[^']*' )?(?:not found|does not exist)|failed to load model|\b401 Client Error\b.*huggingface\.co/i,
+    // huggingface_hub utils/_http.py hf_raise_for_status on a gated or private repo without a token:
+    // `401 Client Error: Unauthorized for url: https://huggingface.co/<repo>/resolve/main/config.json`
+    /(?:401|403) Client Error: (?:Unauthorized|Forbidden) for url: https:\/\/(?:huggingface\.co|hf-mirror\.com)\/|RepositoryNotFoundError|Repository Not Found|HFValidationError|is not a local folder and is not a valid model identifier|does not appear to have a file named|LocalEntryNotFoundError|GatedRepoError|failed to open GGUF file|No such file or directory.*(?:model|\.gguf|\.safetensors|config\.json|\.bin)|Can't load (?:the )?(?:config|tokenizer|model)|Repo id must|model (?:file )?(?:path )?(?:'[^']*' )?(?:not found|does not exist)|failed to load model|\b401 Client Error\b.*huggingface\.co/i,
   ],
   ['timeout', /TimeoutError|timed out|Timeout waiting|deadline exceeded|watchdog timeout/i],
   [
@@ -48,10 +52,11 @@ const RULES: Array<[FailureClass, RegExp]> = [
     // `FlashAttention only support fp16 and bf16 data type`
     // ptxas (CUDA toolkit; Triton runs its bundled one and prints its stderr under `PTXASError`): `ptxas fatal   :
     // Value 'sm_121a' is not defined for option 'gpu-name'`: the toolchain predates the GPU's architecture
-    // Python's own `TypeError: unsupported operand type(s) for |: …` is a bug in the code, not an unsupported feature;
-    // `X does not support Y`: a backend refusing a feature (vLLM attention/backends/torch_sdpa.py: `Torch SPDA
-    // does not support logits soft cap.`)
-    /Value '(?:sm|compute)_\w+' is not defined for option 'gpu-name'|NotImplementedError|not (?:yet )?supported|Unsupported(?! operand type)|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported|\bdoes not support\b/i,
+    // Python's own `TypeError: unsupported operand type(s) for |: …` and CPython's comparison TypeError
+    // (Objects/object.c do_richcompare: `'>' not supported between instances of 'NoneType' and 'int'`) are bugs in
+    // the code, not unsupported features; `X does not support Y`: a backend refusing a feature (vLLM
+    // attention/backends/torch_sdpa.py: `Torch SPDA does not support logits soft cap.`)
+    /Value '(?:sm|compute)_\w+' is not defined for option 'gpu-name'|NotImplementedError|not (?:yet )?supported(?! between instances of)|Unsupported(?! operand type)|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported|\bdoes not support\b/i,
   ],
   [
     'config_error',

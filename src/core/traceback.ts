@@ -49,7 +49,9 @@ const FRAME_PHASES: Array<[Phase, RegExp]> = [
 const SERVING_FRAME =
   /serving_chat|serving_completion|chat_completion_stream|_process_request|run_batch|event_loop_normal|event_loop_overlap|forward_batch_generation|worker_busy_loop|run_engine_core|engine_step|process_input_sockets|output_handler|run_engine_loop|engine_core_client|async_llm_engine|_handle_request|create_chat_completion|create_completion|\bstep\b|handle_generate_request/;
 
-const FILE_LINE = /^\s*File ["“”'](.*?)["“”'], line \d+, in (\S+)/;
+// CPython's faulthandler (Python/traceback.c dump_frame) prints its stack dump on a fatal signal with no comma
+// before `in`: `  File "…/scheduler.py", line 1257 in process_batch_result_decode`.
+const FILE_LINE = /^\s*File ["“”'](.*?)["“”'], line \d+,? in (\S+)/;
 /**
  * Other libraries' frames that still tell the phase (catalog README §5): torch.compile at work (not the
  * runtime wrappers a compiled model runs through while serving) and CUDA graph capture (not replay).
@@ -447,7 +449,7 @@ export class TracebackTracker {
     }
     if (this.partialFile !== null) {
       // The terminal wrapped the frame's path: `…/vllm/model_exe` + `cutor/warmup/x.py", line 9, in f`.
-      const rest = /^\S+["“”'], line \d+, in \S+\s*$/.exec(msg);
+      const rest = /^\S+["“”'], line \d+,? in \S+\s*$/.exec(msg);
       const head = this.partialFile;
       this.partialFile = null;
       if (rest) {

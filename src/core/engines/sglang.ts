@@ -102,7 +102,17 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'kv_cache',
 
-    re: /^Memory pool end\.|^Use sliding window memory pool|^max_total_tokens=\d+ is larger than the profiled value|^Allocating [\d.]+ GB host memory for hierarchical KV cache/,
+    re: /^Memory pool end\.|^Use sliding window memory pool|^max_total_tokens=\d+ is larger than the profiled value|^Allocating [\d.]+ GB host memory for (?:hierarchical KV cache|V4 paged pool)/,
+  },
+  {
+    // PD disaggregation: the KV manager registers the pools it has just allocated with the transfer engine
+    // (disaggregation/nixl/conn.py NixlKVManager.register_buffer_to_engine: `Register kv tensors, len(kv_addr)= N`),
+    // at scheduler init right after the memory pool
+    id: 'disagg_register_kv',
+    kind: 'phase',
+    phase: 'kv_cache',
+    lit: 'Register kv tensors',
+    re: /^Register kv tensors, len\(kv_addr\)=/,
   },
   {
     id: 'max_total_num_tokens',
@@ -224,7 +234,15 @@ const signatures: Signature[] = [
     re: /^INFO: +\S+ - "(?:GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH|PRI) \S+ HTTP\/[\d.]+" \d{3}/,
   },
   // degraded, not dead
-  { id: 'health_failed', kind: 'degraded', lit: 'Health check failed', re: /^Health check failed\./ },
+  {
+    // entrypoints/http_server.py health_generate answers /health_generate: the HTTP server is up, which SGLang
+    // starts once the schedulers are ready and before its warm-up request (firedup's warmup phase, as uvicorn's lines)
+    id: 'health_failed',
+    kind: 'degraded',
+    phase: 'warmup',
+    lit: 'Health check failed',
+    re: /^Health check failed\./,
+  },
   {
     id: 'retract',
     kind: 'degraded',
@@ -307,13 +325,45 @@ const signatures: Signature[] = [
     re: /^Subprocess \S+ \(pid=\d+\) crashed with exit code (-?\d+)/,
   },
   {
+    // The scheduler's watchdog only runs around the event loop's forward passes (managers/scheduler.py
+    // Scheduler.watchdog_thread <=v0.5.5; utils/watchdog.py WatchdogRaw._watchdog_once, fed by the event loop):
+    // it fires on a batch that did not finish, so the launch was serving batches (the warm-up request's too)
     id: 'watchdog',
     kind: 'failure',
     failure: 'timeout',
+    phase: 'serving',
     lit: 'atchdog timeout',
     re: /^(?:\w+ )?[Ww]atchdog timeout \(self\.watchdog_timeout=/,
   },
-  { id: 'warmup_error', kind: 'failure', lit: 'warmup error', re: /^Initialization failed\. warmup error/ },
+  {
+    // utils/watchdog.py WatchdogRaw._watchdog_once (v0.5.9, newest): when the watchdog fires it first logs
+    // `{debug_name} debug info:` and the stuck batch (`scheduler.cur_batch.batch_size()=…`), then the
+    // `… watchdog timeout` line: a paste cut after the dump still shows the watchdog firing
+    id: 'watchdog_dump',
+    kind: 'failure',
+    failure: 'timeout',
+    phase: 'serving',
+    lit: ' debug info:',
+    re: /^(?:Scheduler|DetokenizerManager|TokenizerManager|DataParallelController|\w+Scheduler) debug info:$/,
+  },
+  // entrypoints/http_server.py _execute_server_warmup (catalog phase warmup): the warm-up request failed
+  {
+    id: 'warmup_error',
+    kind: 'failure',
+    phase: 'warmup',
+    lit: 'warmup error',
+    re: /^Initialization failed\. warmup error/,
+  },
+  {
+    // model_executor/piecewise_cuda_graph_runner.py enable_piecewise_cuda_graph (and the torch.compile backend's
+    // twin): `logger.error("Piecewise CUDA Graph failed with error: %s\n%s", e, …CAPTURE_FAILED_MSG)` then raise.
+    // It fires during the startup capture and on a recompilation while serving alike, so it names no phase (the
+    // traceback's frames do)
+    id: 'piecewise_graph_failed',
+    kind: 'failure',
+    lit: 'Piecewise CUDA Graph failed',
+    re: /^Piecewise CUDA Graph failed with error: ?(.*)$/,
+  },
   {
     id: 'http_bind',
     kind: 'failure',
@@ -337,6 +387,19 @@ const signatures: Signature[] = [
     phase: 'weights_loaded',
     lit: 'monitoredBarrier',
     re: /^(?:\[rank\d+\]:)?\[E\d{3,4}[^\]]*\] Rank \d+ successfully reached monitoredBarrier, but received errors/,
+  },
+  {
+    // model_executor/model_runner.py ModelRunner.load_model (v0.4.x-v0.5.9) and load_model_utils.py
+    // dist_barrier_after_load (newest) raise `ValueError: TP rank N could finish the model loading, but there are
+    // other ranks that didn't finish loading. It is likely due to …`: this rank loaded its weights and waited for
+    // the others at the barrier in vain (engine-source catalog class: timeout); the prefix alone names it, a
+    // paste is often cut before the rest
+    id: 'other_ranks_not_loaded',
+    kind: 'failure',
+    failure: 'timeout',
+    phase: 'weights_loaded',
+    lit: 'could finish the model loading',
+    re: /^(?:ValueError: )?TP rank \d+ could finish the model loading/,
   },
   // consequences of a failure reported elsewhere
   {

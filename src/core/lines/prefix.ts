@@ -89,8 +89,10 @@ const RAYLET = /^\((raylet)(?:, ip=([0-9A-Fa-f.:]+))?\) /;
 /** Ray's log deduplication (RAY_DEDUP_LOGS) appends this to a line several workers printed alike. */
 const RAY_REPEATED = / ?\[repeated \d+x across cluster\]$/;
 
+// The diffusion server's logger (multimodal_gen/runtime/utils/logging_utils.py configure_logger: format
+// `[%(asctime)s{prefix}] %(message)s`, datefmt `%m-%d %H:%M:%S`) drops the year: `[12-11 17:52:54] Exit code: -9`.
 const SGLANG =
-  /^\[(?:(\d{4})-(\d{2})-(\d{2}) )?(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?((?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*)(?: [\w[\]]+)?\] ?/;
+  /^\[(?:(?:(\d{4})-)?(\d{2})-(\d{2}) )?(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?((?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*)(?: [\w[\]]+)?\] ?/;
 const SGLANG_LEVEL = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w./-]+\.py:\d+: /;
 const SGLANG_OLD_GPU = /^\[gpu_id=(\d+)\] /;
 const VLLM =
@@ -408,6 +410,8 @@ function readFrame(line: LogLine, rest: string, ctx: PrefixContext): LogFrame | 
     if (m[1]) {
       ctx.year = Number(m[1]);
       line.ts = utc(+m[1], +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!, m[7]);
+    } else if (m[2]) {
+      line.ts = utc(ctx.year, +m[2], +m[3]!, +m[4]!, +m[5]!, +m[6]!, m[7]);
     } else if (line.ts === null) {
       // Pre-v0.3.4 stamps carry no date: keep the time of day, so durations still come out right.
       line.ts = +m[4]! * 3600 + +m[5]! * 60 + +m[6]! + (m[7] ? Number(`0.${m[7]}`) : 0);

@@ -325,4 +325,24 @@ export const SGLANG_FRAMES: readonly FrameRule[] = [
   ['model_runner.py', 'forward', null],
   // relay run_data_parallel_controller_process
   ['data_parallel_controller.py', 'run_data_parallel_controller_process', null],
+  // override: v0.1.x ModelRpcServer.exposed_step: the request step
+  ['router/model_rpc.py', 'exposed_step', 'serving'],
+  // override: v0.1.x ModelRpcServer.forward_step
+  ['router/model_rpc.py', 'forward_step', 'serving'],
+  // override: v0.1.x ModelRpcServer.forward_fill_batch/forward_decode_batch
+  ['router/model_rpc.py', 'forward_*_batch', 'serving'],
+  // override: v0.2.x ControllerSingle.loop_for_forward: the request loop
+  ['controller_single.py', 'loop_for_forward', 'serving'],
+  // override: v0.2.x ModelTpServer.exposed_step: the request step
+  ['tp_worker.py', 'exposed_step', 'serving'],
+  // override: v0.2.x ModelTpServer.forward_step
+  ['tp_worker.py', 'forward_step', 'serving'],
+  // override: v0.2.x ModelTpServer.forward_prefill_batch/forward_decode_batch
+  ['tp_worker.py', 'forward_*_batch', 'serving'],
+  // override: v0.4.x TpModelWorkerClient.forward_thread_func(_): the overlap scheduler's forward thread,
+  ['tp_worker_overlap_thread.py', 'forward_thread_func*', 'serving'],
+  // override: ScheduleBatch.get_model_worker_batch: called by Scheduler.run_batch on a batch of requests
+  ['schedule_batch.py', 'get_model_worker_batch', 'serving'],
+  // override: TokenizerManager.convert_logprob_style/add_logprob_to_meta_info/detokenize_*_logprobs_toke
+  ['tokenizer_manager.py', '*logprob*', 'serving'],
 ];

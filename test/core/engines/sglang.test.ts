@@ -1,0 +1,205 @@
+/**
+ * SGLang rules found by reading real issue-thread logs (test/fixtures/wild/sglang), each tested on made-up
+ * lines of the shape SGLang prints, with the SGLang source it rests on.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { classifyFailureText } from '../../../src/core/failure-class.js';
+import { analyzeText } from '../../helpers.js';
+
+const last = (text: string) => {
+  const r = analyzeText(text);
+  return { ...r.launches[r.launches.length - 1]!, engine: r.engine };
+};
+
+const sgl = (msg: string, tags = 'TP0') => `[2026-03-01 10:00:07 ${tags}] ${msg}`;
+const pkg = '/usr/local/lib/python3.12/dist-packages/sglang/srt';
+
+describe('SGLang: the scheduler watchdog', () => {
+  it('a watchdog timeout with no phase line before it is a timeout while serving batches', () => {
+    const l = last(
+      [
+        sgl('Watchdog timeout (self.watchdog_timeout=300)', 'TP3'),
+        sgl('Watchdog timeout (self.watchdog_timeout=300)', 'TP1'),
+        '[2026-03-01 10:00:09] Received sigquit from a child process. It usually means the child failed.',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.failure?.class, 'timeout');
+  });
+
+  it("the watchdog's debug dump (utils/watchdog.py) already says it fired, even cut before the timeout line", () => {
+    const l = last(
+      [
+        sgl('Scheduler debug info:', 'PP1 TP0'),
+        'scheduler.cur_batch.batch_size()=1',
+        "scheduler.cur_batch.reqs=[Req(rid=ab12, input_ids=[1, 2], output_ids=[])]",
+        'self.max_total_num_tokens=1000, available_size=990, evictable_size=0, protected_size=0',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.failure?.class, 'timeout');
+    assert.equal(l.failure?.line, 1);
+  });
+});
+
+describe('SGLang: the barrier after loading', () => {
+  it('"TP rank N could finish the model loading" (model_runner.py load_model), cut mid-sentence, is a timeout after loading', () => {
+    const l = last(
+      [
+        sgl('Load weight begin. avail mem=70.00 GB', 'TP1'),
+        sgl('Scheduler hit an exception: Traceback (most recent call last):', 'TP1'),
+        `  File "${pkg}/model_executor/model_runner.py", line 417, in load_model`,
+        '    raise ValueError(',
+        'ValueError: TP rank 1 could finish the model loading, but there are other ranks th',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'weights_loaded');
+    assert.equal(l.failure?.class, 'timeout');
+  });
+});
+
+describe('SGLang: frames of older versions and of the request path', () => {
+  it('0.1.x router: ModelRpcServer.forward_step frames (managers/router/model_rpc.py) are serving', () => {
+    const l = last(
+      [
+        'Exception in ModelRpcClient:',
+        'Traceback (most recent call last):',
+        '  File "/w/sglang/python/sglang/srt/managers/router/model_rpc.py", line 170, in exposed_step',
+        '    self.forward_step()',
+        '  File "/w/sglang/python/sglang/srt/managers/router/model_rpc.py", line 185, in forward_step',
+        '    self.forward_fill_batch(new_batch)',
+        "AttributeError: 'NoneType' object has no attribute 'cpu'",
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it('0.2.x controller: ControllerSingle.loop_for_forward and ModelTpServer.forward_decode_batch are serving', () => {
+    const l = last(
+      [
+        'Exception in ControllerSingle:',
+        'Traceback (most recent call last):',
+        '  File "/w/sglang/srt/managers/controller_single.py", line 103, in loop_for_forward',
+        '    out_pyobjs = self.tp_server.exposed_step(recv_reqs)',
+        '  File "/w/sglang/srt/managers/tp_worker.py", line 251, in forward_step',
+        '    self.forward_decode_batch(self.running_batch)',
+        '  File "/w/sglang/srt/managers/tp_worker.py", line 612, in forward_decode_batch',
+        '    next_token_ids = batch.sample(output.next_token_logits)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+
+  // (a fragment that starts mid-traceback: after a startup phase line, a serving loop's frames read as warm-up)
+  it("the overlap scheduler's forward thread and a batch's model-worker batch are serving", () => {
+    for (const frame of [
+      `  File "${pkg}/managers/tp_worker_overlap_thread.py", line 111, in forward_thread_func`,
+      `  File "${pkg}/managers/schedule_batch.py", line 1602, in get_model_worker_batch`,
+      `  File "${pkg}/managers/tokenizer_manager.py", line 2055, in convert_logprob_style`,
+    ]) {
+      const l = last(
+        [
+          sgl('Scheduler hit an exception: Traceback (most recent call last):'),
+          frame,
+          '    x = y()',
+          'RuntimeError: something broke',
+        ].join('\n'),
+      );
+      assert.equal(l.phase, 'serving', frame);
+    }
+  });
+
+  it("faulthandler's dump (no comma before `in`) is read frame by frame", () => {
+    const l = last(
+      [
+        `  File "${pkg}/managers/scheduler.py", line 1257 in process_batch_result_decode`,
+        `  File "${pkg}/managers/scheduler.py", line 1116 in process_batch_result`,
+        `  File "${pkg}/managers/scheduler.py", line 519 in event_loop_overlap`,
+        '',
+        'Extension modules: numpy.core._multiarray_umath, torch._C (total: 2)',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'serving');
+  });
+});
+
+describe('SGLang: the diffusion server and other startup lines', () => {
+  it("the diffusion logger's year-less stamp (multimodal_gen logging_utils.py) is read: a SIGKILLed scheduler is killed", () => {
+    const l = last(
+      [
+        '[12-11 17:47:40] Loading FluxTransformer2DModel, default_dtype: torch.bfloat16',
+        '[12-11 17:52:52] Rank 0 scheduler is dead. Please check if there are relevant logs.',
+        '[12-11 17:52:54] Exit code: -9',
+        'Traceback (most recent call last):',
+        '  File "/usr/local/bin/sglang", line 10, in <module>',
+        '    sys.exit(main())',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'killed');
+    assert.equal(l.failure?.line, 3);
+  });
+
+  it('host memory for V4 paged pools and PD KV registration are the KV-cache step', () => {
+    for (const msg of [
+      "Allocating 0.55 GB host memory for V4 paged pool 'swa' (layers=61, pages=60, item_bytes=149760).",
+      'Register kv tensors, len(kv_addr)= 56',
+    ])
+      assert.equal(last(sgl(msg)).phase, 'kv_cache', msg);
+  });
+
+  it("a failed warm-up request (http_server.py _execute_server_warmup) is a crash in warm-up", () => {
+    const l = last(
+      [
+        '[2026-03-01 10:00:01] Initialization failed. warmup error: Traceback (most recent call last):',
+        '  File "/usr/lib/python3.10/socket.py", line 705, in readinto',
+        '    return self._sock.recv_into(b)',
+        'TimeoutError: timed out',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'warmup');
+  });
+
+  it('a failed /health_generate (http_server.py health_generate) shows the HTTP server up', () => {
+    const l = last(
+      [
+        '[2026-03-01 10:00:01] Health check failed. Server couldn\'t get a response from detokenizer for last 20 seconds. tic start time: 10:00:00',
+        '[2026-03-01 10:00:02] SIGTERM received. signum=None frame=None. Draining requests and shutting down...',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'warmup');
+    assert.equal(l.outcome, 'shutdown');
+  });
+});
+
+describe('failure classes', () => {
+  it("torch's collective-mismatch check is a distributed (nccl) failure; a gated Hub repo's 401 is model_not_found", () => {
+    assert.equal(
+      classifyFailureText(
+        'Exception: Capture cuda graph failed: Detected mismatch between collectives on ranks. Rank 3 is running collective: CollectiveFingerPrint(SequenceNumber=17OpType=BARRIER)',
+      ),
+      'nccl',
+    );
+    assert.equal(
+      classifyFailureText(
+        'requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://huggingface.co/org/model/resolve/main/config.json',
+      ),
+      'model_not_found',
+    );
+  });
+
+  it("CPython's comparison TypeError is a Python exception, not an unsupported feature", () => {
+    assert.equal(
+      classifyFailureText("TypeError: '>' not supported between instances of 'NoneType' and 'int'"),
+      null,
+    );
+    assert.equal(classifyFailureText('ValueError: fp8 KV cache is not supported on this GPU'), 'unsupported');
+  });
+});
