@@ -233,6 +233,18 @@ function oneLogVerdict(input: LiveInput): Verdict {
         ? `pid ${proc.pid} alive${proc.cpuSeconds !== null ? `, ${proc.cpuSeconds.toFixed(1)} s CPU` : ''}${proc.children.length ? `, ${proc.children.length} children` : ''}${proc.listening.length ? `, listening on ${proc.listening.join(', ')}` : ''}`
         : `pid ${proc.pid} is gone${proc.exitCode !== null ? ` (exit code ${proc.exitCode})` : proc.signal ? ` (${proc.signal})` : ''}`,
     });
+    if (proc.tiedBy)
+      evidence.push({ source: 'process', text: `pid ${proc.pid} is this launch's: ${proc.tiedBy}` });
+  } else if (obs.processSearch) {
+    const s = obs.processSearch;
+    const list = s.candidates
+      .slice(0, 4)
+      .map((c) => `pid ${c.pid} (${c.cmdline ?? '?'}${c.why ? `: ${c.why}` : ''})`)
+      .join('; ');
+    evidence.push({
+      source: 'process',
+      text: `no process tied to this launch: ${s.why}${list ? `; candidates: ${list}${s.candidates.length > 4 ? `; ${s.candidates.length - 4} more` : ''}` : ''}`,
+    });
   }
   if (http) {
     const h = http.health;
