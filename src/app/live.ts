@@ -19,9 +19,9 @@ import { liveVerdict, ProgressClock, type Verdict } from '../core/verdict.js';
 import { probeGpu } from '../probes/gpu.js';
 import { probeHttp } from '../probes/http.js';
 import { identifyServer, probeProcess } from '../probes/process.js';
+import type { ServerClaim } from '../probes/server-identity.js';
 import { ENGINE_DEFAULT_PORTS } from '../probes/server-identity.js';
 import type { LiveProbes } from '../probes/types.js';
-import type { ServerClaim } from '../probes/server-identity.js';
 import { FileFollower, type FollowEvent } from '../sources/follow.js';
 import { type LiveSource, StreamSource } from '../sources/stdin.js';
 
@@ -469,6 +469,8 @@ export class LiveSession extends EventEmitter {
   }
 
   private wasUp = false;
+  private processLooked = false;
+  private httpLooked = false;
   /** Wall time the latest launch was first seen ready (probes stamp their answers in wall time). */
   private upSince = 0;
 
@@ -516,6 +518,7 @@ export class LiveSession extends EventEmitter {
           // are read now, before the next verdict, or a clean exit could be judged by the lines before it.
           if (!o.alive) this.follower.catchUp?.();
         }
+        if (l) this.processLooked = true;
       } catch {
         // Only injected (remote) probes throw: a dropped or slow ssh says nothing about the server, so the
         // last observation stands and the next round tries again.
@@ -529,14 +532,16 @@ export class LiveSession extends EventEmitter {
         const o: HttpObservation = await this.probes.http(url, engine);
         // An answer to a probe sent before the log said ready is dropped (see freshHttpOnReady).
         if (!(this.wasUp && o.at < this.upSince)) this.obs = { ...this.obs, http: o };
+        if (l) this.httpLooked = true;
       } catch {
         // As above: no forward yet, or ssh failed; keep the last observation.
       } finally {
         this.probing.http = false;
       }
     }
-    // The first full round of probes that saw a launch decides which launches were already over.
-    if (l && (withHttp || url === null)) this.probedOnce = true;
+    // The first full round of probes that saw a launch decides which launches were already over: both the
+    // process (searched for, or probed) and the port, whichever call of this each finished in.
+    if (l && this.processLooked && (this.httpLooked || url === null)) this.probedOnce = true;
   }
 
   private get probes(): LiveProbes {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { redactText } from '../core/config/redact.js';
 import { type FilterDialect, filterSql as filterSqlOf, NEWEST_FIRST } from './list-filter.js';
+import { KEEPS_FINAL_LIVE } from './live-rank.js';
 import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
 import {
   type BenchRow,
@@ -611,7 +612,7 @@ export class Ledger {
          @median_tok_s, @report, @config, @intended, @first_seen, @updated_at, @summary, @fingerprint)
        ON CONFLICT (id) DO UPDATE SET host = excluded.host, path = excluded.path, file_id = excluded.file_id,
          start_offset = excluded.start_offset, start_line = excluded.start_line, start_ts = excluded.start_ts,
-         end_ts = excluded.end_ts, pid = excluded.pid, engine = excluded.engine, version = excluded.version,
+         end_ts = excluded.end_ts, pid = coalesce(excluded.pid, launches.pid), engine = excluded.engine, version = excluded.version,
          model = excluded.model, port = excluded.port, outcome = excluded.outcome, phase = excluded.phase,
          failure_class = excluded.failure_class, config_hash = excluded.config_hash,
          load_seconds = excluded.load_seconds, peak_tok_s = excluded.peak_tok_s,
@@ -680,8 +681,8 @@ export class Ledger {
   setLive(id: string, mark: LiveMark | null): void {
     this.guard(() =>
       this.db
-        .prepare('UPDATE launches SET live = ?, live_state = ? WHERE id = ?')
-        .run(mark ? JSON.stringify(mark) : null, mark?.state ?? null, id),
+        .prepare(`UPDATE launches SET live = ?, live_state = ? WHERE id = ? AND ${KEEPS_FINAL_LIVE}`)
+        .run(mark ? JSON.stringify(mark) : null, mark?.state ?? null, id, mark?.final ? 1 : 0),
     );
   }
 

@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import { LIST_COLUMNS, NEWEST_FIRST, otherPaths, when } from '../ledger.js';
 import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from '../ledger-store.js';
+import { KEEPS_FINAL_LIVE } from '../live-rank.js';
 import {
   type BenchRow,
   benchFromRow,
@@ -473,7 +474,10 @@ export class PgLedgerStore implements LedgerStore {
   private upsertSql(n: number): string {
     const cols = WRITE_COLUMNS.join(', ');
     const marks = `(${WRITE_COLUMNS.map(() => '?').join(', ')})`;
-    const sets = UPDATED.map((c) => `${c} = excluded.${c}`).join(', ');
+    // A pid seen by a live look (watch, wait, launch) stays when a later read of the log names none.
+    const sets = UPDATED.map((c) =>
+      c === 'pid' ? 'pid = coalesce(excluded.pid, launches.pid)' : `${c} = excluded.${c}`,
+    ).join(', ');
     return `INSERT INTO launches (${cols}) VALUES ${Array(n).fill(marks).join(', ')}
       ON CONFLICT (id) DO UPDATE SET ${sets},
         intended = coalesce(excluded.intended, launches.intended),
@@ -501,10 +505,11 @@ export class PgLedgerStore implements LedgerStore {
   async setLive(id: string, mark: LiveMark | null): Promise<void> {
     await this.guard(() =>
       this.sql.run(
-        'UPDATE launches SET live = ?, live_state = ? WHERE id = ?',
+        `UPDATE launches SET live = ?, live_state = ? WHERE id = ? AND ${KEEPS_FINAL_LIVE}`,
         mark ? JSON.stringify(mark) : null,
         mark?.state ?? null,
         id,
+        mark?.final ? 1 : 0,
       ),
     );
   }
