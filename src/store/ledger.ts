@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { redactText } from '../core/config/redact.js';
 import { type FilterDialect, filterSql as filterSqlOf, NEWEST_FIRST } from './list-filter.js';
-import { KEEPS_FINAL_LIVE } from './live-rank.js';
+import { KEEPS_FINAL_LIVE, LAUNCH_PORT_SQL } from './live-rank.js';
 import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
 import {
   type BenchRow,
@@ -818,6 +818,37 @@ export class Ledger {
 
   // ---- benchmarks
 
+  attachBench(id: number, launchId: string): BenchRecord | null {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          if (!this.db.prepare('SELECT 1 FROM launches WHERE id = ?').get(launchId))
+            throw new LedgerError('not_found', `no launch ${launchId}; list them with \`firedup runs\``);
+          const row = this.db.prepare('SELECT * FROM benches WHERE id = ?').get(id) as
+            | (BenchRow & { fingerprint: string })
+            | undefined;
+          if (!row) return null;
+          if (
+            row.launch_id !== launchId &&
+            this.db
+              .prepare('SELECT 1 FROM benches WHERE launch_id = ? AND fingerprint = ?')
+              .get(launchId, row.fingerprint)
+          )
+            throw new LedgerError(
+              'ambiguous',
+              `launch ${launchId} already holds the same result as bench #${id}`,
+            );
+          this.db.prepare('UPDATE benches SET launch_id = ? WHERE id = ?').run(launchId, id);
+          return benchFromRow({ ...row, launch_id: launchId });
+        })
+        .immediate(),
+    );
+  }
+
+  removeBench(id: number): boolean {
+    return this.guard(() => this.db.prepare('DELETE FROM benches WHERE id = ?').run(id).changes === 1);
+  }
+
   /** Attaches a result to a launch; the same result (fingerprint) imported again is not added twice. */
   addBench(launchId: string, r: BenchResult): { record: BenchRecord; added: boolean } {
     return this.guard(() =>
@@ -889,7 +920,7 @@ export class Ledger {
           // launch on its port started (the NOT EXISTS below).
           `WHERE host = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready')
              OR (outcome = 'ended' AND phase IN ('ready', 'serving')))
-             AND (? IS NULL OR port IS NULL OR port = ?)
+             AND (? IS NULL OR ${LAUNCH_PORT_SQL} = ?)
              AND NOT EXISTS (SELECT 1 FROM launches AS later WHERE later.host = launches.host
                AND later.port = launches.port AND later.start_ts > launches.start_ts AND later.start_ts <= ?
                AND later.failure_class IS NOT 'port_in_use')

@@ -10,3 +10,10 @@
  * SQLite and Postgres (the mark is JSON text in both).
  */
 export const KEEPS_FINAL_LIVE = `(live IS NULL OR live NOT LIKE '%"final":true%' OR ? = 1)`;
+
+/**
+ * A launch's port as a bench matches it: the logged one, else its engine's default (server-identity.ts's
+ * ENGINE_DEFAULT_PORTS; vLLM prints only non-default arguments). Never "unknown matches any": a launch whose port
+ * and engine are both unknown serves on no port a bench can name.
+ */
+export const LAUNCH_PORT_SQL = `coalesce(port, CASE engine WHEN 'sglang' THEN 30000 WHEN 'vllm' THEN 8000 WHEN 'llamacpp' THEN 8080 WHEN 'tgi' THEN 3000 WHEN 'trtllm' THEN 8000 END)`;

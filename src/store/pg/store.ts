@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import { LIST_COLUMNS, NEWEST_FIRST, otherPaths, when } from '../ledger.js';
 import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from '../ledger-store.js';
-import { KEEPS_FINAL_LIVE } from '../live-rank.js';
+import { KEEPS_FINAL_LIVE, LAUNCH_PORT_SQL } from '../live-rank.js';
 import {
   type BenchRow,
   benchFromRow,
@@ -651,6 +651,33 @@ export class PgLedgerStore implements LedgerStore {
     });
   }
 
+  async attachBench(id: number, launchId: string): Promise<BenchRecord | null> {
+    return this.tx(async (sql) => {
+      if (!(await sql.get('SELECT 1 FROM launches WHERE id = ?', launchId)))
+        throw new LedgerError('not_found', `no launch ${launchId}; list them with \`firedup runs\``);
+      const row = await sql.get<BenchRow & { fingerprint: string }>('SELECT * FROM benches WHERE id = ?', id);
+      if (!row) return null;
+      if (
+        row.launch_id !== launchId &&
+        (await sql.get(
+          'SELECT 1 FROM benches WHERE launch_id = ? AND fingerprint = ?',
+          launchId,
+          row.fingerprint,
+        ))
+      )
+        throw new LedgerError(
+          'ambiguous',
+          `launch ${launchId} already holds the same result as bench #${id}`,
+        );
+      await sql.run('UPDATE benches SET launch_id = ? WHERE id = ?', launchId, id);
+      return benchFromRow({ ...row, launch_id: launchId });
+    });
+  }
+
+  async removeBench(id: number): Promise<boolean> {
+    return this.guard(async () => (await this.sql.run('DELETE FROM benches WHERE id = ?', id)) === 1);
+  }
+
   async benches(launchId: string): Promise<BenchRecord[]> {
     return this.guard(async () =>
       (
@@ -687,7 +714,7 @@ export class PgLedgerStore implements LedgerStore {
           await this.launches(
             `WHERE host = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready')
                OR (outcome = 'ended' AND phase IN ('ready', 'serving')))
-               AND (?::integer IS NULL OR port IS NULL OR port = ?::integer)
+               AND (?::integer IS NULL OR ${LAUNCH_PORT_SQL} = ?::integer)
                AND NOT EXISTS (SELECT 1 FROM launches AS later WHERE later.host = launches.host
                  AND later.port = launches.port AND later.start_ts > launches.start_ts AND later.start_ts <= ?
                  AND later.failure_class IS DISTINCT FROM 'port_in_use')
