@@ -611,9 +611,10 @@ export class Ledger {
          @version, @model, @port, @outcome, @phase, @failure_class, @config_hash, @load_seconds, @peak_tok_s,
          @median_tok_s, @report, @config, @intended, @first_seen, @updated_at, @summary, @fingerprint)
        ON CONFLICT (id) DO UPDATE SET host = excluded.host, path = excluded.path, file_id = excluded.file_id,
-         start_offset = excluded.start_offset, start_line = excluded.start_line, start_ts = excluded.start_ts,
+         start_offset = excluded.start_offset, start_line = excluded.start_line,
+         start_ts = coalesce(excluded.start_ts, launches.start_ts),
          end_ts = excluded.end_ts, pid = coalesce(excluded.pid, launches.pid), engine = excluded.engine, version = excluded.version,
-         model = excluded.model, port = excluded.port, outcome = excluded.outcome, phase = excluded.phase,
+         model = coalesce(excluded.model, launches.model), port = coalesce(excluded.port, launches.port), outcome = excluded.outcome, phase = excluded.phase,
          failure_class = excluded.failure_class, config_hash = excluded.config_hash,
          load_seconds = excluded.load_seconds, peak_tok_s = excluded.peak_tok_s,
          median_tok_s = excluded.median_tok_s, report = excluded.report, config = excluded.config,

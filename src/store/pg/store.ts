@@ -476,7 +476,10 @@ export class PgLedgerStore implements LedgerStore {
     const marks = `(${WRITE_COLUMNS.map(() => '?').join(', ')})`;
     // A pid seen by a live look (watch, wait, launch) stays when a later read of the log names none.
     const sets = UPDATED.map((c) =>
-      c === 'pid' ? 'pid = coalesce(excluded.pid, launches.pid)' : `${c} = excluded.${c}`,
+      // So do the model, port and start `firedup launch` knew from its command line and clock.
+      ['pid', 'model', 'port', 'start_ts'].includes(c)
+        ? `${c} = coalesce(excluded.${c}, launches.${c})`
+        : `${c} = excluded.${c}`,
     ).join(', ');
     return `INSERT INTO launches (${cols}) VALUES ${Array(n).fill(marks).join(', ')}
       ON CONFLICT (id) DO UPDATE SET ${sets},
