@@ -500,7 +500,12 @@ export class LiveSession extends EventEmitter {
             };
           }
         }
-        const every = Math.min(PID_SEARCH_MAX, PID_SEARCH_EVERY * 2 ** Math.max(0, this.pidSearches - 3));
+        // The first searches of a launch come a second apart: a reading of /proc begun just before the server
+        // started misses it, and a verdict should not wait 5 s for the next.
+        const every =
+          this.pidSearches < 3
+            ? 1
+            : Math.min(PID_SEARCH_MAX, PID_SEARCH_EVERY * 2 ** Math.max(0, this.pidSearches - 3));
         if (this.pid === null && l && this.clock() - this.lastPidSearch >= every) {
           this.lastPidSearch = this.clock();
           this.pidSearches++;

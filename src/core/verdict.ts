@@ -430,6 +430,8 @@ function oneLogVerdict(input: LiveInput): Verdict {
     if (cpuMoving === false) signs.push('CPU time not moving');
     return {
       ...base,
+      // A stalled launch has no time left to tell: the bar's ETA was of a load that stopped.
+      progress: base.progress ? { ...base.progress, eta: null } : null,
       state: 'stalled',
       stalledIn: phase,
       why: `no progress in ${where} for ${Math.round(quiet)} s, over the ${Math.round(budget)} s this phase gets${usually}${rate}${signs.length ? `; ${signs.join(', ')}` : ''}`,
@@ -438,6 +440,9 @@ function oneLogVerdict(input: LiveInput): Verdict {
         (proc ? `py-spy dump --pid ${proc.pid}` : 'py-spy dump --pid <server pid>'),
     };
   }
+  // The bar's ETA counted from its own line: quiet for longer than it said, it is overdue, not "about 1 s left".
+  if (base.progress?.eta != null && quiet !== null && quiet > base.progress.eta)
+    base.progress = { ...base.progress, eta: null };
   const eta = base.progress?.eta;
   return {
     ...base,

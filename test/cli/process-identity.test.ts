@@ -61,6 +61,10 @@ describe('process identity by evidence only (issue 24.1)', () => {
     const final = verdicts(w).at(-1)!;
     assert.equal(final.state, 'stalled');
     assert.equal(final.launch, 2);
+    // Issue 24.7: no ETA kept while stalled, nor once the bar's own ETA has passed in silence.
+    assert.equal(final.progress.eta, null);
+    for (const v of verdicts(w))
+      if (v.progress?.eta != null) assert.ok(v.quietFor <= v.progress.eta + 1, JSON.stringify(v.progress));
     assert.ok(!verdicts(w).some((v) => v.state === 'serving' || v.state === 'ready'), 'launch 1 judged');
     const proc = processEvidence(final);
     assert.ok(
