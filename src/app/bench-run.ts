@@ -90,6 +90,15 @@ export async function recordBenchRun(
       benches: [],
       why: `no launch serving on ${host}:${port} in the ledger; attach with --launch ID (firedup runs lists launches)`,
     };
+  // The same host and port is not enough: the server that answered must be that launch's, by the model it
+  // serves and the engine it says it is. A day-old launch on the port is not the server measured now.
+  const mismatch = typeof opts.flags.launch === 'string' ? null : notThisLaunch(launch, r.model, server);
+  if (mismatch)
+    return {
+      launch: null,
+      benches: [],
+      why: `the server on ${host}:${port} is not launch ${launch.id.slice(0, 8)}'s: ${mismatch}; attach with --launch ID if it is`,
+    };
   const benches: number[] = [];
   for (const l of r.levels) {
     const parsed = levelToBench(l.metrics, {
@@ -107,4 +116,28 @@ export async function recordBenchRun(
     benches.push((await ledger.addBench(launch.id, fingerprinted(parsed))).record.id);
   }
   return { launch, benches, why: null };
+}
+
+/** Two names of one model: the same text, the same path up to a trailing slash, or the same last part. */
+function sameModel(a: string, b: string): boolean {
+  const norm = (x: string) => x.replace(/\/+$/, '');
+  const base = (x: string) =>
+    norm(x)
+      .split('/')
+      .pop()!
+      .replace(/\.gguf$/i, '');
+  return norm(a) === norm(b) || base(a) === base(b);
+}
+
+/** Why the server that answered is not `launch`'s (null when nothing it says contradicts it). */
+export function notThisLaunch(launch: LaunchRecord, servedModel: string, server: ServerInfo): string | null {
+  if (server.engine && launch.engine && server.engine !== launch.engine)
+    return `it is ${server.engine}, the launch was ${launch.engine}`;
+  const names = [launch.model, launch.report?.configSummary?.served_model_name].filter(
+    (x): x is string => typeof x === 'string' && x !== '',
+  );
+  if (names.length > 0 && !names.some((n) => sameModel(n, servedModel)))
+    return `it serves ${servedModel}, the launch ${names[0]}`;
+  if (names.length === 0) return `the launch names no model to compare with ${servedModel}`;
+  return null;
 }

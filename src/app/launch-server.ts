@@ -139,6 +139,7 @@ export class WatchedLaunch extends EventEmitter {
       log: opts.log,
       url: url ?? undefined,
       pid,
+      pidTiedBy: 'the server firedup launch started',
       engine: cmd.engine ?? undefined,
       gpu: opts.gpu === false ? false : undefined,
       budgetScale: opts.budgetScale,

@@ -18,7 +18,9 @@ import type { EngineId } from '../core/types.js';
 import { liveVerdict, ProgressClock, type Verdict } from '../core/verdict.js';
 import { probeGpu } from '../probes/gpu.js';
 import { probeHttp } from '../probes/http.js';
-import { findServerPid, probeProcess } from '../probes/process.js';
+import { identifyServer, probeProcess } from '../probes/process.js';
+import type { ServerClaim } from '../probes/server-identity.js';
+import { ENGINE_DEFAULT_PORTS } from '../probes/server-identity.js';
 import type { LiveProbes } from '../probes/types.js';
 import { FileFollower, type FollowEvent } from '../sources/follow.js';
 import { type LiveSource, StreamSource } from '../sources/stdin.js';
@@ -27,6 +29,8 @@ export interface LiveOptions {
   log: string;
   url?: string;
   pid?: number;
+  /** How `pid` is tied to the launch (default: named by --pid); `launch` says it started it. */
+  pidTiedBy?: string;
   engine?: EngineId;
   /** Probe the GPUs with nvidia-smi (default: when it is on PATH). */
   gpu?: boolean;
@@ -62,7 +66,7 @@ export type { LiveProbes };
 
 export const LOCAL_PROBES: LiveProbes = {
   process: (pid) => probeProcess(pid),
-  findPid: (opts) => findServerPid(opts),
+  findPid: (claim) => identifyServer(claim),
   http: (url, engine) => probeHttp(url, engine),
   gpu: () => probeGpu(),
 };
@@ -93,13 +97,7 @@ const ENDED_LONG_AGO = 5;
 /** How often "waiting for PATH to appear" is repeated while the log is missing. */
 const MISSING_EVERY = 30;
 
-const DEFAULT_PORTS: Partial<Record<EngineId, number>> = {
-  sglang: 30000,
-  vllm: 8000,
-  llamacpp: 8080,
-  tgi: 80,
-  trtllm: 8000,
-};
+const DEFAULT_PORTS: Partial<Record<EngineId, number>> = ENGINE_DEFAULT_PORTS;
 
 function fmtSeconds(s: number): string {
   return s % 3600 === 0 ? `${s / 3600}h` : s % 60 === 0 ? `${s / 60}m` : `${s}s`;
@@ -123,6 +121,8 @@ export class LiveSession extends EventEmitter {
   private report: AnalysisReport | null = null;
   private obs: Observations = {};
   private pid: number | null;
+  /** How `pid` was tied to the launch, said in the verdict's evidence. */
+  private tiedBy: string | null = null;
   private probing = { process: false, http: false, gpu: false };
   private lastKey = '';
   private seenLaunches = 0;
@@ -163,6 +163,7 @@ export class LiveSession extends EventEmitter {
         ? new StreamSource(process.stdin, () => setTimeout(() => this.emit('end'), 2 * (opts.pollMs ?? 100)))
         : new FileFollower(opts.log, { pollMs: opts.pollMs ?? 100 });
     this.pid = opts.pid ?? null;
+    if (this.pid !== null) this.tiedBy = opts.pidTiedBy ?? 'named by --pid';
   }
 
   private newAnalyzer(): LogAnalyzer {
@@ -421,6 +422,22 @@ export class LiveSession extends EventEmitter {
     }
   }
 
+  /** What the launch's log says about its server: the evidence a process must match to be its server. */
+  private claim(l: LaunchReport, url: string | null): ServerClaim {
+    const port = url
+      ? Number(new URL(url).port) || (new URL(url).protocol === 'https:' ? 443 : 80)
+      : undefined;
+    const c = l.configSummary;
+    const model = typeof c.model === 'string' ? c.model : l.model;
+    return {
+      port,
+      portLogged: this.opts.url !== undefined || typeof c.port === 'number',
+      engine: l.engine ?? this.report?.engine ?? null,
+      model,
+      pids: l.pids,
+    };
+  }
+
   /** The URL to probe: --url, or the host and port the parsed config names. */
   private url(): string | null {
     if (this.opts.url) return this.opts.url;
@@ -452,6 +469,8 @@ export class LiveSession extends EventEmitter {
   }
 
   private wasUp = false;
+  private processLooked = false;
+  private httpLooked = false;
   /** Wall time the latest launch was first seen ready (probes stamp their answers in wall time). */
   private upSince = 0;
 
@@ -468,21 +487,43 @@ export class LiveSession extends EventEmitter {
         if (this.searchLaunches !== this.report?.launches.length) {
           this.searchLaunches = this.report?.launches.length ?? 0;
           this.pidSearches = 0;
+          // A process found for an earlier launch is not the relaunch's: its server is searched for afresh.
+          if (this.opts.pid === undefined && this.pid !== null) {
+            this.pid = null;
+            this.tiedBy = null;
+            this.lastPidSearch = Number.NEGATIVE_INFINITY;
+            this.obs = {
+              ...this.obs,
+              process: undefined,
+              processBefore: undefined,
+              processSearch: undefined,
+            };
+          }
         }
-        const every = Math.min(PID_SEARCH_MAX, PID_SEARCH_EVERY * 2 ** Math.max(0, this.pidSearches - 3));
+        // The first searches of a launch come a second apart: a reading of /proc begun just before the server
+        // started misses it, and a verdict should not wait 5 s for the next.
+        const every =
+          this.pidSearches < 3
+            ? 1
+            : Math.min(PID_SEARCH_MAX, PID_SEARCH_EVERY * 2 ** Math.max(0, this.pidSearches - 3));
         if (this.pid === null && l && this.clock() - this.lastPidSearch >= every) {
           this.lastPidSearch = this.clock();
           this.pidSearches++;
-          const port = url ? Number(new URL(url).port) || undefined : undefined;
-          this.pid = await this.probes.findPid({ port, engine });
+          const found = await this.probes.findPid(this.claim(l, url));
+          if (found.pid !== null) {
+            this.pid = found.pid;
+            this.tiedBy = found.tiedBy;
+            this.obs = { ...this.obs, processSearch: undefined };
+          } else this.obs = { ...this.obs, processSearch: { why: found.why, candidates: found.candidates } };
         }
         if (this.pid !== null) {
-          const o: ProcessObservation = await this.probes.process(this.pid);
+          const o: ProcessObservation = { ...(await this.probes.process(this.pid)), tiedBy: this.tiedBy };
           this.obs = { ...this.obs, processBefore: this.obs.process ?? null, process: o };
           // Gone: every line it wrote is in the file, and the last ones say whether it shut down or died. They
           // are read now, before the next verdict, or a clean exit could be judged by the lines before it.
           if (!o.alive) this.follower.catchUp?.();
         }
+        if (l) this.processLooked = true;
       } catch {
         // Only injected (remote) probes throw: a dropped or slow ssh says nothing about the server, so the
         // last observation stands and the next round tries again.
@@ -496,14 +537,16 @@ export class LiveSession extends EventEmitter {
         const o: HttpObservation = await this.probes.http(url, engine);
         // An answer to a probe sent before the log said ready is dropped (see freshHttpOnReady).
         if (!(this.wasUp && o.at < this.upSince)) this.obs = { ...this.obs, http: o };
+        if (l) this.httpLooked = true;
       } catch {
         // As above: no forward yet, or ssh failed; keep the last observation.
       } finally {
         this.probing.http = false;
       }
     }
-    // The first full round of probes that saw a launch decides which launches were already over.
-    if (l && (withHttp || url === null)) this.probedOnce = true;
+    // The first full round of probes that saw a launch decides which launches were already over: both the
+    // process (searched for, or probed) and the port, whichever call of this each finished in.
+    if (l && this.processLooked && (this.httpLooked || url === null)) this.probedOnce = true;
   }
 
   private get probes(): LiveProbes {

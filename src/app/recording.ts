@@ -49,7 +49,37 @@ export function liveMark(v: Verdict | null, now: number): LiveMark | null | unde
     why: v.why,
     phase: v.stalledIn ?? v.phase,
     evidence: v.evidence.slice(0, 8).map((e) => ({ ...e })),
+    // An exit is in the log itself (its shutdown lines), and a refused port may answer later: only a process
+    // seen gone is what no later read of the log can see again.
+    final:
+      v.state === 'dead' && v.evidence.some((e) => e.source === 'process' && /^pid \d+ is gone/.test(e.text)),
   };
+}
+
+/**
+ * What the ledger kept of the latest launch before this look: the pid an earlier look (watch, wait, launch)
+ * tied to it, and its live verdict. Null when it is not recorded (or the ledger is off or busy).
+ */
+export async function recordedLive(
+  ledger: LedgerStore | null,
+  log: string,
+  report: AnalysisReport,
+  records: LaunchRecord[] | undefined,
+): Promise<{ pid: number | null; live: LiveMark | null } | null> {
+  const last = report.launches.at(-1);
+  const where = logIdentity(log);
+  if (!ledger || !last || !where) return null;
+  const rec =
+    records?.find((r) => r.startOffset === last.startOffset) ??
+    recordFromReport(last, { host: where.host, path: where.path, fileId: null, now: Date.now() / 1000 });
+  try {
+    const id = await ledger.keptId(rec);
+    const kept = id ? await ledger.getLaunch(id) : null;
+    return kept ? { pid: kept.pid, live: kept.live } : null;
+  } catch (err) {
+    if (!(err instanceof LedgerError)) throw err;
+    return null;
+  }
 }
 
 /**

@@ -1,10 +1,46 @@
 /**
- * `status` on a live file: the log's own verdict is joined with the file's age and, when asked, the
- * process and the HTTP port. The log says where the launch is; the file's age says how long ago that was.
+ * `status` on a live file: the log's own verdict is joined with the file's age and the process and HTTP port,
+ * found as `wait` finds them. The log says where the launch is; the file's age says how long ago that was; the
+ * process says whether anyone is still there. One verdict, whichever command asks.
  */
 import type { Observations } from '../core/observations.js';
-import type { AnalysisReport } from '../core/report.js';
+import type { LiveMark } from '../core/records.js';
+import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import { liveVerdict, progressAt, type Verdict } from '../core/verdict.js';
+import { ENGINE_DEFAULT_PORTS } from '../probes/server-identity.js';
+
+export interface StatusProbeOptions {
+  url?: string;
+  pid?: number;
+  /**
+   * Look for the launch's server on this machine, as `wait` does (a local log whose latest launch is open).
+   * False: `--no-probe`, a remote log, standard input.
+   */
+  findProcess?: boolean;
+  /** What the ledger kept of this launch: the pid an earlier look tied to it, and its live verdict. */
+  recorded?: { pid: number | null; live: LiveMark | null } | null;
+}
+
+const DEFAULT_PORTS = ENGINE_DEFAULT_PORTS;
+
+/** The port and model the launch's log claims for its server (as the live session builds its claim). */
+function claimOf(last: LaunchReport, engine: string | null, url: string | undefined) {
+  const c = last.configSummary;
+  let port: number | undefined;
+  if (url) {
+    const u = new URL(url);
+    port = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
+  } else port = typeof c.port === 'number' ? c.port : engine ? DEFAULT_PORTS[engine] : undefined;
+  return {
+    port,
+    portLogged: url !== undefined || typeof c.port === 'number',
+    engine,
+    model: typeof c.model === 'string' ? c.model : last.model,
+    pids: last.pids,
+  };
+}
+
+const FINAL = new Set(['dead', 'exited', 'crashed']);
 
 /**
  * The verdict now, for a log read once: the last progress happened `quietFor` log-seconds before the
@@ -15,18 +51,50 @@ import { liveVerdict, progressAt, type Verdict } from '../core/verdict.js';
 export async function statusVerdict(
   report: AnalysisReport,
   mtimeMs: number | null,
-  opts: { url?: string; pid?: number },
+  opts: StatusProbeOptions,
 ): Promise<Verdict | null> {
   if (mtimeMs === null) return null;
   const last = report.launches[report.launches.length - 1]!;
+  const engine = last.engine ?? report.engine;
   const obs: Observations = {};
+  const open = last.outcome !== 'crashed' && last.outcome !== 'shutdown';
   // The probes load only when asked for: child_process and friends cost a plain `status` milliseconds.
-  if (opts.pid !== undefined)
-    obs.process = await (await import('../probes/process.js')).probeProcess(opts.pid);
-  if (opts.url)
-    obs.http = await (await import('../probes/http.js')).probeHttp(opts.url, last.engine ?? report.engine);
+  if (opts.pid !== undefined) {
+    const { probeProcess } = await import('../probes/process.js');
+    obs.process = { ...(await probeProcess(opts.pid)), tiedBy: 'named by --pid' };
+  } else if (opts.findProcess && open) {
+    const { identifyServer, probeProcess } = await import('../probes/process.js');
+    const found = await identifyServer(claimOf(last, engine, opts.url));
+    if (found.pid !== null) obs.process = { ...(await probeProcess(found.pid)), tiedBy: found.tiedBy };
+    else {
+      // No process qualifies now. The pid an earlier look tied to this launch (kept in the ledger), or the
+      // pids the log names, being gone is evidence too: the server is gone. One alive but no longer tied
+      // (a reused pid) proves nothing.
+      const known = [opts.recorded?.pid ?? null, ...last.pids].filter((p): p is number => p !== null);
+      for (const pid of known) {
+        const o = await probeProcess(pid);
+        if (o.alive) {
+          obs.processSearch = { why: found.why, candidates: found.candidates };
+          break;
+        }
+        obs.process ??= {
+          ...o,
+          tiedBy:
+            pid === opts.recorded?.pid
+              ? 'an earlier look (watch, wait, launch) tied it to this launch; the ledger kept it'
+              : `its pid ${pid} is in the log`,
+        };
+      }
+      if (obs.processSearch) obs.process = undefined;
+      else if (!obs.process) obs.processSearch = { why: found.why, candidates: found.candidates };
+    }
+  }
+  if (opts.url) {
+    const { probeHttp } = await import('../probes/http.js');
+    obs.http = await probeHttp(opts.url, engine);
+  }
   const now = Date.now() / 1000;
-  return liveVerdict({
+  const v = liveVerdict({
     report,
     obs,
     now,
@@ -34,4 +102,18 @@ export async function statusVerdict(
     logExists: true,
     urlNamed: opts.url !== undefined,
   });
+  // A verdict seen with more evidence (the process gone, a clean exit) stands over a weaker one seen with
+  // less: the ledger keeps it until the log moves on (which clears it).
+  // `--no-probe` reads the log alone, and says only what the log says.
+  const kept = opts.findProcess ? (opts.recorded?.live ?? null) : null;
+  if (kept?.final && !FINAL.has(v.state)) {
+    return {
+      ...v,
+      state: kept.state as Verdict['state'],
+      final: true,
+      why: `${kept.why} (seen by an earlier look at ${new Date(kept.at * 1000).toISOString().replace(/\.\d+Z$/, 'Z')})`,
+      evidence: [...(kept.evidence as Verdict['evidence']), ...v.evidence.filter((e) => e.source === 'log')],
+    };
+  }
+  return v;
 }

@@ -10,7 +10,7 @@ import type { GpuObservation } from '../core/observations.js';
 import type { LaunchReport } from '../core/report.js';
 import type { EngineId } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
-import { findServerPid } from '../probes/process.js';
+import { identifyServer } from '../probes/process.js';
 import type { SshOptions, SshSession } from '../sources/ssh/session.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { type LiveEvent, type LiveProbes, LiveSession, LOCAL_PROBES } from './live.js';
@@ -97,7 +97,7 @@ const LIVE_EVERY_MS = 500;
  */
 const FLEET_LOCAL_PROBES: LiveProbes = {
   ...LOCAL_PROBES,
-  findPid: (o) => findServerPid({ ...o, shareMs: 1000 }),
+  findPid: (o) => identifyServer({ ...o, shareMs: 1000 }),
 };
 /** The follower's errors that mean the host, not the file: ssh's own failures as classifySsh words them. */
 const CONNECTION_LOST =

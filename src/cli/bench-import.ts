@@ -37,9 +37,10 @@ export async function benchCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (sub === 'run') return (await import('./bench-run.js')).benchRunCommand(rest);
+  if (sub === 'rm' || sub === 'attach') return benchFix(sub, rest);
   if (sub !== 'import')
     throw new UsageError(
-      `bench: ${sub === undefined ? 'expected a subcommand' : `unknown subcommand '${sub}'`}: firedup bench run --url URL, or firedup bench import results.jsonl [--launch ID]`,
+      `bench: ${sub === undefined ? 'expected a subcommand' : `unknown subcommand '${sub}'`}: firedup bench run --url URL, bench import results.jsonl [--launch ID], bench attach BENCH LAUNCH, or bench rm BENCH`,
     );
   const { flags, positionals } = parseArgs(rest, FLAGS, 'bench import');
   if (flags.help) {
@@ -148,4 +149,37 @@ function unmatchedMessage(file: string, un: Placed[], total: number): string {
         : `its ${total} runs match`
       : `${un.length} of its ${total} runs (${un.map((u) => u.result.source).join(', ')}) match`;
   return `bench import: ${file}: ${which} no launch serving on ${where}${when}; attach with --launch ID (firedup runs lists launches), or give --host/--port`;
+}
+
+/** `bench attach N LAUNCH` (a bench credited to the wrong launch, moved) and `bench rm N`: mistakes corrected. */
+async function benchFix(sub: 'rm' | 'attach', rest: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(rest, LEDGER_FLAGS, `bench ${sub}`);
+  if (flags.help) {
+    process.stdout.write(LEDGER_HELP);
+    return 0;
+  }
+  const want = sub === 'rm' ? 1 : 2;
+  const usage = sub === 'rm' ? 'firedup bench rm 12' : 'firedup bench attach 12 d75e8a7b';
+  if (positionals.length !== want)
+    throw new UsageError(
+      `bench ${sub}: name ${sub === 'rm' ? 'the bench' : 'the bench and the launch'}: ${usage}`,
+    );
+  const raw = positionals[0]!.replace(/^#/, '');
+  if (!/^\d+$/.test(raw))
+    throw new UsageError(
+      `bench ${sub}: ${positionals[0]} is not a bench number (show LAUNCH lists them as #N): ${usage}`,
+    );
+  const id = Number(raw);
+  return withLedger(flags, async (l) => {
+    if (sub === 'rm') {
+      if (!(await l.removeBench(id))) throw new UsageError(`bench rm: no bench #${id} in the ledger`);
+      process.stdout.write(`removed bench #${id}\n`);
+      return 0;
+    }
+    const launch = await l.resolve(positionals[1]!);
+    const moved = await l.attachBench(id, launch.id);
+    if (!moved) throw new UsageError(`bench attach: no bench #${id} in the ledger`);
+    process.stdout.write(`bench #${id} → launch ${shortId(launch.id)}\n`);
+    return 0;
+  });
 }

@@ -68,6 +68,10 @@ export const COMMANDS: CommandDoc[] = [
       JSON_OPT,
       ['--url U', 'probe the server at U as well: a refused port is not ready'],
       ['--pid P', 'check process P as well: gone means dead'],
+      [
+        '--no-probe',
+        "read the log alone: by default a local log's open launch is checked against its process, found as wait finds it",
+      ],
       ['--explain', 'the lines behind each conclusion, and the lines no rule knew (for a bug report)'],
       ['--lines [N]', 'the raw log around each piece of evidence, N lines of context (default 3)'],
       ENGINE_OPT,

@@ -54,6 +54,8 @@ export const LEDGER_HELP = `Ledger (every launch firedup has read; --ledger PATH
   firedup bench import <file> [--launch ID] [--host H] [--port P]
                                     attach sglang.bench_serving / vllm bench serve results (text, JSONL,
                                     --save-result JSON) to the launch that was serving while each ran
+  firedup bench attach <N> <launch> · bench rm <N>
+                                    move bench #N onto the launch that served it, or delete it
   firedup target add "output_tok_s >= 1000" [--model M] · target list · target rm <id>
 `;
 

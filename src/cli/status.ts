@@ -2,7 +2,7 @@
 
 import { once } from 'node:events';
 import { explainNoLaunch, isRemote } from '../app/read-log.js';
-import { keepVerdict, logIdentity } from '../app/recording.js';
+import { keepVerdict, logIdentity, recordedLive } from '../app/recording.js';
 import { statusVerdict } from '../app/status-verdict.js';
 import { diffConfig } from '../core/diff.js';
 import { explainLatest } from '../core/explain-report.js';
@@ -53,6 +53,7 @@ const STATUS_FLAGS: Record<string, FlagSpec> = {
   url: { type: 'string' },
   pid: { type: 'string' },
   explain: { type: 'boolean' },
+  'no-probe': { type: 'boolean' },
 };
 
 export async function status(argv0: string[]): Promise<number> {
@@ -77,7 +78,12 @@ export async function status(argv0: string[]): Promise<number> {
   // --url and --pid probe this machine; over ssh they would describe the wrong host.
   if (isRemote(target) && (flags.url !== undefined || flags.pid !== undefined))
     throw new UsageError('status: --url and --pid are not supported for a remote log yet');
-  const probes = { url: urlFlag(flags.url), pid: pidFlag(flags.pid) };
+  const probes = {
+    url: urlFlag(flags.url),
+    pid: pidFlag(flags.pid),
+    // As `wait` does: a local log's open launch is checked against its process, unless --no-probe.
+    findProcess: !flags['no-probe'] && target !== '-' && !isRemote(target),
+  };
   const { res, live, count, shown } = await withRecording(flags, async (ledger) => {
     const res = await readLogForCli(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
     // The launch before the last, and their number, when the ledger keeps the closed ones (app/ingest.ts).
@@ -88,7 +94,13 @@ export async function status(argv0: string[]): Promise<number> {
         ? { ...report, launches: [...(await earlier.last(1)).map((r) => r.report), ...report.launches] }
         : report;
     if (!report.launches.length) return { res, live: null, count, shown };
-    const live = await statusVerdict(report, res.mtimeMs, probes);
+    const recorded = await recordedLive(
+      ledger,
+      target,
+      report,
+      (res as { records?: LaunchRecord[] }).records,
+    );
+    const live = await statusVerdict(report, res.mtimeMs, { ...probes, recorded });
     // The ledger lists the launch as this verdict calls it (stalled, dead), not in progress forever.
     await keepVerdict(ledger, target, report, (res as { records?: LaunchRecord[] }).records, live);
     return { res, live, count, shown };
@@ -134,8 +146,6 @@ export async function status(argv0: string[]): Promise<number> {
  * records nothing.
  */
 async function explain(target: string, flags: Record<string, unknown>): Promise<number> {
-  if (flags.url !== undefined || flags.pid !== undefined)
-    throw new UsageError('status: --explain reads the log only; leave out --url and --pid');
   const res = await readLogForCli(
     target,
     { engine: engineFlag(flags.engine), explain: true },
@@ -144,11 +154,27 @@ async function explain(target: string, flags: Record<string, unknown>): Promise<
   );
   const x = explainLatest(res.analyzer);
   if (!x) throw new UsageError(explainNoLaunch(target, res));
+  // The same verdict as plain `status`: the file's age and the process, found as `wait` finds it.
+  // The ledger is only read here (what an earlier look kept: its pid, a dead it saw), never written.
+  const live = res.report.launches.length
+    ? await withRecording(flags, async (ledger) =>
+        statusVerdict(res.report, res.mtimeMs, {
+          url: urlFlag(flags.url as string | undefined),
+          pid: pidFlag(flags.pid as string | undefined),
+          findProcess: !flags['no-probe'] && target !== '-' && !isRemote(target),
+          recorded: await recordedLive(ledger, target, res.report, undefined),
+        }),
+      )
+    : null;
   if (flags.json) out(`${JSON.stringify(x)}\n`);
   else {
     const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
     out(formatExplain(target === '-' ? '(stdin)' : target, x, st));
+    if (live && (live.state === 'stalled' || live.state === 'dead'))
+      out(`\nnow: ${live.state} — ${live.why}\n`);
   }
+  if (live?.state === 'stalled') return 4;
+  if (live?.state === 'dead') return 5;
   return STATUS_EXIT[x.outcome];
 }
 

@@ -59,7 +59,8 @@ firedup watch|wait --node LOG --node LOG ...   one launch over several nodes (lo
 
   --url U        the server's HTTP address (default: host and port from the logged config); for a
                  remote log, as that host sees it (probed through an ssh port forward)
-  --pid P        the server's process (default: found from the port or the engine's command line);
+  --pid P        the server's process (default: the one that listens on the logged port, whose pid the
+                 log names, or whose command line carries the launch's model and port; never a guess);
                  for a remote log, a pid on that host (read from its /proc over ssh)
   --json         newline-delimited JSON events: launch, phase, progress, verdict; the last line is
                  always {"type":"exit","code":N, ...the final verdict}

@@ -17,6 +17,22 @@ export interface ProcessObservation {
   listening: number[];
   /** Seconds since the epoch when observed. */
   at: number;
+  /** How the process was tied to the launch (`it listens on port 8000, the port the log names`, `--pid`). */
+  tiedBy?: string | null;
+}
+
+/** A process that looks like the engine but was not tied to the launch, and why. */
+export interface ProcessCandidate {
+  pid: number;
+  cmdline: string | null;
+  listening: number[];
+  why: string;
+}
+
+/** A search for the launch's server that found none, or several: never one picked among them. */
+export interface ProcessSearch {
+  why: string;
+  candidates: ProcessCandidate[];
 }
 
 export type HttpState = 'refused' | 'timeout' | 'error' | 'http';
@@ -64,6 +80,8 @@ export interface Observations {
   gpu?: GpuObservation | null;
   /** The previous GPU observation, to tell memory or utilisation moving. */
   gpuBefore?: GpuObservation | null;
+  /** The last search for the server, when it tied no process to the launch. */
+  processSearch?: ProcessSearch | null;
   /** The previous process observation, to tell CPU time moving. */
   processBefore?: ProcessObservation | null;
 }

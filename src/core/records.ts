@@ -31,6 +31,11 @@ export interface LiveMark {
   why: string;
   phase: string | null;
   evidence: Array<{ source: string; text: string; line?: number }>;
+  /**
+   * Seen with evidence no later look at the log alone can overturn: the server's own process gone (dead), or a
+   * clean exit. A later weaker verdict never replaces it (store/live-rank.ts); a port that refused does not count.
+   */
+  final?: boolean;
 }
 
 /** A place a launch was read at: its own path, a copy, a replay. */

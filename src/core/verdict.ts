@@ -233,6 +233,18 @@ function oneLogVerdict(input: LiveInput): Verdict {
         ? `pid ${proc.pid} alive${proc.cpuSeconds !== null ? `, ${proc.cpuSeconds.toFixed(1)} s CPU` : ''}${proc.children.length ? `, ${proc.children.length} children` : ''}${proc.listening.length ? `, listening on ${proc.listening.join(', ')}` : ''}`
         : `pid ${proc.pid} is gone${proc.exitCode !== null ? ` (exit code ${proc.exitCode})` : proc.signal ? ` (${proc.signal})` : ''}`,
     });
+    if (proc.tiedBy)
+      evidence.push({ source: 'process', text: `pid ${proc.pid} is this launch's: ${proc.tiedBy}` });
+  } else if (obs.processSearch) {
+    const s = obs.processSearch;
+    const list = s.candidates
+      .slice(0, 4)
+      .map((c) => `pid ${c.pid} (${c.cmdline ?? '?'}${c.why ? `: ${c.why}` : ''})`)
+      .join('; ');
+    evidence.push({
+      source: 'process',
+      text: `no process tied to this launch: ${s.why}${list ? `; candidates: ${list}${s.candidates.length > 4 ? `; ${s.candidates.length - 4} more` : ''}` : ''}`,
+    });
   }
   if (http) {
     const h = http.health;
@@ -418,6 +430,8 @@ function oneLogVerdict(input: LiveInput): Verdict {
     if (cpuMoving === false) signs.push('CPU time not moving');
     return {
       ...base,
+      // A stalled launch has no time left to tell: the bar's ETA was of a load that stopped.
+      progress: base.progress ? { ...base.progress, eta: null } : null,
       state: 'stalled',
       stalledIn: phase,
       why: `no progress in ${where} for ${Math.round(quiet)} s, over the ${Math.round(budget)} s this phase gets${usually}${rate}${signs.length ? `; ${signs.join(', ')}` : ''}`,
@@ -426,6 +440,9 @@ function oneLogVerdict(input: LiveInput): Verdict {
         (proc ? `py-spy dump --pid ${proc.pid}` : 'py-spy dump --pid <server pid>'),
     };
   }
+  // The bar's ETA counted from its own line: quiet for longer than it said, it is overdue, not "about 1 s left".
+  if (base.progress?.eta != null && quiet !== null && quiet > base.progress.eta)
+    base.progress = { ...base.progress, eta: null };
   const eta = base.progress?.eta;
   return {
     ...base,

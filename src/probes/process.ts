@@ -7,6 +7,8 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import type { ProcessObservation } from '../core/observations.js';
+import { looksLikeLaunch } from './launch-patterns.js';
+import { matchServer, type ServerClaim, type ServerMatch, type TableProcess } from './server-identity.js';
 
 export interface ProcOptions {
   /** Defaults to /proc; tests point it at a fake tree. */
@@ -266,56 +268,45 @@ export async function probeProcess(pid: number, opts: ProcOptions = {}): Promise
   };
 }
 
-// How each engine is launched; matched against the whole command line, words joined by spaces.
-const LAUNCH_PATTERNS: Record<string, RegExp[]> = {
-  sglang: [/(?:^|[\s/])sglang\.launch_server(?:\s|$)/, /(?:^|[\s/])sglang\s+serve(?:\s|$)/],
-  vllm: [/(?:^|[\s/])vllm\s+serve(?:\s|$)/, /(?:^|[\s/])vllm\.entrypoints\.openai\.api_server(?:\s|$)/],
-  llamacpp: [/(?:^|[\s/])llama-server(?:\s|$)/],
-  trtllm: [/(?:^|[\s/])trtllm-serve(?:\s|$)/],
-  tgi: [/(?:^|[\s/])text-generation-launcher(?:\s|$)/],
-};
-
-/** True when `cmdline` launches `engine`'s server (any engine's when `engine` is null). */
-export function looksLikeLaunch(cmdline: string, engine: string | null): boolean {
-  const patterns = engine === null ? Object.values(LAUNCH_PATTERNS).flat() : (LAUNCH_PATTERNS[engine] ?? []);
-  return patterns.some((re) => re.test(cmdline));
-}
+export { looksLikeLaunch } from './launch-patterns.js';
 
 // Oldest first: a launcher's workers inherit both its listening socket and its command line, and the
 // launcher is the one whose tree holds them all.
 export const byAge = (a: ProcStat, b: ProcStat) => a.starttime - b.starttime || a.pid - b.pid;
 
 /**
- * The server's pid: the oldest process holding a socket that listens on `port`, else the oldest whose
- * command line launches `engine` (any known engine when it is null or left out). Our own process never
- * counts.
+ * The launch's server by evidence (server-identity.ts has the rules): a process listening on the claimed port,
+ * one whose pid the log names, or one whose command line carries the launch's model and port. Never "the first
+ * that looks like the engine". Our own process never counts.
  */
-export async function findServerPid(opts: {
-  port?: number;
-  engine?: string | null;
-  procRoot?: string;
-  /**
-   * How old (ms) a reading of the process table may be: a fleet's targets in one process (`serve`, `ps`)
-   * search with 1000 and share one reading per round. Default 0: only a reading under way is shared.
-   */
-  shareMs?: number;
-}): Promise<number | null> {
-  const procRoot = opts.procRoot ?? '/proc';
-  const shareMs = opts.shareMs ?? 0;
-  const stats = [...(await readAllStats(procRoot, shareMs)).values()]
+export async function identifyServer(
+  claim: ServerClaim & {
+    procRoot?: string;
+    /**
+     * How old (ms) a reading of the process table may be: a fleet's targets in one process (`serve`, `ps`)
+     * search with 1000 and share one reading per round. Default 0: only a reading under way is shared.
+     */
+    shareMs?: number;
+  },
+): Promise<ServerMatch> {
+  const procRoot = claim.procRoot ?? '/proc';
+  const shareMs = claim.shareMs ?? 0;
+  let stats = [...(await readAllStats(procRoot, shareMs)).values()]
     .filter((s) => !gone(s) && s.pid !== process.pid)
     .sort(byAge);
-  if (opts.port !== undefined) {
+  const holders = new Set<number>();
+  if (claim.port !== undefined) {
     const table = await listeningTable(procRoot, null);
-    const wanted = new Set([...table].filter(([, port]) => port === opts.port).map(([inode]) => inode));
+    const wanted = new Set([...table].filter(([, port]) => port === claim.port).map(([inode]) => inode));
     if (wanted.size > 0) {
       // The port is open now: its holder may be younger than the shared reading, so one made now decides.
-      const fresh = [...(await readAllStats(procRoot)).values()]
+      stats = [...(await readAllStats(procRoot)).values()]
         .filter((s) => !gone(s) && s.pid !== process.pid)
         .sort(byAge);
-      const held = await Promise.all(fresh.map((s) => socketInodes(procRoot, s.pid)));
-      const i = held.findIndex((inodes) => inodes.some((n) => wanted.has(n)));
-      if (i >= 0) return fresh[i]!.pid;
+      const held = await Promise.all(stats.map((s) => socketInodes(procRoot, s.pid)));
+      held.forEach((inodes, i) => {
+        if (inodes.some((n) => wanted.has(n))) holders.add(stats[i]!.pid);
+      });
     }
   }
   // Before the port opens (weights still loading) the command line is all there is to go on.
@@ -325,11 +316,44 @@ export async function findServerPid(opts: {
     await Promise.all(pids.map(async (pid) => m.set(pid, await readCmdline(procRoot, pid))));
     return m;
   });
-  const cmdlines = stats.map((s) => all.get(s.pid) ?? null);
-  const i = cmdlines.findIndex((c) => c !== null && looksLikeLaunch(c, opts.engine ?? null));
-  if (i < 0) return null;
+  const cmdOf = async (pid: number) => (all.has(pid) ? (all.get(pid) ?? null) : readCmdline(procRoot, pid));
+  const rows: TableProcess[] = await Promise.all(
+    stats.map(async (s) => ({
+      pid: s.pid,
+      ppid: s.ppid,
+      starttime: s.starttime,
+      cmdline: await cmdOf(s.pid),
+      listening: holders.has(s.pid) && claim.port !== undefined ? [claim.port] : null,
+    })),
+  );
+  // The look-alikes' own ports say why they are not this launch's (`listens on 30104, not 8000`).
+  const net = await listeningTable(procRoot, null, shareMs);
+  await Promise.all(
+    rows
+      .filter(
+        (r) => r.listening === null && r.cmdline !== null && looksLikeLaunch(r.cmdline, claim.engine ?? null),
+      )
+      .map(async (r) => {
+        const ports = new Set<number>();
+        for (const inode of await socketInodes(procRoot, r.pid)) {
+          const port = net.get(inode);
+          if (port !== undefined) ports.add(port);
+        }
+        r.listening = [...ports].sort((a, b) => a - b);
+      }),
+  );
+  const found = matchServer(claim, rows);
+  if (found.pid === null) return found;
   // A reading shared from earlier may name a process that has exited since (or whose pid was reused):
   // the one found must still be there, the same process, or the session would call the server dead.
-  const now = await readStat(procRoot, stats[i]!.pid);
-  return now && !gone(now) && now.starttime === stats[i]!.starttime ? now.pid : null;
+  const was = stats.find((s) => s.pid === found.pid)!;
+  const now = await readStat(procRoot, found.pid);
+  return now && !gone(now) && now.starttime === was.starttime
+    ? found
+    : { pid: null, why: `pid ${found.pid} exited while it was being looked at`, candidates: [] };
+}
+
+/** The pid alone (tests, callers that only need it): null when none is proven or several are. */
+export async function findServerPid(opts: Parameters<typeof identifyServer>[0]): Promise<number | null> {
+  return (await identifyServer(opts)).pid;
 }

@@ -1,11 +1,13 @@
 /** What the probes answer, as one interface: a live session runs these (local ones, or a remote host's over SSH). */
 import type { GpuObservation, HttpObservation, ProcessObservation } from '../core/observations.js';
 import type { EngineId } from '../core/types.js';
+import type { ServerClaim, ServerMatch } from './server-identity.js';
 
 /** The probes a session runs; the defaults read this machine. */
 export interface LiveProbes {
   process(pid: number): Promise<ProcessObservation>;
-  findPid(opts: { port?: number; engine: EngineId | null }): Promise<number | null>;
+  /** The launch's server, by evidence only (server-identity.ts): its pid and how it was tied, or why none. */
+  findPid(claim: ServerClaim): Promise<ServerMatch>;
   http(url: string, engine: EngineId | null): Promise<HttpObservation>;
   gpu(): Promise<GpuObservation>;
 }

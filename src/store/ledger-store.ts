@@ -69,6 +69,10 @@ export interface LedgerStore {
 
   // ---- benchmarks
   addBench(launchId: string, r: BenchResult): Promise<{ record: BenchRecord; added: boolean }>;
+  /** Moves benchmark `id` onto `launchId` (a bench credited to the wrong launch); null when there is no such bench. */
+  attachBench(id: number, launchId: string): Promise<BenchRecord | null>;
+  /** Deletes benchmark `id`; false when there is none. */
+  removeBench(id: number): Promise<boolean>;
   benches(launchId: string): Promise<BenchRecord[]>;
   benchesOf(launchIds: readonly string[]): Promise<Map<string, BenchRecord[]>>;
   servingAt(host: string, port: number | null, ts: number): Promise<LaunchRecord | null>;

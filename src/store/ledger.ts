@@ -7,6 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { redactText } from '../core/config/redact.js';
 import { type FilterDialect, filterSql as filterSqlOf, NEWEST_FIRST } from './list-filter.js';
+import { KEEPS_FINAL_LIVE, LAUNCH_PORT_SQL } from './live-rank.js';
 import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
 import {
   type BenchRow,
@@ -622,9 +623,10 @@ export class Ledger {
          @version, @model, @port, @outcome, @phase, @failure_class, @config_hash, @load_seconds, @peak_tok_s,
          @median_tok_s, @report, @config, @intended, @first_seen, @updated_at, @summary, @fingerprint)
        ON CONFLICT (id) DO UPDATE SET host = excluded.host, path = excluded.path, file_id = excluded.file_id,
-         start_offset = excluded.start_offset, start_line = excluded.start_line, start_ts = excluded.start_ts,
-         end_ts = excluded.end_ts, pid = excluded.pid, engine = excluded.engine, version = excluded.version,
-         model = excluded.model, port = excluded.port, outcome = excluded.outcome, phase = excluded.phase,
+         start_offset = excluded.start_offset, start_line = excluded.start_line,
+         start_ts = coalesce(excluded.start_ts, launches.start_ts),
+         end_ts = excluded.end_ts, pid = coalesce(excluded.pid, launches.pid), engine = excluded.engine, version = excluded.version,
+         model = coalesce(excluded.model, launches.model), port = coalesce(excluded.port, launches.port), outcome = excluded.outcome, phase = excluded.phase,
          failure_class = excluded.failure_class, config_hash = excluded.config_hash,
          load_seconds = excluded.load_seconds, peak_tok_s = excluded.peak_tok_s,
          median_tok_s = excluded.median_tok_s, report = excluded.report, config = excluded.config,
@@ -692,8 +694,8 @@ export class Ledger {
   setLive(id: string, mark: LiveMark | null): void {
     this.guard(() =>
       this.db
-        .prepare('UPDATE launches SET live = ?, live_state = ? WHERE id = ?')
-        .run(mark ? JSON.stringify(mark) : null, mark?.state ?? null, id),
+        .prepare(`UPDATE launches SET live = ?, live_state = ? WHERE id = ? AND ${KEEPS_FINAL_LIVE}`)
+        .run(mark ? JSON.stringify(mark) : null, mark?.state ?? null, id, mark?.final ? 1 : 0),
     );
   }
 
@@ -829,6 +831,37 @@ export class Ledger {
 
   // ---- benchmarks
 
+  attachBench(id: number, launchId: string): BenchRecord | null {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          if (!this.db.prepare('SELECT 1 FROM launches WHERE id = ?').get(launchId))
+            throw new LedgerError('not_found', `no launch ${launchId}; list them with \`firedup runs\``);
+          const row = this.db.prepare('SELECT * FROM benches WHERE id = ?').get(id) as
+            | (BenchRow & { fingerprint: string })
+            | undefined;
+          if (!row) return null;
+          if (
+            row.launch_id !== launchId &&
+            this.db
+              .prepare('SELECT 1 FROM benches WHERE launch_id = ? AND fingerprint = ?')
+              .get(launchId, row.fingerprint)
+          )
+            throw new LedgerError(
+              'ambiguous',
+              `launch ${launchId} already holds the same result as bench #${id}`,
+            );
+          this.db.prepare('UPDATE benches SET launch_id = ? WHERE id = ?').run(launchId, id);
+          return benchFromRow({ ...row, launch_id: launchId });
+        })
+        .immediate(),
+    );
+  }
+
+  removeBench(id: number): boolean {
+    return this.guard(() => this.db.prepare('DELETE FROM benches WHERE id = ?').run(id).changes === 1);
+  }
+
   /** Attaches a result to a launch; the same result (fingerprint) imported again is not added twice. */
   addBench(launchId: string, r: BenchResult): { record: BenchRecord; added: boolean } {
     return this.guard(() =>
@@ -900,7 +933,7 @@ export class Ledger {
           // launch on its port started (the NOT EXISTS below).
           `WHERE host = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready')
              OR (outcome = 'ended' AND phase IN ('ready', 'serving')))
-             AND (? IS NULL OR port IS NULL OR port = ?)
+             AND (? IS NULL OR ${LAUNCH_PORT_SQL} = ?)
              AND NOT EXISTS (SELECT 1 FROM launches AS later WHERE later.host = launches.host
                AND later.port = launches.port AND later.start_ts > launches.start_ts AND later.start_ts <= ?
                AND later.failure_class IS NOT 'port_in_use')

@@ -136,7 +136,25 @@ export interface RecordContext {
   intended?: IntendedLaunch | null;
 }
 
+/** What `firedup launch` knows of a launch whose log does not say it: the model, the port, the start. */
+function fromIntended(rep: LaunchReport, i: IntendedLaunch | null | undefined) {
+  const f = i?.flags ?? {};
+  const flagModel = [f.model_path, f.model, f.model_id].find(
+    (x): x is string => typeof x === 'string' && x !== '',
+  );
+  const flagPort = typeof f.port === 'number' ? f.port : null;
+  // A log without wall-clock stamps (llama-server's are seconds since start): the wall clock firedup started the server at, written as the log's own stamps
+  // are (local wall time as UTC), so the launch sorts where it ran, not in 1970.
+  const start = i ? i.startedAt - new Date(i.startedAt * 1000).getTimezoneOffset() * 60 : null;
+  return {
+    model: rep.model ?? flagModel ?? null,
+    port: portOf(rep.configSummary.port) ?? flagPort,
+    startTs: rep.relativeTime || rep.startTs === null ? (start ?? rep.startTs) : rep.startTs,
+  };
+}
+
 export function recordFromReport(rep: LaunchReport, ctx: RecordContext): LaunchRecord {
+  const known = fromIntended(rep, ctx.intended);
   return {
     id: launchId(ctx.host, ctx.path, ctx.fileId, rep.startOffset, rep.startText),
     fingerprint: launchFingerprint(rep.startTs, rep.startText, rep.relativeTime),
@@ -145,17 +163,18 @@ export function recordFromReport(rep: LaunchReport, ctx: RecordContext): LaunchR
     fileId: ctx.fileId,
     startOffset: rep.startOffset,
     startLine: rep.startLine,
-    startTs: rep.startTs,
+    startTs: known.startTs,
     endTs: rep.endTs,
     pid: ctx.pid ?? rep.pids[0] ?? null,
     engine: rep.engine,
     version: rep.version,
-    model: rep.model,
-    port: portOf(rep.configSummary.port),
+    model: known.model,
+    port: known.port,
     outcome: rep.outcome,
     phase: rep.phase,
     failureClass: rep.failure?.class ?? null,
-    configHash: configHash(rep.config),
+    // The command line is the config when the log prints no dump of its own.
+    configHash: configHash(Object.keys(rep.config).length ? rep.config : (ctx.intended?.flags ?? rep.config)),
     loadSeconds: loadSeconds(rep),
     peakTokS: rep.throughput?.peak ?? null,
     medianTokS: rep.throughput?.median ?? null,

@@ -37,7 +37,8 @@ export class LaunchRecorder {
   ): Promise<LaunchRecord[]> {
     const out: LaunchRecord[] = [];
     for (const l of report.launches) {
-      const key = signature(l);
+      // A pid found after the launch was first written (the search takes a moment) is written too.
+      const key = `${signature(l)}|${l === report.launches.at(-1) ? (pid ?? '') : ''}`;
       const prev = this.seen.get(l.startOffset);
       if (prev && prev.key === key && (prev.lines === l.endLine || (!force && now - prev.at < REFRESH_S)))
         continue;

@@ -122,6 +122,14 @@ export class SqliteLedgerStore implements LedgerStore {
     return this.ledger.addBench(launchId, r);
   }
 
+  async attachBench(id: number, launchId: string): Promise<BenchRecord | null> {
+    return this.ledger.attachBench(id, launchId);
+  }
+
+  async removeBench(id: number): Promise<boolean> {
+    return this.ledger.removeBench(id);
+  }
+
   async benches(launchId: string): Promise<BenchRecord[]> {
     return this.ledger.benches(launchId);
   }

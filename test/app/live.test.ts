@@ -53,7 +53,7 @@ describe('LiveSession', () => {
         if (!o.alive) setImmediate(sawGone);
         return o;
       },
-      findPid: async () => 4242,
+      findPid: async () => ({ pid: 4242, tiedBy: 'test' }),
       http: async (url): Promise<HttpObservation> => ({
         url,
         health: { state: 'refused', status: null, ms: null, detail: null },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { LaunchRecord } from '../../src/core/records.js';
 import { Ledger } from '../../src/store/ledger.js';
 import { spawnCli, tmpDir } from '../helpers.js';
 import { scenarioRecords } from '../ledger-fixtures.js';
@@ -23,12 +24,15 @@ after(async () => {
 });
 
 /** A ledger holding one launch serving on this test server's port since an hour ago (wall clock as UTC). */
-function ledgerServingHere(name: string): { file: string; id: string } {
+function ledgerServingHere(
+  name: string,
+  over: Partial<LaunchRecord> = { model: 'scripted-model' },
+): { file: string; id: string } {
   const file = path.join(dir, `${name}.db`);
   const [rec] = scenarioRecords('glm5-cutlass-bench-then-shutdown.log');
   const nowWall = Date.now() / 1000 - new Date().getTimezoneOffset() * 60;
   const l = Ledger.open(file);
-  l.upsertLaunches([{ ...rec!, port, startTs: nowWall - 3600, endTs: null, outcome: 'serving' }]);
+  l.upsertLaunches([{ ...rec!, port, startTs: nowWall - 3600, endTs: null, outcome: 'serving', ...over }]);
   l.close();
   return { file, id: rec!.id };
 }
@@ -143,6 +147,57 @@ describe('bench run (CLI)', () => {
     ]);
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, new RegExp(`recorded: bench #1 → launch ${rec!.id.slice(0, 8)}`));
+  });
+
+  it('issue 24.2: a launch with no port, or another model on the port, never takes the bench', async () => {
+    const args = [
+      '--url',
+      server.url,
+      '--concurrency',
+      '1',
+      '--requests',
+      '2',
+      '--input-len',
+      '8',
+      '--output-len',
+      '8',
+    ];
+    // A day-old vLLM launch whose port the log never said: its port is vLLM's default 8000, not this one.
+    const noPort = ledgerServingHere('no-port', {
+      port: null,
+      engine: 'vllm',
+      model: 'Qwen/Qwen3-235B-A22B-FP8',
+      startTs: Date.now() / 1000 - new Date().getTimezoneOffset() * 60 - 86400,
+    });
+    const a = await run([...args, '--ledger', noPort.file]);
+    assert.equal(a.code, 0, a.stderr);
+    assert.match(a.stdout, /not recorded: no launch serving on localhost:\d+ in the ledger/);
+    assert.ok(!a.stdout.includes(`→ launch ${noPort.id.slice(0, 8)}`), a.stdout);
+    // A launch on this very port, of another model: the server that answered is not that launch's.
+    const other = ledgerServingHere('other-model', { model: 'lukealonso/GLM-5-NVFP4' });
+    const b = await run([...args, '--ledger', other.file]);
+    assert.equal(b.code, 0, b.stderr);
+    assert.match(
+      b.stdout,
+      new RegExp(
+        `not recorded: the server on localhost:${port} is not launch ${other.id.slice(0, 8)}'s: it serves scripted-model, the launch lukealonso/GLM-5-NVFP4`,
+      ),
+    );
+    const l = Ledger.open(other.file);
+    assert.equal(l.benches(other.id).length, 0);
+    l.close();
+    // Mistakes corrected: a bench forced onto a launch moves, or goes.
+    const forced = await run([...args, '--ledger', other.file, '--launch', other.id]);
+    const n = /recorded: bench #(\d+)/.exec(forced.stdout)![1]!;
+    const [recNoPort] = [noPort.id];
+    const into = (await spawnCli(['bench', 'attach', n, recNoPort, '--ledger', other.file]).done).stdout;
+    assert.match(into, /no launch|→ launch/);
+    const rm = await spawnCli(['bench', 'rm', n, '--ledger', other.file]).done;
+    assert.equal(rm.code, 0, rm.stderr);
+    assert.equal(rm.stdout, `removed bench #${n}\n`);
+    const again = await spawnCli(['bench', 'rm', n, '--ledger', other.file]).done;
+    assert.equal(again.code, 1, again.stderr);
+    assert.match(again.stderr, new RegExp(`no bench #${n} in the ledger`));
   });
 
   it('bad input: one line naming the flag or URL, exit 2', async () => {

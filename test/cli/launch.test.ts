@@ -140,6 +140,12 @@ describe('firedup launch with a real llama-server', { timeout: 120_000, skip }, 
     assert.equal(rec!.host, 'localhost');
     assert.equal(rec!.pid, pid);
     assert.equal(rec!.engine, 'llamacpp');
+    // Issue 24.3: a complete record though the log has no wall clock and no config dump: the port from the
+    // command line, the start from firedup's clock (local wall time as UTC, as zone-less stamps are kept).
+    assert.equal(rec!.port, port);
+    assert.ok(rec!.model && /tiny/.test(rec!.model), String(rec!.model));
+    const wallNow = Date.now() / 1000 - new Date().getTimezoneOffset() * 60;
+    assert.ok(rec!.startTs !== null && Math.abs(rec!.startTs - wallNow) < 300, String(rec!.startTs));
     const st = fs.statSync(log);
     assert.equal(rec!.fileId, `${st.dev}:${st.ino}`);
     assert.deepEqual(rec!.intended!.argv, llamaArgs(port));

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { type EngineProcess, startDecoy } from '../engines.js';
 import { BIN, type CliRun, ROOT, SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
 
 /**
@@ -18,10 +19,16 @@ const verdicts = (r: Result) => r.events.filter((e) => e.type === 'verdict');
 
 describe('live verdicts on replayed scenarios', () => {
   let dir: string;
-  before(() => {
+  // An unrelated SGLang-looking server on the machine, as on any shared node: no verdict may lean on it.
+  let decoy: EngineProcess;
+  before(async () => {
     dir = tmpDir();
+    decoy = await startDecoy();
   });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  after(async () => {
+    await decoy.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('relaunch stuck at 48% (wait --next): the first launch is ignored, the second is stalled in loading_weights within a minute of its last shard', async () => {
     const src = fs.readFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), 'utf8').split('\n');

@@ -45,7 +45,7 @@ describe('watch: probes', () => {
       assert.equal(r.code, 5, r.stderr);
       const vs = r.events.filter((e) => e.type === 'verdict');
       const running = vs.find((v) => v.state === 'serving' || v.state === 'idle');
-      assert.ok(running, vs.map((v) => v.state).join(' '));
+      assert.ok(running, vs.map((v) => `${v.state}: ${v.why}`).join(' | '));
       assert.ok(
         running.evidence.some((e: any) => /HTTP 200/.test(e.text)),
         'probed while it ran',

@@ -5,7 +5,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ProcessObservation } from '../../src/core/observations.js';
-import { findServerPid, looksLikeLaunch, parseStat, probeProcess } from '../../src/probes/process.js';
+import {
+  findServerPid,
+  identifyServer,
+  looksLikeLaunch,
+  parseStat,
+  probeProcess,
+} from '../../src/probes/process.js';
 import { tmpDir } from '../helpers.js';
 
 const started: ChildProcess[] = [];
@@ -207,23 +213,91 @@ describe('findServerPid by command line (fake /proc)', () => {
   }
 
   const root = fakeProc([
-    { pid: 300, start: 5000, cmd: ['python3', '-m', 'sglang.launch_server', '--port', '30000'] },
-    { pid: 200, start: 4000, cmd: ['python3', '-m', 'sglang.launch_server', '--port', '30001'] },
-    { pid: 100, start: 3000, cmd: ['python3', '-m', 'sglang.launch_server'], state: 'Z' },
-    { pid: 400, start: 1000, cmd: ['vllm', 'serve', 'm'] },
-    { pid: process.pid, start: 10, cmd: ['node', 'firedup', 'watch', 'sglang.launch_server'] },
+    {
+      pid: 300,
+      start: 5000,
+      cmd: ['python3', '-m', 'sglang.launch_server', '--model-path', 'org/A', '--port', '30000'],
+    },
+    {
+      pid: 200,
+      start: 4000,
+      cmd: ['python3', '-m', 'sglang.launch_server', '--model-path', 'org/B', '--port', '30001'],
+    },
+    {
+      pid: 100,
+      start: 3000,
+      cmd: ['python3', '-m', 'sglang.launch_server', '--model-path', 'org/A'],
+      state: 'Z',
+    },
+    { pid: 400, start: 1000, cmd: ['vllm', 'serve', 'org/C'] },
+    {
+      pid: 500,
+      start: 6000,
+      cmd: ['python3', '-m', 'sglang.launch_server', '--model-path', 'org/D', '--port', '30002'],
+    },
+    {
+      pid: 600,
+      start: 6001,
+      cmd: ['python3', '-m', 'sglang.launch_server', '--model-path', 'org/D', '--port', '30002'],
+    },
+    {
+      pid: process.pid,
+      start: 10,
+      cmd: ['node', 'firedup', 'watch', 'sglang.launch_server', '--model-path', 'org/A'],
+    },
   ]);
   // An entry that vanished between readdir and read, as processes do.
   fs.mkdirSync(path.join(root, '999'));
 
-  it('takes the oldest live launch of the engine, never firedup itself', async () => {
-    assert.equal(await findServerPid({ engine: 'sglang', procRoot: root }), 200);
-    assert.equal(await findServerPid({ engine: 'vllm', procRoot: root }), 400);
-    assert.equal(await findServerPid({ engine: 'tgi', procRoot: root }), null);
+  it("ties a process only by the launch's own model and port, never firedup itself, never the oldest look-alike", async () => {
+    const a = await identifyServer({ engine: 'sglang', port: 30000, model: 'org/A', procRoot: root });
+    assert.equal(a.pid, 300);
+    assert.match(
+      a.pid !== null ? a.tiedBy : '',
+      /launches sglang with the launch's model \(org\/A\) and port 30000/,
+    );
+    assert.equal(
+      (await identifyServer({ engine: 'sglang', port: 30001, model: 'org/B', procRoot: root })).pid,
+      200,
+    );
+    // vllm serve's default port is 8000: its command line names none.
+    assert.equal(
+      (await identifyServer({ engine: 'vllm', port: 8000, model: 'org/C', procRoot: root })).pid,
+      400,
+    );
+    assert.equal(await findServerPid({ engine: 'tgi', port: 3000, model: 'x', procRoot: root }), null);
   });
 
-  it('falls back to the command line when nothing listens on the port yet', async () => {
-    assert.equal(await findServerPid({ port: 30000, engine: 'sglang', procRoot: root }), 200);
-    assert.equal(await findServerPid({ port: 30000, procRoot: root }), 400);
+  it('looks like the engine is never enough: another model or another port is no match, and says why', async () => {
+    const r = await identifyServer({ engine: 'sglang', port: 8000, model: 'org/A', procRoot: root });
+    assert.equal(r.pid, null);
+    if (r.pid !== null) return;
+    const c300 = r.candidates.find((c) => c.pid === 300)!;
+    assert.match(c300.why, /port is 30000, not 8000/);
+    const c200 = r.candidates.find((c) => c.pid === 200)!;
+    assert.match(c200.why, /names model org\/B, not org\/A/);
+    assert.equal(
+      await findServerPid({ engine: 'sglang', procRoot: root }),
+      null,
+      'no model: nothing to compare',
+    );
+  });
+
+  it("two processes with the launch's model and port: none is chosen, both are listed", async () => {
+    const r = await identifyServer({ engine: 'sglang', port: 30002, model: 'org/D', procRoot: root });
+    assert.equal(r.pid, null);
+    assert.deepEqual(r.pid === null ? r.candidates.map((c) => c.pid).sort() : [], [500, 600]);
+  });
+
+  it('a pid the log names ties the process', async () => {
+    const r = await identifyServer({
+      engine: 'sglang',
+      port: 9,
+      model: 'org/Z',
+      pids: [200],
+      procRoot: root,
+    });
+    assert.equal(r.pid, 200);
+    assert.match(r.pid !== null ? r.tiedBy : '', /its pid 200 is in the log/);
   });
 });

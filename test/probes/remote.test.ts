@@ -55,17 +55,23 @@ describe('remote probes over ssh', () => {
     const dead = await probeRemoteProcess(session, pid, 10_000);
     assert.equal(dead.alive, false);
     // This test process holds the HTTP server's listening socket.
-    assert.equal(await findRemoteServerPid(session, { port: httpPort }, 10_000), process.pid);
+    assert.equal((await findRemoteServerPid(session, { port: httpPort }, 10_000)).pid, process.pid);
   });
 
   it('process: found by its command line when no port tells (one grep over every /proc/PID/cmdline)', async () => {
     // A shell whose command line reads like a server launch (its positional parameters); it only sleeps.
-    const child = spawn('sh', ['-c', 'sleep 30; :', 'python3', '-m', 'sglang.launch_server', '--port', '1'], {
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      'sh',
+      ['-c', 'sleep 30; :', 'python3', '-m', 'sglang.launch_server', '--model-path', 'org/M', '--port', '1'],
+      { stdio: 'ignore' },
+    );
     try {
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(await findRemoteServerPid(session, { engine: 'sglang' }, 10_000), child.pid);
+      // Tied by the launch's own model and port on its command line, not by looking like SGLang.
+      const found = await findRemoteServerPid(session, { engine: 'sglang', model: 'org/M', port: 1 }, 10_000);
+      assert.equal(found.pid, child.pid);
+      const other = await findRemoteServerPid(session, { engine: 'sglang', model: 'org/N', port: 1 }, 10_000);
+      assert.equal(other.pid, null);
     } finally {
       child.kill('SIGKILL');
     }

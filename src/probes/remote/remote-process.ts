@@ -5,15 +5,8 @@
  * every stat at once: each stat line starts with its pid), and the pid is passed as "$1", never as code.
  */
 import type { ProcessObservation } from '../../core/observations.js';
-import {
-  byAge,
-  descendants,
-  gone,
-  looksLikeLaunch,
-  type ProcStat,
-  parseListening,
-  parseStat,
-} from '../process.js';
+import { byAge, descendants, gone, type ProcStat, parseListening, parseStat } from '../process.js';
+import { matchServer, type ServerClaim, type ServerMatch, type TableProcess } from '../server-identity.js';
 import type { RemoteHost } from '../types.js';
 
 // $1: the pid to probe, or '' to find the server. $2: 'all' prints every command line (finding by engine),
@@ -153,22 +146,27 @@ export async function probeRemoteProcess(
   };
 }
 
-/** The remote server's pid, by the same rules as the local `findServerPid`: listening port, then cmdline. */
+/** The remote server, by the same rules as the local `identifyServer` (server-identity.ts). */
 export async function findRemoteServerPid(
   session: RemoteHost,
-  opts: { port?: number; engine?: string | null },
+  claim: ServerClaim,
   timeoutMs = 10_000,
-): Promise<number | null> {
+): Promise<ServerMatch> {
   const snap = await snapshot(session, null, true, timeoutMs);
   const stats = [...snap.stats.values()].filter((s) => !gone(s)).sort(byAge);
-  if (opts.port !== undefined) {
-    const wanted = new Set([...snap.listening].filter(([, p]) => p === opts.port).map(([inode]) => inode));
-    const hit = stats.find((s) => (snap.sockets.get(s.pid) ?? []).some((n) => wanted.has(n)));
-    if (hit) return hit.pid;
-  }
-  const hit = stats.find((s) => {
-    const c = snap.cmdlines.get(s.pid);
-    return c != null && looksLikeLaunch(c, opts.engine ?? null);
+  const rows: TableProcess[] = stats.map((s) => {
+    const ports = new Set<number>();
+    for (const inode of snap.sockets.get(s.pid) ?? []) {
+      const port = snap.listening.get(inode);
+      if (port !== undefined) ports.add(port);
+    }
+    return {
+      pid: s.pid,
+      ppid: s.ppid,
+      starttime: s.starttime,
+      cmdline: snap.cmdlines.get(s.pid) ?? null,
+      listening: [...ports].sort((a, b) => a - b),
+    };
   });
-  return hit ? hit.pid : null;
+  return matchServer(claim, rows);
 }

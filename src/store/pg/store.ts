@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import { LIST_COLUMNS, NEWEST_FIRST, otherPaths, when } from '../ledger.js';
 import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from '../ledger-store.js';
+import { KEEPS_FINAL_LIVE, LAUNCH_PORT_SQL } from '../live-rank.js';
 import {
   type BenchRow,
   benchFromRow,
@@ -473,7 +474,13 @@ export class PgLedgerStore implements LedgerStore {
   private upsertSql(n: number): string {
     const cols = WRITE_COLUMNS.join(', ');
     const marks = `(${WRITE_COLUMNS.map(() => '?').join(', ')})`;
-    const sets = UPDATED.map((c) => `${c} = excluded.${c}`).join(', ');
+    // A pid seen by a live look (watch, wait, launch) stays when a later read of the log names none.
+    const sets = UPDATED.map((c) =>
+      // So do the model, port and start `firedup launch` knew from its command line and clock.
+      ['pid', 'model', 'port', 'start_ts'].includes(c)
+        ? `${c} = coalesce(excluded.${c}, launches.${c})`
+        : `${c} = excluded.${c}`,
+    ).join(', ');
     return `INSERT INTO launches (${cols}) VALUES ${Array(n).fill(marks).join(', ')}
       ON CONFLICT (id) DO UPDATE SET ${sets},
         intended = coalesce(excluded.intended, launches.intended),
@@ -501,10 +508,11 @@ export class PgLedgerStore implements LedgerStore {
   async setLive(id: string, mark: LiveMark | null): Promise<void> {
     await this.guard(() =>
       this.sql.run(
-        'UPDATE launches SET live = ?, live_state = ? WHERE id = ?',
+        `UPDATE launches SET live = ?, live_state = ? WHERE id = ? AND ${KEEPS_FINAL_LIVE}`,
         mark ? JSON.stringify(mark) : null,
         mark?.state ?? null,
         id,
+        mark?.final ? 1 : 0,
       ),
     );
   }
@@ -646,6 +654,33 @@ export class PgLedgerStore implements LedgerStore {
     });
   }
 
+  async attachBench(id: number, launchId: string): Promise<BenchRecord | null> {
+    return this.tx(async (sql) => {
+      if (!(await sql.get('SELECT 1 FROM launches WHERE id = ?', launchId)))
+        throw new LedgerError('not_found', `no launch ${launchId}; list them with \`firedup runs\``);
+      const row = await sql.get<BenchRow & { fingerprint: string }>('SELECT * FROM benches WHERE id = ?', id);
+      if (!row) return null;
+      if (
+        row.launch_id !== launchId &&
+        (await sql.get(
+          'SELECT 1 FROM benches WHERE launch_id = ? AND fingerprint = ?',
+          launchId,
+          row.fingerprint,
+        ))
+      )
+        throw new LedgerError(
+          'ambiguous',
+          `launch ${launchId} already holds the same result as bench #${id}`,
+        );
+      await sql.run('UPDATE benches SET launch_id = ? WHERE id = ?', launchId, id);
+      return benchFromRow({ ...row, launch_id: launchId });
+    });
+  }
+
+  async removeBench(id: number): Promise<boolean> {
+    return this.guard(async () => (await this.sql.run('DELETE FROM benches WHERE id = ?', id)) === 1);
+  }
+
   async benches(launchId: string): Promise<BenchRecord[]> {
     return this.guard(async () =>
       (
@@ -682,7 +717,7 @@ export class PgLedgerStore implements LedgerStore {
           await this.launches(
             `WHERE host = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready')
                OR (outcome = 'ended' AND phase IN ('ready', 'serving')))
-               AND (?::integer IS NULL OR port IS NULL OR port = ?::integer)
+               AND (?::integer IS NULL OR ${LAUNCH_PORT_SQL} = ?::integer)
                AND NOT EXISTS (SELECT 1 FROM launches AS later WHERE later.host = launches.host
                  AND later.port = launches.port AND later.start_ts > launches.start_ts AND later.start_ts <= ?
                  AND later.failure_class IS DISTINCT FROM 'port_in_use')
