@@ -2,6 +2,7 @@
  * `status` on a live file: the log's own verdict is joined with the file's age and, when asked, the
  * process and the HTTP port. The log says where the launch is; the file's age says how long ago that was.
  */
+import { type ContainerObservation, containerVerdict } from '../core/container.js';
 import type { Observations } from '../core/observations.js';
 import type { AnalysisReport } from '../core/report.js';
 import { liveVerdict, progressAt, type Verdict } from '../core/verdict.js';
@@ -16,6 +17,7 @@ export async function statusVerdict(
   report: AnalysisReport,
   mtimeMs: number | null,
   opts: { url?: string; pid?: number },
+  container?: ContainerObservation,
 ): Promise<Verdict | null> {
   if (mtimeMs === null) return null;
   const last = report.launches[report.launches.length - 1]!;
@@ -26,7 +28,7 @@ export async function statusVerdict(
   if (opts.url)
     obs.http = await (await import('../probes/http.js')).probeHttp(opts.url, last.engine ?? report.engine);
   const now = Date.now() / 1000;
-  return liveVerdict({
+  const v = liveVerdict({
     report,
     obs,
     now,
@@ -34,4 +36,5 @@ export async function statusVerdict(
     logExists: true,
     urlNamed: opts.url !== undefined,
   });
+  return containerVerdict(v, container, last);
 }
