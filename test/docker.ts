@@ -80,6 +80,8 @@ export function buildImage(): string {
     verbatimSymlinks: true,
   });
   fs.copyFileSync(path.join(llama, 'tiny.gguf'), path.join(root, 'models', 'tiny.gguf'));
+  relinkInto(path.join(llama, 'root'), path.join(root, 'opt', 'llama'));
+  copyHostLibraries(path.join(llama, 'root'), path.join(root, 'opt', 'llama'));
   const wrapper = fs
     .readFileSync(path.join(llama, 'llama-server'), 'utf8')
     .replaceAll(`${path.join(llama, 'root')}/`, '/opt/llama/');
@@ -91,6 +93,44 @@ export function buildImage(): string {
   fs.rmSync(dir, { recursive: true, force: true });
   if (r.code !== 0) throw new Error(`docker import failed: ${r.stderr}`);
   return tag;
+}
+
+/** Symlinks that name the setup's root by its absolute path (the CPU backends beside the loader) made relative. */
+function relinkInto(from: string, to: string): void {
+  for (const e of fs.readdirSync(to, { recursive: true, withFileTypes: true })) {
+    if (!e.isSymbolicLink()) continue;
+    const link = path.join(e.parentPath, e.name);
+    const target = fs.readlinkSync(link);
+    if (!target.startsWith(`${from}/`)) continue;
+    fs.unlinkSync(link);
+    fs.symlinkSync(path.relative(path.dirname(link), path.join(to, target.slice(from.length + 1))), link);
+  }
+}
+
+/**
+ * The libraries llama-server and its CPU backends (loaded at run time) take from the host rather than the setup's root
+ * (libz, libzstd, …), as the root's own loader lists them (`ld.so --list`, what ldd runs), copied into the image.
+ */
+function copyHostLibraries(llamaRoot: string, dest: string): void {
+  const libs = path.join(llamaRoot, 'usr', 'lib', 'x86_64-linux-gnu');
+  const loader = fs.readdirSync(libs).find((f) => f.startsWith('ld-linux'));
+  if (!loader) return;
+  const libPath = [libs, path.join(libs, 'llama'), path.join(libs, 'ggml', 'backends0')].join(':');
+  const backends = path.join(libs, 'ggml', 'backends0');
+  const objects = [
+    path.join(llamaRoot, 'usr', 'bin', 'llama-server'),
+    ...(fs.existsSync(backends) ? fs.readdirSync(backends).map((f) => path.join(backends, f)) : []),
+  ];
+  const wanted = new Set<string>();
+  for (const o of objects) {
+    const r = spawnSync(path.join(libs, loader), ['--library-path', libPath, '--list', o], {
+      encoding: 'utf8',
+    });
+    for (const m of (r.stdout ?? '').matchAll(/=> (\/\S+) \(/g))
+      if (!m[1]!.startsWith(llamaRoot)) wanted.add(m[1]!);
+  }
+  const to = path.join(dest, 'usr', 'lib', 'x86_64-linux-gnu');
+  for (const lib of wanted) fs.copyFileSync(fs.realpathSync(lib), path.join(to, path.basename(lib)));
 }
 
 /** `docker run -d` with a unique name; returns the name. */

@@ -2,7 +2,7 @@
  * `status` on a live file: the log's own verdict is joined with the file's age and, when asked, the
  * process and the HTTP port. The log says where the launch is; the file's age says how long ago that was.
  */
-import { type ContainerObservation, containerVerdict } from '../core/container.js';
+import { type ContainerObservation, containerVerdict, publishedUrl } from '../core/container.js';
 import type { Observations } from '../core/observations.js';
 import type { AnalysisReport } from '../core/report.js';
 import { liveVerdict, progressAt, type Verdict } from '../core/verdict.js';
@@ -25,8 +25,9 @@ export async function statusVerdict(
   // The probes load only when asked for: child_process and friends cost a plain `status` milliseconds.
   if (opts.pid !== undefined)
     obs.process = await (await import('../probes/process.js')).probeProcess(opts.pid);
-  if (opts.url)
-    obs.http = await (await import('../probes/http.js')).probeHttp(opts.url, last.engine ?? report.engine);
+  // A container's published port is where its server answers here (evidence; only a named --url decides ready).
+  const url = opts.url ?? (container && !container.daemonHost ? publishedUrl(container, last) : null);
+  if (url) obs.http = await (await import('../probes/http.js')).probeHttp(url, last.engine ?? report.engine);
   const now = Date.now() / 1000;
   const v = liveVerdict({
     report,

@@ -37,6 +37,8 @@ export interface ContainerObservation {
   pid: number | null;
   pids: number[];
   image: string | null;
+  /** The ssh host of the daemon (`docker://HOST/NAME`), or null for this machine's: where the published ports are. */
+  daemonHost?: string | null;
   /** Seconds since the epoch when observed. */
   at: number;
 }
@@ -285,6 +287,13 @@ export function containerVerdict(
     };
   }
   // Running: the log's verdict stands, with what docker knows said plainly.
+  if (v.state === 'dead' && c.restartCount > 0)
+    return {
+      ...out,
+      state: 'starting',
+      final: false,
+      why: `the server's process exited and docker restarted the container${restarts}: waiting for its first line`,
+    };
   let why = out.why;
   if (c.restartCount > 0 && l)
     why += `; this launch is the container's restart ${c.restartCount} (policy ${policyText(c)})`;
@@ -303,4 +312,36 @@ export function containerVerdict(
     };
   }
   return { ...out, why };
+}
+
+/** The ports the engines listen on by default (as live.ts's DEFAULT_PORTS): the container's side of the mapping. */
+const ENGINE_PORTS: Record<string, number> = {
+  sglang: 30000,
+  vllm: 8000,
+  llamacpp: 8080,
+  tgi: 80,
+  trtllm: 8000,
+};
+
+/**
+ * Where this machine reaches the server in a running container: the host side of the port the log's config names
+ * (or the engine's default), as docker published it; null when that port is not published.
+ */
+export function publishedUrl(c: ContainerObservation, l: LaunchReport | null): string | null {
+  if (c.state !== 'running' || !l) return null;
+  const cfg = l.configSummary as { port?: unknown };
+  const port = typeof cfg.port === 'number' ? cfg.port : l.engine ? ENGINE_PORTS[l.engine] : undefined;
+  const pub = c.ports.find((p) => p.containerPort === port && p.proto === 'tcp');
+  if (!pub) return null;
+  const any = !pub.hostIp || pub.hostIp === '0.0.0.0' || pub.hostIp === '::';
+  // Another machine's daemon: its published port is reached at that machine's name, unless bound to its loopback.
+  const remote = c.daemonHost
+    ? c.daemonHost
+        .replace(/^.*@/, '')
+        .replace(/:\d+$/, '')
+        .replace(/^\[(.*)\]$/, '$1')
+    : null;
+  if (remote && !any && /^127\.|^::1$/.test(pub.hostIp)) return null;
+  const host = any ? (remote ?? '127.0.0.1') : pub.hostIp;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${pub.hostPort}`;
 }
