@@ -9,7 +9,7 @@ import type { SshOptions } from '../sources/ssh/session.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { SshHosts, type SshHostsOptions } from './ssh-hosts.js';
 import { WatchedNodes } from './watched-nodes.js';
-import { type NodeCard, type TargetSpec, WatchedTarget } from './watched-target.js';
+import { type ContainerCard, type NodeCard, type TargetSpec, WatchedTarget } from './watched-target.js';
 
 /** A fleet's target: one log, or a multi-node launch's logs shown as one (watched-nodes.ts). */
 export type FleetTarget = WatchedTarget | WatchedNodes;
@@ -38,6 +38,8 @@ export interface FleetRow {
   why: string;
   /** A multi-node target's nodes (absent for one log): each node's state, the head and the culprit. */
   nodes?: Array<Omit<NodeCard, 'gpus'>>;
+  /** A container target (`docker://NAME`): docker's state, restarts, exit code, OOM kill and health. */
+  container?: ContainerCard;
 }
 
 export interface FleetOptions extends SshHostsOptions {
@@ -116,6 +118,7 @@ export function fleetRow(t: FleetTarget, now: number): FleetRow {
     failureClass: v?.failure?.class ?? l?.failure?.class ?? null,
     why: unreachable ? reach.message : (v?.why ?? 'connecting'),
     ...(snap.nodes ? { nodes: snap.nodes.map(({ gpus: _, ...n }) => n) } : {}),
+    ...(snap.container ? { container: snap.container } : {}),
   };
 }
 

@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import { LogAnalyzer } from '../core/analyzer.js';
+import { containerVerdict, publishedUrl } from '../core/container.js';
 import type { Expectations } from '../core/expectations.js';
 import type {
   GpuObservation,
@@ -321,11 +322,16 @@ export class LiveSession extends EventEmitter {
           : `waiting for a new launch: the last one in the log (line ${old.startLine}) is over (${old.outcome === 'in_progress' || old.outcome === 'serving' || old.outcome === 'ready' ? 'its server is gone' : old.outcome})`,
       };
     }
+    // A container's own state (docker inspect) where the server runs in one: OOM kill, stop, restart, health.
+    if (this.baseline !== undefined && this.obs.container)
+      v = containerVerdict(v, this.obs.container, this.latest());
     this.verdict = v;
     // Before the first probes answered, the verdict is a placeholder: scripts reading --json get the
     // judged one first.
     if (this.baseline !== undefined) this.judged = true;
-    const key = `${v.state}|${v.phase}|${v.launch}|${v.stalledIn}|${v.failure?.line ?? ''}`;
+    // A container's restart or health change is news even when the log's state is the same.
+    const c = this.obs.container;
+    const key = `${v.state}|${v.phase}|${v.launch}|${v.stalledIn}|${v.failure?.line ?? ''}|${c ? `${c.restartCount}:${c.health?.status ?? ''}` : ''}`;
     if (this.judged && key !== this.lastKey) {
       this.lastKey = key;
       this.emit('event', { type: 'verdict', verdict: v } satisfies LiveEvent);
@@ -447,6 +453,9 @@ export class LiveSession extends EventEmitter {
     const port = typeof c.port === 'number' ? c.port : l.engine ? DEFAULT_PORTS[l.engine] : undefined;
     if (!port) return null;
     const host = typeof c.host === 'string' && c.host !== '0.0.0.0' && c.host !== '::' ? c.host : '127.0.0.1';
+    // In a container the port is the container's: the host side of its published port is what answers here.
+    const pub = this.obs.container ? publishedUrl(this.obs.container, l) : null;
+    if (pub) return pub;
     return `http://${host}:${port}`;
   }
 
@@ -518,10 +527,20 @@ export class LiveSession extends EventEmitter {
         }
         if (this.pid !== null) {
           const o: ProcessObservation = { ...(await this.probes.process(this.pid)), tiedBy: this.tiedBy };
-          this.obs = { ...this.obs, processBefore: this.obs.process ?? null, process: o };
+          // A container's state is asked after the process and both are taken together: docker's word is at least as
+          // new as the process's (an exit code, an OOM kill, a restart), and no verdict sees one without the other.
+          const c = this.probes.container ? await this.probes.container() : undefined;
+          this.obs = {
+            ...this.obs,
+            processBefore: this.obs.process ?? null,
+            process: o,
+            ...(c ? { container: c } : {}),
+          };
           // Gone: every line it wrote is in the file, and the last ones say whether it shut down or died. They
           // are read now, before the next verdict, or a clean exit could be judged by the lines before it.
-          if (!o.alive) this.follower.catchUp?.();
+          if (!o.alive || (c && c.state !== 'running')) this.follower.catchUp?.();
+        } else if (this.probes.container) {
+          this.obs = { ...this.obs, container: await this.probes.container() };
         }
         if (l) this.processLooked = true;
       } catch {
@@ -531,10 +550,12 @@ export class LiveSession extends EventEmitter {
         this.probing.process = false;
       }
     }
-    if (withHttp && url && !this.probing.http) {
+    // A container's port is known once docker has said where it is published: asked again after that probe.
+    const httpUrl = this.probes.container ? (this.obs.container ? this.url() : null) : url;
+    if (withHttp && httpUrl && !this.probing.http) {
       this.probing.http = true;
       try {
-        const o: HttpObservation = await this.probes.http(url, engine);
+        const o: HttpObservation = await this.probes.http(httpUrl, engine);
         // An answer to a probe sent before the log said ready is dropped (see freshHttpOnReady).
         if (!(this.wasUp && o.at < this.upSince)) this.obs = { ...this.obs, http: o };
         if (l) this.httpLooked = true;
@@ -545,8 +566,15 @@ export class LiveSession extends EventEmitter {
       }
     }
     // The first full round of probes that saw a launch decides which launches were already over: both the
-    // process (searched for, or probed) and the port, whichever call of this each finished in.
-    if (l && this.processLooked && (this.httpLooked || url === null)) this.probedOnce = true;
+    // process (searched for, or probed) and the port, whichever call of this each finished in. A container's
+    // verdict rests on docker's word: not before it has been heard.
+    if (
+      l &&
+      (this.processLooked || this.probes.container) &&
+      (this.httpLooked || url === null) &&
+      (!this.probes.container || this.obs.container)
+    )
+      this.probedOnce = true;
   }
 
   private get probes(): LiveProbes {

@@ -15,6 +15,11 @@ import { LedgerError } from '../store/types.js';
 import { type IngestOptions, ingestLocal } from './ingest.js';
 import { logIdentity } from './recording.js';
 
+/** True when the argument names a container (`docker://NAME`, `docker://HOST/NAME`). */
+export function isContainer(target: string): boolean {
+  return target.startsWith('docker://');
+}
+
 /** True when the argument names a file on another machine (`host:path`, `user@host:path`, `ssh://`). */
 export function isRemote(target: string): boolean {
   try {
@@ -61,6 +66,19 @@ export async function readLog(
         `${t.path}: a kernel pseudo-file (/proc, /sys), not a log file (name the server's log file, or pipe it: cmd | firedup status -)`,
       );
     return await ingestLocal(ledger, t.path, opts);
+  }
+  if (t.kind === 'docker') {
+    // docker loads only for a container, as ssh does for a remote log.
+    const [{ ingestDocker }, { DockerError }] = await Promise.all([
+      import('./ingest-docker.js'),
+      import('../sources/docker/cli.js'),
+    ]);
+    try {
+      return await ingestDocker(ledger, t, opts);
+    } catch (err) {
+      if (err instanceof LedgerError || err instanceof DockerError) throw new UsageError(err.message);
+      throw err;
+    }
   }
   // ssh loads only for a remote log: its modules (child_process among them) cost a local read milliseconds.
   const [{ SshSession: Session }, { ingestRemote }] = await Promise.all([
@@ -124,7 +142,7 @@ export async function launchRecords(
   ledger: LedgerStore | null,
 ): Promise<LaunchRecord[]> {
   const t = parseTarget(arg);
-  const host = t.kind === 'ssh' ? t.host : 'localhost';
+  const host = t.kind === 'local' ? 'localhost' : (t.host ?? 'localhost');
   const now = Date.now() / 1000;
   const stored = (res as { records?: LaunchRecord[] }).records;
   // The launch before the last, where the ledger keeps it rather than the report (`diff LOG` compares them).
@@ -133,7 +151,7 @@ export async function launchRecords(
   for (const l of res.report.launches) {
     const rec = recordFromReport(
       { ...l, engine: l.engine ?? res.report.engine },
-      { host, path: logIdentity(arg)?.path ?? t.path, fileId: null, now },
+      { host, path: logIdentity(arg)?.path ?? arg, fileId: null, now },
     );
     const kept =
       stored?.find((r) => r.startOffset === l.startOffset)?.id ?? (ledger ? await ledger.keptId(rec) : null);

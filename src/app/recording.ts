@@ -18,6 +18,8 @@ export function logIdentity(log: string): { host: string; path: string; local: b
   if (log === '-') return null;
   const t = parseTarget(log);
   if (t.kind === 'ssh') return { host: t.host, path: t.path, local: false };
+  // A container: its daemon's host, and `docker://NAME` (ingest-docker.ts's dockerLogKey).
+  if (t.kind === 'docker') return { host: t.host ?? 'localhost', path: `docker://${t.name}`, local: false };
   let real = path.resolve(t.path);
   try {
     real = fs.realpathSync(real);

@@ -3,6 +3,7 @@
  * found as `wait` finds them. The log says where the launch is; the file's age says how long ago that was; the
  * process says whether anyone is still there. One verdict, whichever command asks.
  */
+import { type ContainerObservation, containerVerdict, publishedUrl } from '../core/container.js';
 import type { Observations } from '../core/observations.js';
 import type { LiveMark } from '../core/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
@@ -52,6 +53,7 @@ export async function statusVerdict(
   report: AnalysisReport,
   mtimeMs: number | null,
   opts: StatusProbeOptions,
+  container?: ContainerObservation,
 ): Promise<Verdict | null> {
   if (mtimeMs === null) return null;
   const last = report.launches[report.launches.length - 1]!;
@@ -62,7 +64,7 @@ export async function statusVerdict(
   if (opts.pid !== undefined) {
     const { probeProcess } = await import('../probes/process.js');
     obs.process = { ...(await probeProcess(opts.pid)), tiedBy: 'named by --pid' };
-  } else if (opts.findProcess && open) {
+  } else if (opts.findProcess && open && !container) {
     const { identifyServer, probeProcess } = await import('../probes/process.js');
     const found = await identifyServer(claimOf(last, engine, opts.url));
     if (found.pid !== null) obs.process = { ...(await probeProcess(found.pid)), tiedBy: found.tiedBy };
@@ -89,9 +91,11 @@ export async function statusVerdict(
       else if (!obs.process) obs.processSearch = { why: found.why, candidates: found.candidates };
     }
   }
-  if (opts.url) {
+  // A container's published port is where its server answers here (evidence; only a named --url decides ready).
+  const url = opts.url ?? (container && !container.daemonHost ? publishedUrl(container, last) : null);
+  if (url) {
     const { probeHttp } = await import('../probes/http.js');
-    obs.http = await probeHttp(opts.url, engine);
+    obs.http = await probeHttp(url, engine);
   }
   const now = Date.now() / 1000;
   const v = liveVerdict({
@@ -107,13 +111,20 @@ export async function statusVerdict(
   // `--no-probe` reads the log alone, and says only what the log says.
   const kept = opts.findProcess ? (opts.recorded?.live ?? null) : null;
   if (kept?.final && !FINAL.has(v.state)) {
-    return {
-      ...v,
-      state: kept.state as Verdict['state'],
-      final: true,
-      why: `${kept.why} (seen by an earlier look at ${new Date(kept.at * 1000).toISOString().replace(/\.\d+Z$/, 'Z')})`,
-      evidence: [...(kept.evidence as Verdict['evidence']), ...v.evidence.filter((e) => e.source === 'log')],
-    };
+    return containerVerdict(
+      {
+        ...v,
+        state: kept.state as Verdict['state'],
+        final: true,
+        why: `${kept.why} (seen by an earlier look at ${new Date(kept.at * 1000).toISOString().replace(/\.\d+Z$/, 'Z')})`,
+        evidence: [
+          ...(kept.evidence as Verdict['evidence']),
+          ...v.evidence.filter((e) => e.source === 'log'),
+        ],
+      },
+      container,
+      last,
+    );
   }
-  return v;
+  return containerVerdict(v, container, last);
 }

@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import type { ContainerObservation } from '../core/container.js';
 import type { NodeVerdict } from '../core/multinode/live.js';
 import type { GpuObservation } from '../core/observations.js';
 import type { LaunchReport } from '../core/report.js';
@@ -54,6 +55,30 @@ export interface TargetSnapshot {
   unreachable: string | null;
   /** A multi-node target's nodes, each as its own session sees it (absent for one log). */
   nodes?: NodeCard[];
+  /** A container target's state as docker gives it (absent for a log file). */
+  container?: ContainerCard;
+}
+
+/** A container as `ps` and the dashboard show it: docker's state, restarts, exit and health. */
+export interface ContainerCard {
+  state: string;
+  restarts: number;
+  exitCode: number | null;
+  oomKilled: boolean;
+  health: string | null;
+}
+
+function containerCard(c: ContainerObservation | null | undefined): { container?: ContainerCard } {
+  if (!c) return {};
+  return {
+    container: {
+      state: c.state ?? 'removed',
+      restarts: c.restartCount,
+      exitCode: c.state === 'running' ? null : c.exitCode,
+      oomKilled: c.oomKilled,
+      health: c.health?.status ?? null,
+    },
+  };
 }
 
 /** One node of a multi-node target (the live card's node list, `ps --json`'s `nodes`, /metrics' `node`). */
@@ -123,6 +148,7 @@ export class WatchedTarget extends EventEmitter {
   /** Absolute path for a local log; the remote path for an ssh one. */
   private readonly path: string;
   private readonly remote: boolean;
+  private readonly container: boolean;
   private readonly clock: () => number;
   /** Writes this target's launches into the ledger and answers its history (as `watch` does). */
   private readonly rec: LiveRecording | null;
@@ -143,7 +169,9 @@ export class WatchedTarget extends EventEmitter {
     this.clock = opts.clock ?? (() => Date.now() / 1000);
     // The same identity as `firedup watch` and `runs` give the log, so a launch has one id whoever records it.
     const where = logIdentity(spec.log)!;
-    this.remote = !where.local;
+    // A container is reached through docker (docker-live.ts), not through the fleet's ssh connections.
+    this.container = spec.log.startsWith('docker://');
+    this.remote = !where.local && !this.container;
     this.host = where.host;
     this.path = where.path;
     this.rec = opts.ledger
@@ -194,9 +222,20 @@ export class WatchedTarget extends EventEmitter {
     } else if (this.remote) this.hostReach = { state: 'up' };
     const remote = this.remote
       ? await remoteLive(this.spec.log, this.opts.ssh, this.opts.gpu === false, hosts?.session(this.spec.log))
-      : null;
+      : this.container
+        ? {
+            session: null,
+            opts: await (await import('./docker-live.js')).dockerLive(
+              this.spec.log,
+              this.opts.gpu === false,
+              {
+                mustExist: false,
+              },
+            ),
+          }
+        : null;
     if (this.stopped) {
-      if (!hosts) await remote?.session.close();
+      if (!hosts) await remote?.session?.close();
       return;
     }
     // A shared session belongs to the fleet's hosts, which close it; an own one is this target's.
@@ -259,7 +298,7 @@ export class WatchedTarget extends EventEmitter {
       if ((s.currentReport?.bytes ?? 0) > this.sourceError.bytes) this.sourceError = null;
       else return false;
     }
-    if (this.remote) return s.logAvailable;
+    if (this.remote || this.container) return s.logAvailable;
     try {
       fs.accessSync(this.path, fs.constants.R_OK);
       return fs.statSync(this.path).isFile();
@@ -282,6 +321,7 @@ export class WatchedTarget extends EventEmitter {
       updatedAt: this.updatedAt,
       unreachable: reach.state === 'unreachable' ? reach.message : null,
       ...(nodes ? { nodes } : {}),
+      ...containerCard(this.session?.observations.container),
     };
   }
 

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { ServeConfig } from '../app/fleet-config.js';
 import { checkNodeTargets } from '../app/multinode.js';
-import { isRemote } from '../app/read-log.js';
+import { isContainer, isRemote } from '../app/read-log.js';
 import type { TargetSpec } from '../app/watched-target.js';
 import { parseTarget } from '../sources/target.js';
 import { UsageError } from './errors.js';
@@ -14,6 +14,7 @@ import { checkFollowable } from './watch.js';
 function nameOf(log: string): string {
   try {
     const t = parseTarget(log);
+    if (t.kind === 'docker') return t.name;
     return t.kind === 'ssh' ? `${t.host}:${path.basename(t.path)}` : path.basename(t.path);
   } catch {
     return log;
@@ -60,7 +61,7 @@ export function targetSpecs(
     names.add(s.name);
   }
   for (const log of logs) {
-    if (isRemote(log)) {
+    if (isRemote(log) || isContainer(log)) {
       try {
         parseTarget(log);
       } catch (e) {

@@ -72,7 +72,18 @@ export function printable(s: string): string {
 }
 
 /** The table, then one line per host that did not answer (why). */
+/** docker's word on a container target: `running`, `running ↻3`, `exited 137 OOMKilled`, `running unhealthy`. */
+export function containerCell(r: FleetRow): string {
+  const c = r.container;
+  if (!c) return '-';
+  const exit = c.state === 'running' || c.exitCode === null ? '' : ` ${c.exitCode}`;
+  return `${c.state}${exit}${c.oomKilled ? ' OOMKilled' : ''}${c.restarts ? ` ↻${c.restarts}` : ''}${c.health && c.health !== 'healthy' ? ` ${c.health}` : ''}`;
+}
+
 export function renderPs(rows: readonly FleetRow[], st: Style, width?: number | null): string[] {
+  // The CONTAINER column only where a target is a container: a fleet of log files keeps its table.
+  const containers = rows.some((r) => r.container);
+  const header = containers ? [...HEADER, 'CONTAINER'] : HEADER;
   const body = rows.map((r) => [
     printable(r.name),
     printable(r.nodes ? `${r.host} ×${r.nodes.length}` : r.host),
@@ -84,13 +95,14 @@ export function renderPs(rows: readonly FleetRow[], st: Style, width?: number | 
     fmtAge(r.age),
     r.tokS === null ? '-' : String(Math.round(r.tokS * 10) / 10),
     r.failureClass ?? '-',
+    ...(containers ? [containerCell(r)] : []),
   ]);
   const dropped: string[] = [];
-  const lines = renderTable(HEADER, body, {
+  const lines = renderTable(header, body, {
     st,
     indent: '',
     width,
-    right: [false, false, false, false, false, false, true, true, true, false],
+    right: [false, false, false, false, false, false, true, true, true, false, false],
     shrink: {
       MODEL: { min: 8, soft: 24, keep: 'end' },
       NAME: { min: 8, soft: 16 },

@@ -1,9 +1,10 @@
 /** `firedup status <log>` and `firedup runs <log>`: one read of a log (recorded in the ledger), reported. */
 
 import { once } from 'node:events';
-import { explainNoLaunch, isRemote } from '../app/read-log.js';
+import { explainNoLaunch, isContainer, isRemote } from '../app/read-log.js';
 import { keepVerdict, logIdentity, recordedLive } from '../app/recording.js';
 import { statusVerdict } from '../app/status-verdict.js';
+import type { ContainerObservation } from '../core/container.js';
 import { diffConfig } from '../core/diff.js';
 import { explainLatest } from '../core/explain-report.js';
 import type { LaunchRecord } from '../core/records.js';
@@ -35,6 +36,8 @@ export const COMMON: Record<string, FlagSpec> = {
   ...NODE_FLAGS,
   ...RECORD_FLAGS,
 };
+
+type ContainerRead = { container?: ContainerObservation };
 
 function out(s: string): void {
   writeOut(s);
@@ -70,9 +73,12 @@ export async function status(argv0: string[]): Promise<number> {
     return multiStatus(nodes, flags);
   }
   const target = oneLog(positionals, 'status');
-  if (lines !== null && (target === '-' || isRemote(target) || flags.json || flags.explain))
+  if (
+    lines !== null &&
+    (target === '-' || isRemote(target) || isContainer(target) || flags.json || flags.explain)
+  )
     throw new UsageError(
-      "status: --lines shows a local log file's own lines; leave out -, host:path, --json and --explain",
+      "status: --lines shows a local log file's own lines; leave out -, host:path, docker://, --json and --explain",
     );
   if (flags.explain) return explain(target, flags);
   // --url and --pid probe this machine; over ssh they would describe the wrong host.
@@ -82,7 +88,7 @@ export async function status(argv0: string[]): Promise<number> {
     url: urlFlag(flags.url),
     pid: pidFlag(flags.pid),
     // As `wait` does: a local log's open launch is checked against its process, unless --no-probe.
-    findProcess: !flags['no-probe'] && target !== '-' && !isRemote(target),
+    findProcess: !flags['no-probe'] && target !== '-' && !isRemote(target) && !isContainer(target),
   };
   const { res, live, count, shown } = await withRecording(flags, async (ledger) => {
     const res = await readLogForCli(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
@@ -100,7 +106,13 @@ export async function status(argv0: string[]): Promise<number> {
       report,
       (res as { records?: LaunchRecord[] }).records,
     );
-    const live = await statusVerdict(report, res.mtimeMs, { ...probes, recorded });
+    // A container's own state (docker inspect) is evidence beside its log (ingest-docker.ts).
+    const live = await statusVerdict(
+      report,
+      res.mtimeMs,
+      { ...probes, recorded },
+      (res as ContainerRead).container,
+    );
     // The ledger lists the launch as this verdict calls it (stalled, dead), not in progress forever.
     await keepVerdict(ledger, target, report, (res as { records?: LaunchRecord[] }).records, live);
     return { res, live, count, shown };
@@ -137,6 +149,9 @@ export async function status(argv0: string[]): Promise<number> {
   }
   if (live?.state === 'stalled') return 4;
   if (live?.state === 'dead') return 5;
+  // A container's state can end a launch its log leaves open (an OOM kill, a stop): the verdict decides.
+  if (live?.state === 'crashed') return 2;
+  if (live?.state === 'exited') return 5;
   return STATUS_EXIT[last.outcome];
 }
 
@@ -161,7 +176,7 @@ async function explain(target: string, flags: Record<string, unknown>): Promise<
         statusVerdict(res.report, res.mtimeMs, {
           url: urlFlag(flags.url as string | undefined),
           pid: pidFlag(flags.pid as string | undefined),
-          findProcess: !flags['no-probe'] && target !== '-' && !isRemote(target),
+          findProcess: !flags['no-probe'] && target !== '-' && !isRemote(target) && !isContainer(target),
           recorded: await recordedLive(ledger, target, res.report, undefined),
         }),
       )

@@ -17,7 +17,7 @@ async function reachable(
 ): Promise<void> {
   const t = parseTarget(target);
   const res = await session.run(['true'], 15_000);
-  const err = session.classify(res, t.path);
+  const err = session.classify(res, t.kind === 'docker' ? target : t.path);
   if (err)
     throw new UsageError(
       `--node ${err.message.includes(target) ? err.message : `${target}: ${err.message}`}`,

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { type LiveEvent, LiveSession } from '../app/live.js';
 import { MultiNodeLive, type NodeEvent } from '../app/multinode-live.js';
-import { isRemote } from '../app/read-log.js';
+import { isContainer, isRemote } from '../app/read-log.js';
 import { LiveRecording, logIdentity } from '../app/recording.js';
 import { remoteLive } from '../app/remote-live.js';
 import { PHASES } from '../core/types.js';
@@ -269,8 +269,13 @@ async function live({ mode, argv }: Run): Promise<number> {
     ledger = await recordingLedger(flags);
   } else {
     const remote = isRemote(log);
-    if (log !== '-' && !remote) checkFollowable(log);
-    const ssh = remote ? await remoteLive(log, sshFlags(flags), Boolean(flags['no-gpu'])) : undefined;
+    const container = isContainer(log);
+    if (log !== '-' && !remote && !container) checkFollowable(log);
+    const ssh = remote
+      ? await remoteLive(log, sshFlags(flags), Boolean(flags['no-gpu']))
+      : container
+        ? { opts: await (await import('../app/docker-live.js')).dockerLive(log, Boolean(flags['no-gpu'])) }
+        : undefined;
     const where = logIdentity(log);
     ledger = where ? await recordingLedger(flags) : null;
     rec = ledger && where ? new LiveRecording(ledger, where) : null;

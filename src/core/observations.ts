@@ -2,6 +2,7 @@
  * What the probes saw, as plain data: the live verdict (verdict.ts) takes these and a clock value. The
  * probes (src/probes/) produce them; nothing here touches a process, a socket or a GPU.
  */
+import type { ContainerObservation } from './container.js';
 
 export interface ProcessObservation {
   pid: number;
@@ -75,6 +76,8 @@ export interface GpuObservation {
 }
 
 export interface Observations {
+  /** The container the server runs in (`docker://NAME`), from docker inspect; absent for a plain log. */
+  container?: ContainerObservation | null;
   process?: ProcessObservation | null;
   http?: HttpObservation | null;
   gpu?: GpuObservation | null;

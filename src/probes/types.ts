@@ -1,4 +1,5 @@
 /** What the probes answer, as one interface: a live session runs these (local ones, or a remote host's over SSH). */
+import type { ContainerObservation } from '../core/container.js';
 import type { GpuObservation, HttpObservation, ProcessObservation } from '../core/observations.js';
 import type { EngineId } from '../core/types.js';
 import type { ServerClaim, ServerMatch } from './server-identity.js';
@@ -10,6 +11,8 @@ export interface LiveProbes {
   findPid(claim: ServerClaim): Promise<ServerMatch>;
   http(url: string, engine: EngineId | null): Promise<HttpObservation>;
   gpu(): Promise<GpuObservation>;
+  /** The container the server runs in (`docker://`), probed beside the process; absent for a plain log. */
+  container?(): Promise<ContainerObservation>;
 }
 
 /**

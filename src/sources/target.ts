@@ -3,10 +3,12 @@
  * and lnav: `user@host:/path`, `alias:relative/path` (relative to the remote home) and `ssh://user@host:port/path`.
  */
 import fs from 'node:fs';
+import { type DockerTarget, describeDocker, parseDockerTarget } from './docker/target.js';
 
 export type LogTarget =
   | { kind: 'local'; path: string }
-  | { kind: 'ssh'; user: string | null; host: string; port: number | null; path: string };
+  | { kind: 'ssh'; user: string | null; host: string; port: number | null; path: string }
+  | DockerTarget;
 
 /** A host as ssh accepts it: a name, an IPv4 address or a bracketed IPv6 address; no spaces or options. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_][A-Za-z0-9_.-]*)$/;
@@ -15,6 +17,8 @@ const USER = /^[^@:/\s-][^@:/\s]*$/;
 
 export function parseTarget(arg: string): LogTarget {
   if (arg.startsWith('ssh://')) return parseUrl(arg);
+  // A container (docker.ts): `docker://` can never be scp's `host:path`, whose path would start with `//`.
+  if (arg.startsWith('docker://')) return parseDockerTarget(arg);
   // An existing local file always wins, so `weird:name.log` in the current directory stays readable.
   if (fs.existsSync(arg)) return { kind: 'local', path: arg };
   const colon = arg.indexOf(':');
@@ -57,6 +61,7 @@ function unbracket(host: string): string {
 /** How a target is named in messages: the way the user wrote it, minus the ssh:// noise. */
 export function describeTarget(t: LogTarget): string {
   if (t.kind === 'local') return t.path;
+  if (t.kind === 'docker') return describeDocker(t);
   const host = t.host.includes(':') ? `[${t.host}]` : t.host;
   return `${t.user ? `${t.user}@` : ''}${host}${t.port ? `:${t.port}` : ''}:${t.path}`;
 }
