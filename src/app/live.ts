@@ -510,9 +510,10 @@ export class LiveSession extends EventEmitter {
           }
         }
         // The first searches of a launch come a second apart: a reading of /proc begun just before the server
-        // started misses it, and a verdict should not wait 5 s for the next.
+        // started misses it, and a verdict should not wait 5 s for the next. (Over ssh a search is one command
+        // listing every process: those keep their pace.)
         const every =
-          this.pidSearches < 3
+          this.pidSearches < 3 && this.opts.probes === undefined
             ? 1
             : Math.min(PID_SEARCH_MAX, PID_SEARCH_EVERY * 2 ** Math.max(0, this.pidSearches - 3));
         if (this.pid === null && l && this.clock() - this.lastPidSearch >= every) {

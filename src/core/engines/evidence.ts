@@ -27,9 +27,12 @@ export const WEIGHT = {
 const SG_CONFIG =
   /^server_args=ServerArgs\(|sglang\.launch_server|\bsglang serve\b|fired up and ready to roll|sglang_router|\[Router \(Rust\)\]/;
 // Milestones printed by srt/managers/scheduler.py, srt/model_executor/model_runner.py and cuda_graph_runner.py
-// (tqdm `Capturing batches (bs=… avail_mem=…)`, `Capturing num tokens (num_tokens=…)`).
+// (tqdm `Capturing batches (bs=… avail_mem=…)`, `Capturing num tokens (num_tokens=…)`); v0.1.x-v0.2.x's
+// `Rank N: load weight begin.` (managers/router/model_runner.py) and `Rank N: max_total_num_token=…`
+// (managers/router/model_rpc.py); argparse's usage line for launch_server.py (server_args.py add_cli_args
+// makes --model-path the first required option).
 const SG_MILESTONE =
-  /^(?:Decode|Prefill) batch[.,]|^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\.|^Capturing (?:batches \(bs=|num tokens \(num_tokens=)|^KV Cache is allocated\./;
+  /^(?:Decode|Prefill) batch[.,]|^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\.|^Capturing (?:batches \(bs=|num tokens \(num_tokens=)|^KV Cache is allocated\.|^Rank \d+: (?:load weight (?:begin|end)\.|max_total_num_token=\d+, max_prefill_num_token=)|^usage: launch_server\.py \[-h\] --model-path/;
 // The package in a path (`…/sglang/srt/managers/scheduler.py`), a module name (`sglang.srt.…`), its kernels,
 // and a path cut at the left by a paste (`srt/managers/…`; vLLM has no `srt/` package).
 const SG_PATH =

@@ -83,6 +83,31 @@ const signatures: Signature[] = [
     re: /^Rank \d+: prefetching (?:\d+\/\d+ checkpoint shards into page cache|checkpoint files)/,
   },
   {
+    // v0.1.x-v0.2.x (managers/router/model_runner.py, managers/controller/model_runner.py ModelRunner.load_model):
+    // `Rank {self.tp_rank}: load weight begin.` / `… load weight end.`, before the `[time TPn]` prefix existed
+    id: 'old_load_weight',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: ': load weight begin',
+    re: /^Rank \d+: load weight begin\./,
+  },
+  {
+    id: 'old_load_weight_end',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    lit: ': load weight end',
+    re: /^Rank \d+: load weight end\./,
+  },
+  {
+    // v0.1.x managers/router/model_rpc.py ModelRpcServer.__init__, once the KV pool is sized:
+    // `Rank 0: max_total_num_token=52656, max_prefill_num_token=8776, context_len=4096, model_mode=[]`
+    id: 'old_max_total_num_token',
+    kind: 'phase',
+    phase: 'kv_cache',
+    lit: ': max_total_num_token=',
+    re: /^Rank \d+: max_total_num_token=\d+, max_prefill_num_token=/,
+  },
+  {
     id: 'load_weight_end',
     kind: 'phase',
     phase: 'weights_loaded',

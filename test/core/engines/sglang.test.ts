@@ -179,6 +179,32 @@ describe('SGLang: the diffusion server and other startup lines', () => {
   });
 });
 
+describe('SGLang 0.1.x-0.2.x start-up lines', () => {
+  it("`Rank N: load weight end.` and `Rank N: max_total_num_token=` (router/model_runner.py, model_rpc.py) are SGLang's", () => {
+    const r = analyzeText(
+      [
+        "INFO 03-27 19:02:43 weight_utils.py:163] Using model weights format ['*.bin']",
+        "INFO 03-27 19:02:43 weight_utils.py:163] Using model weights format ['*.bin']",
+        'Rank 0: load weight end.',
+        'Rank 1: load weight end.',
+        'Rank 1: max_total_num_token=52656, max_prefill_num_token=8776, context_len=4096, model_mode=[]',
+      ].join('\n'),
+    );
+    assert.equal(r.engine, 'sglang');
+    assert.equal(r.launches[r.launches.length - 1]!.phase, 'kv_cache');
+  });
+
+  it("argparse's usage line for launch_server.py names SGLang", () => {
+    const r = analyzeText(
+      [
+        'INFO 03-06 10:05:08 __init__.py:190] Automatically detected platform cuda.',
+        'usage: launch_server.py [-h] --model-path MODEL_PATH [--tokenizer-path TOKENIZER_PATH] [--host HOST]',
+      ].join('\n'),
+    );
+    assert.equal(r.engine, 'sglang');
+  });
+});
+
 describe('failure classes', () => {
   it("torch's collective-mismatch check is a distributed (nccl) failure; a gated Hub repo's 401 is model_not_found", () => {
     assert.equal(
