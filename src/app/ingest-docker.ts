@@ -9,8 +9,8 @@ import { CheckpointError } from '../core/checkpoint.js';
 import type { ContainerObservation } from '../core/container.js';
 import type { EarlierLaunches } from '../core/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import { probeContainer } from '../probes/container.js';
 import { classifyDocker, spawnDocker } from '../sources/docker/cli.js';
+import { probeContainer } from '../sources/docker/inspect.js';
 import {
   cursorText,
   type DockerCursor,

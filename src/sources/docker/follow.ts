@@ -4,10 +4,10 @@
  * from the start when another container takes the name (removed and recreated: a new log, said as `recreated`).
  */
 import type { ChildProcess } from 'node:child_process';
-import { probeContainer } from '../../probes/container.js';
 import type { FollowEvent } from '../follow.js';
 import type { LiveSource } from '../stdin.js';
 import { DockerError, spawnDocker } from './cli.js';
+import { probeContainer } from './inspect.js';
 import { type DockerCursor, DockerLogMerge, logsArgs, stampSeconds } from './logs.js';
 import type { DockerTarget } from './target.js';
 
