@@ -69,10 +69,12 @@ export async function statusVerdict(
     const found = await identifyServer(claimOf(last, engine, opts.url));
     if (found.pid !== null) obs.process = { ...(await probeProcess(found.pid)), tiedBy: found.tiedBy };
     else {
-      // No process qualifies now. The pid an earlier look tied to this launch (kept in the ledger), or the
-      // pids the log names, being gone is evidence too: the server is gone. One alive but no longer tied
+      // No process qualifies now. The pid an earlier look tied to this launch (kept in the ledger) being gone is
+      // evidence too: the server is gone. One alive but no longer tied
       // (a reused pid) proves nothing.
-      const known = [opts.recorded?.pid ?? null, ...last.pids].filter((p): p is number => p !== null);
+      // Only a pid a look on this machine tied to the launch: the pids a log names may be another machine's (a
+      // copied or pasted log), and their absence here proves nothing.
+      const known = [opts.recorded?.pid ?? null].filter((p): p is number => p !== null);
       for (const pid of known) {
         const o = await probeProcess(pid);
         if (o.alive) {
