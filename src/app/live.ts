@@ -24,7 +24,7 @@ import type { ServerClaim } from '../probes/server-identity.js';
 import { ENGINE_DEFAULT_PORTS } from '../probes/server-identity.js';
 import type { LiveProbes } from '../probes/types.js';
 import { FileFollower, type FollowEvent } from '../sources/follow.js';
-import { type LiveSource, StreamSource } from '../sources/stdin.js';
+import { type Backlog, type LiveSource, StreamSource } from '../sources/stdin.js';
 
 export interface LiveOptions {
   log: string;
@@ -86,6 +86,8 @@ export type LiveEvent =
       rate: number | null;
     }
   | { type: 'verdict'; verdict: Verdict }
+  /** The log's history is still being read (a long log): no verdict before its end. */
+  | { type: 'reading'; read: number; total: number; text: string }
   | { type: 'source'; kind: FollowEvent['kind']; detail: string };
 
 /** Seconds between two searches for the server's process while none is found. */
@@ -95,10 +97,19 @@ const PID_SEARCH_MAX = 60;
 
 /** A log untouched this long when `wait --next` starts holds only history. */
 const ENDED_LONG_AGO = 5;
+/** A history this long (bytes) is read long enough to say so, every READING_SAID_EVERY seconds. */
+const READING_SAID_FROM = 64 << 20;
+const READING_SAID_EVERY = 2;
 /** How often "waiting for PATH to appear" is repeated while the log is missing. */
 const MISSING_EVERY = 30;
 
 const DEFAULT_PORTS: Partial<Record<EngineId, number>> = ENGINE_DEFAULT_PORTS;
+
+/** Bytes as the user reads a file's size: MB below a gigabyte, GB above, one decimal under ten. */
+function fmtBytes(n: number): string {
+  const [v, unit] = n >= 1e9 ? [n / 1e9, 'GB'] : [n / 1e6, 'MB'];
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${unit}`;
+}
 
 function fmtSeconds(s: number): string {
   return s % 3600 === 0 ? `${s / 3600}h` : s % 60 === 0 ? `${s / 60}m` : `${s}s`;
@@ -273,6 +284,11 @@ export class LiveSession extends EventEmitter {
   /** Recomputes the report (when new bytes came) and the verdict (always: silence grows with time). */
   tick(): Verdict {
     const now = this.clock();
+    // A verdict on part of the log would be a confident wrong answer (an old launch serving, where the file's
+    // end says the relaunch crashed): none is given until what the file held is read, and the report is not
+    // rebuilt meanwhile, which would only slow the reading.
+    const backlog = this.follower.backlog?.() ?? null;
+    if (backlog) return this.reading(backlog, now);
     if (this.dirty) {
       this.report = this.analyzer.report();
       this.dirty = false;
@@ -335,6 +351,33 @@ export class LiveSession extends EventEmitter {
     if (this.judged && key !== this.lastKey) {
       this.lastKey = key;
       this.emit('event', { type: 'verdict', verdict: v } satisfies LiveEvent);
+    }
+    this.emit('tick', v, this.report);
+    return v;
+  }
+
+  private lastReadingSaid = Number.NEGATIVE_INFINITY;
+
+  /** The placeholder verdict while the log's history is read, said every few seconds for a long log. */
+  private reading(b: Backlog, now: number): Verdict {
+    const what = this.opts.source ? 'the log' : this.opts.log;
+    const why =
+      b.total === null
+        ? `opening ${what}`
+        : `reading ${what}: ${fmtBytes(b.read)} of ${fmtBytes(b.total)} (${Math.floor((100 * b.read) / Math.max(1, b.total))} %); no verdict before its end`;
+    const v: Verdict = {
+      ...liveVerdict({ report: null, obs: {}, now, progressAt: null, logExists: true }),
+      state: 'waiting',
+      why,
+    };
+    this.verdict = v;
+    if (
+      b.total !== null &&
+      b.total >= READING_SAID_FROM &&
+      now - this.lastReadingSaid >= READING_SAID_EVERY
+    ) {
+      this.lastReadingSaid = now;
+      this.emit('event', { type: 'reading', read: b.read, total: b.total, text: why } satisfies LiveEvent);
     }
     this.emit('tick', v, this.report);
     return v;

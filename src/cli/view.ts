@@ -180,5 +180,7 @@ export function eventLine(e: LiveEvent, st: Style): string | null {
       );
     case 'source':
       return stamp(e.detail, st);
+    case 'reading':
+      return stamp(e.text, st);
   }
 }

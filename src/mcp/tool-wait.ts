@@ -31,6 +31,8 @@ export function eventMessage(e: Event): string | null {
     case 'verdict':
       return `${e.state}: ${cut(String(e.why ?? ''), 200)}`;
     case 'source':
+      return typeof e.detail === 'string' ? cut(e.detail, 200) : null;
+    case 'reading':
       return typeof e.text === 'string' ? cut(e.text, 200) : null;
     default:
       return null;

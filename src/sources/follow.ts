@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { describeFsError } from './file.js';
+import type { Backlog } from './stdin.js';
 
 export type FollowEvent =
   /** `chunk` is a view into a reused buffer: valid only during the callback; copy it to keep it. */
@@ -49,6 +50,10 @@ export class FileFollower {
   private hadFile = false;
   /** The last error announced, so a persistent one is reported once, not every poll. */
   private lastError: string | null = null;
+  /** Whether a first look at the path was taken: before it, the file's size is unknown. */
+  private looked = false;
+  /** The size of the open file when it was opened: what it already held. */
+  private heldAtOpen = 0;
 
   constructor(
     private readonly path: string,
@@ -61,6 +66,14 @@ export class FileFollower {
   /** Device and inode of the file being read, or null while none is open. */
   get identity(): { dev: number; ino: number } | null {
     return this.ident ? { ...this.ident } : null;
+  }
+
+  /** How much of what the file held when opened is still unread (null: none; it is being followed). */
+  backlog(): Backlog | null {
+    if (!this.looked) return { read: 0, total: null };
+    return this.fd !== null && this.offset < this.heldAtOpen
+      ? { read: this.offset, total: this.heldAtOpen }
+      : null;
   }
 
   start(onEvent: (e: FollowEvent) => void): void {
@@ -147,6 +160,7 @@ export class FileFollower {
 
   /** One poll; true when more bytes are already waiting. */
   private step(): boolean {
+    this.looked = true;
     if (this.fd === null) return this.openPath('recreated');
     const cur = fs.fstatSync(this.fd);
     const atPath = fs.statSync(this.path, { throwIfNoEntry: false });
@@ -186,6 +200,7 @@ export class FileFollower {
     this.ident = { dev: st.dev, ino: st.ino };
     this.offset = 0;
     this.tailLen = 0;
+    this.heldAtOpen = st.size;
     if (this.missing) {
       this.missing = false;
       this.emit({ kind: 'appeared' });

@@ -11,6 +11,16 @@ export interface LiveSource {
   arrival?(): number | null;
   /** Delivers what the source holds now, at once rather than at its next poll (where it can). */
   catchUp?(): void;
+  /**
+   * What is left of the bytes the source already held when it was opened (a log's history): null once they
+   * are all delivered; `total` null while the size is not known yet (the file is still being opened).
+   */
+  backlog?(): Backlog | null;
+}
+
+export interface Backlog {
+  read: number;
+  total: number | null;
 }
 
 export class StreamSource implements LiveSource {

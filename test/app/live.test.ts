@@ -80,7 +80,73 @@ describe('LiveSession', () => {
       s.stop();
     }
   });
+
+  it('gives no verdict before the log is read to its end: an old launch serving for 60 MB, then a relaunch that crashed', async () => {
+    const log = path.join(tmpDir(), 'long.log');
+    const fd = fs.openSync(log, 'w');
+    fs.writeSync(fd, SERVING);
+    const decode = SERVING.split('\n')[4]!;
+    const block = `${decode}\n`.repeat(Math.ceil(1_000_000 / decode.length));
+    for (let i = 0; i < 60; i++) fs.writeSync(fd, block);
+    fs.writeSync(fd, `${SERVING.split('\n')[0]}\n${CRASH}`);
+    fs.closeSync(fd);
+    // Probes that answer at once, as for a server that is up: the old launch looks alive until the end is read.
+    const probes: LiveProbes = {
+      process: async (pid) => ({
+        pid,
+        alive: true,
+        exitCode: null,
+        signal: null,
+        cmdline: null,
+        cpuSeconds: null,
+        children: [],
+        listening: [],
+        at: Date.now() / 1000,
+      }),
+      findPid: async () => ({ pid: 4242, tiedBy: 'test' }),
+      http: async (url): Promise<HttpObservation> => ({
+        url,
+        health: { state: 'ok', status: 200, ms: 1, detail: null },
+        version: null,
+        model: null,
+        serverConfig: null,
+        at: Date.now() / 1000,
+      }),
+      gpu: async () => {
+        throw new Error('no GPUs here');
+      },
+    };
+    const s = new LiveSession({ log, gpu: false, pollMs: 10, probeMs: 20, probes });
+    const states: string[] = [];
+    const reading: string[] = [];
+    s.on('event', (e) => {
+      if (e.type === 'verdict') states.push(e.verdict.state);
+      if (e.type === 'reading') reading.push(e.text);
+    });
+    s.start();
+    try {
+      await waitUntil(() => states.length > 0, 60_000);
+      assert.deepEqual(states, ['crashed'], 'the first verdict is the one the end of the file gives');
+      assert.ok(
+        reading.length === 0 || /reading .*long\.log: [\d.]+ MB of 6\d MB/.test(reading[0]!),
+        reading[0],
+      );
+    } finally {
+      s.stop();
+    }
+  });
 });
+
+const CRASH = [
+  '[2026-02-19 14:00:09 TP0] Load weight begin. avail mem=78.50 GB',
+  '[2026-02-19 14:00:10 TP0] Scheduler hit an exception: Traceback (most recent call last):',
+  '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2351, in run_scheduler_process',
+  '    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)',
+  'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 79.11 GiB of which 12.00 MiB is free.',
+  '',
+  '[2026-02-19 14:00:10] Received sigquit from a child process. It usually means the child failed.',
+  '',
+].join('\n');
 
 async function waitUntil(ok: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;

@@ -196,6 +196,9 @@ describe('Ray: one log, two nodes, watched live (replayed)', () => {
     assert.equal(last.state, 'stalled');
     assert.equal(last.stalledIn, 'loading_weights');
     // the driver printed `Loading model weights took` (the end of its loading, V0 model_runner.py): it is further
-    assert.match(last.why, /^10\.0\.0\.2 holds the launch back \((?:it has logged nothing since 15:20:26|the slowest node, in loading_weights; driver is further)/);
+    assert.match(
+      last.why,
+      /^10\.0\.0\.2 holds the launch back \((?:it has logged nothing since 15:20:26|the slowest node, in loading_weights; driver is further)/,
+    );
   });
 });

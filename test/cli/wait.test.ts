@@ -77,6 +77,37 @@ describe('wait', () => {
     assert.ok(r.stderr.includes(`waiting for ${log} to appear (0s so far, timeout 2s)`), r.stderr);
   });
 
+  it('a long log is read to its end before any verdict: wait, ps and status agree the relaunch crashed', async () => {
+    // An old launch serving for tens of MB, then a relaunch that crashed: a verdict on the first part would
+    // say "serving" and send `wait log && bench` at a dead server.
+    const serving = scenario('glm5-cutlass-bench-then-shutdown.log').split('\n').slice(0, 382);
+    const decode = serving.slice(300).join('\n');
+    const p = path.join(dir, 'long.log');
+    const fd = fs.openSync(p, 'w');
+    fs.writeSync(fd, `${serving.join('\n')}\n`);
+    const block = `${decode}\n`.repeat(Math.ceil(1_000_000 / decode.length));
+    for (let i = 0; i < 48; i++) fs.writeSync(fd, block);
+    fs.writeSync(fd, scenario('glm5-trtllm-oom-in-cuda-graph.log'));
+    fs.closeSync(fd);
+    const t = new Date(Date.now() - 60_000);
+    fs.utimesSync(p, t, t);
+    const status = runCli(['status', p, '--no-probe']);
+    assert.equal(status.code, 2, status.stdout + status.stderr);
+    const w = await spawnCli(['wait', p, '--no-gpu', '-q'], {}, 60_000).done;
+    assert.equal(w.code, 2, w.stdout + w.stderr);
+    assert.match(w.stdout, /^crashed/);
+    const json = await spawnCli(['wait', p, '--no-gpu', '--json'], {}, 60_000).done;
+    assert.deepEqual(
+      verdicts(json.events).map((v) => v.state),
+      ['crashed'],
+      'no verdict before the end of the file, and only the one it holds',
+    );
+    const fleet = path.join(dir, 'long.toml');
+    fs.writeFileSync(fleet, `[[target]]\nname = "long"\nlog = ${JSON.stringify(p)}\n`);
+    const ps = await spawnCli(['ps', '--config', fleet, '--no-gpu', '--json'], {}, 60_000).done;
+    assert.equal(JSON.parse(ps.stdout).targets[0].state, 'crashed', ps.stdout + ps.stderr);
+  });
+
   it('the default timeout is documented: an hour, exit 6', () => {
     const r = runCli(['wait', '--help']);
     assert.equal(r.code, 0);

@@ -11,6 +11,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { FollowEvent } from '../follow.js';
+import type { Backlog } from '../stdin.js';
 import { parseIdent, remoteArgv } from './remote.js';
 import type { SshSession } from './session.js';
 
@@ -66,6 +67,15 @@ export class SshFollower {
    */
   arrival(): number | null {
     return this.startMtime !== null && this.offset <= this.startSize ? this.startMtime : null;
+  }
+
+  /** How much of what the remote file held when the stream started is still to come (null: none). */
+  backlog(): Backlog | null {
+    if (this.ino === null)
+      return this.hadFile || this.missing || this.lastError !== null || this.stopped
+        ? null
+        : { read: 0, total: null };
+    return this.offset < this.startSize ? { read: this.offset, total: this.startSize } : null;
   }
 
   /** Bytes received so far from the current file. */

@@ -34,7 +34,7 @@ describe('SGLang: the scheduler watchdog', () => {
       [
         sgl('Scheduler debug info:', 'PP1 TP0'),
         'scheduler.cur_batch.batch_size()=1',
-        "scheduler.cur_batch.reqs=[Req(rid=ab12, input_ids=[1, 2], output_ids=[])]",
+        'scheduler.cur_batch.reqs=[Req(rid=ab12, input_ids=[1, 2], output_ids=[])]',
         'self.max_total_num_tokens=1000, available_size=990, evictable_size=0, protected_size=0',
       ].join('\n'),
     );
@@ -154,7 +154,7 @@ describe('SGLang: the diffusion server and other startup lines', () => {
       assert.equal(last(sgl(msg)).phase, 'kv_cache', msg);
   });
 
-  it("a failed warm-up request (http_server.py _execute_server_warmup) is a crash in warm-up", () => {
+  it('a failed warm-up request (http_server.py _execute_server_warmup) is a crash in warm-up', () => {
     const l = last(
       [
         '[2026-03-01 10:00:01] Initialization failed. warmup error: Traceback (most recent call last):',
@@ -170,7 +170,7 @@ describe('SGLang: the diffusion server and other startup lines', () => {
   it('a failed /health_generate (http_server.py health_generate) shows the HTTP server up', () => {
     const l = last(
       [
-        '[2026-03-01 10:00:01] Health check failed. Server couldn\'t get a response from detokenizer for last 20 seconds. tic start time: 10:00:00',
+        "[2026-03-01 10:00:01] Health check failed. Server couldn't get a response from detokenizer for last 20 seconds. tic start time: 10:00:00",
         '[2026-03-01 10:00:02] SIGTERM received. signum=None frame=None. Draining requests and shutting down...',
       ].join('\n'),
     );
