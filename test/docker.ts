@@ -25,7 +25,9 @@ function daemonUp(): boolean {
 
 /** Installs docker.io and starts dockerd where needed; throws with what failed. */
 export async function ensureDocker(): Promise<void> {
-  if (spawnSync('sh', ['-c', 'command -v docker']).status !== 0) {
+  if (daemonUp()) return;
+  // A machine may carry the docker client alone (a static binary in /usr/local/bin): the daemon is Debian's.
+  if (spawnSync('sh', ['-c', 'command -v docker && command -v dockerd']).status !== 0) {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { env, stdio: 'ignore', timeout: 300_000 });
     execFileSync('apt-get', ['install', '-y', '-qq', 'docker.io'], {
@@ -34,7 +36,6 @@ export async function ensureDocker(): Promise<void> {
       timeout: 600_000,
     });
   }
-  if (daemonUp()) return;
   const log = fs.openSync(
     path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'firedup-dockerd.log'),
     'a',
