@@ -17,6 +17,9 @@ import type { LiveEvent, LiveSession } from './live.js';
 import { recordMultiLaunch } from './multinode.js';
 import { keepVerdict } from './recording.js';
 
+/** How long a node's crash waits for its peers' logs before the launch is called down (see holdDown). */
+const DOWN_GRACE_S = 3;
+
 export interface LiveNodeSession {
   name: string;
   session: LiveSession;
@@ -92,9 +95,11 @@ export class MultiNodeLive extends EventEmitter {
       if (i >= 0) this.head = i;
       this.report = this.nodes[this.head]!.session.currentReport;
     }
-    const v = combineVerdicts(
-      this.nodes.map((n, i) => ({ name: n.name, head: i === this.head, verdict: n.session.verdict })),
-      this.across,
+    const v = this.holdDown(
+      combineVerdicts(
+        this.nodes.map((n, i) => ({ name: n.name, head: i === this.head, verdict: n.session.verdict })),
+        this.across,
+      ),
     );
     this.verdict = v;
     const key = `${v.state}|${v.phase}|${v.launch}|${v.stalledIn}|${this.across?.culprit?.name ?? ''}|${v.failure?.line ?? ''}`;
@@ -104,6 +109,35 @@ export class MultiNodeLive extends EventEmitter {
     }
     this.emit('tick', v, this.report);
     return v;
+  }
+
+  /** When a node was first seen down while the others were not, and the last verdict from before it. */
+  private downSince: number | null = null;
+  private beforeDown: Verdict | null = null;
+
+  /**
+   * A node seen down first is not always the one that died first: its peers' lines arrive by their own paths
+   * (another ssh stream, a slower disk), and a peer's OOM is often what made this node's NCCL watchdog fire.
+   * While the others are still up, the launch's previous verdict stands for a few seconds, so the node
+   * named is the one the logs say died first, not the one whose log came in first.
+   */
+  private holdDown(v: Verdict): Verdict {
+    if (v.state !== 'crashed' && v.state !== 'dead') {
+      this.downSince = null;
+      this.beforeDown = v;
+      return v;
+    }
+    const now = Date.now() / 1000;
+    this.downSince ??= now;
+    const allDown = this.nodes.every((n) =>
+      ['crashed', 'dead', 'exited'].includes(n.session.verdict?.state ?? ''),
+    );
+    if (allDown || !this.beforeDown || now - this.downSince >= DOWN_GRACE_S) return v;
+    return {
+      ...this.beforeDown,
+      final: false,
+      why: `${v.why}; waiting up to ${DOWN_GRACE_S} s for the other nodes' logs, to name the node that died first`,
+    };
   }
 
   /** The head's report, its latest launch read across the nodes once they match. */

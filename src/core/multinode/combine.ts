@@ -136,7 +136,27 @@ function summary(n: MatchedNode): NodeSummary {
  */
 function failureTs(n: MatchedNode): number | null {
   const ts = n.launch.endTs;
-  return ts === null || n.launch.relativeTime ? null : ts - n.skew;
+  if (ts === null || n.launch.relativeTime) return null;
+  const own = c10Stamp(n.launch.failure?.message ?? '', ts);
+  return (own !== null && own > ts ? own : ts) - n.skew;
+}
+
+/**
+ * c10's own record stamp (c10/util/Logging.cpp: severity letter, month unpadded, day, time, file:line), as in
+ * `[rank3]:[E221 11:32:05.512040118 ProcessGroupNCCL.cpp:632] … Watchdog caught collective operation timeout`:
+ * the watchdog fires a whole timeout after the last line its node stamped, so that line alone would date the
+ * consequence before its cause. The year is the one of `near` (the launch's last stamp).
+ */
+const C10_STAMP = /\[[IWEF](0?[1-9]|1[0-2])(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)? [\w.-]+:\d+\]/;
+
+function c10Stamp(text: string, near: number): number | null {
+  const m = C10_STAMP.exec(text);
+  if (!m) return null;
+  const year = new Date(near * 1000).getUTCFullYear();
+  const at = (y: number) => Date.UTC(y, +m[1]! - 1, +m[2]!, +m[3]!, +m[4]!, +m[5]!) / 1000;
+  // A launch stamped on 31 December whose watchdog fires on 1 January: the nearer year wins.
+  const best = [year - 1, year, year + 1].map(at).sort((a, b) => Math.abs(a - near) - Math.abs(b - near))[0]!;
+  return Number.isNaN(best) ? null : best;
 }
 
 /** When a node entered its current phase, on the head's clock. */

@@ -68,6 +68,16 @@ describe('one verdict across nodes', () => {
     assert.equal(l.nodes.culprit?.name, 'node1');
   });
 
+  it("a watchdog's own c10 stamp dates its failure, not the node's last stamped line before it", () => {
+    // node0's last stamped line is at 63 s, its watchdog fires at 100 s (c10's `[E301 hh:mm:ss…]` stamp) and
+    // the sigquit line after it is not written yet: node1's OOM at 70 s is still the cause.
+    const nccl = sglangNode({ rank: 0, until: 'nccl_timeout', crashAt: 100 }).split('\n');
+    const cut = `${nccl.filter((l) => !l.includes('Received sigquit')).join('\n')}\n`;
+    const { r } = across(cut, sglangNode({ rank: 1, until: 'oom', crashAt: 70 }));
+    assert.equal(r.culprit?.name, 'node1', r.verdict);
+    assert.match(r.verdict, /node0's nccl 29 s later is its consequence/);
+  });
+
   it('with skewed clocks, who died first is decided on the corrected clock and the verdict says so', () => {
     // node1's clock runs 60 s behind: its raw stamps say it crashed 60 s before it did, node0 still later.
     const { r } = across(

@@ -265,7 +265,10 @@ ${W('10.0.0.2', 101, '10:00:55', 'worker_base.py:148', 'torch.OutOfMemoryError: 
     assert.equal(l.outcome, 'crashed');
     assert.equal(m.culprit?.name, '10.0.0.2');
     assert.equal(l.failure?.class, 'oom');
-    assert.match(m.verdict, /^crashed: 10\.0\.0\.2 died first: oom .*; driver's nccl is its consequence$/);
+    assert.match(
+      m.verdict,
+      /^crashed: 10\.0\.0\.2 died first: oom .*; driver's nccl 10 min 0 s later is its consequence$/,
+    );
   });
 
   it('a worker node whose actor died without a word: the driver names its node, the root cause is that node', () => {
