@@ -30,7 +30,7 @@ describe('wait', () => {
     const log = write('crashed.log', scenario('glm5-trtllm-oom-in-cuda-graph.log'), 60);
     const r = await spawnCli(['wait', log, '--no-gpu', '--json'], {}, 20_000).done;
     assert.equal(r.code, 2, r.stderr);
-    assert.ok(r.seconds < 5, `took ${r.seconds} s`);
+    assert.ok(r.seconds < 15, `took ${r.seconds} s: it waited for something that cannot come`);
     assert.equal(verdicts(r.events).at(-1)!.state, 'crashed');
   });
 
@@ -39,7 +39,7 @@ describe('wait', () => {
     const log = write('serving.log', `${serving}\n`);
     const r = await spawnCli(['wait', log, '--no-gpu', '-q'], {}, 20_000).done;
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.seconds < 5, `took ${r.seconds} s`);
+    assert.ok(r.seconds < 15, `took ${r.seconds} s: it waited for something that cannot come`);
     assert.equal(r.stdout.trim().split('\n').length, 1, r.stdout);
     assert.match(r.stdout, /^(serving|idle)/);
     assert.equal(r.stderr, '', 'nothing else');
