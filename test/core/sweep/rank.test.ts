@@ -8,7 +8,13 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { BenchRecord, SweepPointRecord, TargetRecord } from '../../../src/core/records.js';
-import { bestPoint, differences, leadingPoint, type PointRun, rankPoints } from '../../../src/core/sweep/rank.js';
+import {
+  bestPoint,
+  differences,
+  leadingPoint,
+  type PointRun,
+  rankPoints,
+} from '../../../src/core/sweep/rank.js';
 import { parseTarget } from '../../../src/core/targets.js';
 import { ROOT } from '../../helpers.js';
 
