@@ -216,6 +216,7 @@ describe('sweep killed outright (kill -9) mid-point, then --resume', { timeout: 
   it('stops the server it left (and its setsid child), re-runs the point, records nothing as crashed', async () => {
     const work = tmpDir();
     const strays: number[] = [];
+    const sweeps: Run[] = [];
     try {
       const port = await freePort();
       const pidfile = path.join(work, 'child.pid');
@@ -246,6 +247,7 @@ describe('sweep killed outright (kill -9) mid-point, then --resume', { timeout: 
       );
       const ledger = path.join(work, 'l.db');
       const first = sweep(['--json', f], ledger, work);
+      sweeps.push(first);
       assert.ok(await until(() => first.events.some((e) => e.type === 'checked'), 60_000), first.stderr());
       const server = first.events.find((e) => e.type === 'start')!.pid as number;
       const child1 = await pidIn(pidfile);
@@ -262,6 +264,7 @@ describe('sweep killed outright (kill -9) mid-point, then --resume', { timeout: 
       assert.ok(left[0]!.detail.server!.startTime! > 0, 'its start time kept against pid reuse');
 
       const resumed = sweep(['--json', '--resume', f], ledger, work);
+      sweeps.push(resumed);
       assert.equal(await resumed.done, 0, resumed.stderr());
       strays.push(...resumed.events.filter((e) => e.type === 'start').map((e) => e.pid));
       assert.match(
@@ -291,6 +294,10 @@ describe('sweep killed outright (kill -9) mid-point, then --resume', { timeout: 
       assert.match(after[0]!.detail.cause!, /the sweep process ended before this point did/);
       assert.ok(after[1]!.detail.stray!.includes(child2));
     } finally {
+      // A failed assertion leaves a sweep running: SIGTERM lets it stop its own server.
+      for (const w of sweeps)
+        if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGTERM');
+      await Promise.all(sweeps.map((w) => w.done));
       for (const pid of strays) if (alive(pid)) process.kill(pid, 'SIGKILL');
       fs.rmSync(work, { recursive: true, force: true });
     }
@@ -299,6 +306,7 @@ describe('sweep killed outright (kill -9) mid-point, then --resume', { timeout: 
   it('SIGHUP (the terminal closed) stops the current server and its setsid child as Ctrl-C does', async () => {
     const work = tmpDir();
     const strays: number[] = [];
+    const sweeps: Run[] = [];
     try {
       const port = await freePort();
       const pidfile = path.join(work, 'child.pid');
@@ -318,6 +326,7 @@ describe('sweep killed outright (kill -9) mid-point, then --resume', { timeout: 
       );
       const ledger = path.join(work, 'l.db');
       const r = sweep(['--json', f], ledger, work);
+      sweeps.push(r);
       assert.ok(await until(() => r.events.some((e) => e.type === 'checked'), 60_000), r.stderr());
       const server = r.events.find((e) => e.type === 'start')!.pid as number;
       const child = await pidIn(pidfile);
@@ -332,6 +341,10 @@ describe('sweep killed outright (kill -9) mid-point, then --resume', { timeout: 
         ['interrupted'],
       );
     } finally {
+      // A failed assertion leaves a sweep running: SIGTERM lets it stop its own server.
+      for (const w of sweeps)
+        if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGTERM');
+      await Promise.all(sweeps.map((w) => w.done));
       for (const pid of strays) if (alive(pid)) process.kill(pid, 'SIGKILL');
       fs.rmSync(work, { recursive: true, force: true });
     }
