@@ -5,10 +5,10 @@
  *
  *   name = "llama-np-ctx"                       # default: the file's name
  *   command = "llama-server -m tiny.gguf --port 8090 -t 1"   # or ["llama-server", "-m", ...]
- *   targets = ["output_tok_s >= 100"]
+ *   targets = ["tpot_ms <= 50", "output_tok_s >= 100"]   # latency targets are limits on every level
  *   logs = "sweep-logs"     # per_point: a directory (default <name>-logs); append: a file
  *   log_mode = "per_point"  # or "append"
- *   repeat = 1
+ *   repeat = 3              # runs of each point: the median ranks, the spread says what is noise
  *   [grid]
  *   parallel = [1, 2]       # --parallel 1, --parallel 2
  *   ctx_size = [512, 1024]
@@ -155,7 +155,7 @@ export function loadSweepFile(file: string): LoadedSweep {
     for (const t of list) {
       if (typeof t !== 'string') at(tE.line, 'targets are strings: ["output_tok_s >= 1000"]');
       try {
-        targets.push(parseTarget(t as string).expr);
+        targets.push(parseTarget(limitAlias(t as string)).expr);
       } catch (e) {
         if (e instanceof TargetParseError) at(tE.line, e.message);
         throw e;
@@ -214,6 +214,11 @@ export function loadSweepFile(file: string): LoadedSweep {
       repeat,
     },
   };
+}
+
+/** A sweep's latency limits as they are said (`tpot_ms <= 50`): the level's median, the targets' `tpot_median_ms`. */
+function limitAlias(expr: string): string {
+  return expr.replace(/^\s*(ttft|tpot|itl|e2e)_ms\b/, '$1_median_ms');
 }
 
 interface Readers {

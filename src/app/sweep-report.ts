@@ -8,6 +8,7 @@ import {
   bestPoint,
   type Difference,
   differences,
+  leadingPoint,
   type PointRun,
   type PointSummary,
   rankPoints,
@@ -21,7 +22,15 @@ export interface SweepReport {
   keys: string[];
   targets: string[];
   ranked: PointSummary[];
+  /** The winner: the leader, when no other passing point is within its noise; else null. */
   best: PointSummary | null;
+  /** The first ranked point that benchmarked within its targets, winner or not. */
+  leader: PointSummary | null;
+  /** The leader and the points within its noise, when there is no winner: the ones still in the running. */
+  tied: number[];
+  /** Every passing point measured by at least two runs: without, a difference may be noise no one saw. */
+  noiseMeasured: boolean;
+  /** Against the leader. */
   differences: Difference[];
   runs: SweepPointRecord[];
   startedAt: number | null;
@@ -57,6 +66,8 @@ export async function sweepReport(
   }));
   const ranked = rankPoints(pr, trecs);
   const best = bestPoint(ranked);
+  const leader = leadingPoint(ranked);
+  const contenders = ranked.filter((p) => p.status === 'done' && p.outputTokS !== null && p.pass !== false);
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.flags)))];
   return {
     name,
@@ -64,7 +75,10 @@ export async function sweepReport(
     targets: trecs.map((t) => t.expr),
     ranked,
     best,
-    differences: best ? differences(best, ranked) : [],
+    leader,
+    tied: leader && !best ? contenders.filter((p) => p === leader || p.withinNoise).map((p) => p.index) : [],
+    noiseMeasured: contenders.length > 0 && contenders.every((p) => p.sampleRuns > 1),
+    differences: leader ? differences(leader, ranked) : [],
     runs,
     startedAt: Math.min(...runs.map((r) => r.startedAt)),
     endedAt: runs.every((r) => r.endedAt !== null) ? Math.max(...runs.map((r) => r.endedAt!)) : null,

@@ -7,7 +7,7 @@
  * its GPU memory is back before the next point. The ledger row of each run is opened before its server starts
  * and closed when it ends, so an interrupted sweep leaves nothing half-written.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -25,10 +25,13 @@ import type { SweepPointDetail, SweepPointRecord, SweepPointStatus } from '../co
 import type { LaunchReport } from '../core/report.js';
 import { type BenchSpec, expandPoints, pointIdentity, type SweepPoint } from '../core/sweep/plan.js';
 import type { Verdict } from '../core/verdict.js';
+import { UsageError } from '../errors.js';
 import { probeGpu } from '../probes/gpu.js';
+import { MARKER_ENV, markedPids, sameProcess, startTimeOf } from '../probes/marked.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { openLedger } from '../store/open.js';
 import { fingerprinted, LOCAL, wallOf } from './bench-import.js';
+import { signalServer } from './launch-process.js';
 import { LaunchError, WatchedLaunch } from './launch-server.js';
 import { nvidiaSmiOnPath } from './live.js';
 import type { LoadedSweep } from './sweep-file.js';
@@ -89,6 +92,89 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex').slice(0,
 const now = () => Date.now() / 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const slug = (s: string) => s.replace(/[^A-Za-z0-9_.=-]+/g, '_').slice(0, 80);
+
+/** This process's sweep servers not stopped yet, by marker: what an exit path (a signal, an error) must stop. */
+const live = new Map<string, number>();
+
+const kill = (pid: number, sig: NodeJS.Signals) => {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // gone already
+  }
+};
+
+/**
+ * Kills at once every server this process's sweeps started and has not stopped, with whatever they started
+ * (their group, and the processes carrying their marker). Synchronous: for `process.on('exit')`.
+ */
+export function killSweepServers(): void {
+  for (const [marker, pid] of live) {
+    signalServer(pid, 'SIGKILL');
+    for (const p of markedPids(marker)) kill(p, 'SIGKILL');
+  }
+  live.clear();
+}
+
+/** Waits until no process carries `marker`, or `ms` passed; whether none is left. */
+async function markedGone(marker: string, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (markedPids(marker).length) {
+    if (Date.now() > end) return false;
+    await sleep(100);
+  }
+  return true;
+}
+
+/** Stops what still carries `marker` (SIGTERM, SIGKILL after `graceMs`); the pids it found. */
+async function stopMarked(marker: string, graceMs: number): Promise<number[]> {
+  const found = markedPids(marker);
+  if (!found.length) return [];
+  for (const p of found) kill(p, 'SIGTERM');
+  if (!(await markedGone(marker, graceMs))) {
+    for (const p of markedPids(marker)) kill(p, 'SIGKILL');
+    await markedGone(marker, 5000);
+  }
+  return found;
+}
+
+/**
+ * Before a sweep runs: a point left `running` by a sweep process that is gone (kill -9, a closed terminal, a
+ * crash) may have left its server up, holding the port every later point needs. It is stopped here, so the
+ * point is re-run rather than each next one failing to bind. A sweep of the same name still at work is left
+ * alone, and this one refused.
+ */
+async function reapStale(o: SweepRunOptions, ledger: LedgerStore): Promise<void> {
+  const { spec } = o.loaded;
+  const running = (await ledger.sweepPoints(spec.name)).filter((r) => r.status === 'running');
+  for (const r of running) {
+    const sw = r.detail.sweeper;
+    if (sw && sw.pid !== process.pid && sameProcess(sw.pid, sw.startTime))
+      throw new UsageError(
+        `sweep ${spec.name} is already running (pid ${sw.pid}, at point ${r.pointIndex}): wait for it, or stop it (kill ${sw.pid}) and run this again`,
+      );
+  }
+  for (const r of running) {
+    const s = r.detail.server;
+    if (!s) continue;
+    // The group only while its leader is the same process: a pgid whose leader is gone may be reused.
+    const leader = sameProcess(s.pid, s.startTime);
+    const pids = new Set(markedPids(s.marker));
+    if (leader) pids.add(s.pid);
+    if (!pids.size) continue;
+    o.warn(
+      `point ${r.pointIndex}: the sweep that ran it ended without stopping its server (pid ${[...pids].join(', ')}): stopping it`,
+    );
+    if (leader) signalServer(s.pgid, 'SIGTERM');
+    for (const p of markedPids(s.marker)) kill(p, 'SIGTERM');
+    const until = Date.now() + spec.stopGraceS * 1000;
+    const up = () => markedPids(s.marker).length > 0 || sameProcess(s.pid, s.startTime);
+    while (up() && Date.now() < until) await sleep(100);
+    if (sameProcess(s.pid, s.startTime)) signalServer(s.pgid, 'SIGKILL');
+    await stopMarked(s.marker, 0);
+    if (up()) o.warn(`point ${r.pointIndex}: its old server (pid ${s.pid}) is still there after SIGKILL`);
+  }
+}
 
 /** The points with their identity and log path. */
 export function planPoints(loaded: LoadedSweep, maxPoints?: number): PlannedPoint[] {
@@ -165,7 +251,9 @@ export async function runSweep(o: SweepRunOptions): Promise<SweepOutcome> {
   const ledger = await openLedger(o.ledgerPath);
   const out: SweepOutcome = { planned: points.length * spec.repeat, ran: 0, skipped: 0, interrupted: false };
   try {
-    // A sweep of this name that died without closing its current point left it `running`: it was interrupted.
+    // A sweep of this name that died without closing its current point left it `running`: its server is
+    // stopped, and the point was interrupted (re-run by --resume), not crashed.
+    await reapStale(o, ledger);
     await ledger.closeStaleSweepPoints(spec.name);
     const kept = await ledger.sweepPoints(spec.name);
     for (const p of points) {
@@ -186,6 +274,8 @@ export async function runSweep(o: SweepRunOptions): Promise<SweepOutcome> {
     }
     if (o.signal.aborted) out.interrupted = true;
   } finally {
+    // An error mid-point leaves its server up: it goes with the sweep.
+    killSweepServers();
     await ledger.close();
   }
   return out;
@@ -198,6 +288,14 @@ async function runPoint(
   dir: string,
 ): Promise<SweepPointStatus> {
   const { spec } = o.loaded;
+  const cmd = parseCommand(p.argv, spec.engine);
+  const url = spec.url ?? intendedUrl(cmd.flags) ?? null;
+  // Something already on the point's port would answer its bench, and the server would fail to bind: that is
+  // not the point's failure, and recording it so would have --resume skip the point for ever.
+  if (url && !(await portClosed(new URL(url), 5000)))
+    throw new UsageError(
+      `point ${p.index}: ${url} already accepts connections before its server started (a server the sweep did not start?): stop it, then firedup sweep --resume ${o.loaded.file}`,
+    );
   const row = await ledger.openSweepPoint({
     sweep: spec.name,
     pointHash: p.hash,
@@ -217,8 +315,9 @@ async function runPoint(
     return status;
   };
   const gpuBaseline = o.gpu && nvidiaSmiOnPath() ? await gpuUsedMiB() : null;
-  const cmd = parseCommand(p.argv, spec.engine);
-  const url = spec.url ?? intendedUrl(cmd.flags) ?? null;
+  const marker = `${row.id}-${randomBytes(6).toString('hex')}`;
+  detail.sweeper = { pid: process.pid, startTime: startTimeOf(process.pid) };
+  await ledger.updateSweepPoint(row.id, { detail });
 
   let w: WatchedLaunch;
   try {
@@ -231,7 +330,8 @@ async function runPoint(
       gpu: o.gpu ? undefined : false,
       budgetScale: o.budgetScale,
       cwd: dir,
-      env: o.env,
+      // Inherited by all it starts, even what leaves its process group: how they are found to be stopped.
+      env: { ...o.env, [MARKER_ENV]: marker },
       warn: o.warn,
     });
   } catch (e) {
@@ -239,7 +339,11 @@ async function runPoint(
     detail.cause = e.message;
     return end('not_started');
   }
+  live.set(marker, w.pid);
   detail.pid = w.pid;
+  // In the ledger before anything else can happen: a sweep killed outright leaves how to find its server.
+  detail.server = { pid: w.pid, pgid: w.pid, startTime: startTimeOf(w.pid), marker };
+  await ledger.updateSweepPoint(row.id, { detail });
   o.onEvent({ type: 'start', point: p, run: row.run, pid: w.pid, log: p.log });
   const setLaunch = () => {
     const id = w.launchId();
@@ -309,6 +413,15 @@ async function runPoint(
   }
   const fin = await w.finish();
   o.kill.removeEventListener('abort', onKill);
+  // What outlived the server: workers left in its group, and those that left it (setsid) with its marker.
+  const stray = await stopMarked(marker, spec.stopGraceS * 1000);
+  live.delete(marker);
+  if (stray.length) {
+    detail.stray = stray;
+    o.warn(
+      `point ${p.index}: stopped ${stray.length} process${stray.length === 1 ? '' : 'es'} its server left running (pid ${stray.join(', ')})`,
+    );
+  }
   setLaunch();
   detail.exit = { code: fin.exit.code, signal: fin.exit.signal };
   // A crash found only once the process was gone (the log's last lines) still counts as a crash.

@@ -43,7 +43,9 @@ export function progressPrinter(stream: NodeJS.WriteStream): { update(p: Progres
   };
 }
 
-const distCells = (d: LatencyDist) => [d.mean, d.median, d.p90, d.p99, d.max].map(fmtNum);
+// No figure is 'n/a' (TPOT of one-token or unstreamed replies), never a 0.00 that reads as a measurement.
+const distCells = (d: LatencyDist) =>
+  [d.mean, d.median, d.p90, d.p99, d.max].map((x) => (x === null ? 'n/a' : fmtNum(x)));
 
 export function formatResults(
   r: BenchRunResult,

@@ -110,12 +110,26 @@ export function eventText(e: SweepEvent, total: number, st: Style): string {
 }
 
 const secs = (x: number | null) => (x === null ? '-' : `${x.toFixed(1)}s`);
+const tok = (x: number) => x.toFixed(1);
+/** A range of output tok/s over the runs, `2248.0–2775.0`. */
+export const rangeText = (r: [number, number]) => `${tok(r[0])}–${tok(r[1])}`;
+/** A TPOT that was not measured is said so: a 0.00 would read as a measurement. */
+export const tpotText = (x: number | null) => (x === null ? 'n/a' : fmtNum(x));
 
 function valuesText(p: PointSummary, keys: string[]): string {
   return keys.map((k) => `${k}=${p.values[k] === undefined ? '-' : String(p.values[k])}`).join(' ');
 }
 
-/** The ranked table, the best point, and what differs between it and the rest. */
+/** `2412.30 output tok/s at concurrency 8 (median of 3 runs, 2248.0–2775.0), TPOT 12.10 ms` */
+function figureText(p: PointSummary): string {
+  const of =
+    p.sampleRuns > 1
+      ? ` (median of ${p.sampleRuns} runs, ${p.spread ? rangeText(p.spread) : 'no spread'})`
+      : ' (one run)';
+  return `${fmtNum(p.outputTokS)} output tok/s at concurrency ${p.atConcurrency ?? '?'}${of}, TPOT ${p.tpotMs === null ? 'n/a' : `${fmtNum(p.tpotMs)} ms`}`;
+}
+
+/** The ranked table, the winner (or why there is none), and what differs between the leader and the rest. */
 export function formatReport(r: SweepReport, st: Style): string {
   const header = [
     'rank',
@@ -126,6 +140,7 @@ export function formatReport(r: SweepReport, st: Style): string {
     'load',
     'graph',
     'out tok/s',
+    'range',
     '@c',
     'c=1 tok/s',
     'TPOT ms',
@@ -141,54 +156,81 @@ export function formatReport(r: SweepReport, st: Style): string {
           : '-'
         : p.pass
           ? 'pass'
-          : `fail ${p.targets
-              .filter((t) => t.pass === false)
-              .map((t) => t.target.metric)
-              .join(',')}`;
+          : `fail ${[...new Set(p.targets.filter((t) => t.pass !== true).map((t) => t.target.metric))].join(',') || 'limits'}`;
+    const done = p.status === 'done';
     return [
-      p.status === 'done' ? String(i + 1) : '-',
+      done ? `${i + 1}${p.withinNoise ? ' ≈' : ''}` : '-',
       `#${p.index}`,
       ...r.keys.map((k) => (p.values[k] === undefined ? '-' : String(p.values[k]))),
       { text: STATUS_TEXT[p.status], paint },
-      p.runs > 1
-        ? `${p.doneRuns}/${p.runs}${p.spread ? ` (${p.spread[0].toFixed(0)}–${p.spread[1].toFixed(0)})` : ''}`
-        : String(p.runs),
+      p.runs > 1 ? `${p.doneRuns}/${p.runs}` : String(p.runs),
       secs(p.loadS),
       secs(p.graphS),
       fmtNum(p.outputTokS),
+      p.spread ? rangeText(p.spread) : done && p.outputTokS !== null ? 'one run' : '-',
       p.atConcurrency === null ? '-' : String(p.atConcurrency),
       fmtNum(p.singleStreamTokS),
-      fmtNum(p.tpotMs),
+      done && p.outputTokS !== null ? tpotText(p.tpotMs) : '-',
       { text: targets, paint: p.pass === true ? st.green : p.pass === false ? st.red : undefined },
       p.launchId ? shortId(p.launchId) : '-',
     ];
   });
-  const right = header.map((h) => ['load', 'graph', 'out tok/s', '@c', 'c=1 tok/s', 'TPOT ms'].includes(h));
+  const right = header.map((h) =>
+    ['load', 'graph', 'out tok/s', 'range', '@c', 'c=1 tok/s', 'TPOT ms'].includes(h),
+  );
   const out = [
     `${st.bold(`sweep ${r.name}`)}: ${r.ranked.length} point${r.ranked.length === 1 ? '' : 's'}, ${r.runs.length} run${r.runs.length === 1 ? '' : 's'}${r.targets.length ? ` · targets ${r.targets.join(' · ')}` : ''}`,
     ...renderTable(header, rows, { st, right, drop: ['launch', 'graph', 'c=1 tok/s', 'TPOT ms'] }),
+    st.dim(
+      '  out tok/s: the median over the runs of the best level within the latency limits; ≈ within noise',
+    ),
   ];
-  if (r.best) {
-    out.push(
-      '',
-      `  best: ${st.bold(`#${r.best.index} ${valuesText(r.best, r.keys)}`)} — ${fmtNum(r.best.outputTokS)} output tok/s at concurrency ${r.best.atConcurrency ?? '?'}${r.best.tpotMs !== null ? `, TPOT ${fmtNum(r.best.tpotMs)} ms` : ''}`,
-    );
+  const lead = r.leader;
+  if (lead) {
+    out.push('');
+    if (r.best)
+      out.push(
+        `  best: ${st.bold(`#${r.best.index} ${valuesText(r.best, r.keys)}`)} — ${figureText(r.best)}`,
+      );
+    else {
+      const tied = r.ranked.filter((p) => r.tied.includes(p.index));
+      out.push(
+        `  ${st.yellow(`no winner: ${tied.map((p) => `#${p.index}`).join(', ')} are within noise`)} (their output tok/s ranges overlap: ${tied.map((p) => `#${p.index} ${p.spread ? rangeText(p.spread) : tok(p.outputTokS!)}`).join(' vs ')}); more runs (repeat = N) or a longer bench may separate them`,
+        `  leading: #${lead.index} ${valuesText(lead, r.keys)} — ${figureText(lead)}`,
+      );
+    }
+    if (!r.noiseMeasured)
+      out.push(
+        st.dim(
+          '  one run per point: the spread between runs is not measured, so a small difference may be noise (repeat = 3 in the sweep file measures it)',
+        ),
+      );
     for (const d of r.differences) {
       const changed =
-        d.keys.map((k) => `${k.key}=${String(k.here ?? '-')} (best ${String(k.best ?? '-')})`).join(', ') ||
-        'the same flags';
+        d.keys
+          .map(
+            (k) =>
+              `${k.key}=${String(k.here ?? '-')} (${r.best ? 'best' : 'leader'} ${String(k.best ?? '-')})`,
+          )
+          .join(', ') || 'the same flags';
       const what =
         d.status === 'done'
           ? d.delta === null
-            ? 'no figure'
-            : `${d.delta >= 0 ? '+' : ''}${(d.delta * 100).toFixed(1)} % output tok/s`
+            ? (r.ranked.find((p) => p.index === d.index)?.cause ?? 'no figure')
+            : `${d.delta >= 0 ? '+' : ''}${(d.delta * 100).toFixed(1)} % median output tok/s${d.withinNoise ? ' (within noise)' : ''}${r.ranked.find((p) => p.index === d.index)?.pass === false ? ' (fails its targets)' : ''}`
           : `${STATUS_TEXT[d.status]}${d.cause ? `: ${d.cause}` : ''}`;
       out.push(`    #${d.index} ${changed}: ${what}`);
     }
-  } else
+  } else {
+    const done = r.ranked.filter((p) => p.status === 'done');
     out.push(
       '',
-      `  ${st.yellow(`no best point: none finished its benchmark${r.ranked.some((p) => p.status === 'mismatch') ? ' with the flags it asked for' : ''}`)}`,
+      `  ${st.yellow(
+        done.length
+          ? `no best point: none of the ${done.length} benchmarked point${done.length === 1 ? '' : 's'} met every target${done.some((p) => p.cause) ? ` (#${done.find((p) => p.cause)!.index}: ${done.find((p) => p.cause)!.cause})` : ''}`
+          : `no best point: none finished its benchmark${r.ranked.some((p) => p.status === 'mismatch') ? ' with the flags it asked for' : ''}`,
+      )}`,
     );
+  }
   return `${out.join('\n')}\n`;
 }

@@ -215,6 +215,16 @@ export interface SweepPointDetail {
   log?: string;
   pid?: number | null;
   exit?: { code: number | null; signal: string | null } | null;
+  /**
+   * The point's server while it runs: its pid (its process group's too), its start in clock ticks after boot
+   * (a reused pid is not it) and the marker its environment carries (FIREDUP_SWEEP_POINT), so that a sweep
+   * killed outright leaves what the next one needs to stop the server and all it started.
+   */
+  server?: { pid: number; pgid: number; startTime: number | null; marker: string };
+  /** The sweep process running the point: a live one is another sweep of the same name at work. */
+  sweeper?: { pid: number; startTime: number | null };
+  /** Processes the server left behind outside its process group (setsid), stopped with it. */
+  stray?: number[];
 }
 
 export interface SweepPointRecord {

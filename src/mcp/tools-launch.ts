@@ -224,7 +224,9 @@ export function registerLaunchTools(server: McpServer, ctx: McpContext): void {
       const head = run.timedOut
         ? `stopped after ${a.timeout_s} s (resume to continue)`
         : run.code === 0
-          ? 'sweep done: a best point'
+          ? (final.report as { best?: unknown } | undefined)?.best === null
+            ? 'sweep done: no winner, the leading points are within noise of each other'
+            : 'sweep done: a best point'
           : 'sweep done: no point met the targets';
       return toolResult(head, data);
     },

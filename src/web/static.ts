@@ -53,6 +53,7 @@ export const MODULES = [
   'api',
   'charts',
   'router',
+  'pareto',
   'pages/table',
   'pages/detail',
   'pages/compare',

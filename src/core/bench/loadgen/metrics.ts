@@ -2,7 +2,10 @@
  * A level's figures from its request records, with the definitions of vllm bench serve and
  * sglang.bench_serving (research/anchors.md §1.5):
  *   TTFT = first generated chunk − send;  E2E = end of stream − send;
- *   TPOT = (E2E − TTFT) / (output tokens − 1), requests with one token have none (it excludes the first token);
+ *   TPOT = (last token's chunk − first token's chunk) / (output tokens − 1), the server's decode pace: the wait
+ *          for [DONE] or a usage chunk after the last token is not decoding. A request with one token, one chunk,
+ *          or all its chunks in one read (a server that buffers its answer) has none: no pace was seen, and 0 ms
+ *          would read as an infinitely fast server;
  *   ITL  = gaps between consecutive generated chunks, over all requests;
  *   throughputs = totals over the level's duration (first send to last end); only successes count.
  */
@@ -20,7 +23,10 @@ export function ttftOf(r: RequestRecord): number {
 
 export function tpotOf(r: RequestRecord): number | null {
   const n = outputTokensOf(r);
-  return n > 1 ? (r.endMs - r.startMs - ttftOf(r)) / (n - 1) : null;
+  const k = r.chunkMs.length;
+  if (n < 2 || k < 2) return null;
+  const span = r.chunkMs[k - 1]! - r.chunkMs[0]!;
+  return span > 0 ? span / (n - 1) : null;
 }
 
 function meetsSlo(r: RequestRecord, slo: Slo): boolean {
