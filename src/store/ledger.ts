@@ -7,8 +7,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { redactText } from '../core/config/redact.js';
 import {
-  type FilterDialect,
   FACET_LIMIT,
+  type FilterDialect,
   filterSql as filterSqlOf,
   NEWEST_FIRST,
   STATE_SQL,

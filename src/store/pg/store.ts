@@ -7,8 +7,8 @@
  */
 import type pg from 'pg';
 import { LIST_COLUMNS, NEWEST_FIRST, otherPaths, when } from '../ledger.js';
-import { FACET_LIMIT, STATE_SQL } from '../list-filter.js';
 import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from '../ledger-store.js';
+import { FACET_LIMIT, STATE_SQL } from '../list-filter.js';
 import { KEEPS_FINAL_LIVE, LAUNCH_PORT_SQL } from '../live-rank.js';
 import {
   type BenchRow,
