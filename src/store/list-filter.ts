@@ -2,7 +2,7 @@
  * list()'s filters as SQL, for both ledgers: the clauses are the same; what differs by dialect (matching a
  * model name without case, a config field against what the user typed) comes in a `FilterDialect`.
  */
-import { type LaunchFilter, type LaunchSortKey, LedgerError } from './types.js';
+import { type LaunchFilter, type LaunchSortKey, LedgerError, MAX_TERMS } from './types.js';
 
 /** Newest first: by the log's own start time, else when firedup first saw the launch. */
 export const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
@@ -18,8 +18,6 @@ export const MAX_ROWS = 1_000_000;
 
 /** At most this many values per filter list of the table (models, hosts): a select, not a report. */
 export const FACET_LIMIT = 500;
-/** At most this many free-text terms: each is one more pass over the row's text. */
-export const MAX_TERMS = 16;
 
 /**
  * The launch's text a free-text term is looked for in (the table's search box): what a row shows, the key

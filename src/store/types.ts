@@ -83,6 +83,9 @@ export interface LaunchFilter {
   offset?: number;
 }
 
+/** At most this many free-text terms in one query: each is one more pass over the row's text. */
+export const MAX_TERMS = 16;
+
 /** The dashboard table's sortable columns, sorted by the ledger query. */
 export const LAUNCH_SORT_KEYS = [
   'start',
