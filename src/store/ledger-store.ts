@@ -8,6 +8,7 @@ import type {
   BenchRecord,
   BenchResult,
   HistoryKey,
+  LaunchFacets,
   LaunchFilter,
   LaunchListItem,
   LaunchRecord,
@@ -65,6 +66,10 @@ export interface LedgerStore {
   /** Newest first. */
   list(filter?: LaunchFilter): Promise<LaunchRecord[]>;
   listItems(filter?: LaunchFilter): Promise<LaunchListItem[]>;
+  /** How many launches the filter keeps, whatever its limit and offset (the table's total). */
+  countLaunches(filter?: LaunchFilter): Promise<number>;
+  /** The values the table's filters offer: models, hosts and states recorded, each sorted and bounded. */
+  launchFacets(): Promise<LaunchFacets>;
   history(key: HistoryKey, beforeTs?: number, limit?: number): Promise<LaunchRecord[]>;
 
   // ---- benchmarks

@@ -6,7 +6,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { redactText } from '../core/config/redact.js';
-import { type FilterDialect, filterSql as filterSqlOf, NEWEST_FIRST } from './list-filter.js';
+import {
+  FACET_LIMIT,
+  type FilterDialect,
+  filterSql as filterSqlOf,
+  NEWEST_FIRST,
+  STATE_SQL,
+  whereSql,
+} from './list-filter.js';
 import { KEEPS_FINAL_LIVE, LAUNCH_PORT_SQL } from './live-rank.js';
 import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
 import {
@@ -34,6 +41,7 @@ import {
   type BenchRecord,
   type BenchResult,
   type HistoryKey,
+  type LaunchFacets,
   type LaunchFilter,
   type LaunchListItem,
   type LaunchPath,
@@ -289,7 +297,14 @@ function configMatch(keys: string[], value: string): { sql: string; params: unkn
 }
 
 /** SQLite's side of list()'s filters. */
-const SQLITE_FILTERS: FilterDialect = { modelContains: 'instr(lower(model), lower(?)) > 0', configMatch };
+const SQLITE_FILTERS: FilterDialect = {
+  modelContains: 'instr(lower(model), lower(?)) > 0',
+  textContains: 'instr(%s, ?) > 0',
+  // The latest as the API picks it (api.ts, latestBench): by finish (or import) time, the later id on a tie.
+  benchOutput: `(SELECT json_extract(b.result, '$.outputTokS') FROM benches AS b WHERE b.launch_id = launches.id
+    ORDER BY coalesce(b.finished_at, b.imported_at) DESC, b.id DESC LIMIT 1)`,
+  configMatch,
+};
 
 const filterSql = (filter: LaunchFilter) => filterSqlOf(filter, SQLITE_FILTERS);
 
@@ -810,6 +825,27 @@ export class Ledger {
       const paths = this.pathsOf(rows.map((r) => r.id));
       return rows.map((r) => listItemFromRow(r, paths.get(r.id)));
     });
+  }
+
+  /** How many launches the filter keeps, whatever its limit and offset. */
+  countLaunches(filter: LaunchFilter = {}): number {
+    const { sql, params } = whereSql(filter, SQLITE_FILTERS);
+    return this.guard(
+      () => (this.db.prepare(`SELECT count(*) AS n FROM launches ${sql}`).get(...params) as { n: number }).n,
+    );
+  }
+
+  /** The models, hosts and states recorded, each sorted and at most FACET_LIMIT long. */
+  launchFacets(): LaunchFacets {
+    const col = (expr: string): string[] =>
+      (
+        this.db
+          .prepare(
+            `SELECT DISTINCT ${expr} AS v FROM launches WHERE ${expr} IS NOT NULL ORDER BY v LIMIT ${FACET_LIMIT}`,
+          )
+          .all() as Array<{ v: string }>
+      ).map((r) => r.v);
+    return this.guard(() => ({ models: col('model'), hosts: col('host'), states: col(`(${STATE_SQL})`) }));
   }
 
   /** Earlier launches of the same kind, newest first; without a config hash, any config of that model. */

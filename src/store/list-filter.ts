@@ -2,7 +2,7 @@
  * list()'s filters as SQL, for both ledgers: the clauses are the same; what differs by dialect (matching a
  * model name without case, a config field against what the user typed) comes in a `FilterDialect`.
  */
-import { type LaunchFilter, LedgerError } from './types.js';
+import { type LaunchFilter, type LaunchSortKey, LedgerError, MAX_TERMS } from './types.js';
 
 /** Newest first: by the log's own start time, else when firedup first saw the launch. */
 export const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
@@ -16,15 +16,76 @@ export const STATE_SQL = `CASE WHEN outcome IN ('in_progress', 'ready', 'serving
 export const MAX_WHERE = 64;
 export const MAX_ROWS = 1_000_000;
 
+/** At most this many values per filter list of the table (models, hosts): a select, not a report. */
+export const FACET_LIMIT = 500;
+
+/**
+ * The launch's text a free-text term is looked for in (the table's search box): what a row shows, the key
+ * flags and failure message (the summary JSON) included. Terms come lowercased.
+ */
+const SEARCH_TEXT = `lower(id || ' ' || host || ' ' || path || ' ' || coalesce(model, '') || ' ' || coalesce(engine, '')
+  || ' ' || coalesce(${STATE_SQL}, '') || ' ' || coalesce(phase, '') || ' ' || coalesce(failure_class, '')
+  || ' ' || coalesce(summary, ''))`;
+
+/** The table's order of states (web/js/states.js, OUTCOME_RANK): serving first, crashed last. */
+const STATE_RANK = [
+  'serving',
+  'ready',
+  'in_progress',
+  'stalled',
+  'shutdown',
+  'exited',
+  'ended',
+  'dead',
+  'crashed',
+];
+
 export interface FilterDialect {
   /** True when the model column contains the one parameter, ignoring case. */
   modelContains: string;
+  /** True when the one parameter (lowercase) occurs in SEARCH_TEXT, given as `%s`. */
+  textContains: string;
+  /** The output tok/s of the launch's latest bench (the table's `bench` column), or NULL. */
+  benchOutput: string;
   /** The SQL that matches a config field (any of `keys`) against what the user typed. */
   configMatch(keys: string[], value: string): { sql: string; params: unknown[] };
 }
 
-/** WHERE, order (newest first) and LIMIT of list() and listItems(), with `?` placeholders. */
-export function filterSql(filter: LaunchFilter, d: FilterDialect): { sql: string; params: unknown[] } {
+/** The expression a table column sorts on; unknown values (NULL) sort last in either direction. */
+function sortExpr(by: LaunchSortKey, d: FilterDialect): string {
+  switch (by) {
+    case 'start':
+      return 'coalesce(start_ts, first_seen)';
+    case 'id':
+    case 'host':
+    case 'model':
+    case 'engine':
+      return by;
+    case 'outcome':
+      return `CASE ${STATE_SQL} ${STATE_RANK.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ')} ELSE ${STATE_RANK.length} END`;
+    case 'load':
+      return 'load_seconds';
+    case 'peak':
+      return 'peak_tok_s';
+    case 'median':
+      return 'median_tok_s';
+    case 'bench':
+      return d.benchOutput;
+  }
+}
+
+function orderSql(filter: LaunchFilter, d: FilterDialect): string {
+  const s = filter.sort;
+  if (!s || (s.by === 'start' && s.dir === 'desc')) return NEWEST_FIRST;
+  const dir = s.dir === 'asc' ? 'ASC' : 'DESC';
+  // The start time is never NULL (first_seen is not): the plain form lets the time index serve the page.
+  if (s.by === 'start') return `ORDER BY coalesce(start_ts, first_seen) ${dir}, id ${dir}`;
+  const e = sortExpr(s.by, d);
+  return `ORDER BY (${e}) IS NULL, ${e} ${dir}, id ${dir}`;
+}
+
+/** The WHERE clause of list(), listItems() and countLaunches(), with `?` placeholders. */
+export function whereSql(filter: LaunchFilter, d: FilterDialect): { sql: string; params: unknown[] } {
   const conds: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...p: unknown[]) => {
@@ -51,10 +112,23 @@ export function filterSql(filter: LaunchFilter, d: FilterDialect): { sql: string
     const m = d.configMatch(w.keys?.length ? w.keys : [w.key], w.value);
     add(m.sql, ...m.params);
   }
-  const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
+  if ((filter.text?.length ?? 0) > MAX_TERMS)
+    throw new LedgerError(
+      'bad_filter',
+      `at most ${MAX_TERMS} search terms at once (${filter.text!.length} given)`,
+    );
+  for (const t of filter.text ?? []) add(d.textContains.replace('%s', SEARCH_TEXT), t.toLowerCase());
+  return { sql: conds.length ? `WHERE ${conds.join(' AND ')}` : '', params };
+}
+
+/** WHERE, order (newest first unless `sort` says otherwise), LIMIT and OFFSET of list() and listItems(). */
+export function filterSql(filter: LaunchFilter, d: FilterDialect): { sql: string; params: unknown[] } {
+  const { sql: where, params } = whereSql(filter, d);
   const limit =
     filter.limit !== undefined && filter.limit >= 0
       ? ` LIMIT ${Math.min(Math.floor(filter.limit), MAX_ROWS)}`
       : '';
-  return { sql: `${where} ${NEWEST_FIRST}${limit}`, params };
+  const offset =
+    limit && filter.offset !== undefined && filter.offset > 0 ? ` OFFSET ${Math.floor(filter.offset)}` : '';
+  return { sql: `${where} ${orderSql(filter, d)}${limit}${offset}`, params };
 }

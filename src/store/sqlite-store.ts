@@ -6,6 +6,7 @@ import type {
   BenchRecord,
   BenchResult,
   HistoryKey,
+  LaunchFacets,
   LaunchFilter,
   LaunchListItem,
   LaunchRecord,
@@ -112,6 +113,14 @@ export class SqliteLedgerStore implements LedgerStore {
 
   async listItems(filter?: LaunchFilter): Promise<LaunchListItem[]> {
     return this.ledger.listItems(filter);
+  }
+
+  async countLaunches(filter?: LaunchFilter): Promise<number> {
+    return this.ledger.countLaunches(filter);
+  }
+
+  async launchFacets(): Promise<LaunchFacets> {
+    return this.ledger.launchFacets();
   }
 
   async history(key: HistoryKey, beforeTs?: number, limit?: number): Promise<LaunchRecord[]> {

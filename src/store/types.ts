@@ -74,7 +74,39 @@ export interface LaunchFilter {
   where?: Array<{ key: string; value: string; keys?: string[] }>;
   /** Launches read at this path (theirs or a copy's). */
   path?: string;
+  /** Words each of which the launch's text must contain, ignoring case (the dashboard's search box). */
+  text?: string[];
+  /** Newest first when absent. */
+  sort?: { by: LaunchSortKey; dir: 'asc' | 'desc' };
   limit?: number;
+  /** Rows to skip (one page of the dashboard's table after another); only with `limit`. */
+  offset?: number;
+}
+
+/** At most this many free-text terms in one query: each is one more pass over the row's text. */
+export const MAX_TERMS = 16;
+
+/** The dashboard table's sortable columns, sorted by the ledger query. */
+export const LAUNCH_SORT_KEYS = [
+  'start',
+  'id',
+  'host',
+  'model',
+  'engine',
+  'outcome',
+  'load',
+  'peak',
+  'median',
+  'bench',
+] as const;
+export type LaunchSortKey = (typeof LAUNCH_SORT_KEYS)[number];
+
+/** The values a filter of the table can take, each list sorted and bounded. */
+export interface LaunchFacets {
+  models: string[];
+  hosts: string[];
+  /** Launch states (outcome, or the live verdict kept), as `outcome=` takes them. */
+  states: string[];
 }
 
 export type LedgerErrorCode =

@@ -7,6 +7,7 @@ import type { GpuSummary, TargetSnapshot } from '../app/watched-target.js';
 import type { NodeListEntry } from '../core/multinode/combine.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
 import type { LaunchReport, ThroughputReport } from '../core/report.js';
+import type { LaunchFacets } from '../store/types.js';
 
 /** A target evaluated against one launch: pass is null when the launch has no value for the metric. */
 export interface TargetResult {
@@ -38,9 +39,15 @@ export type LaunchSummary = Omit<LaunchRecord, 'report'> & {
   nodes?: NodeListEntry[];
 };
 
+/** One page of the table: `launches` from `offset` on, at most `limit`, of `total` the filters keep. */
 export interface LaunchesResponse {
   launches: LaunchSummary[];
   targets: TargetRecord[];
+  total: number;
+  offset: number;
+  limit: number;
+  /** With `facets=1`: the values the table's filters offer (models, hosts, states), each sorted and bounded. */
+  facets?: LaunchFacets;
 }
 
 /**
@@ -83,4 +90,13 @@ export type LiveTarget = TargetSnapshot;
 
 export interface LiveResponse {
   targets: LiveTarget[];
+}
+
+/**
+ * The `summary` event every client of /api/events gets (on connect, then at most once a second as states
+ * change): the live cards counted by state, whatever their number.
+ */
+export interface LiveSummary {
+  targets: number;
+  states: Record<string, number>;
 }

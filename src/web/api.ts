@@ -7,10 +7,19 @@
 import { sweepReport } from '../app/sweep-report.js';
 import { LAUNCH_STATES } from '../core/launch-state.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
+import { summaryKeys } from '../core/report.js';
 import { evaluateTargets } from '../core/targets.js';
 import type { LedgerStore, SweepSummary } from '../store/ledger-store.js';
 import { listItemOf } from '../store/record.js';
-import { type LaunchFilter, type LaunchListItem, LedgerError } from '../store/types.js';
+import {
+  LAUNCH_SORT_KEYS,
+  type LaunchFacets,
+  type LaunchFilter,
+  type LaunchListItem,
+  type LaunchSortKey,
+  LedgerError,
+  MAX_TERMS,
+} from '../store/types.js';
 import type {
   ApiLaunch,
   BenchSummary,
@@ -37,8 +46,14 @@ export class HttpError extends Error {
 
 /** `?outcome=` takes a launch's state, as `runs --outcome` does: the log's outcome or the live verdict kept. */
 const OUTCOMES: readonly string[] = LAUNCH_STATES;
-const DEFAULT_LIMIT = 1000;
-const MAX_LIMIT = 100_000;
+/**
+ * One page of the table at a time: past MAX_LIMIT a request is asking for the whole ledger (100k launches were
+ * 90 MB and most of a GB of serve's memory per load), which the table never needs.
+ */
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 500;
+/** An offset past the biggest ledger we know of is a typo; bounded so OFFSET stays a number the database takes. */
+const MAX_OFFSET = 100_000_000;
 
 function latestBench(benches: readonly BenchRecord[]): BenchSummary | null {
   const b = benches.reduce<BenchRecord | null>(
@@ -77,6 +92,16 @@ function splitSeries(r: LaunchRecord): { launch: ApiLaunch; series: SeriesColumn
     tokS[i] = typeof v === 'number' ? v : null;
   }
   return { launch: { ...r, report: { ...r.report, throughput: rest } }, series: { ts, tokS } };
+}
+
+/** `name=` as a whole number in [min, max], or undefined when absent; anything else is a one-line 400. */
+function wholeNumber(q: URLSearchParams, name: string, min: number, max: number): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < min || n > max)
+    throw new HttpError(400, `${name}=${v.slice(0, 40)}: a whole number from ${min} to ${max} expected`);
+  return n;
 }
 
 function ledgerHttpError(e: unknown): never {
@@ -180,22 +205,36 @@ export class Api {
         return { key: w.slice(0, eq), value: w.slice(eq + 1) };
       });
     }
-    const limit = q.get('limit');
-    filter.limit = DEFAULT_LIMIT;
-    if (limit !== null && limit !== '') {
-      const n = Number(limit);
-      if (!/^\d+$/.test(limit) || n < 1 || n > MAX_LIMIT)
-        throw new HttpError(400, `limit=${limit}: a whole number from 1 to ${MAX_LIMIT} expected`);
-      filter.limit = n;
-    }
-    // Three queries whatever the count: the list rows (no report parsed), their benches, the targets.
+    const search = q.get('q');
+    if (search !== null && search.trim() !== '') this.search(search, filter);
+    const sort = q.get('sort');
+    const dir = q.get('dir');
+    if (dir !== null && dir !== '' && dir !== 'asc' && dir !== 'desc')
+      throw new HttpError(400, `dir=${dir}: asc or desc expected`);
+    if (sort !== null && sort !== '') {
+      if (!(LAUNCH_SORT_KEYS as readonly string[]).includes(sort))
+        throw new HttpError(400, `sort=${sort}: one of ${LAUNCH_SORT_KEYS.join(', ')}`);
+      filter.sort = { by: sort as LaunchSortKey, dir: dir === 'asc' ? 'asc' : 'desc' };
+    } else if (dir === 'asc') filter.sort = { by: 'start', dir: 'asc' };
+    filter.limit = wholeNumber(q, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
+    filter.offset = wholeNumber(q, 'offset', 0, MAX_OFFSET) ?? 0;
+    // A few queries whatever the ledger holds: the page's rows (no report parsed), their benches, the
+    // targets, the count; the filter values only when asked (the page asks once, not per page turned).
     let items: LaunchListItem[];
     let benches: Map<string, BenchRecord[]>;
     let targets: TargetRecord[];
+    let total: number;
+    let facets: LaunchFacets | undefined;
     try {
       items = await this.ledger.listItems(filter);
       benches = await this.ledger.benchesOf(items.map((i) => i.id));
       targets = await this.ledger.targets();
+      // A page short of its limit says the count itself (the usual case: one page).
+      total =
+        items.length < filter.limit && (items.length > 0 || filter.offset === 0)
+          ? filter.offset + items.length
+          : await this.ledger.countLaunches(filter);
+      if (q.get('facets') === '1') facets = await this.ledger.launchFacets();
     } catch (e) {
       ledgerHttpError(e);
     }
@@ -203,7 +242,31 @@ export class Api {
     return {
       launches: items.map((i) => this.rowOf(i, targets, benches.get(i.id) ?? none)),
       targets,
+      total,
+      offset: filter.offset,
+      limit: filter.limit,
+      ...(facets ? { facets: scrub(facets) } : {}),
     };
+  }
+
+  /**
+   * The search box: `key=value` words are config filters as `runs --where` takes them (`tp=8` finds tp_size
+   * and tensor_parallel_size), the other words must each occur in the launch's text.
+   */
+  private search(text: string, filter: LaunchFilter): void {
+    const words = text
+      .trim()
+      .split(/\s+/)
+      .slice(0, MAX_TERMS + 1);
+    if (words.length > MAX_TERMS)
+      throw new HttpError(400, `q=${text.slice(0, 80)}: at most ${MAX_TERMS} words to search for`);
+    for (const w of words) {
+      const eq = w.indexOf('=');
+      if (eq > 0) {
+        const key = w.slice(0, eq);
+        (filter.where ??= []).push({ key, value: w.slice(eq + 1), keys: summaryKeys(key) });
+      } else (filter.text ??= []).push(w);
+    }
   }
 
   private async resolve(ref: string): Promise<LaunchRecord> {

@@ -9,9 +9,9 @@ import type { FleetTarget } from '../app/fleet.js';
 import type { LaunchRecord } from '../core/records.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { Api, HttpError } from './api.js';
-import type { LiveTarget } from './api-types.js';
+import type { LiveSummary, LiveTarget } from './api-types.js';
 import { checkAuth } from './auth.js';
-import { EventHub } from './events.js';
+import { EventHub, parseWant, type Want } from './events.js';
 import { renderMetrics } from './metrics.js';
 import { scrub } from './scrub.js';
 import { readStatic, type StaticFile, staticTable } from './static.js';
@@ -26,6 +26,13 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
+
+const SUMMARY_MS = 1000;
+
+/** A target's state as its card shows it (web/js/pages/live.js). */
+function liveState(t: LiveTarget): string {
+  return t.unreachable ? 'unreachable' : (t.verdict?.state ?? 'waiting');
+}
 
 export interface ServerOptions {
   ledger: LedgerStore;
@@ -51,20 +58,49 @@ export class DashboardServer {
     // A page left open is an SSE stream held forever; keep-alive sockets must not outlive close().
     this.http.keepAliveTimeout = 5000;
     for (const t of opts.targets) {
-      // Scrubbing copies the whole launch (its config of hundreds of keys): only for pages that listen. With
-      // 50 targets loading, that copy for nobody was most of serve's garbage (bench:fleet).
       t.on('live', (snap: LiveTarget) => {
-        if (this.hub.size > 0) this.hub.send('live', scrub(snap));
+        this.noteState(snap);
+        // Scrubbing copies the whole launch (its config of hundreds of keys): only for pages that asked for
+        // this card. With 50 targets loading, that copy for nobody was most of serve's garbage (bench:fleet).
+        if (this.hub.wants(snap.name)) this.hub.send('live', scrub(snap), `live:${snap.name}`, snap.name);
       });
       t.on('launch', (rec: LaunchRecord) => {
         if (this.hub.size === 0) return;
         this.api.summary(rec).then(
-          (row) => this.hub.send('launch', row),
+          (row) => this.hub.send('launch', row, `launch:${row.id}`),
           // The ledger is busy: the page gets the launch with its next change or reload.
           () => {},
         );
       });
     }
+  }
+
+  /** Each target's state, for the summary every client gets (a count per state, not the cards). */
+  private readonly states = new Map<string, string>();
+  private summaryTimer: NodeJS.Timeout | null = null;
+
+  private noteState(snap: LiveTarget): void {
+    const state = liveState(snap);
+    if (this.states.get(snap.name) === state) return;
+    this.states.set(snap.name, state);
+    // Many targets change at once (a fleet starting): one summary a second at most.
+    if (this.summaryTimer || this.hub.size === 0) return;
+    this.summaryTimer = setTimeout(() => {
+      this.summaryTimer = null;
+      this.hub.send('summary', this.liveSummary(), 'summary');
+    }, SUMMARY_MS);
+    this.summaryTimer.unref();
+  }
+
+  /** How many targets are watched and how many are in each state: bounded by the states, not the targets. */
+  liveSummary(): LiveSummary {
+    const states: Record<string, number> = {};
+    for (const t of this.opts.targets) {
+      const snap = t.snapshot();
+      const st = this.states.get(snap.name) ?? liveState(snap);
+      states[st] = (states[st] ?? 0) + 1;
+    }
+    return { targets: this.opts.targets.length, states };
   }
 
   listen(port: number, host: string): Promise<AddressInfo> {
@@ -79,6 +115,7 @@ export class DashboardServer {
   }
 
   close(): Promise<void> {
+    if (this.summaryTimer) clearTimeout(this.summaryTimer);
     this.hub.close();
     return new Promise((resolve) => {
       this.http.close(() => resolve());
@@ -184,8 +221,18 @@ export class DashboardServer {
         this.send(res, req, 200, 'text/event-stream; charset=utf-8', '', cookie);
         return;
       }
-      const live = this.api.liveTargets().targets.map((t): [string, unknown] => ['live', t]);
-      this.hub.attach(res, { ...SECURITY_HEADERS, ...cookie }, live);
+      let want: Want;
+      try {
+        want = parseWant(url.searchParams);
+      } catch (e) {
+        throw new HttpError(400, (e as Error).message);
+      }
+      const initial: Array<[string, unknown]> = [['summary', this.liveSummary()]];
+      for (const t of this.opts.targets) {
+        const snap = t.snapshot();
+        if (want === 'all' || want?.has(snap.name)) initial.push(['live', scrub(snap)]);
+      }
+      this.hub.attach(res, { ...SECURITY_HEADERS, ...cookie }, want, initial);
       return;
     }
     const q = url.searchParams;

@@ -131,10 +131,12 @@ describe('dashboard pages (headless Chromium, firedup serve)', () => {
 
     // Highest peak tok/s first, then lowest first on a second click (launches without one stay last).
     const peak = page.locator('thead th button', { hasText: 'peak' });
+    // The ledger sorts: the rows come with the answer to the click.
+    const firstIs = (id: string) => async () => (await rows.first().getAttribute('data-id')) === id;
     await peak.click();
-    assert.equal(await rows.first().getAttribute('data-id'), byPath('cutlass').id);
+    await until('highest peak first', firstIs(byPath('cutlass').id));
     await peak.click();
-    assert.equal(await rows.first().getAttribute('data-id'), byPath('relaunch', 'ended').id);
+    await until('lowest peak first', firstIs(byPath('relaunch', 'ended').id));
 
     // Free text matches full flag names too, not only the short ones the cells show.
     await page.getByLabel('free-text filter').fill('max_running_requests=1024');
@@ -347,8 +349,8 @@ describe('dashboard pages (headless Chromium, firedup serve)', () => {
     }
   });
 
-  it('a table of 250 launches: the first rows at once, all of them in the next task, every one sorted', async () => {
-    // Copies of the scenario launches, an hour apart: more than the table builds before it shows.
+  it('a table of 250 launches pages on the server: 100 rows a page, page controls, a sort over all of them', async () => {
+    // Copies of the scenario launches, an hour apart: more than one page.
     const many: LaunchRecord[] = Array.from({ length: 250 }, (_, i) => {
       const r = structuredClone(recs[i % recs.length]!);
       r.id = (0xa000000000000000n + BigInt(i)).toString(16);
@@ -365,22 +367,39 @@ describe('dashboard pages (headless Chromium, firedup serve)', () => {
     const big = await serve(['--ledger', file]);
     try {
       const page = await open(`${big.base}/#/`);
+      const requests: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/launches')) requests.push(r.url());
+      });
       await page.waitForFunction(() => performance.getEntriesByName('firedup:table-complete').length > 0);
-      const [first, all] = (await page.evaluate(
-        "['firedup:table-rendered', 'firedup:table-complete'].map((m) => performance.getEntriesByName(m)[0].startTime)",
-      )) as number[];
-      assert.ok(first! <= all!);
       const rows = page.locator('tbody tr[data-id]');
+      const ids = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')));
       const newest = [...many].sort((a, b) => b.startTs! - a.startTs!).map((r) => r.id);
-      assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))), newest);
-      assert.match(await shown(page.locator('.count')), /250 launches/);
-      // A sort reorders every row, those built in the second task too.
+      assert.deepEqual(await ids(), newest.slice(0, 100));
+      assert.match(await shown(page.locator('.count')), /1–100 of 250 launches/);
+      assert.match(await shown(page.locator('.page-note')), /page 1 of 3/);
+      assert.equal(await page.getByLabel('previous page').isDisabled(), true);
+
+      await page.getByLabel('next page').click();
+      await until('page 2', async () => (await rows.first().getAttribute('data-id')) === newest[100]);
+      assert.deepEqual(await ids(), newest.slice(100, 200));
+      assert.match(await shown(page.locator('.count')), /101–200 of 250 launches/);
+      await page.getByLabel('last page').click();
+      await until('the last page', async () => (await rows.count()) === 50);
+      assert.deepEqual(await ids(), newest.slice(200));
+      assert.equal(await page.getByLabel('next page').isDisabled(), true);
+
+      // A sort is the ledger's, over every launch, and starts again at the first page.
       await page.locator('thead th button', { hasText: 'start' }).click();
       await until('oldest first', async () => (await rows.first().getAttribute('data-id')) === newest.at(-1));
-      assert.deepEqual(
-        await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id'))),
-        [...newest].reverse(),
-      );
+      assert.deepEqual(await ids(), [...newest].reverse().slice(0, 100));
+      // Rows per page.
+      await page.getByLabel('rows per page').selectOption('500');
+      await until('one page of all', async () => (await rows.count()) === 250);
+      assert.match(await shown(page.locator('.count')), /^250 launches$/);
+      // Never the whole ledger: every request asked for one page.
+      assert.ok(requests.length >= 4);
+      for (const u of requests) assert.ok(Number(new URL(u).searchParams.get('limit')) <= 500, u);
       await page.close();
     } finally {
       await big.stop();

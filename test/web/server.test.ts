@@ -235,13 +235,85 @@ describe('firedup serve', () => {
       since.filter((l: any) => l.path !== watched).map((l: any) => l.id),
       [secret.id],
     );
-    for (const q of ['since=yesterday', 'limit=0', 'limit=x', 'outcome=exploded', 'where=tp_size']) {
+    for (const q of [
+      'since=yesterday',
+      'limit=0',
+      'limit=x',
+      'limit=100000',
+      'limit=501',
+      'offset=-1',
+      'offset=1.5',
+      'sort=flags',
+      'dir=up',
+      'outcome=exploded',
+      'where=tp_size',
+      `q=${Array.from({ length: 17 }, (_, i) => `w${i}`).join('+')}`,
+    ]) {
       const r = await request(s.base, `/api/launches?${q}`);
       assert.equal(r.status, 400, q);
       const e = r.json();
       assert.deepEqual(Object.keys(e), ['error']);
       assert.ok(!e.error.includes('\n'), q);
     }
+  });
+
+  it('/api/launches pages: total, offset and limit; sort by a column either way; search; facets on request', async () => {
+    const get = async (q: string) => (await request(s.base, `/api/launches?${q}`)).json();
+    const full = await get('limit=500');
+    const n = full.total;
+    assert.equal(full.launches.length, n);
+    assert.equal(full.offset, 0);
+    assert.equal(full.limit, 500);
+    assert.equal(full.facets, undefined, 'no facets unless asked');
+    assert.equal((await get('')).limit, 100, 'one page of 100 by default');
+    // Page after page: the same launches in the same order, none twice, and every page says the total.
+    const paged: string[] = [];
+    for (let off = 0; off < n; off += 2) {
+      const p = await get(`limit=2&offset=${off}`);
+      assert.equal(p.total, n);
+      assert.equal(p.offset, off);
+      paged.push(...p.launches.map((l: any) => l.id));
+    }
+    assert.deepEqual(
+      paged,
+      full.launches.map((l: any) => l.id),
+    );
+    assert.deepEqual((await get(`offset=${n + 5}`)).launches, []);
+    assert.equal((await get(`offset=${n + 5}`)).total, n);
+    // Sorted by the ledger: peak tok/s high to low, unknown last either way.
+    const peaks = (q: string) => get(q).then((b) => b.launches.map((l: any) => l.peakTokS));
+    const known = (xs: Array<number | null>) => xs.filter((x) => x !== null) as number[];
+    const desc = await peaks('sort=peak&dir=desc&limit=500');
+    const asc = await peaks('sort=peak&dir=asc&limit=500');
+    assert.deepEqual(
+      known(desc),
+      [...known(desc)].sort((a, b) => b - a),
+    );
+    assert.deepEqual(
+      known(asc),
+      [...known(asc)].sort((a, b) => a - b),
+    );
+    assert.ok(known(desc).length > 1 && desc.at(-1) === null && asc.at(-1) === null);
+    assert.equal(desc[0], Math.max(...known(desc)));
+    // The bench column sorts on the latest bench's output tok/s.
+    assert.equal((await get('sort=bench&dir=desc&limit=1')).launches[0].bench.outputTokS, 950);
+    for (const key of ['id', 'start', 'host', 'model', 'engine', 'outcome', 'load', 'median'])
+      assert.equal((await get(`sort=${key}&dir=asc&limit=500`)).launches.length, n, key);
+    // Search: every word in the launch's text (its key flags and failure too); key=value is a config filter.
+    const oom = await get('q=OOM');
+    assert.ok(oom.total >= 1);
+    assert.ok(oom.launches.every((l: any) => l.failure?.class === 'oom'));
+    assert.deepEqual(
+      (await get('q=secret-box+tp=4')).launches.map((l: any) => l.id),
+      [secret.id],
+    );
+    assert.equal((await get('q=secret-box+tp=8')).total, 0);
+    assert.equal((await get('q=no-such-word-anywhere')).total, 0);
+    // Facets: the filters' values, from the whole ledger.
+    const f = (await get('facets=1&limit=1')).facets;
+    assert.ok(f.hosts.includes('secret-box'));
+    assert.ok(f.states.includes('crashed'));
+    assert.deepEqual(f.models, [...f.models].sort());
   });
 
   it('/api/launches/:id: the full record with report, benches and targets; a prefix works; unknown is 404', async () => {
@@ -335,7 +407,7 @@ describe('firedup serve', () => {
   });
 
   it('SSE: the current state on connect, then a live event and a launch event after lines are appended', async () => {
-    const es = await openEvents(s.base);
+    const es = await openEvents(s.base, '/api/events?targets=live-glm5.log');
     assert.equal(es.status, 200);
     assert.match(es.headers['content-type']!, /^text\/event-stream/);
     const first = await es.waitFor((e) => e.event === 'live');
@@ -355,6 +427,37 @@ describe('firedup serve', () => {
     const listed = (await request(s.base, `/api/launches?limit=100`)).json().launches;
     // The watched file is a copy of a log already recorded: one launch, read at both paths.
     assert.ok(listed.some((l: any) => l.path === watched || l.paths.some((p: any) => p.path === watched)));
+  });
+
+  it('SSE: a client gets the cards it asks for; asking for none, a summary of states, never a card', async () => {
+    const none = await openEvents(s.base);
+    const all = await openEvents(s.base, '/api/events?targets=*');
+    const other = await openEvents(s.base, '/api/events?targets=some-other-target');
+    const summary = await none.waitFor((e) => e.event === 'summary');
+    assert.equal(summary.data.targets, 1);
+    assert.equal(
+      Object.values(summary.data.states as Record<string, number>).reduce((a, b) => a + b, 0),
+      1,
+    );
+    assert.equal((await all.waitFor((e) => e.event === 'live')).data.name, 'live-glm5.log');
+    await other.waitFor((e) => e.event === 'summary');
+    // The card changes (a launch event or two) while these wait: still none for the others.
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.deepEqual(
+      none.events.filter((e) => e.event === 'live'),
+      [],
+    );
+    assert.deepEqual(
+      other.events.filter((e) => e.event === 'live'),
+      [],
+    );
+    for (const c of [none, all, other]) c.close();
+    const bad = await request(
+      s.base,
+      `/api/events?targets=${Array.from({ length: 1001 }, (_, i) => i).join(',')}`,
+    );
+    assert.equal(bad.status, 400);
+    assert.deepEqual(Object.keys(bad.json()), ['error']);
   });
 
   it('/metrics: Prometheus text with the watched target', async () => {
@@ -555,7 +658,7 @@ describe('firedup serve: token on a non-loopback bind', () => {
     const denied = await openEvents(s.base);
     assert.equal(denied.status, 401);
     denied.close();
-    const es = await openEvents(s.base, `/api/events?token=${token}`);
+    const es = await openEvents(s.base, `/api/events?token=${token}&targets=*`);
     assert.equal(es.status, 200);
     await es.waitFor((e) => e.event === 'live');
     es.close();

@@ -69,9 +69,22 @@ let retryDelay = 1000;
 /** Handlers of the current view: { live(target), launch(summary) }. */
 export let viewEvents = {};
 
-/** A new page starts with no event handlers of its own (the router calls this). */
+/**
+ * The live cards the current page wants (`targets=` of /api/events: '*' for every one); '' for none, which
+ * gets the launches and the summary only. The server sends no card a page did not ask for.
+ */
+let wantTargets = '';
+let openedWith = null;
+
+/** A new page starts with no event handlers of its own, and asks for no live card (the router calls this). */
 export function resetViewEvents() {
   viewEvents = {};
+  wantTargets = '';
+}
+
+/** The page shows these live cards ('*': all): the stream is opened again for them when the page is shown. */
+export function wantLiveCards(targets) {
+  wantTargets = targets;
 }
 
 function setConn(state, text) {
@@ -86,14 +99,21 @@ function setConn(state, text) {
  * gives up (the server answered an error, or restarted slowly), a new one is opened with backoff.
  */
 export function openEvents() {
-  if (events || authFailed || typeof EventSource === 'undefined') return;
-  const es = new EventSource('api/events');
+  if (authFailed || typeof EventSource === 'undefined') return;
+  if (events && openedWith === wantTargets) return;
+  if (events) events.close();
+  openedWith = wantTargets;
+  const es = new EventSource(
+    wantTargets ? `api/events?targets=${encodeURIComponent(wantTargets)}` : 'api/events',
+  );
   events = es;
   es.addEventListener('open', () => {
+    if (events !== es) return;
     retryDelay = 1000;
     setConn('on', 'events: live');
   });
   es.addEventListener('error', () => {
+    if (events !== es) return;
     if (es.readyState === EventSource.CLOSED) {
       events = null;
       setConn('off', 'events: disconnected, retrying');
@@ -104,6 +124,19 @@ export function openEvents() {
   });
   es.addEventListener('live', (ev) => dispatch('live', ev.data));
   es.addEventListener('launch', (ev) => dispatch('launch', ev.data));
+  es.addEventListener('summary', (ev) => {
+    let s;
+    try {
+      s = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    const el = document.getElementById('conn');
+    if (el && s && typeof s.targets === 'number')
+      el.title = `event stream from the server; ${s.targets} watched: ${Object.entries(s.states ?? {})
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ')}`;
+  });
 }
 
 function closeEvents() {

@@ -1,5 +1,5 @@
 /** list()'s filters in Postgres SQL (ledger.ts's filterSql, with jsonb where SQLite has json_each). */
-import { type FilterDialect, filterSql } from '../list-filter.js';
+import { type FilterDialect, filterSql, whereSql } from '../list-filter.js';
 import type { LaunchFilter } from '../types.js';
 
 /** The SQL that matches a config field against what the user typed, as SQLite's configMatch does. */
@@ -33,6 +33,13 @@ function configMatch(keys: string[], value: string): { sql: string; params: unkn
 }
 
 /** Postgres's side of list()'s filters (`?` placeholders, numbered by the store). */
-const PG_FILTERS: FilterDialect = { modelContains: 'strpos(lower(model), lower(?::text)) > 0', configMatch };
+const PG_FILTERS: FilterDialect = {
+  modelContains: 'strpos(lower(model), lower(?::text)) > 0',
+  textContains: 'strpos(%s, ?::text) > 0',
+  benchOutput: `(SELECT (b.result::jsonb ->> 'outputTokS')::float8 FROM benches AS b WHERE b.launch_id = launches.id
+    ORDER BY coalesce(b.finished_at, b.imported_at) DESC, b.id DESC LIMIT 1)`,
+  configMatch,
+};
 
 export const pgFilterSql = (filter: LaunchFilter) => filterSql(filter, PG_FILTERS);
+export const pgWhereSql = (filter: LaunchFilter) => whereSql(filter, PG_FILTERS);

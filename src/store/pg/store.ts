@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import { LIST_COLUMNS, NEWEST_FIRST, otherPaths, when } from '../ledger.js';
 import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from '../ledger-store.js';
+import { FACET_LIMIT, STATE_SQL } from '../list-filter.js';
 import { KEEPS_FINAL_LIVE, LAUNCH_PORT_SQL } from '../live-rank.js';
 import {
   type BenchRow,
@@ -31,6 +32,7 @@ import {
   type BenchRecord,
   type BenchResult,
   type HistoryKey,
+  type LaunchFacets,
   type LaunchFilter,
   type LaunchListItem,
   type LaunchPath,
@@ -43,7 +45,7 @@ import {
   type TargetRecord,
 } from '../types.js';
 import { displayUrl, pgLedgerError } from './errors.js';
-import { pgFilterSql } from './filters.js';
+import { pgFilterSql, pgWhereSql } from './filters.js';
 import { createPool, numbered, type Queryable } from './query.js';
 import { migratePg } from './schema.js';
 
@@ -609,6 +611,31 @@ export class PgLedgerStore implements LedgerStore {
       const paths = await this.pathsOf(rows.map((r) => r.id));
       return rows.map((r) => listItemFromRow(r, paths.get(r.id)));
     });
+  }
+
+  async countLaunches(filter: LaunchFilter = {}): Promise<number> {
+    return this.guard(async () => {
+      const { sql, params } = pgWhereSql(filter);
+      const row = await this.sql.get<{ n: string | number }>(
+        `SELECT count(*) AS n FROM launches ${sql}`,
+        ...params,
+      );
+      return Number(row?.n ?? 0);
+    });
+  }
+
+  async launchFacets(): Promise<LaunchFacets> {
+    const col = async (expr: string): Promise<string[]> =>
+      (
+        await this.sql.all<{ v: string }>(
+          `SELECT DISTINCT ${expr} AS v FROM launches WHERE ${expr} IS NOT NULL ORDER BY v LIMIT ${FACET_LIMIT}`,
+        )
+      ).map((r) => r.v);
+    return this.guard(async () => ({
+      models: await col('model'),
+      hosts: await col('host'),
+      states: await col(`(${STATE_SQL})`),
+    }));
   }
 
   async history(key: HistoryKey, beforeTs?: number, limit = 20): Promise<LaunchRecord[]> {

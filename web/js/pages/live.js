@@ -1,7 +1,7 @@
 /**
  * Page #/live : one card per watched target, updated from /api/events.
  */
-import { api, viewEvents } from '../api.js';
+import { api, viewEvents, wantLiveCards } from '../api.js';
 import { h } from '../dom.js';
 import { fmtDur, fmtGiB, fmtNum } from '../format.js';
 import { onCleanup, routeSeq } from '../router.js';
@@ -32,6 +32,8 @@ export async function liveView(seq) {
   root.append(h('h1', null, 'Live'), empty, grid);
   for (const t of data.targets ?? []) put(t);
   viewEvents.live = put;
+  // Every card is on this page: the stream sends each one's changes (other pages get none).
+  wantLiveCards('*');
   // "updated N s ago" ticks without a server event.
   const timer = setInterval(() => {
     for (const c of cards.values()) {

@@ -5,7 +5,7 @@ import { api, viewEvents } from '../api.js';
 import { h } from '../dom.js';
 import { fmtDur, fmtNum, fmtTs, fmtVal, plural, shortId } from '../format.js';
 import { routeSeq } from '../router.js';
-import { OUTCOME_RANK, stateOf, tone } from '../states.js';
+import { stateOf, tone } from '../states.js';
 
 /**
  * Key flags shown when they vary among the listed launches (tp always), with the short names the table
@@ -40,47 +40,56 @@ function flagChip(k, v) {
   return `${short}=${fmtVal(v)}`;
 }
 
-/** Table state survives navigation to a detail page and back. */
+/** Rows per page the table offers; the server takes at most 500. */
+const PAGE_SIZES = [50, 100, 200, 500];
+
+/**
+ * Table state survives navigation to a detail page and back. The ledger filters, sorts and pages (a fleet's
+ * ledger holds 100k launches): the page holds one page of them.
+ */
 const table = {
   launches: [],
-  byId: new Map(),
-  /** id → { tr, text } : rows are built once and reordered, never rebuilt on sort or filter. */
-  rows: new Map(),
+  total: 0,
+  offset: 0,
+  limit: 100,
+  targets: [],
+  /** The filters' values (models, hosts, states), from the server; refreshed as launches come. */
+  facets: null,
+  facetsStale: true,
   flagKeys: [],
   filter: { model: '', host: '', outcome: '', text: '' },
   sort: { col: 'start', dir: -1 },
   selected: new Set(),
   els: null,
-  rendered: false,
-  /** Bumped by every renderTable: rows still being appended for an earlier one are dropped. */
-  renderSeq: 0,
+  /** Bumped by every request: an answer for an earlier one is dropped. */
+  loadSeq: 0,
 };
 
+/** The columns; `sortable: false` where the ledger has no column to sort on (flags, targets are per row). */
 const COLUMNS = [
   { key: 'pick', label: '', sortable: false },
-  { key: 'id', label: 'id', value: (l) => l.id },
-  { key: 'start', label: 'start', unit: 'log clock', value: (l) => l.startTs ?? l.firstSeen ?? null },
-  { key: 'host', label: 'host', value: (l) => l.host },
-  { key: 'model', label: 'model', value: (l) => l.model },
-  { key: 'engine', label: 'engine', value: (l) => l.engine },
-  { key: 'outcome', label: 'outcome', unit: 'phase', value: (l) => OUTCOME_RANK[stateOf(l)] ?? 9 },
-  { key: 'flags', label: 'key flags', unit: 'tp + those that vary', value: (l) => flagText(l) },
+  { key: 'id', label: 'id' },
+  { key: 'start', label: 'start', unit: 'log clock' },
+  { key: 'host', label: 'host' },
+  { key: 'model', label: 'model' },
+  { key: 'engine', label: 'engine' },
+  { key: 'outcome', label: 'outcome', unit: 'phase' },
+  { key: 'flags', label: 'key flags', unit: 'tp + those that vary', sortable: false },
   {
     key: 'load',
     label: 'load',
     unit: 'to ready',
     title: 'from the first line to ready',
     num: true,
-    value: (l) => l.loadSeconds,
   },
-  { key: 'peak', label: 'peak', unit: 'tok/s', num: true, value: (l) => l.peakTokS },
-  { key: 'median', label: 'median', unit: 'tok/s', num: true, value: (l) => l.medianTokS },
-  { key: 'bench', label: 'bench out', unit: 'tok/s', num: true, value: (l) => l.bench?.outputTokS ?? null },
+  { key: 'peak', label: 'peak', unit: 'tok/s', num: true },
+  { key: 'median', label: 'median', unit: 'tok/s', num: true },
+  { key: 'bench', label: 'bench out', unit: 'tok/s', num: true },
   {
     key: 'targets',
     label: 'target',
     title: 'performance targets: ✓ all met, ✗ one missed',
-    value: targetRank,
+    sortable: false,
   },
 ];
 
@@ -90,19 +99,6 @@ function targetState(l) {
   if (t.some((x) => x.pass === false)) return false;
   if (t.every((x) => x.pass === true)) return true;
   return null;
-}
-
-function targetRank(l) {
-  const st = targetState(l);
-  return st === true ? 2 : st === false ? 0 : (l.targets ?? []).length ? 1 : null;
-}
-
-function flagText(l) {
-  const f = l.keyFlags ?? {};
-  return table.flagKeys
-    .filter((k) => f[k] !== undefined)
-    .map((k) => flagChip(k, f[k]))
-    .join(' ');
 }
 
 /** tp, and every other key flag whose value is not the same in all launches. */
@@ -122,48 +118,114 @@ function varyingFlags(launches) {
   return keys;
 }
 
-function setLaunches(list) {
-  table.launches = list;
-  table.byId = new Map(list.map((l) => [l.id, l]));
-  table.flagKeys = varyingFlags(list);
-  table.rows.clear();
+/** The request for the page shown: filters, search, sort and page, all done by the ledger. */
+function query() {
+  const { filter: f, sort } = table;
+  const q = new URLSearchParams();
+  if (f.model) q.set('model', f.model);
+  if (f.host) q.set('host', f.host);
+  if (f.outcome) q.set('outcome', f.outcome);
+  const words = searchWords(f.text);
+  if (words) q.set('q', words);
+  q.set('sort', sort.col);
+  q.set('dir', sort.dir > 0 ? 'asc' : 'desc');
+  q.set('limit', String(table.limit));
+  if (table.offset) q.set('offset', String(table.offset));
+  if (table.facetsStale) q.set('facets', '1');
+  return `api/launches?${q}`;
+}
+
+/** The search box's words, with a flag's short name as the cells print it (`max_running=64`) made its key. */
+function searchWords(text) {
+  const full = Object.fromEntries(Object.entries(FLAG_KEYS).map(([k, v]) => [v, k]));
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => {
+      const eq = w.indexOf('=');
+      if (eq <= 0) return w;
+      const k = w.slice(0, eq);
+      return `${full[k] ?? k}${w.slice(eq)}`;
+    })
+    .join(' ');
+}
+
+function setPage(data) {
+  table.launches = data.launches ?? [];
+  table.total = data.total ?? table.launches.length;
+  table.offset = data.offset ?? 0;
+  table.targets = data.targets ?? [];
+  if (data.facets) {
+    table.facets = data.facets;
+    table.facetsStale = false;
+  }
+  table.flagKeys = varyingFlags(table.launches);
+}
+
+/** Fetches the page the state names and shows it; an answer overtaken by a later request is dropped. */
+async function load() {
+  const seq = ++table.loadSeq;
+  table.els?.count.classList.add('loading');
+  let data;
+  try {
+    data = await api(query());
+  } catch (e) {
+    if (seq !== table.loadSeq || !table.els) return;
+    table.els.count.classList.remove('loading');
+    table.els.count.textContent = e.message;
+    return;
+  }
+  if (seq !== table.loadSeq || !table.els?.tbody.isConnected) return;
+  // Past the end (launches forgotten, a filter narrowed): the last page there is.
+  if (!data.launches.length && data.total > 0 && data.offset > 0) {
+    table.offset = Math.floor((data.total - 1) / table.limit) * table.limit;
+    return load();
+  }
+  setPage(data);
+  refreshFilterOptions();
+  renderTable();
 }
 
 export async function tableView(seq) {
-  const data = await api('api/launches?limit=100000');
+  table.facetsStale = true;
+  const data = await api(query());
   performance.mark('firedup:data-ready');
   if (seq !== routeSeq) return null;
-  setLaunches(data.launches ?? []);
+  setPage(data);
   const root = h('section', { class: 'table-page' });
   const els = buildTableChrome(root);
-  // The targets themselves: under the column's name, listed in its tooltip.
-  const targets = data.targets ?? [];
-  const th = els.ths.get('targets');
-  th.title = targets.length
-    ? `targets (✓ all met, ✗ one missed, – no data):\n${targets.map((t) => (t.model ? `${t.expr} (${t.model})` : t.expr)).join('\n')}`
-    : 'no target set (firedup target add)';
-  th.querySelector('button').append(
-    h('span', { class: 'unit' }, targets.length ? `${targets.length} set` : 'none set'),
-  );
   table.els = els;
   renderTable();
   viewEvents.launch = (summary) => {
     const i = table.launches.findIndex((l) => l.id === summary.id);
-    if (i >= 0) table.launches[i] = summary;
-    else table.launches.unshift(summary);
-    table.byId.set(summary.id, summary);
-    const keys = varyingFlags(table.launches);
-    if (keys.join() !== table.flagKeys.join()) {
-      table.flagKeys = keys;
-      table.rows.clear();
-    } else table.rows.delete(summary.id);
-    refreshFilterOptions();
-    scheduleRender();
+    table.facetsStale = true;
+    if (i >= 0) {
+      // On this page: the row changes in place (its sort position too waits for the next load).
+      table.launches[i] = summary;
+      const keys = varyingFlags(table.launches);
+      if (keys.join() !== table.flagKeys.join()) table.flagKeys = keys;
+      scheduleRender();
+    } else if (table.offset === 0) scheduleLoad();
   };
   root.afterMount = () => {
     performance.mark('firedup:table-rendered');
   };
   return root;
+}
+
+/** A launch new to the first page: the page is fetched again, at most once every LOAD_EVERY_MS. */
+const LOAD_EVERY_MS = 2000;
+let loadTimer = null;
+let lastLoad = 0;
+function scheduleLoad() {
+  if (loadTimer) return;
+  const wait = Math.max(0, lastLoad + LOAD_EVERY_MS - Date.now());
+  loadTimer = setTimeout(() => {
+    loadTimer = null;
+    lastLoad = Date.now();
+    if (table.els?.tbody.isConnected) load();
+  }, wait);
 }
 
 let renderQueued = false;
@@ -174,6 +236,12 @@ function scheduleRender() {
     renderQueued = false;
     if (table.els?.tbody.isConnected) renderTable();
   });
+}
+
+/** A filter, the search or the sort changed: the first page of the new list. */
+function reload() {
+  table.offset = 0;
+  load();
 }
 
 function buildTableChrome(root) {
@@ -192,24 +260,48 @@ function buildTableChrome(root) {
   const pickNote = h('span', { class: 'muted' }, 'pick 2–4 to compare');
   model.addEventListener('change', () => {
     f.model = model.value;
-    renderTable();
+    reload();
   });
   host.addEventListener('change', () => {
     f.host = host.value;
-    renderTable();
+    reload();
   });
   outcome.addEventListener('change', () => {
     f.outcome = outcome.value;
-    renderTable();
+    reload();
   });
   let t = null;
+  // Each change is a query of the ledger: after a pause in typing, not per key.
   text.addEventListener('input', () => {
     clearTimeout(t);
     t = setTimeout(() => {
       f.text = text.value;
-      renderTable();
-    }, 80);
+      reload();
+    }, 250);
   });
+  const go = (offset) => {
+    table.offset = Math.max(0, offset);
+    load();
+  };
+  const first = h('button', { type: 'button', 'aria-label': 'first page' }, '«');
+  const prev = h('button', { type: 'button', 'aria-label': 'previous page' }, '‹ prev');
+  const next = h('button', { type: 'button', 'aria-label': 'next page' }, 'next ›');
+  const last = h('button', { type: 'button', 'aria-label': 'last page' }, '»');
+  first.addEventListener('click', () => go(0));
+  prev.addEventListener('click', () => go(table.offset - table.limit));
+  next.addEventListener('click', () => go(table.offset + table.limit));
+  last.addEventListener('click', () => go(Math.floor((table.total - 1) / table.limit) * table.limit));
+  const size = h(
+    'select',
+    { 'aria-label': 'rows per page' },
+    PAGE_SIZES.map((n) => h('option', { value: String(n) }, String(n))),
+  );
+  size.value = String(table.limit);
+  size.addEventListener('change', () => {
+    table.limit = Number(size.value);
+    reload();
+  });
+  const pageNote = h('span', { class: 'page-note muted' });
   compare.addEventListener('click', () => {
     location.hash = `#/compare/${[...table.selected].join(',')}`;
   });
@@ -229,7 +321,7 @@ function buildTableChrome(root) {
       btn.addEventListener('click', () => {
         if (table.sort.col === c.key) table.sort.dir = -table.sort.dir;
         else table.sort = { col: c.key, dir: c.num || c.key === 'start' ? -1 : 1 };
-        renderTable();
+        reload();
       });
       th.append(btn);
     }
@@ -258,8 +350,33 @@ function buildTableChrome(root) {
       compare,
     ),
     h('div', { class: 'table-wrap' }, h('table', { class: 'launches' }, h('thead', null, headRow), tbody)),
+    h(
+      'nav',
+      { class: 'pager', 'aria-label': 'pages' },
+      first,
+      prev,
+      pageNote,
+      next,
+      last,
+      h('label', null, 'rows ', size),
+    ),
   );
-  const els = { model, host, outcome, text, count, compare, pickNote, tbody, ths };
+  const els = {
+    model,
+    host,
+    outcome,
+    text,
+    count,
+    compare,
+    pickNote,
+    tbody,
+    ths,
+    first,
+    prev,
+    next,
+    last,
+    pageNote,
+  };
   table.els = els;
   refreshFilterOptions();
   return els;
@@ -273,10 +390,12 @@ function refreshFilterOptions() {
     sel.replaceChildren(...opts);
     sel.value = values.has(cur) ? cur : '';
   };
-  const col = (k) => new Set(table.launches.map((l) => l[k]).filter((v) => v !== null && v !== undefined));
-  fill(model, col('model'), table.filter.model, 'all');
-  fill(host, col('host'), table.filter.host, 'all');
-  fill(outcome, col('outcome'), table.filter.outcome, 'all');
+  const fc = table.facets ?? { models: [], hosts: [], states: [] };
+  // The value chosen stays offered even when the server's list no longer has it (it is bounded).
+  const col = (values, cur) => new Set(cur ? [...values, cur] : values);
+  fill(model, col(fc.models, table.filter.model), table.filter.model, 'all');
+  fill(host, col(fc.hosts, table.filter.host), table.filter.host, 'all');
+  fill(outcome, col(fc.states, table.filter.outcome), table.filter.outcome, 'all');
   table.filter.model = model.value;
   table.filter.host = host.value;
   table.filter.outcome = outcome.value;
@@ -311,42 +430,6 @@ function templateRow() {
     h('td', { class: 'target' }),
   );
   return rowTemplate.cloneNode(true);
-}
-
-/**
- * A launch's row: its `tr`, built when the row is first shown (sorting or filtering 1,000 launches builds
- * none), and its text for the free-text filter, built on the first such filter.
- */
-function rowFor(l) {
-  let row = table.rows.get(l.id);
-  if (row) return row;
-  row = {
-    _tr: null,
-    _text: null,
-    get tr() {
-      this._tr ??= rowElement(l);
-      return this._tr;
-    },
-    get text() {
-      this._text ??= [
-        l.id,
-        l.host,
-        l.path,
-        l.model,
-        l.engine,
-        stateOf(l),
-        l.phase,
-        l.failure?.class,
-        flagText(l),
-        allFlags(l.keyFlags ?? {}),
-      ]
-        .join(' ')
-        .toLowerCase();
-      return this._text;
-    },
-  };
-  table.rows.set(l.id, row);
-  return row;
 }
 
 function rowElement(l) {
@@ -400,67 +483,14 @@ function rowElement(l) {
   return tr;
 }
 
-function allFlags(kf) {
-  return Object.entries(kf)
-    .map(([k, v]) => `${k}=${fmtVal(v)}`)
-    .join(' ');
-}
-
-/**
- * Rows to build before the table shows (a few screens); the others are built in a task of their own, so
- * 1,000 launches show their first rows without waiting for the last (and the browser lays out 100 rows
- * first, not 1,000). Rows built before (a sort, a filter, an update) cost nothing and are never deferred.
- */
-const FIRST_ROWS = 100;
-
-/** Appends the rows of `list` from `from` on to `frag` until `budget` rows had to be built; returns where it stopped. */
-function appendSome(frag, list, from, budget) {
-  let i = from;
-  for (; i < list.length && (budget > 0 || list[i].row._tr); i++) {
-    if (!list[i].row._tr) budget--;
-    frag.append(list[i].row.tr);
-  }
-  return i;
-}
-
-/** The rows of `list` from `from` on, in the next task; dropped when the table is rendered again by then. */
-function appendRows(list, from, seq) {
-  if (from >= list.length) {
-    performance.mark('firedup:table-complete');
-    return;
-  }
-  setTimeout(() => {
-    if (seq !== table.renderSeq) return;
-    const frag = document.createDocumentFragment();
-    appendSome(frag, list, from, Number.POSITIVE_INFINITY);
-    table.els.tbody.append(frag);
-    performance.mark('firedup:table-complete');
-  }, 0);
-}
-
+/** The page's rows, built anew per page (at most 500: the server pages, the browser does not). */
 function renderTable() {
-  const { filter, sort, els } = table;
-  const terms = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
-  const col = COLUMNS.find((c) => c.key === sort.col) ?? COLUMNS[2];
-  const list = [];
-  for (const l of table.launches) {
-    if (filter.model && l.model !== filter.model) continue;
-    if (filter.host && l.host !== filter.host) continue;
-    if (filter.outcome && stateOf(l) !== filter.outcome) continue;
-    const row = rowFor(l);
-    if (terms.length && !terms.every((t) => row.text.includes(t))) continue;
-    list.push({ l, v: col.value(l), row });
-  }
-  list.sort((a, b) => {
-    // Unknown values sort last whichever the direction.
-    if (a.v === null || a.v === undefined) return b.v === null || b.v === undefined ? 0 : 1;
-    if (b.v === null || b.v === undefined) return -1;
-    return (a.v < b.v ? -1 : a.v > b.v ? 1 : 0) * sort.dir;
-  });
-  const seq = ++table.renderSeq;
+  const { sort, els } = table;
   const frag = document.createDocumentFragment();
-  const shown = appendSome(frag, list, 0, FIRST_ROWS);
-  if (!list.length) {
+  for (const l of table.launches) frag.append(rowElement(l));
+  const filtered =
+    table.filter.model || table.filter.host || table.filter.outcome || table.filter.text.trim();
+  if (!table.launches.length) {
     frag.append(
       h(
         'tr',
@@ -468,7 +498,7 @@ function renderTable() {
         h(
           'td',
           { colspan: COLUMNS.length },
-          table.launches.length
+          filtered
             ? 'No launch matches the filter.'
             : 'No launch recorded yet: `firedup serve --watch LOG` records the launches it watches.',
         ),
@@ -476,15 +506,41 @@ function renderTable() {
     );
   }
   els.tbody.replaceChildren(frag);
-  appendRows(list, shown, seq);
+  performance.mark('firedup:table-complete');
+  const n = table.launches.length;
+  const from = table.offset + 1;
+  const to = table.offset + n;
+  const what = filtered ? 'matching launch' : 'launch';
+  els.count.classList.remove('loading');
   els.count.textContent =
-    list.length === table.launches.length
-      ? plural(list.length, 'launch', 'launches')
-      : `${list.length} of ${plural(table.launches.length, 'launch', 'launches')}`;
+    n === 0
+      ? filtered
+        ? 'no matching launch'
+        : plural(table.total, 'launch', 'launches')
+      : n === table.total
+        ? plural(n, what, `${what}es`)
+        : `${from}–${to} of ${plural(table.total, what, `${what}es`)}`;
+  const pages = Math.max(1, Math.ceil(table.total / table.limit));
+  const page = Math.floor(table.offset / table.limit) + 1;
+  els.pageNote.textContent = `page ${page} of ${pages}`;
+  els.first.disabled = els.prev.disabled = table.offset === 0;
+  els.next.disabled = els.last.disabled = to >= table.total;
   for (const [k, th] of els.ths) {
     th.classList.toggle('sorted', k === sort.col);
     if (k === sort.col) th.setAttribute('aria-sort', sort.dir > 0 ? 'ascending' : 'descending');
     else th.removeAttribute('aria-sort');
   }
+  // The targets themselves: under the column's name, listed in its tooltip.
+  const targets = table.targets;
+  const th = els.ths.get('targets');
+  th.title = targets.length
+    ? `targets (✓ all met, ✗ one missed, – no data):\n${targets.map((t) => (t.model ? `${t.expr} (${t.model})` : t.expr)).join('\n')}`
+    : 'no target set (firedup target add)';
+  let unit = th.querySelector('.unit');
+  if (!unit) {
+    unit = h('span', { class: 'unit' });
+    th.append(unit);
+  }
+  unit.textContent = targets.length ? `${targets.length} set` : 'none set';
   updateCompare();
 }
