@@ -106,7 +106,7 @@ describe('LiveSession', () => {
       findPid: async () => ({ pid: 4242, tiedBy: 'test' }),
       http: async (url): Promise<HttpObservation> => ({
         url,
-        health: { state: 'ok', status: 200, ms: 1, detail: null },
+        health: { state: 'http', status: 200, ms: 1, detail: null },
         version: null,
         model: null,
         serverConfig: null,
