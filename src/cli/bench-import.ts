@@ -230,7 +230,7 @@ async function benchList(rest: string[]): Promise<number> {
         b.tool,
         `c=${b.maxConcurrency ?? '∞'}`,
         `${fmtNum(b.outputTokS)} tok/s`,
-        fmtTs(b.finishedAt),
+        fmtTs(b.finishedAt ?? null),
         { text: b.unattached ?? '', paint: st.dim },
       ]);
       process.stdout.write(
