@@ -403,8 +403,9 @@ function lightFromRow(
     paths: [own, ...paths.filter((p) => p.host !== own.host || p.path !== own.path)],
     machine: row.machine ?? null,
     user: row.user_name ?? null,
-    notes: row.notes ? JSON.parse(row.notes) : [],
-    tags: row.tags ? JSON.parse(row.tags) : [],
+    // Only where the user wrote some: a launch without stays as it was written.
+    ...(row.notes ? { notes: JSON.parse(row.notes) } : {}),
+    ...(row.tags ? { tags: JSON.parse(row.tags) } : {}),
   };
 }
 
@@ -515,9 +516,10 @@ export function benchFromRow(row: BenchRow): BenchRecord {
     id: row.id,
     launchId: row.launch_id,
     importedAt: row.imported_at,
-    ...(row.launch_id === null ? { unattached: row.unattached ?? null } : {}),
-    machine: row.machine ?? null,
-    user: row.user_name ?? null,
+    // Who kept it, for a bench with no launch to say where it ran.
+    ...(row.launch_id === null
+      ? { unattached: row.unattached ?? null, machine: row.machine ?? null, user: row.user_name ?? null }
+      : {}),
   };
 }
 
