@@ -60,17 +60,28 @@ export async function attachBenches(
   ledger: LedgerStore,
   placed: Placed[],
   forced: LaunchRecord | null,
-): Promise<{ done: Attached[]; unmatched: Placed[] }> {
+): Promise<{ done: Attached[]; unmatched: Array<Placed & { kept: BenchRecord }> }> {
   const done: Array<{ p: Placed; launch: LaunchRecord; record: BenchRecord; added: boolean }> = [];
-  const unmatched: Placed[] = [];
+  const unmatched: Array<Placed & { kept: BenchRecord }> = [];
   for (const p of placed) {
     const launch = forced ?? (p.at === null ? null : await ledger.servingAt(p.host, p.port, p.at));
     if (!launch) {
-      unmatched.push(p);
+      // Kept, not dropped: `bench list` shows it with why, `bench attach` gives it its launch.
+      const { record } = await ledger.keepUnattached(p.result, unmatchedWhy(p));
+      unmatched.push({ ...p, kept: record });
       continue;
     }
     const { record, added } = await ledger.addBench(launch.id, p.result);
     done.push({ p, launch, record, added });
   }
   return { done, unmatched };
+}
+
+/** Why no launch took a result: where and when it ran, as the ledger was asked. */
+export function unmatchedWhy(p: Placed): string {
+  const at =
+    p.at === null
+      ? 'at an unknown time'
+      : `at ${new Date(p.at * 1000).toISOString().slice(0, 19)} (log time)`;
+  return `no launch serving on ${p.host}${p.port ? `:${p.port}` : ''} ${at}`;
 }

@@ -84,37 +84,35 @@ export async function recordBenchRun(
     if (e instanceof LedgerError) throw new UsageError(`bench run: --launch: ${e.message}`, 2);
     throw e;
   }
-  if (!launch)
-    return {
-      launch: null,
-      benches: [],
-      why: `no launch serving on ${host}:${port} in the ledger; attach with --launch ID (firedup runs lists launches)`,
-    };
+  const level = (l: BenchRunResult['levels'][number]) =>
+    fingerprinted(
+      levelToBench(l.metrics, {
+        url: url.origin,
+        host,
+        port,
+        model: r.model,
+        endpoint: r.endpoint,
+        finishedAtWall: wallOf(l.endedAt),
+        startedAtEpoch: l.startedAt,
+        slo: opts.plan.slo ? { ...opts.plan.slo } : null,
+        server,
+        maxFailedRate: opts.maxFailedRate,
+      }),
+    );
+  // A run no launch takes is kept all the same, with why: `bench list` shows it, `bench attach` places it.
+  const unattached = async (why: string): Promise<Recorded> => {
+    const benches: number[] = [];
+    for (const l of r.levels) benches.push((await ledger.keepUnattached(level(l), why)).record.id);
+    return { launch: null, benches, why };
+  };
+  if (!launch) return unattached(`no launch serving on ${host}:${port} in the ledger`);
   // The same host and port is not enough: the server that answered must be that launch's, by the model it
   // serves and the engine it says it is. A day-old launch on the port is not the server measured now.
   const mismatch = typeof opts.flags.launch === 'string' ? null : notThisLaunch(launch, r.model, server);
   if (mismatch)
-    return {
-      launch: null,
-      benches: [],
-      why: `the server on ${host}:${port} is not launch ${launch.id.slice(0, 8)}'s: ${mismatch}; attach with --launch ID if it is`,
-    };
+    return unattached(`the server on ${host}:${port} is not launch ${launch.id.slice(0, 8)}'s: ${mismatch}`);
   const benches: number[] = [];
-  for (const l of r.levels) {
-    const parsed = levelToBench(l.metrics, {
-      url: url.origin,
-      host,
-      port,
-      model: r.model,
-      endpoint: r.endpoint,
-      finishedAtWall: wallOf(l.endedAt),
-      startedAtEpoch: l.startedAt,
-      slo: opts.plan.slo ? { ...opts.plan.slo } : null,
-      server,
-      maxFailedRate: opts.maxFailedRate,
-    });
-    benches.push((await ledger.addBench(launch.id, fingerprinted(parsed))).record.id);
-  }
+  for (const l of r.levels) benches.push((await ledger.addBench(launch.id, level(l))).record.id);
   return { launch, benches, why: null };
 }
 

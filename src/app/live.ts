@@ -322,6 +322,8 @@ export class LiveSession extends EventEmitter {
       expect: this.expectFor(report),
       urlNamed: this.opts.url !== undefined,
       notProbed: this.notProbed,
+      portDownSince: this.portDownSince,
+      logArrival: this.arrival,
     });
     if (this.baseline === undefined)
       v = { ...v, state: 'waiting', why: 'reading the log and probing the server' };
@@ -512,6 +514,9 @@ export class LiveSession extends EventEmitter {
     const up = phase === 'ready' || phase === 'serving';
     if (up && !this.wasUp) {
       this.upSince = Date.now() / 1000;
+      // The port's history was an earlier server's (or of before ready): this one must answer first.
+      this.portAnswered = false;
+      this.portDownSince = null;
       if (this.obs.http) {
         this.obs = { ...this.obs, http: undefined };
         void this.probeProcessAndHttp(true);
@@ -521,6 +526,10 @@ export class LiveSession extends EventEmitter {
   }
 
   private wasUp = false;
+  /** Since when (session clock) the port has not answered; null while it answers or before it was asked. */
+  private portDownSince: number | null = null;
+  /** Whether the port has answered: only a port that closed gets a grace, never one that never opened. */
+  private portAnswered = false;
   private processLooked = false;
   private httpLooked = false;
   /** Wall time the latest launch was first seen ready (probes stamp their answers in wall time). */
@@ -601,7 +610,18 @@ export class LiveSession extends EventEmitter {
       try {
         const o: HttpObservation = await this.probes.http(httpUrl, engine);
         // An answer to a probe sent before the log said ready is dropped (see freshHttpOnReady).
-        if (!(this.wasUp && o.at < this.upSince)) this.obs = { ...this.obs, http: o };
+        if (!(this.wasUp && o.at < this.upSince)) {
+          this.obs = { ...this.obs, http: o };
+          if (o.health.state === 'http') {
+            this.portAnswered = true;
+            this.portDownSince = null;
+          } else if (this.portDownSince === null && this.portAnswered) {
+            this.portDownSince = this.clock();
+            // A port closing is often a shutdown whose lines are on their way: what is already written is
+            // read before the next verdict.
+            this.follower.catchUp?.();
+          }
+        }
         if (l) this.httpLooked = true;
       } catch {
         // As above: no forward yet, or ssh failed; keep the last observation.

@@ -206,3 +206,6 @@ export class LiveRecording {
     });
   };
 }
+
+/** Who and where, for the faces (hooks, notes): the store keeps the same on every record. */
+export { machineOf, thisMachine, thisUser } from '../store/identity.js';

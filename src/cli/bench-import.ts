@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { attachBenches, fingerprinted, type Placed, place, wallOf } from '../app/bench-import.js';
 import { BenchParseError, type ParsedBench, parseBenchOutput } from '../core/bench/index.js';
-import type { LaunchRecord } from '../core/records.js';
+import type { BenchRecord, LaunchRecord } from '../core/records.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
@@ -37,10 +37,11 @@ export async function benchCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (sub === 'run') return (await import('./bench-run.js')).benchRunCommand(rest);
-  if (sub === 'rm' || sub === 'attach') return benchFix(sub, rest);
+  if (sub === 'rm' || sub === 'attach' || sub === 'detach') return benchFix(sub, rest);
+  if (sub === 'list') return benchList(rest);
   if (sub !== 'import')
     throw new UsageError(
-      `bench: ${sub === undefined ? 'expected a subcommand' : `unknown subcommand '${sub}'`}: firedup bench run --url URL, bench import results.jsonl [--launch ID], bench attach BENCH LAUNCH, or bench rm BENCH`,
+      `bench: ${sub === undefined ? 'expected a subcommand' : `unknown subcommand '${sub}'`}: firedup bench run --url URL, bench import results.jsonl [--launch ID], bench list, bench attach BENCH LAUNCH, bench detach BENCH, or bench rm BENCH`,
     );
   const { flags, positionals } = parseArgs(rest, FLAGS, 'bench import');
   if (flags.help) {
@@ -103,6 +104,8 @@ async function attach(
           finishedAt: u.result.finishedAt,
           host: u.host,
           port: u.port,
+          bench: u.kept.id,
+          why: u.kept.unattached ?? null,
         })),
       })}\n`,
     );
@@ -136,7 +139,7 @@ async function attach(
   return 0;
 }
 
-function unmatchedMessage(file: string, un: Placed[], total: number): string {
+function unmatchedMessage(file: string, un: Array<Placed & { kept: BenchRecord }>, total: number): string {
   const where = [...new Set(un.map((u) => `${u.host}${u.port ? `:${u.port}` : ''}`))].join(', ');
   const times = un.map((u) => u.at).filter((t): t is number => t !== null);
   const when = times.length
@@ -148,21 +151,25 @@ function unmatchedMessage(file: string, un: Placed[], total: number): string {
         ? 'its run matches'
         : `its ${total} runs match`
       : `${un.length} of its ${total} runs (${un.map((u) => u.result.source).join(', ')}) match`;
-  return `bench import: ${file}: ${which} no launch serving on ${where}${when}; attach with --launch ID (firedup runs lists launches), or give --host/--port`;
+  const kept = un.map((u) => `#${u.kept.id}`).join(', ');
+  return `bench import: ${file}: ${which} no launch serving on ${where}${when}; kept unattached as bench ${kept}: firedup bench attach ${un[0]!.kept.id} LAUNCH places it (firedup runs lists launches), or import again with --launch ID or --host/--port`;
 }
 
-/** `bench attach N LAUNCH` (a bench credited to the wrong launch, moved) and `bench rm N`: mistakes corrected. */
-async function benchFix(sub: 'rm' | 'attach', rest: string[]): Promise<number> {
+/**
+ * `bench attach N LAUNCH` (a bench credited to the wrong launch, or to none, placed), `bench detach N` (kept
+ * without a launch) and `bench rm N`: mistakes corrected.
+ */
+async function benchFix(sub: 'rm' | 'attach' | 'detach', rest: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(rest, LEDGER_FLAGS, `bench ${sub}`);
   if (flags.help) {
     process.stdout.write(LEDGER_HELP);
     return 0;
   }
-  const want = sub === 'rm' ? 1 : 2;
-  const usage = sub === 'rm' ? 'firedup bench rm 12' : 'firedup bench attach 12 d75e8a7b';
+  const want = sub === 'attach' ? 2 : 1;
+  const usage = sub === 'attach' ? 'firedup bench attach 12 d75e8a7b' : `firedup bench ${sub} 12`;
   if (positionals.length !== want)
     throw new UsageError(
-      `bench ${sub}: name ${sub === 'rm' ? 'the bench' : 'the bench and the launch'}: ${usage}`,
+      `bench ${sub}: name ${sub === 'attach' ? 'the bench and the launch' : 'the bench'}: ${usage}`,
     );
   const raw = positionals[0]!.replace(/^#/, '');
   if (!/^\d+$/.test(raw))
@@ -176,10 +183,64 @@ async function benchFix(sub: 'rm' | 'attach', rest: string[]): Promise<number> {
       process.stdout.write(`removed bench #${id}\n`);
       return 0;
     }
+    if (sub === 'detach') {
+      const b = await l.detachBench(id, 'detached by hand (firedup bench detach)');
+      if (!b) throw new UsageError(`bench detach: no bench #${id} in the ledger`);
+      process.stdout.write(
+        `bench #${id} kept without a launch (firedup bench attach ${id} LAUNCH places it)\n`,
+      );
+      return 0;
+    }
     const launch = await l.resolve(positionals[1]!);
     const moved = await l.attachBench(id, launch.id);
     if (!moved) throw new UsageError(`bench attach: no bench #${id} in the ledger`);
     process.stdout.write(`bench #${id} → launch ${shortId(launch.id)}\n`);
     return 0;
   });
+}
+
+/** `bench list`: the benches no launch holds, with why (a launch's own are in `show LAUNCH`). */
+async function benchList(rest: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(rest, LEDGER_FLAGS, 'bench list');
+  if (flags.help) {
+    process.stdout.write(LEDGER_HELP);
+    return 0;
+  }
+  if (positionals.length)
+    throw new UsageError(`bench list: takes no arguments (got ${positionals.join(' ')})`);
+  return withLedger(
+    flags,
+    async (l) => {
+      const list = await l.unattachedBenches();
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ ledger: l.path, unattached: list })}\n`);
+        return 0;
+      }
+      if (!list.length) {
+        process.stdout.write(
+          'no unattached benches: every recorded bench is on a launch (firedup show LAUNCH)\n',
+        );
+        return 0;
+      }
+      const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
+      process.stdout.write(`${list.length} bench${list.length === 1 ? '' : 'es'} without a launch:\n`);
+      const rows: Row[] = list.map((b) => [
+        `#${b.id}`,
+        b.source,
+        b.tool,
+        `c=${b.maxConcurrency ?? '∞'}`,
+        `${fmtNum(b.outputTokS)} tok/s`,
+        fmtTs(b.finishedAt ?? null),
+        { text: b.unattached ?? '', paint: st.dim },
+      ]);
+      process.stdout.write(
+        `${renderTable(null, rows, { right: [false, false, false, false, true], st }).join('\n')}\n`,
+      );
+      process.stdout.write(
+        st.dim('  firedup bench attach N LAUNCH places one; firedup bench rm N deletes it\n'),
+      );
+      return 0;
+    },
+    'read',
+  );
 }

@@ -105,7 +105,8 @@ export async function benchRunCommand(argv: string[]): Promise<number> {
         interrupted: result.interrupted,
         levels: result.levels.map((l) => levelJson(l.metrics, l.startedAt, l.endedAt)),
         ledger: rec.launch ? { launch: rec.launch.id, benches: rec.benches } : null,
-        notRecorded: rec.launch ? null : rec.why,
+        notRecorded: rec.launch || rec.benches.length ? null : rec.why,
+        unattached: !rec.launch && rec.benches.length ? { benches: rec.benches, why: rec.why } : null,
       })}\n`,
     );
   } else {
@@ -119,6 +120,10 @@ export async function benchRunCommand(argv: string[]): Promise<number> {
     if (rec.launch)
       process.stdout.write(
         `\n  recorded: bench ${rec.benches.map((b) => `#${b}`).join(', ')} → launch ${st.bold(shortId(rec.launch.id))} (${rec.launch.model ?? '?'} on ${rec.launch.host}${rec.launch.port ? `:${rec.launch.port}` : ''})\n`,
+      );
+    else if (useLedger && anyOk && rec.benches.length)
+      process.stdout.write(
+        `\n  not attached: ${rec.why}\n  ${st.dim(`kept as bench ${rec.benches.map((b) => `#${b}`).join(', ')} without a launch: firedup bench attach ${rec.benches[0]} LAUNCH places it (firedup bench list shows it)`)}\n`,
       );
     else if (useLedger && anyOk) process.stdout.write(`\n  ${st.dim(`not recorded: ${rec.why}`)}\n`);
   }

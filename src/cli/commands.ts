@@ -52,7 +52,10 @@ const LIVE_OPTS: Array<[string, string]> = [
   ['--url U', "the server's HTTP address (default: host and port from the logged config)"],
   ['--pid P', "the server's process (default: found from the port or the engine's command line)"],
   ['--no-gpu', 'do not run nvidia-smi'],
-  ['--on-ready CMD', 'run CMD (sh -c) when the server becomes ready; FIREDUP_* variables describe it'],
+  [
+    '--on-ready CMD',
+    'run CMD (sh -c) when the server becomes ready; FIREDUP_* variables describe it (FIREDUP_LOG absolute, FIREDUP_HOST the machine)',
+  ],
   ['--on-fail CMD', 'run CMD when it crashes, stalls or dies'],
   ['--timeout T', 'stop after T (90s, 30m, 2h) with exit code 6'],
 ];
@@ -104,7 +107,7 @@ export const COMMANDS: CommandDoc[] = [
     options: [
       JSON_OPT,
       ['--model M', 'launches whose model contains M'],
-      ['--host H', 'launches read on host H'],
+      ['--host H', 'launches that ran on machine H (its hostname, or the ssh host of a remote log)'],
       ['--since T', 'started after T: a date, a date-time, or an age (30m, 2h, 3d, 1w)'],
       ['--outcome O', `a state: ${LAUNCH_STATES.join(', ')}`],
       ['--where KEY=VALUE', 'the logged config has KEY=VALUE (True/None as printed); repeatable'],
@@ -152,6 +155,24 @@ export const COMMANDS: CommandDoc[] = [
     ],
   },
   {
+    name: 'note',
+    summary: 'a note on a recorded launch: why it was relaunched, what was tried',
+    usage: ['firedup note <id> "text" [--json]'],
+    about: '<id>: an id or a unique prefix of 4+ hex characters, last, or last~N. show lists the notes.',
+    options: [JSON_OPT, LEDGER_OPT],
+    examples: [['firedup note last "relaunched with --tp 8 after the OOM"', 'on the newest launch']],
+  },
+  {
+    name: 'tag',
+    summary: 'a tag on a recorded launch (baseline, prod, ...); --rm takes it off',
+    usage: ['firedup tag <id> NAME [--rm] [--json]'],
+    options: [['--rm', 'take the tag off'], JSON_OPT, LEDGER_OPT],
+    examples: [
+      ['firedup tag last baseline', 'mark the run to compare against'],
+      ['firedup tag 4c94bc82 baseline --rm', 'take it off'],
+    ],
+  },
+  {
     name: 'ledger',
     summary: "ledger push: copy this machine's ledger into a shared one (postgres://…), safe to repeat",
     usage: ['firedup ledger push --to URL [--ledger PATH] [--json]'],
@@ -187,9 +208,10 @@ export const COMMANDS: CommandDoc[] = [
     usage: [
       'firedup bench run --url URL [options]   (firedup bench run --help for all its options)',
       'firedup bench import <file> [--launch ID] [--host H] [--port P] [--json]',
+      'firedup bench list | bench attach <N> <launch> | bench detach <N> | bench rm <N>',
     ],
     about:
-      'run: streaming requests to an OpenAI-compatible server at fixed concurrencies or rates; the result is\nrecorded on the launch serving at URL. import: sglang.bench_serving / vllm bench serve output (result\nblocks, --output-file JSONL, --save-result JSON), each run attached to the launch serving while it ran.',
+      'run: streaming requests to an OpenAI-compatible server at fixed concurrencies or rates; the result is\nrecorded on the launch serving at URL. import: sglang.bench_serving / vllm bench serve output (result\nblocks, --output-file JSONL, --save-result JSON), each run attached to the launch serving while it ran.\nA bench attaches to a launch only when machine, port and model match; one that matches none is kept\nunattached with why (bench list), and bench attach / detach / rm correct mistakes.',
     options: [
       ['--url URL', 'run: the server to benchmark'],
       ['--concurrency LIST', 'run: requests in flight per level (1,8,64)'],
@@ -212,7 +234,7 @@ export const COMMANDS: CommandDoc[] = [
       ['firedup bench import sglang_0219_2000_1024_256.jsonl', 'placed by time, host and port'],
       ['firedup bench import result.json --launch last', 'attached to the newest launch'],
     ],
-    subcommands: ['run', 'import'],
+    subcommands: ['run', 'import', 'list', 'attach', 'detach', 'rm'],
     files: true,
   },
   {

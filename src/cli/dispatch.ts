@@ -19,6 +19,9 @@ export const dispatchAll: Dispatch = async (cmd, rest) => {
       return (await import('./bench-import.js')).benchCommand(rest);
     case 'target':
       return (await import('./ledger-commands.js')).targetCommand(rest);
+    case 'note':
+    case 'tag':
+      return (await import('./ledger-commands.js')).annotateCommand(cmd, rest);
     case 'forget':
       return (await import('./ledger-commands.js')).forgetCommand(rest);
     case 'ledger':

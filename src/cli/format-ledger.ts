@@ -311,7 +311,8 @@ export interface ShowData {
 export function formatShow({ rec, benches, targets }: ShowData, st: Style): string {
   const l = rec.report;
   const out: string[] = [];
-  const where = `${rec.host}${rec.port ? `:${rec.port}` : ''}`;
+  // The machine it ran on (a launch recorded before machines were kept: the log's host, `localhost` = here).
+  const where = `${rec.machine ?? rec.host}${rec.port ? `:${rec.port}` : ''}`;
   out.push(
     `${st.bold(rec.id)} · ${rec.engine ?? 'unknown engine'}${rec.version ? ` ${rec.version}` : ''} · ${rec.model ?? 'unknown model'} on ${where}`,
   );
@@ -324,6 +325,10 @@ export function formatShow({ rec, benches, targets }: ShowData, st: Style): stri
     out.push(
       st.dim(`  also read at ${p.host === 'localhost' ? '' : `${p.host}:`}${p.path} (line ${p.startLine})`),
     );
+  if (rec.user) out.push(st.dim(`  recorded by ${rec.user}`));
+  if (rec.tags?.length) out.push(`  tags: ${rec.tags.join(', ')}`);
+  for (const n of rec.notes ?? [])
+    out.push(`  note (${fmtTs(n.at, true)}${n.user ? `, ${n.user}` : ''}): ${trim(n.text, 400)}`);
   const state = rec.state === 'ended' ? 'ended (no exit line)' : rec.state;
   const head = [`${outcomePaint(rec, st)(state)}`, `phase ${st.bold(rec.phase ?? 'unknown')}`];
   const prog = progressText(l);

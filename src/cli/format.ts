@@ -1,7 +1,7 @@
 /** Human-readable output: readable at a glance, the evidence one line away. */
 import { diffConfig } from '../core/diff.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import { LIVE_STATES, type Verdict } from '../core/verdict.js';
+import { LIVE_STATES, logEvidence, type Verdict } from '../core/verdict.js';
 import type { Style } from './style.js';
 
 export function fmtDuration(s: number | null): string {
@@ -226,10 +226,9 @@ export function confidenceLine(l: LaunchReport): string | null {
 }
 
 function evidenceLine(l: LaunchReport): string | null {
-  const p = l.phases[l.phases.length - 1];
-  // The line quoted is always the line at the number given: the bar's own line while it is the latest sign.
-  if (l.progress && l.phase === 'loading_weights') return `${l.progress.line}: ${trim(l.progress.text)}`;
-  return p ? `${p.line}: ${trim(p.text)}` : null;
+  // The line the live verdict cites too (logEvidence), so status and watch never name different lines.
+  const e = logEvidence(l);
+  return e ? `${e.line}: ${trim(e.text)}` : null;
 }
 
 function trim(s: string, n = 160): string {

@@ -4,8 +4,9 @@
  */
 import fs from 'node:fs';
 import { explainNoLaunch, isRemote, launchRecords } from '../app/read-log.js';
-import { logIdentity } from '../app/recording.js';
+import { logIdentity, thisUser } from '../app/recording.js';
 import { bestBench } from '../core/bench/select.js';
+import { redactText } from '../core/config/redact.js';
 import { diffLaunches } from '../core/launch-diff.js';
 import { LAUNCH_STATES } from '../core/launch-state.js';
 import { type NodeListEntry, nodeList } from '../core/multinode/combine.js';
@@ -14,6 +15,7 @@ import { summaryKeys } from '../core/report.js';
 import { evaluateTargets, parseTarget, TargetParseError } from '../core/targets.js';
 import type { VerdictEvidence } from '../core/verdict.js';
 import type { LedgerStore } from '../store/ledger-store.js';
+
 import { isUrl } from '../store/ledger-url.js';
 import { openLedger, openLedgerForReading } from '../store/open.js';
 import { type LaunchFilter, LedgerError, type TargetRecord } from '../store/types.js';
@@ -54,8 +56,11 @@ export const LEDGER_HELP = `Ledger (every launch firedup has read; --ledger PATH
   firedup bench import <file> [--launch ID] [--host H] [--port P]
                                     attach sglang.bench_serving / vllm bench serve results (text, JSONL,
                                     --save-result JSON) to the launch that was serving while each ran
-  firedup bench attach <N> <launch> · bench rm <N>
-                                    move bench #N onto the launch that served it, or delete it
+  firedup bench list                 benches kept without a launch (no launch matched), with why
+  firedup bench attach <N> <launch> · bench detach <N> · bench rm <N>
+                                    put bench #N on the launch that served it, take it off, or delete it
+  firedup note <id> "text" · tag <id> NAME [--rm]
+                                    a note or a tag on a launch (show and runs --json carry them)
   firedup target add "output_tok_s >= 1000" [--model M] · target list · target rm <id>
 `;
 
@@ -507,6 +512,53 @@ export async function forgetCommand(argv: string[]): Promise<number> {
         `${JSON.stringify({ forgotten: ids, launches: n.launches, benches: n.benches, log: log ?? null })}\n`,
       );
     else out(`forgot ${what}${from}${benches}\n`);
+    return 0;
+  });
+}
+
+// ---- note, tag
+
+/**
+ * `note LAUNCH "text"` and `tag LAUNCH NAME` (`--rm` takes a tag off): what the log cannot say (why it was
+ * relaunched, which run is the baseline), kept on the launch for `show` and `runs --json`.
+ */
+export async function annotateCommand(which: 'note' | 'tag', argv: string[]): Promise<number> {
+  const flagSpec: Record<string, FlagSpec> =
+    which === 'tag' ? { ...LEDGER_FLAGS, rm: { type: 'boolean' } } : LEDGER_FLAGS;
+  const { flags, positionals } = parseArgs(argv, flagSpec, which);
+  if (flags.help) return help();
+  const usage = which === 'note' ? 'firedup note last "relaunched with tp=8"' : 'firedup tag last baseline';
+  if (positionals.length !== 2)
+    throw new UsageError(`${which}: name the launch and the ${which === 'note' ? 'text' : 'tag'}: ${usage}`);
+  const [ref, value] = [positionals[0]!, positionals[1]!.trim()];
+  if (value === '')
+    throw new UsageError(`${which}: the ${which === 'note' ? 'note' : 'tag'} is empty: ${usage}`);
+  if (which === 'tag' && !/^[\w.:@/+-]{1,64}$/.test(value))
+    throw new UsageError(
+      `tag: ${value}: a tag is one word of letters, digits and . _ - : @ / + (at most 64): ${usage}`,
+    );
+  if (which === 'note' && value.length > 2000) throw new UsageError('note: at most 2000 characters');
+  const missing = missingLedger(flags);
+  if (missing)
+    throw new UsageError(`${which} ${ref}: no launches recorded yet (ledger ${missing} does not exist)`);
+  return withLedger(flags, async (ledger) => {
+    const rec = await ledger.resolve(ref);
+    const change =
+      which === 'note'
+        ? // A note is the user's prose: a token pasted into it is not kept.
+          { note: { text: redactText(value), at: Date.now() / 1000, user: thisUser() } }
+        : flags.rm
+          ? { untag: value }
+          : { tag: value };
+    const after = await ledger.annotate(rec.id, change);
+    if (flags.json)
+      out(`${JSON.stringify({ id: after.id, notes: after.notes ?? [], tags: after.tags ?? [] })}\n`);
+    else if (which === 'note')
+      out(
+        `noted on launch ${after.id.slice(0, 8)} (${after.notes?.length ?? 0} note${after.notes?.length === 1 ? '' : 's'})\n`,
+      );
+    else
+      out(`launch ${after.id.slice(0, 8)} tags: ${after.tags?.length ? after.tags.join(', ') : '(none)'}\n`);
     return 0;
   });
 }

@@ -1,15 +1,17 @@
 /** `firedup watch` and `firedup wait`: a live session rendered, or waited on. */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { type LiveEvent, LiveSession } from '../app/live.js';
 import { MultiNodeLive, type NodeEvent } from '../app/multinode-live.js';
 import { isContainer, isRemote } from '../app/read-log.js';
-import { LiveRecording, logIdentity } from '../app/recording.js';
+import { LiveRecording, logIdentity, machineOf, thisMachine } from '../app/recording.js';
 import { remoteLive } from '../app/remote-live.js';
 import { PHASES } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import { waitExitCode } from '../core/verdict.js';
 import { describeFsError, localKind } from '../sources/file.js';
+
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtDuration } from './format.js';
@@ -122,10 +124,22 @@ export function budgetScale(): number | undefined {
   return n;
 }
 
+/**
+ * Where the hook's launch is, for a script that runs anywhere: the log's absolute path (or host:path as given
+ * for a remote one) and the machine it is on.
+ */
+function hookPlace(log: string): { log: string; host: string } {
+  const id = log === '-' ? null : logIdentity(log);
+  if (!id) return { log, host: thisMachine() };
+  return { log: id.local ? path.resolve(log) : log, host: machineOf(id.host) };
+}
+
 function hookEnv(v: Verdict, log: string): NodeJS.ProcessEnv {
+  const place = hookPlace(log);
   return {
     ...process.env,
-    FIREDUP_LOG: log,
+    FIREDUP_LOG: place.log,
+    FIREDUP_HOST: place.host,
     FIREDUP_STATE: v.state,
     FIREDUP_PHASE: v.phase ?? '',
     FIREDUP_WHY: v.why,

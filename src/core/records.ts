@@ -91,6 +91,22 @@ export interface LaunchRecord {
   state: LaunchState;
   /** Every place the launch was read at, the record's own path first. */
   paths: LaunchPath[];
+  /**
+   * The machine it ran on (hostname, or the ssh host of a remote log) and the account that recorded it; null
+   * for a launch recorded before firedup kept them (a local one is then the reading machine's).
+   */
+  machine?: string | null;
+  user?: string | null;
+  /** The user's notes (`firedup note`) and tags (`firedup tag`). */
+  notes?: LaunchNote[];
+  tags?: string[];
+}
+
+export interface LaunchNote {
+  /** Epoch seconds. */
+  at: number;
+  text: string;
+  user: string | null;
 }
 
 /**
@@ -157,8 +173,13 @@ export interface BenchResult {
 
 export interface BenchRecord extends BenchResult {
   id: number;
-  launchId: string;
+  /** Null for a bench no launch matched, kept with why (`unattached`) until `bench attach` gives it one. */
+  launchId: string | null;
   importedAt: number;
+  unattached?: string | null;
+  /** The machine and account that recorded it. */
+  machine?: string | null;
+  user?: string | null;
 }
 
 /** `output_tok_s >= 1000`, global (model null) or for one model. */

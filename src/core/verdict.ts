@@ -98,6 +98,11 @@ const DEFAULT_BUDGET: Partial<Record<Phase, number>> = {
 /** No shard for this many expected intervals means the load stopped (but never less than the floor). */
 const TICK_INTERVALS = 8;
 const TICK_FLOOR = 20;
+/**
+ * A server shutting down closes its port a moment before it logs why: a port that closed while the log was
+ * still being written gets this long (seconds) for the shutdown or crash line to arrive before it is `dead`.
+ */
+export const PORT_GRACE = 5;
 /** A serving launch with no sample for this long is idle, not stalled: servers are silent when idle. */
 const IDLE_AFTER = 60;
 
@@ -120,6 +125,10 @@ export interface LiveInput {
   urlNamed?: boolean;
   /** Probes that could not run, with why (`gpu: nvidia-smi not found`): said once in the evidence. */
   notProbed?: Array<{ source: VerdictEvidence['source']; why: string }>;
+  /** Since when (watcher's clock) the named port has not answered; null or absent while it answers. */
+  portDownSince?: number | null;
+  /** When the log's last line arrived (watcher's clock): whether the log was still being written then. */
+  logArrival?: number | null;
 }
 
 /**
@@ -299,8 +308,8 @@ function oneLogVerdict(input: LiveInput): Verdict {
   base.quietFor = quiet === null ? null : Math.round(quiet * 10) / 10;
   const p = l.phase === 'cuda_graph' && l.graphProgress ? l.graphProgress : l.progress;
   if (p) base.progress = { done: p.done, total: p.total, ratio: p.ratio, rate: p.rate, eta: p.eta };
-  const last = l.phases[l.phases.length - 1];
-  if (last) evidence.unshift({ source: 'log', line: last.line, text: last.text });
+  const cited = logEvidence(l);
+  if (cited) evidence.unshift({ source: 'log', ...cited });
 
   // What the log says outright. The launch is over: probes taken while it ran (`HTTP 200`, `pid alive`)
   // describe a server that is gone, so only what agrees with the end (a process gone, a port closed)
@@ -355,6 +364,20 @@ function oneLogVerdict(input: LiveInput): Verdict {
     if (http && input.urlNamed && h !== 'http') {
       // A readiness probe must not pass on the log's word alone: nothing listening is not ready.
       const what = h === 'timeout' ? 'does not answer' : h === 'refused' ? 'refuses connections' : 'fails';
+      const since = input.portDownSince ?? null;
+      const arrival = input.logArrival ?? null;
+      if (
+        h !== 'timeout' &&
+        since !== null &&
+        arrival !== null &&
+        now - since < PORT_GRACE &&
+        since - arrival < PORT_GRACE
+      )
+        return {
+          ...ready,
+          state: phase,
+          why: `the log says ${phase} but ${http.url} ${what} since ${Math.round(now - since)} s; the log was still being written, so it gets ${PORT_GRACE} s to say whether the server shut down`,
+        };
       return {
         ...ready,
         state: h === 'timeout' ? 'stalled' : 'dead',
@@ -458,6 +481,17 @@ function oneLogVerdict(input: LiveInput): Verdict {
         ? `; ready in about ${shortDuration(base.readyEta)} going by ${toReady.n} earlier launch${toReady.n > 1 ? 'es' : ''}`
         : ''),
   };
+}
+
+/**
+ * The log line a verdict on this launch cites: the loading bar's own line while weights load (the latest sign
+ * of life, and the one a stall is measured from), else the latest phase's first line. `status`, `watch`,
+ * `wait`, the hooks and the dashboard all cite this one, so no two outputs point at different lines.
+ */
+export function logEvidence(l: LaunchReport): { line: number; text: string } | null {
+  if (l.progress && l.phase === 'loading_weights') return { line: l.progress.line, text: l.progress.text };
+  const p = l.phases[l.phases.length - 1];
+  return p ? { line: p.line, text: p.text } : null;
 }
 
 /** Exit code of `firedup wait` for a final or timed-out verdict. */

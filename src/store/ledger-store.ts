@@ -3,6 +3,7 @@
  * a Postgres database shared by a team (`pg/store.ts`). Asynchronous because Postgres is; the SQLite side
  * answers at once. Every method throws LedgerError (a one-line message) for what the user can act on.
  */
+import type { Annotation } from './record.js';
 import type { NewSweepPoint, PointUpdate } from './sweeps.js';
 import type {
   BenchRecord,
@@ -76,6 +77,14 @@ export interface LedgerStore {
   addBench(launchId: string, r: BenchResult): Promise<{ record: BenchRecord; added: boolean }>;
   /** Moves benchmark `id` onto `launchId` (a bench credited to the wrong launch); null when there is no such bench. */
   attachBench(id: number, launchId: string): Promise<BenchRecord | null>;
+  /** Keeps a result no launch matched, with why (the same result kept before is not added twice). */
+  keepUnattached(r: BenchResult, why: string): Promise<{ record: BenchRecord; added: boolean }>;
+  /** Takes benchmark `id` off its launch, kept with why; null when there is no such bench. */
+  detachBench(id: number, why: string): Promise<BenchRecord | null>;
+  /** The benchmarks no launch holds, oldest first. */
+  unattachedBenches(): Promise<BenchRecord[]>;
+  /** Adds a note to launch `id`, or adds or removes a tag; the launch as it is now. */
+  annotate(id: string, change: Annotation): Promise<LaunchRecord>;
   /** Deletes benchmark `id`; false when there is none. */
   removeBench(id: number): Promise<boolean>;
   benches(launchId: string): Promise<BenchRecord[]>;

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { redactText } from '../core/config/redact.js';
+import { MACHINE_SQL, machineOf, thisMachine, thisUser } from './identity.js';
 import {
   FACET_LIMIT,
   type FilterDialect,
@@ -17,6 +18,8 @@ import {
 import { KEEPS_FINAL_LIVE, LAUNCH_PORT_SQL } from './live-rank.js';
 import { APPLICATION_ID, LEDGER_TABLES, migrate, SCHEMA_VERSION } from './migrations.js';
 import {
+  type Annotation,
+  annotated,
   type BenchRow,
   benchFromRow,
   KEEPS_NODES,
@@ -60,7 +63,7 @@ const PAYLOAD = Buffer.from([64, 32, 32]);
 /** What listItems() reads: every column but the report and the config. */
 export const LIST_COLUMNS = `id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine, version, model,
   port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s, intended, first_seen,
-  updated_at, summary, fingerprint, live_state, live`;
+  updated_at, summary, fingerprint, live_state, live, machine, user_name, notes, tags`;
 const now = (): number => Date.now() / 1000;
 /** In an upsert: the log moved on since the last write (an outcome, a phase, a sign of progress). */
 const MOVED = `excluded.outcome IS NOT launches.outcome OR excluded.phase IS NOT launches.phase
@@ -633,11 +636,14 @@ export class Ledger {
     const stmt = this.prep(
       `INSERT INTO launches (id, host, path, file_id, start_offset, start_line, start_ts, end_ts, pid, engine,
          version, model, port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s,
-         report, config, intended, first_seen, updated_at, summary, fingerprint)
+         report, config, intended, first_seen, updated_at, summary, fingerprint, machine, user_name)
        VALUES (@id, @host, @path, @file_id, @start_offset, @start_line, @start_ts, @end_ts, @pid, @engine,
          @version, @model, @port, @outcome, @phase, @failure_class, @config_hash, @load_seconds, @peak_tok_s,
-         @median_tok_s, @report, @config, @intended, @first_seen, @updated_at, @summary, @fingerprint)
+         @median_tok_s, @report, @config, @intended, @first_seen, @updated_at, @summary, @fingerprint, @machine,
+         @user_name)
        ON CONFLICT (id) DO UPDATE SET host = excluded.host, path = excluded.path, file_id = excluded.file_id,
+         machine = coalesce(launches.machine, excluded.machine),
+         user_name = coalesce(launches.user_name, excluded.user_name),
          start_offset = excluded.start_offset, start_line = excluded.start_line,
          start_ts = coalesce(excluded.start_ts, launches.start_ts),
          end_ts = excluded.end_ts, pid = coalesce(excluded.pid, launches.pid), engine = excluded.engine, version = excluded.version,
@@ -887,8 +893,85 @@ export class Ledger {
               'ambiguous',
               `launch ${launchId} already holds the same result as bench #${id}`,
             );
-          this.db.prepare('UPDATE benches SET launch_id = ? WHERE id = ?').run(launchId, id);
+          this.db
+            .prepare('UPDATE benches SET launch_id = ?, unattached = NULL WHERE id = ?')
+            .run(launchId, id);
           return benchFromRow({ ...row, launch_id: launchId });
+        })
+        .immediate(),
+    );
+  }
+
+  /** Keeps a result no launch matched, with why; the same result kept before is not added twice. */
+  keepUnattached(r: BenchResult, why: string): { record: BenchRecord; added: boolean } {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          const info = this.db
+            .prepare(
+              `INSERT OR IGNORE INTO benches (launch_id, fingerprint, finished_at, imported_at, result, unattached,
+                 machine, user_name) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?)`,
+            )
+            .run(r.fingerprint, r.finishedAt, now(), JSON.stringify(r), why, thisMachine(), thisUser());
+          const row = this.db
+            .prepare('SELECT * FROM benches WHERE launch_id IS NULL AND fingerprint = ?')
+            .get(r.fingerprint) as BenchRow;
+          return { record: benchFromRow(row), added: info.changes === 1 };
+        })
+        .immediate(),
+    );
+  }
+
+  /** Takes bench `id` off its launch, kept with why; null when there is no such bench. */
+  detachBench(id: number, why: string): BenchRecord | null {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          const row = this.db.prepare('SELECT * FROM benches WHERE id = ?').get(id) as
+            | (BenchRow & { fingerprint: string })
+            | undefined;
+          if (!row) return null;
+          if (row.launch_id === null) return benchFromRow(row);
+          const twin = this.db
+            .prepare('SELECT id FROM benches WHERE launch_id IS NULL AND fingerprint = ?')
+            .get(row.fingerprint) as { id: number } | undefined;
+          if (twin)
+            throw new LedgerError(
+              'ambiguous',
+              `the same result is already kept unattached as bench #${twin.id}; remove one (firedup bench rm N)`,
+            );
+          this.db.prepare('UPDATE benches SET launch_id = NULL, unattached = ? WHERE id = ?').run(why, id);
+          return benchFromRow({ ...row, launch_id: null, unattached: why });
+        })
+        .immediate(),
+    );
+  }
+
+  /** The benches no launch holds, oldest first. */
+  unattachedBenches(): BenchRecord[] {
+    return this.guard(() =>
+      (
+        this.db
+          .prepare(
+            'SELECT * FROM benches WHERE launch_id IS NULL ORDER BY coalesce(finished_at, imported_at), id',
+          )
+          .all() as BenchRow[]
+      ).map(benchFromRow),
+    );
+  }
+
+  /** Adds a note, or adds or removes a tag, on launch `id`; the launch as it is now. */
+  annotate(id: string, change: Annotation): LaunchRecord {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          const row = this.db.prepare('SELECT notes, tags FROM launches WHERE id = ?').get(id) as
+            | { notes: string | null; tags: string | null }
+            | undefined;
+          if (!row) throw new LedgerError('not_found', `no launch ${id}; list them with \`firedup runs\``);
+          const { notes, tags } = annotated(row, change);
+          this.db.prepare('UPDATE launches SET notes = ?, tags = ? WHERE id = ?').run(notes, tags, id);
+          return this.launches('WHERE id = ?', id)[0]!;
         })
         .immediate(),
     );
@@ -948,9 +1031,9 @@ export class Ledger {
         .all(JSON.stringify(launchIds)) as BenchRow[];
       for (const row of rows) {
         const b = benchFromRow(row);
-        const list = out.get(b.launchId);
+        const list = out.get(b.launchId!);
         if (list) list.push(b);
-        else out.set(b.launchId, [b]);
+        else out.set(b.launchId!, [b]);
       }
       return out;
     });
@@ -967,14 +1050,15 @@ export class Ledger {
         this.launches(
           // An `ended` launch that got ready served until something killed it, at the latest when the next
           // launch on its port started (the NOT EXISTS below).
-          `WHERE host = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready')
+          `WHERE ${MACHINE_SQL} = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready')
              OR (outcome = 'ended' AND phase IN ('ready', 'serving')))
              AND (? IS NULL OR ${LAUNCH_PORT_SQL} = ?)
              AND NOT EXISTS (SELECT 1 FROM launches AS later WHERE later.host = launches.host
                AND later.port = launches.port AND later.start_ts > launches.start_ts AND later.start_ts <= ?
                AND later.failure_class IS NOT 'port_in_use')
            ORDER BY start_ts DESC, id DESC LIMIT 1`,
-          host,
+          thisMachine(),
+          machineOf(host),
           ts,
           ts,
           port,

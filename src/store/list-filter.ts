@@ -2,6 +2,7 @@
  * list()'s filters as SQL, for both ledgers: the clauses are the same; what differs by dialect (matching a
  * model name without case, a config field against what the user typed) comes in a `FilterDialect`.
  */
+import { MACHINE_SQL, machineOf, thisMachine } from './identity.js';
 import { type LaunchFilter, type LaunchSortKey, LedgerError, MAX_TERMS } from './types.js';
 
 /** Newest first: by the log's own start time, else when firedup first saw the launch. */
@@ -93,7 +94,9 @@ export function whereSql(filter: LaunchFilter, d: FilterDialect): { sql: string;
     params.push(...p);
   };
   if (filter.model !== undefined) add(d.modelContains, filter.model);
-  if (filter.host !== undefined) add('host = ?', filter.host);
+  // The machine it ran on, or the log's host as given (an ssh alias); `localhost` is this machine.
+  if (filter.host !== undefined)
+    add(`(${MACHINE_SQL} = ? OR host = ?)`, thisMachine(), machineOf(filter.host), filter.host);
   if (filter.outcome !== undefined) add(`${STATE_SQL} = ?`, filter.outcome);
   if (filter.path !== undefined)
     add(

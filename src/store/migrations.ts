@@ -158,6 +158,37 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sweep_points_by_sweep ON sweep_points (sweep, point_index, run);
   `,
+  // 6: who and where (issue 24.9). `machine` is the host a launch ran on as people name it (the hostname for a
+  // local log, the ssh host for a remote one) where `host` stays the log's place (`localhost`: a file of the
+  // machine reading the ledger); `user_name` the account that recorded it. Older rows keep NULL, read as this
+  // machine's when local (identity.ts MACHINE_SQL); `ledger push` names them. `notes` and `tags` (JSON arrays)
+  // are the user's (`firedup note`, `firedup tag`). A bench no launch matched is kept with no launch and
+  // `unattached` saying why (`bench attach` gives it one): SQLite cannot drop a NOT NULL, so the table is
+  // rebuilt. One unattached copy per result: NULLs are distinct in the UNIQUE, hence the partial index.
+  `
+  ALTER TABLE launches ADD COLUMN machine TEXT;
+  ALTER TABLE launches ADD COLUMN user_name TEXT;
+  ALTER TABLE launches ADD COLUMN notes TEXT;
+  ALTER TABLE launches ADD COLUMN tags TEXT;
+  CREATE INDEX launches_by_machine ON launches (machine, start_ts);
+  CREATE TABLE benches_v6 (
+    id INTEGER PRIMARY KEY,
+    launch_id TEXT REFERENCES launches (id) ON DELETE CASCADE,
+    fingerprint TEXT NOT NULL,
+    finished_at REAL,
+    imported_at REAL NOT NULL,
+    result TEXT NOT NULL,
+    unattached TEXT,
+    machine TEXT,
+    user_name TEXT,
+    UNIQUE (launch_id, fingerprint)
+  );
+  INSERT INTO benches_v6 (id, launch_id, fingerprint, finished_at, imported_at, result)
+    SELECT id, launch_id, fingerprint, finished_at, imported_at, result FROM benches;
+  DROP TABLE benches;
+  ALTER TABLE benches_v6 RENAME TO benches;
+  CREATE UNIQUE INDEX benches_unattached ON benches (fingerprint) WHERE launch_id IS NULL;
+  `,
 ];
 
 /** Steps SQL cannot do alone, run after the step of that index in the same transaction. */

@@ -6,6 +6,7 @@ import { launchState } from '../core/launch-state.js';
 import { nodeList } from '../core/multinode/combine.js';
 import type { LaunchReport } from '../core/report.js';
 import { sha256Hex } from '../core/sha256.js';
+import { machineOf, thisUser } from './identity.js';
 import type {
   BenchRecord,
   BenchResult,
@@ -229,6 +230,11 @@ export interface LaunchRow {
   /** The LiveMark as JSON, and its state for filters (migration 3). */
   live_state: string | null;
   live: string | null;
+  /** Who and where (migration 6; null in older rows), the user's notes and tags as JSON arrays. */
+  machine?: string | null;
+  user_name?: string | null;
+  notes?: string | null;
+  tags?: string | null;
 }
 
 /** What a list row shows of the report; kept in the `summary` column. */
@@ -250,7 +256,7 @@ function listSummary(rep: LaunchReport): ListSummary {
 }
 
 /** The columns an upsert writes: the live verdict has a statement of its own (Ledger.setLive). */
-export type LaunchWriteRow = Omit<LaunchRow, 'live_state' | 'live'>;
+export type LaunchWriteRow = Omit<LaunchRow, 'live_state' | 'live' | 'notes' | 'tags'>;
 
 export function launchRow(r: LaunchRecord): LaunchWriteRow {
   return launchRowAndText(r).row;
@@ -310,6 +316,9 @@ export function launchRowAndText(r: LaunchRecord): { row: LaunchWriteRow; text: 
     updated_at: r.updatedAt,
     summary: JSON.stringify(listSummary(r.report)),
     fingerprint: r.fingerprint,
+    // A record read before machines were kept (or from an older ledger, by `ledger push`) is named here.
+    machine: r.machine ?? machineOf(r.host),
+    user_name: r.user ?? thisUser(),
   };
   return { row, text };
 }
@@ -392,6 +401,11 @@ function lightFromRow(
     state: launchState(outcome, live),
     // The record's own path first, then the others it was read at.
     paths: [own, ...paths.filter((p) => p.host !== own.host || p.path !== own.path)],
+    machine: row.machine ?? null,
+    user: row.user_name ?? null,
+    // Only where the user wrote some: a launch without stays as it was written.
+    ...(row.notes ? { notes: JSON.parse(row.notes) } : {}),
+    ...(row.tags ? { tags: JSON.parse(row.tags) } : {}),
   };
 }
 
@@ -488,9 +502,12 @@ export function logFromRow(row: LogRow): LogState {
 
 export interface BenchRow {
   id: number;
-  launch_id: string;
+  launch_id: string | null;
   imported_at: number;
   result: string;
+  unattached?: string | null;
+  machine?: string | null;
+  user_name?: string | null;
 }
 
 export function benchFromRow(row: BenchRow): BenchRecord {
@@ -499,6 +516,33 @@ export function benchFromRow(row: BenchRow): BenchRecord {
     id: row.id,
     launchId: row.launch_id,
     importedAt: row.imported_at,
+    // Who kept it, for a bench with no launch to say where it ran.
+    ...(row.launch_id === null
+      ? { unattached: row.unattached ?? null, machine: row.machine ?? null, user: row.user_name ?? null }
+      : {}),
+  };
+}
+
+/** What `firedup note` and `firedup tag` change on a launch. */
+export interface Annotation {
+  note?: { text: string; at: number; user: string | null };
+  tag?: string;
+  untag?: string;
+}
+
+/** The notes and tags columns after `change` (JSON arrays; a tag given twice is kept once). */
+export function annotated(
+  row: { notes?: string | null; tags?: string | null },
+  change: Annotation,
+): { notes: string | null; tags: string | null } {
+  const notes: unknown[] = row.notes ? JSON.parse(row.notes) : [];
+  let tags: string[] = row.tags ? JSON.parse(row.tags) : [];
+  if (change.note) notes.push(change.note);
+  if (change.tag && !tags.includes(change.tag)) tags.push(change.tag);
+  if (change.untag) tags = tags.filter((t) => t !== change.untag);
+  return {
+    notes: notes.length ? JSON.stringify(notes) : null,
+    tags: tags.length ? JSON.stringify(tags) : null,
   };
 }
 

@@ -2,6 +2,7 @@
 import { BulkWriter } from './bulk-writer.js';
 import { Ledger } from './ledger.js';
 import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from './ledger-store.js';
+import type { Annotation } from './record.js';
 import type {
   BenchRecord,
   BenchResult,
@@ -133,6 +134,22 @@ export class SqliteLedgerStore implements LedgerStore {
 
   async attachBench(id: number, launchId: string): Promise<BenchRecord | null> {
     return this.ledger.attachBench(id, launchId);
+  }
+
+  async keepUnattached(r: BenchResult, why: string): Promise<{ record: BenchRecord; added: boolean }> {
+    return this.ledger.keepUnattached(r, why);
+  }
+
+  async detachBench(id: number, why: string): Promise<BenchRecord | null> {
+    return this.ledger.detachBench(id, why);
+  }
+
+  async unattachedBenches(): Promise<BenchRecord[]> {
+    return this.ledger.unattachedBenches();
+  }
+
+  async annotate(id: string, change: Annotation): Promise<LaunchRecord> {
+    return this.ledger.annotate(id, change);
   }
 
   async removeBench(id: number): Promise<boolean> {

@@ -12,6 +12,7 @@ export type {
   HistoryKey,
   IntendedLaunch,
   LatencyStats,
+  LaunchNote,
   LaunchPath,
   LaunchRecord,
   LiveMark,

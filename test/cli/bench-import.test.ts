@@ -86,7 +86,7 @@ describe('bench import', () => {
     const res = copyAt('sglang-bench-serving.txt', Date.UTC(2026, 5, 1, 12) / 1000);
     oneLine(
       runCli(['bench', 'import', res, '--ledger', file]),
-      /bench import: \S+sglang-bench-serving\.txt: its 2 runs match no launch serving on localhost:8000 at 2026-06-01 12:00:00 \(the file's modification time\); attach with --launch ID/,
+      /bench import: \S+sglang-bench-serving\.txt: its 2 runs match no launch serving on localhost:8000 at 2026-06-01 12:00:00 \(the file's modification time\); kept unattached as bench #1, #2: firedup bench attach 1 LAUNCH/,
     );
     // another port: the cutlass launch listened on 8000
     const json = path.join(BENCH, 'vllm-save-result.json');

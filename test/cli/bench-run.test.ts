@@ -132,7 +132,7 @@ describe('bench run (CLI)', () => {
     assert.match(r.stdout, /TTFT +[\d.]+ +[\d.]+/);
     assert.match(
       r.stdout,
-      /not recorded: no launch serving on localhost:\d+ in the ledger; attach with --launch ID/,
+      /not attached: no launch serving on localhost:\d+ in the ledger\n.*kept as bench #\d+ without a launch: firedup bench attach \d+ LAUNCH/,
     );
     const forced = await run([
       '--url',
@@ -146,7 +146,7 @@ describe('bench run (CLI)', () => {
       '--no-color',
     ]);
     assert.equal(forced.code, 0, forced.stderr);
-    assert.match(forced.stdout, new RegExp(`recorded: bench #1 → launch ${rec!.id.slice(0, 8)}`));
+    assert.match(forced.stdout, new RegExp(`recorded: bench #\\d+ → launch ${rec!.id.slice(0, 8)}`));
   });
 
   it('issue 24.2: a launch with no port, or another model on the port, never takes the bench', async () => {
@@ -171,7 +171,7 @@ describe('bench run (CLI)', () => {
     });
     const a = await run([...args, '--ledger', noPort.file]);
     assert.equal(a.code, 0, a.stderr);
-    assert.match(a.stdout, /not recorded: no launch serving on localhost:\d+ in the ledger/);
+    assert.match(a.stdout, /not attached: no launch serving on localhost:\d+ in the ledger/);
     assert.ok(!a.stdout.includes(`→ launch ${noPort.id.slice(0, 8)}`), a.stdout);
     // A launch on this very port, of another model: the server that answered is not that launch's.
     const other = ledgerServingHere('other-model', { model: 'lukealonso/GLM-5-NVFP4' });
@@ -180,7 +180,7 @@ describe('bench run (CLI)', () => {
     assert.match(
       b.stdout,
       new RegExp(
-        `not recorded: the server on localhost:${port} is not launch ${other.id.slice(0, 8)}'s: it serves scripted-model, the launch lukealonso/GLM-5-NVFP4`,
+        `not attached: the server on localhost:${port} is not launch ${other.id.slice(0, 8)}'s: it serves scripted-model, the launch lukealonso/GLM-5-NVFP4`,
       ),
     );
     const l = Ledger.open(other.file);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openLedger } from '../../src/store/open.js';
@@ -224,7 +225,9 @@ for (const b of BACKENDS)
       const oom = scenarioRecords(OOM)[0]!;
       const r = runCli(['show', oom.id.slice(0, 6), '--ledger', led.file]);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, new RegExp(`^${oom.id} · sglang · lukealonso/GLM-5-NVFP4 on localhost:8000\\n`));
+      // The machine it ran on: this one's hostname for a local log (issue 24.9).
+      const here = os.hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      assert.match(r.stdout, new RegExp(`^${oom.id} · sglang · lukealonso/GLM-5-NVFP4 on ${here}:8000\\n`));
       assert.match(r.stdout, /crashed · phase cuda_graph/);
       assert.match(r.stdout, /failure: oom on TP3 during cuda_graph/);
       assert.match(r.stdout, /^ +170: Exception: Capture cuda graph failed: CUDA out of memory/m);

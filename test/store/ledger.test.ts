@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -94,7 +95,7 @@ describe('ledger: creation and migrations', () => {
     db.pragma('user_version = 1');
     // The rows as firedup of schema 1 wrote them: no summary column, no fingerprint.
     const rows = [...recs.values()].map((r) => {
-      const { summary, fingerprint, ...row } = launchRow(r);
+      const { summary, fingerprint, machine, user_name, ...row } = launchRow(r);
       return row;
     });
     const cols = Object.keys(rows[0]!);
@@ -108,7 +109,10 @@ describe('ledger: creation and migrations', () => {
       const items = l.listItems();
       assert.equal(items.length, recs.size);
       assert.deepEqual(items, l.list().map(listItemOf));
-      assert.deepEqual(items, json(ids(l.list()).map((id) => listItemOf(recs.get(keyOf(id))!))));
+      // Rows older than schema 6 know no machine or user (read as this machine's: identity.ts).
+      assert.ok(items.every((i) => i.machine === null && i.user === null));
+      const plain = items.map(({ machine, user, ...rest }) => rest);
+      assert.deepEqual(plain, json(ids(l.list()).map((id) => listItemOf(recs.get(keyOf(id))!))));
     } finally {
       l.close();
     }
@@ -197,8 +201,11 @@ for (const b of BACKENDS)
 
     it('keeps the whole report, throughput series included', async () => {
       const r = rec(CUTLASS);
-      const got = (await l.getLaunch(r.id))!;
+      const { machine, user, ...got } = (await l.getLaunch(r.id))!;
       assert.deepEqual(got, json(r));
+      // Who and where, filled in on the way in (issue 24.9): a remote log's machine is its ssh host.
+      assert.equal(machine, r.host);
+      assert.equal(user, os.userInfo().username);
       assert.equal(got.report.throughput!.series.length, r.report.throughput!.series.length);
       assert.equal(await l.getLaunch('0000000000000000'), null);
     });

@@ -121,6 +121,14 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sweep_points_by_sweep ON sweep_points (sweep, point_index, run);
   `,
+  `
+  ALTER TABLE launches ADD COLUMN machine text, ADD COLUMN user_name text, ADD COLUMN notes text,
+    ADD COLUMN tags text;
+  CREATE INDEX launches_by_machine ON launches (machine, start_ts);
+  ALTER TABLE benches ALTER COLUMN launch_id DROP NOT NULL, ADD COLUMN unattached text, ADD COLUMN machine text,
+    ADD COLUMN user_name text;
+  CREATE UNIQUE INDEX benches_unattached ON benches (fingerprint) WHERE launch_id IS NULL;
+  `,
 ];
 
 // A step added to one store and not the other would make one schema version mean two things.

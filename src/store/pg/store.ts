@@ -6,11 +6,14 @@
  * an advisory lock on its fingerprint, so the second finds the first's record instead of adding a twin.
  */
 import type pg from 'pg';
+import { MACHINE_SQL, machineOf, thisMachine, thisUser } from '../identity.js';
 import { LIST_COLUMNS, NEWEST_FIRST, otherPaths, when } from '../ledger.js';
 import type { LedgerStore, NewSweepPoint, PointUpdate, SweepSummary } from '../ledger-store.js';
 import { FACET_LIMIT, STATE_SQL } from '../list-filter.js';
 import { KEEPS_FINAL_LIVE, LAUNCH_PORT_SQL } from '../live-rank.js';
 import {
+  type Annotation,
+  annotated,
   type BenchRow,
   benchFromRow,
   KEEPS_NODES,
@@ -82,6 +85,8 @@ const WRITE_COLUMNS = [
   'updated_at',
   'summary',
   'fingerprint',
+  'machine',
+  'user_name',
 ] as const;
 const UPDATED = WRITE_COLUMNS.filter((c) => c !== 'id' && c !== 'first_seen' && c !== 'intended');
 /** Launch rows per statement in a batch write: 27 parameters each, well under Postgres's 65,535. */
@@ -481,7 +486,10 @@ export class PgLedgerStore implements LedgerStore {
       // So do the model, port and start `firedup launch` knew from its command line and clock.
       ['pid', 'model', 'port', 'start_ts'].includes(c)
         ? `${c} = coalesce(excluded.${c}, launches.${c})`
-        : `${c} = excluded.${c}`,
+        : // Who and where: the first record's word stands (a launch pushed from its own machine keeps it).
+          c === 'machine' || c === 'user_name'
+          ? `${c} = coalesce(launches.${c}, excluded.${c})`
+          : `${c} = excluded.${c}`,
     ).join(', ');
     return `INSERT INTO launches (${cols}) VALUES ${Array(n).fill(marks).join(', ')}
       ON CONFLICT (id) DO UPDATE SET ${sets},
@@ -699,9 +707,73 @@ export class PgLedgerStore implements LedgerStore {
           'ambiguous',
           `launch ${launchId} already holds the same result as bench #${id}`,
         );
-      await sql.run('UPDATE benches SET launch_id = ? WHERE id = ?', launchId, id);
+      await sql.run('UPDATE benches SET launch_id = ?, unattached = NULL WHERE id = ?', launchId, id);
       return benchFromRow({ ...row, launch_id: launchId });
     });
+  }
+
+  async keepUnattached(r: BenchResult, why: string): Promise<{ record: BenchRecord; added: boolean }> {
+    return this.tx(async (sql) => {
+      const added = await sql.run(
+        `INSERT INTO benches (launch_id, fingerprint, finished_at, imported_at, result, unattached, machine, user_name)
+         VALUES (NULL, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        r.fingerprint,
+        r.finishedAt,
+        now(),
+        JSON.stringify(r),
+        why,
+        thisMachine(),
+        thisUser(),
+      );
+      const row = (await sql.get<BenchRow>(
+        'SELECT * FROM benches WHERE launch_id IS NULL AND fingerprint = ?',
+        r.fingerprint,
+      ))!;
+      return { record: benchFromRow(row), added: added === 1 };
+    });
+  }
+
+  async detachBench(id: number, why: string): Promise<BenchRecord | null> {
+    return this.tx(async (sql) => {
+      const row = await sql.get<BenchRow & { fingerprint: string }>('SELECT * FROM benches WHERE id = ?', id);
+      if (!row) return null;
+      if (row.launch_id === null) return benchFromRow(row);
+      const twin = await sql.get<{ id: number }>(
+        'SELECT id FROM benches WHERE launch_id IS NULL AND fingerprint = ?',
+        row.fingerprint,
+      );
+      if (twin)
+        throw new LedgerError(
+          'ambiguous',
+          `the same result is already kept unattached as bench #${twin.id}; remove one (firedup bench rm N)`,
+        );
+      await sql.run('UPDATE benches SET launch_id = NULL, unattached = ? WHERE id = ?', why, id);
+      return benchFromRow({ ...row, launch_id: null, unattached: why });
+    });
+  }
+
+  async unattachedBenches(): Promise<BenchRecord[]> {
+    return this.guard(async () =>
+      (
+        await this.sql.all<BenchRow>(
+          'SELECT * FROM benches WHERE launch_id IS NULL ORDER BY coalesce(finished_at, imported_at), id',
+        )
+      ).map(benchFromRow),
+    );
+  }
+
+  async annotate(id: string, change: Annotation): Promise<LaunchRecord> {
+    await this.tx(async (sql) => {
+      const row = await sql.get<{ notes: string | null; tags: string | null }>(
+        'SELECT notes, tags FROM launches WHERE id = ? FOR UPDATE',
+        id,
+      );
+      if (!row) throw new LedgerError('not_found', `no launch ${id}; list them with \`firedup runs\``);
+      const { notes, tags } = annotated(row, change);
+      await sql.run('UPDATE launches SET notes = ?, tags = ? WHERE id = ?', notes, tags, id);
+    });
+    // Read after the commit: another connection of the pool would not see it before.
+    return (await this.getLaunch(id))!;
   }
 
   async removeBench(id: number): Promise<boolean> {
@@ -729,9 +801,9 @@ export class PgLedgerStore implements LedgerStore {
       );
       for (const row of rows) {
         const b = benchFromRow(row);
-        const list = out.get(b.launchId);
+        const list = out.get(b.launchId!);
         if (list) list.push(b);
-        else out.set(b.launchId, [b]);
+        else out.set(b.launchId!, [b]);
       }
       return out;
     });
@@ -742,14 +814,15 @@ export class PgLedgerStore implements LedgerStore {
       async () =>
         (
           await this.launches(
-            `WHERE host = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready')
+            `WHERE ${MACHINE_SQL} = ? AND start_ts <= ? AND (end_ts >= ? OR outcome IN ('serving', 'ready')
                OR (outcome = 'ended' AND phase IN ('ready', 'serving')))
                AND (?::integer IS NULL OR ${LAUNCH_PORT_SQL} = ?::integer)
                AND NOT EXISTS (SELECT 1 FROM launches AS later WHERE later.host = launches.host
                  AND later.port = launches.port AND later.start_ts > launches.start_ts AND later.start_ts <= ?
                  AND later.failure_class IS DISTINCT FROM 'port_in_use')
              ORDER BY start_ts DESC, id DESC LIMIT 1`,
-            host,
+            thisMachine(),
+            machineOf(host),
             ts,
             ts,
             port,

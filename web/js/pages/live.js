@@ -114,7 +114,7 @@ function liveCard(t) {
         { class: 'muted small' },
         [
           p.rate ? `${p.rate}/s` : null,
-          !v?.final && p.eta !== null && p.eta !== undefined && p.ratio < 1 ? `ETA ${fmtDur(p.eta)}` : null,
+          !v?.final && v?.state !== 'stalled' && p.eta !== null && p.eta !== undefined && p.ratio < 1 ? `ETA ${fmtDur(p.eta)}` : null,
           !v?.final && v?.quietFor !== null && v?.quietFor !== undefined
             ? `quiet ${fmtDur(v.quietFor)}${v.budget ? ` of ${fmtDur(v.budget)} allowed` : ''}`
             : null,
