@@ -91,7 +91,7 @@ export function checkFollowable(log: string): void {
   // with no writer would block).
   if (st.isFIFO() || st.isSocket())
     throw new UsageError(
-      `${log}: a FIFO, not a file to follow; pipe it instead: cat ${log} | firedup watch -`,
+      `${log} is a FIFO, not a regular file: following reads by offset; pipe it instead: cat ${log} | firedup watch -`,
     );
   if (!st.isFile()) throw new UsageError(`${log}: a device, not a log file (name the server's log file)`);
   if (localKind(log) === 'pseudo')

@@ -7,7 +7,7 @@
  * containers, and a poll every 100 ms costs two stat calls, so it is not used even as a hint.
  */
 import fs from 'node:fs';
-import { describeFsError } from './file.js';
+import { describeFsError, openRegular } from './file.js';
 import type { Backlog } from './stdin.js';
 
 export type FollowEvent =
@@ -182,20 +182,17 @@ export class FileFollower {
 
   private openPath(reason: 'rotated' | 'recreated'): boolean {
     if (this.stopped) return false;
-    let fd: number;
+    let opened: { fd: number; st: fs.Stats };
     try {
-      fd = fs.openSync(this.path, 'r');
+      // Never blocks: a FIFO put at the path is refused (an error event, once), not waited on.
+      opened = openRegular(this.path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       this.noteMissing();
       return false;
     }
     // Identity comes from the descriptor, not the path, so a swap between stat and open cannot fool it.
-    const st = fs.fstatSync(fd);
-    if (st.isDirectory()) {
-      fs.closeSync(fd);
-      throw Object.assign(new Error('is a directory'), { code: 'EISDIR', syscall: 'open' });
-    }
+    const { fd, st } = opened;
     this.fd = fd;
     this.ident = { dev: st.dev, ino: st.ino };
     this.offset = 0;
