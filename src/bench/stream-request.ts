@@ -45,8 +45,8 @@ function errorBody(status: number, body: string): string {
  * streams). Past this many chunks per token asked, plus some slack (a server may split a token's text), the
  * request fails; with nothing asked, past the hard cap.
  */
-export const CHUNKS_PER_TOKEN = 4;
-export const CHUNK_SLACK = 64;
+export const CHUNKS_PER_TOKEN = 16;
+export const CHUNK_SLACK = 1024;
 export const MAX_CHUNKS = 1 << 20;
 
 export interface RequestLimits {
