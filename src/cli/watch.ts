@@ -279,7 +279,7 @@ async function live({ mode, argv }: Run): Promise<number> {
     const where = logIdentity(log);
     ledger = where ? await recordingLedger(flags) : null;
     rec = ledger && where ? new LiveRecording(ledger, where) : null;
-    session = new LiveSession({
+    const one = new LiveSession({
       expect: rec?.expect,
       ...ssh?.opts,
       ...shared,
@@ -288,6 +288,8 @@ async function live({ mode, argv }: Run): Promise<number> {
       pid: pidFlag(flags.pid),
       gpu: flags['no-gpu'] ? false : ssh?.opts.gpu,
     });
+    rec?.readingFrom(() => one.readFile());
+    session = one;
   }
   const multi = session instanceof MultiNodeLive ? session : null;
   const json = Boolean(flags.json);

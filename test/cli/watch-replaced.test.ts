@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { FileFollower, type FollowEvent } from '../../src/sources/follow.js';
-import { SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
+import { Ledger } from '../../src/store/ledger.js';
+import { runCli, SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LOG = path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log');
@@ -100,6 +101,50 @@ describe('a watched log replaced by a FIFO', () => {
     const r = await run.done;
     assert.ok(r.seconds < 10, `took ${r.seconds} s: ${r.stderr}`);
     assert.notEqual(r.code, null, `killed by the test's timeout: ${r.stderr}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a watched symlink repointed to another file', () => {
+  it("is a rotation: the new file's launch is recorded under its own path and inode, and show --lines reads it", async () => {
+    const dir = tmpDir();
+    const a = path.join(dir, 'a.log');
+    const b = path.join(dir, 'b.log');
+    const cur = path.join(dir, 'cur.log');
+    const ledger = path.join(dir, 'l.db');
+    fs.copyFileSync(LOG, a);
+    fs.copyFileSync(path.join(SCENARIOS, 'glm5-trtllm-oom-in-cuda-graph.log'), b);
+    fs.symlinkSync('a.log', cur);
+    const run = spawnCli(['watch', '--json', '--no-gpu', '--ledger', ledger, cur], {}, 40_000);
+    await printed(run.child, /loading_weights/);
+    await sleep(1500);
+    // As `ln -sfn b.log cur.log` does it, atomically: a new link renamed over the old.
+    fs.symlinkSync('b.log', `${cur}.new`);
+    fs.renameSync(`${cur}.new`, cur);
+    // b's launch crashed: the watch ends on its own once it reads it.
+    const r = await run.done;
+    assert.equal(r.code, 2, `${r.stdout}\n${r.stderr}`);
+    assert.ok(
+      r.events.some((e) => e.type === 'source' && e.kind === 'reset' && e.detail === 'rotated'),
+      r.stdout,
+    );
+    const l = Ledger.open(ledger);
+    const recs = l.list();
+    l.close();
+    const sb = fs.statSync(b);
+    const sa = fs.statSync(a);
+    const ofB = recs.filter((x) => x.path === b);
+    assert.equal(ofB.length, 1, JSON.stringify(recs.map((x) => [x.path, x.fileId, x.startOffset])));
+    assert.equal(ofB[0]!.fileId, `${sb.dev}:${sb.ino}`);
+    assert.equal(ofB[0]!.outcome, 'crashed');
+    for (const x of recs.filter((y) => y.path === a)) assert.equal(x.fileId, `${sa.dev}:${sa.ino}`);
+    assert.ok(
+      recs.every((x) => x.path === a || x.path === b),
+      JSON.stringify(recs.map((x) => x.path)),
+    );
+    const show = runCli(['show', ofB[0]!.id.slice(0, 8), '--lines', '--ledger', ledger, '--no-color']);
+    assert.equal(show.code, 0, show.stderr);
+    assert.doesNotMatch(`${show.stdout}${show.stderr}`, /has changed/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
