@@ -20,7 +20,13 @@ import type { EarlierLaunches } from '../core/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import type { ShapePlan } from '../core/scan.js';
 import { UsageError } from '../errors.js';
-import { describeFsError, middleLineStart, PARALLEL_MIN_BYTES, scanInWorker } from '../sources/file.js';
+import {
+  describeFsError,
+  middleLineStart,
+  openRegular,
+  PARALLEL_MIN_BYTES,
+  scanInWorker,
+} from '../sources/file.js';
 import { recordFromReport } from '../store/record.js';
 import type { LaunchRecord, LogKey, LogState } from '../store/types.js';
 import { FEED_PIECE, keptIds, type LedgerLike, LedgerRead } from './ledger-read.js';
@@ -239,9 +245,7 @@ class LogFile {
 function open(path: string): { real: string; fd: number; st: fs.Stats } {
   try {
     const real = fs.realpathSync(path);
-    const st = fs.statSync(real);
-    if (st.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
-    return { real, fd: fs.openSync(real, 'r'), st };
+    return { real, ...openRegular(real) };
   } catch (err) {
     throw new UsageError(describeFsError(path, err));
   }

@@ -24,7 +24,7 @@ import type { ServerClaim } from '../probes/server-identity.js';
 import { ENGINE_DEFAULT_PORTS } from '../probes/server-identity.js';
 import type { LiveProbes } from '../probes/types.js';
 import { FileFollower, type FollowEvent } from '../sources/follow.js';
-import { type Backlog, type LiveSource, StreamSource } from '../sources/stdin.js';
+import { type Backlog, type LiveSource, type ReadFile, StreamSource } from '../sources/stdin.js';
 
 export interface LiveOptions {
   log: string;
@@ -217,6 +217,11 @@ export class LiveSession extends EventEmitter {
     if (gpu) every(this.opts.gpuMs ?? 2000, () => void this.probeGpus());
     if (probing) void this.probeProcessAndHttp();
     if (gpu) void this.probeGpus();
+  }
+
+  /** The file the current report was read from (local logs; null for other sources, or before one opened). */
+  readFile(): ReadFile | null {
+    return this.follower.file?.() ?? null;
   }
 
   stop(): void {

@@ -6,6 +6,7 @@ import { isKeptLiveState } from '../core/launch-state.js';
 import type { LaunchRecord, LiveMark } from '../core/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
+import type { ReadFile } from '../sources/stdin.js';
 import { parseTarget } from '../sources/target.js';
 import { expectationsFor } from '../store/history.js';
 import type { LedgerStore } from '../store/ledger-store.js';
@@ -122,6 +123,9 @@ export class LiveRecording {
   private keptLive = '';
   private checkedAt = Number.NEGATIVE_INFINITY;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The file the session's report was read from (see readingFrom). */
+  private source: (() => ReadFile | null) | null = null;
+  private sourcePath: string | null = null;
 
   constructor(
     private readonly ledger: LedgerStore,
@@ -130,7 +134,28 @@ export class LiveRecording {
     private readonly onError: (err: LedgerError) => void = () => {},
   ) {}
 
+  /**
+   * Records what the session read under the file it read it from: the path given may be a symlink that was
+   * repointed (b.log's launch then recorded under a.log's path and inode, which show --lines found "changed"),
+   * and a look at the path now may see another file than the one the report is of.
+   */
+  readingFrom(source: () => ReadFile | null): void {
+    this.source = source;
+  }
+
   private current(now: number): LaunchRecorder {
+    const read = this.where.local ? this.source?.() : null;
+    if (read) {
+      const id = `${read.dev}:${read.ino}`;
+      if (id !== this.fileId || read.path !== this.sourcePath || !this.recorder) {
+        this.fileId = id;
+        this.sourcePath = read.path;
+        this.recorder = new LaunchRecorder(this.ledger, { ...this.where, path: read.path, fileId: id });
+      }
+      return this.recorder;
+    }
+    // Nothing opened now (the file went away): what was read is still the last file's.
+    if (this.source && this.recorder) return this.recorder;
     // A rotated or recreated file is another file: its launches get ids of their own.
     if (this.where.local && now - this.checkedAt >= 1) {
       this.checkedAt = now;

@@ -254,6 +254,7 @@ export class WatchedTarget extends EventEmitter {
       clock: this.opts.clock,
     });
     this.session = s;
+    this.rec?.readingFrom(() => s.readFile());
     s.on('event', (e: LiveEvent) => {
       if (e.type !== 'source') return;
       if (e.kind === 'error')

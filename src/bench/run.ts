@@ -112,7 +112,7 @@ export async function runBench(url: string, plan: BenchPlan, hooks: RunHooks = {
     agent: makeAgent(base),
     timeoutMs: plan.timeoutS * 1000,
   };
-  const bodies = plan.prompts.map((p) => requestBody(plan, p));
+  const bodies = plan.prompts.map((p) => ({ text: requestBody(plan, p), maxTokens: p.maxTokens }));
   let next = 0;
   const body = () => bodies[next++ % bodies.length]!;
   const levels: LevelRun[] = [];
@@ -137,12 +137,35 @@ export async function runBench(url: string, plan: BenchPlan, hooks: RunHooks = {
   };
 }
 
+interface Body {
+  text: string;
+  maxTokens: number;
+}
+
+/** When a level's requests are cut (see runLevel), or nothing: a level of a number of requests has --timeout. */
+export function levelCut(
+  plan: Pick<BenchPlan, 'durationS' | 'timeoutS'>,
+  warmup: boolean,
+  startMs: number,
+): { cutAtMs: number; cutWhy: string } | Record<string, never> {
+  const d = plan.durationS;
+  if (d === null) return {};
+  const grace = Math.min(plan.timeoutS, d);
+  const cutAtMs = startMs + (warmup ? d : d + grace) * 1000;
+  const cutWhy = warmup
+    ? `still unanswered ${fmtS(d)} into the warmup (--duration ${fmtS(d)}): cut`
+    : `still unanswered ${fmtS(grace)} after the level's ${fmtS(d)} (--duration) ended: cut`;
+  return { cutAtMs, cutWhy };
+}
+
+const fmtS = (s: number) => `${Number(s.toFixed(3))} s`;
+
 async function runLevel(
   target: StreamTarget,
   plan: BenchPlan,
   level: Level,
   levelIndex: number,
-  body: () => string,
+  body: () => Body,
   hooks: RunHooks,
   warmupCount: number | null,
 ): Promise<LevelRun> {
@@ -155,6 +178,10 @@ async function runLevel(
   const startEpoch = performance.timeOrigin + startMs;
   const deadline =
     !warmup && plan.durationS !== null ? startMs + plan.durationS * 1000 : Number.POSITIVE_INFINITY;
+  // A timed level stops sending at its deadline, and what is still unanswered then gets as long again (at
+  // most --timeout) before it is cut and counted failed: a server that never answers ends the level at twice
+  // its duration, not at --timeout (10 min) per request. Warmup, with no deadline of its own, gets the duration.
+  const cut = levelCut(plan, warmup, startMs);
   const records: RequestRecord[] = [];
   const inFlight = new Set<Promise<RequestRecord>>();
   let issued = 0;
@@ -166,7 +193,8 @@ async function runLevel(
 
   const send = (): Promise<RequestRecord> => {
     const slot = issued++;
-    const p = streamRequest(target, body(), hooks.signal).then((r) => {
+    const b = body();
+    const p = streamRequest(target, b.text, hooks.signal, { maxTokens: b.maxTokens, ...cut }).then((r) => {
       inFlight.delete(p);
       records[slot] = r;
       finishedChunks += r.ok ? outputTokensOf(r) : r.chunkMs.length;

@@ -39,8 +39,38 @@ function errorBody(status: number, body: string): string {
   return `HTTP ${status}${msg ? `: ${msg}` : ''}`;
 }
 
+/**
+ * A stream that goes on past what was asked is no answer: each generated chunk costs a timestamp kept until
+ * the level's metrics, so an endless one grew the run's memory without bound (300 MB in a minute at 4
+ * streams). Past this many chunks per token asked, plus some slack (a server may split a token's text), the
+ * request fails; with nothing asked, past the hard cap.
+ */
+export const CHUNKS_PER_TOKEN = 16;
+export const CHUNK_SLACK = 1024;
+export const MAX_CHUNKS = 1 << 20;
+
+export interface RequestLimits {
+  /** The max_tokens the body asks for (bounds the chunks a request may stream). */
+  maxTokens?: number;
+  /** performance.now() past which the request is cut and fails (the level's time is up), and why. */
+  cutAtMs?: number;
+  cutWhy?: string;
+}
+
+export function maxChunksFor(maxTokens: number | undefined): number {
+  return maxTokens === undefined
+    ? MAX_CHUNKS
+    : Math.min(MAX_CHUNKS, maxTokens * CHUNKS_PER_TOKEN + CHUNK_SLACK);
+}
+
 /** Sends `body` (JSON text) and resolves with the request's record; never rejects. */
-export function streamRequest(t: StreamTarget, body: string, signal?: AbortSignal): Promise<RequestRecord> {
+export function streamRequest(
+  t: StreamTarget,
+  body: string,
+  signal?: AbortSignal,
+  limits: RequestLimits = {},
+): Promise<RequestRecord> {
+  const maxChunks = maxChunksFor(limits.maxTokens);
   const rec: RequestRecord = {
     ok: false,
     failure: null,
@@ -75,13 +105,21 @@ export function streamRequest(t: StreamTarget, body: string, signal?: AbortSigna
       req.destroy();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    timer = setTimeout(() => {
-      finish(
-        'timeout',
-        `no complete answer within ${t.timeoutMs / 1000} s (${rec.chunkMs.length} chunks received)`,
-      );
-      req.destroy();
-    }, t.timeoutMs);
+    // Whichever comes first: the request's own timeout, or the end of the level's time.
+    const ownEnd = rec.startMs + t.timeoutMs;
+    const cut = limits.cutAtMs !== undefined && limits.cutAtMs < ownEnd;
+    timer = setTimeout(
+      () => {
+        finish(
+          'timeout',
+          cut
+            ? `${limits.cutWhy ?? 'cut at the end of the level'} (${rec.chunkMs.length} chunks received)`
+            : `no complete answer within ${t.timeoutMs / 1000} s (${rec.chunkMs.length} chunks received)`,
+        );
+        req.destroy();
+      },
+      Math.max(0, (cut ? limits.cutAtMs! : ownEnd) - performance.now()),
+    );
     const attempt = (retry: boolean) => {
       req = mod.request(t.url, {
         method: 'POST',
@@ -143,7 +181,17 @@ export function streamRequest(t: StreamTarget, body: string, signal?: AbortSigna
             req.destroy();
             return;
           }
-          if (ev.text) rec.chunkMs.push(now);
+          if (ev.text) {
+            if (rec.chunkMs.length >= maxChunks) {
+              finish(
+                'stream_error',
+                `the server streamed over ${maxChunks} chunks${limits.maxTokens === undefined ? '' : ` for ${limits.maxTokens} tokens asked`}: an endless stream, cut`,
+              );
+              req.destroy();
+              return;
+            }
+            rec.chunkMs.push(now);
+          }
           if (ev.usage) {
             if (ev.usage.promptTokens !== null) rec.promptTokens = ev.usage.promptTokens;
             if (ev.usage.completionTokens !== null) rec.completionTokens = ev.usage.completionTokens;

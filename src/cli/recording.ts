@@ -76,15 +76,34 @@ export async function recordingLedger(
   }
 }
 
-/** Runs a one-shot read with the recording ledger open (none for standard input), closing it after. */
+/** Ledger failures that say it cannot take writes now, not that the command was asked something wrong. */
+const CANNOT_WRITE = new Set(['unwritable', 'busy', 'unreachable']);
+
+/**
+ * Runs a one-shot read with the recording ledger open (none for standard input), closing it after. With
+ * `readAgain`, a ledger that fails while the read writes to it (the disk filled up under it) costs the
+ * recording, not the report: said in one line, and `fn` runs again without a ledger. Only for an `fn` that
+ * has written nothing to stdout before it can fail, and whose log can be read twice (a file, not a pipe:
+ * those are read without the ledger anyway).
+ */
 export async function withRecording<T>(
   flags: Record<string, unknown>,
   fn: (ledger: LedgerStore | null) => Promise<T>,
+  { readAgain = false }: { readAgain?: boolean } = {},
 ): Promise<T> {
   const ledger = await recordingLedger(flags);
+  let failed: LedgerError | null = null;
   try {
     return await fn(ledger);
+  } catch (err) {
+    if (!readAgain || !ledger || !(err instanceof LedgerError) || !CANNOT_WRITE.has(err.code)) throw err;
+    failed = err;
   } finally {
-    await ledger?.close();
+    // A ledger that just failed may fail to close too: the first failure is the one to tell.
+    await ledger?.close().catch((e: unknown) => {
+      if (!failed) throw e;
+    });
   }
+  process.stderr.write(`firedup: not recording: ${failed!.message}\n`);
+  return await fn(null);
 }

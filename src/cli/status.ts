@@ -90,33 +90,37 @@ export async function status(argv0: string[]): Promise<number> {
     // As `wait` does: a local log's open launch is checked against its process, unless --no-probe.
     findProcess: !flags['no-probe'] && target !== '-' && !isRemote(target) && !isContainer(target),
   };
-  const { res, live, count, shown } = await withRecording(flags, async (ledger) => {
-    const res = await readLogForCli(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
-    // The launch before the last, and their number, when the ledger keeps the closed ones (app/ingest.ts).
-    const { report, earlier } = res;
-    const count = (earlier?.count ?? 0) + report.launches.length;
-    const shown =
-      earlier && report.launches.length === 1
-        ? { ...report, launches: [...(await earlier.last(1)).map((r) => r.report), ...report.launches] }
-        : report;
-    if (!report.launches.length) return { res, live: null, count, shown };
-    const recorded = await recordedLive(
-      ledger,
-      target,
-      report,
-      (res as { records?: LaunchRecord[] }).records,
-    );
-    // A container's own state (docker inspect) is evidence beside its log (ingest-docker.ts).
-    const live = await statusVerdict(
-      report,
-      res.mtimeMs,
-      { ...probes, recorded },
-      (res as ContainerRead).container,
-    );
-    // The ledger lists the launch as this verdict calls it (stalled, dead), not in progress forever.
-    await keepVerdict(ledger, target, report, (res as { records?: LaunchRecord[] }).records, live);
-    return { res, live, count, shown };
-  });
+  const { res, live, count, shown } = await withRecording(
+    flags,
+    async (ledger) => {
+      const res = await readLogForCli(target, { engine: engineFlag(flags.engine) }, sshFlags(flags), ledger);
+      // The launch before the last, and their number, when the ledger keeps the closed ones (app/ingest.ts).
+      const { report, earlier } = res;
+      const count = (earlier?.count ?? 0) + report.launches.length;
+      const shown =
+        earlier && report.launches.length === 1
+          ? { ...report, launches: [...(await earlier.last(1)).map((r) => r.report), ...report.launches] }
+          : report;
+      if (!report.launches.length) return { res, live: null, count, shown };
+      const recorded = await recordedLive(
+        ledger,
+        target,
+        report,
+        (res as { records?: LaunchRecord[] }).records,
+      );
+      // A container's own state (docker inspect) is evidence beside its log (ingest-docker.ts).
+      const live = await statusVerdict(
+        report,
+        res.mtimeMs,
+        { ...probes, recorded },
+        (res as ContainerRead).container,
+      );
+      // The ledger lists the launch as this verdict calls it (stalled, dead), not in progress forever.
+      await keepVerdict(ledger, target, report, (res as { records?: LaunchRecord[] }).records, live);
+      return { res, live, count, shown };
+    },
+    { readAgain: true },
+  );
   const { report } = res;
   const last = report.launches[report.launches.length - 1];
   if (!last) {

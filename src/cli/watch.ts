@@ -93,7 +93,7 @@ export function checkFollowable(log: string): void {
   // with no writer would block).
   if (st.isFIFO() || st.isSocket())
     throw new UsageError(
-      `${log}: a FIFO, not a file to follow; pipe it instead: cat ${log} | firedup watch -`,
+      `${log} is a FIFO, not a regular file: following reads by offset; pipe it instead: cat ${log} | firedup watch -`,
     );
   if (!st.isFile()) throw new UsageError(`${log}: a device, not a log file (name the server's log file)`);
   if (localKind(log) === 'pseudo')
@@ -293,7 +293,7 @@ async function live({ mode, argv }: Run): Promise<number> {
     const where = logIdentity(log);
     ledger = where ? await recordingLedger(flags) : null;
     rec = ledger && where ? new LiveRecording(ledger, where) : null;
-    session = new LiveSession({
+    const one = new LiveSession({
       expect: rec?.expect,
       ...ssh?.opts,
       ...shared,
@@ -302,6 +302,8 @@ async function live({ mode, argv }: Run): Promise<number> {
       pid: pidFlag(flags.pid),
       gpu: flags['no-gpu'] ? false : ssh?.opts.gpu,
     });
+    rec?.readingFrom(() => one.readFile());
+    session = one;
   }
   const multi = session instanceof MultiNodeLive ? session : null;
   const json = Boolean(flags.json);

@@ -27,6 +27,12 @@ export function describeFsError(path: string, err: unknown): string {
     case 'EMFILE':
     case 'ENFILE':
       return `${path}: too many open files`;
+    case NOT_REGULAR.fifo:
+      return `${path} is a FIFO, not a regular file: a log read by offset must be a file (to read a pipe once: cat ${path} | firedup status -)`;
+    case NOT_REGULAR.socket:
+      return `${path} is a socket, not a regular file (name the server's log file)`;
+    case NOT_REGULAR.device:
+      return `${path} is a device, not a regular file (name the server's log file)`;
     default:
       return `${path}: cannot read (${code ?? (err as Error)?.message ?? err})`;
   }
@@ -51,11 +57,44 @@ export interface FileOptions extends AnalyzerOptions {
   parallelMinBytes?: number;
 }
 
+/** Codes (ours, not the kernel's) for a path that opened but is no file: describeFsError words them. */
+export const NOT_REGULAR = {
+  fifo: 'FIREDUP_FIFO',
+  socket: 'FIREDUP_SOCKET',
+  device: 'FIREDUP_DEVICE',
+} as const;
+
+/**
+ * Opens a log for reading by offset, refusing whatever is not a regular file. O_NONBLOCK, because the path may
+ * have become a FIFO since it was last looked at: a plain open of a FIFO waits for a writer, and a read of
+ * one waits for data, both inside a synchronous call that freezes the event loop (no timeout, no signal
+ * handler ever runs). On a regular file O_NONBLOCK changes nothing. The type is taken from the descriptor,
+ * so a swap between a stat and the open cannot slip a FIFO through. Throws Node-style errors (code, syscall).
+ */
+export function openRegular(path: string): { fd: number; st: fs.Stats } {
+  const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  let st: fs.Stats;
+  try {
+    st = fs.fstatSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+  if (st.isFile()) return { fd, st };
+  fs.closeSync(fd);
+  const code = st.isDirectory()
+    ? 'EISDIR'
+    : st.isFIFO()
+      ? NOT_REGULAR.fifo
+      : st.isSocket()
+        ? NOT_REGULAR.socket
+        : NOT_REGULAR.device;
+  throw Object.assign(new Error(`${path}: not a regular file`), { code, syscall: 'open', path });
+}
+
 function openLog(path: string): { fd: number; st: fs.Stats } {
   try {
-    const st = fs.statSync(path);
-    if (st.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
-    return { fd: fs.openSync(path, 'r'), st };
+    return openRegular(path);
   } catch (err) {
     throw new UsageError(describeFsError(path, err));
   }

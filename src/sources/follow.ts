@@ -7,8 +7,9 @@
  * containers, and a poll every 100 ms costs two stat calls, so it is not used even as a hint.
  */
 import fs from 'node:fs';
-import { describeFsError } from './file.js';
-import type { Backlog } from './stdin.js';
+import nodePath from 'node:path';
+import { describeFsError, openRegular } from './file.js';
+import type { Backlog, ReadFile } from './stdin.js';
 
 export type FollowEvent =
   /** `chunk` is a view into a reused buffer: valid only during the callback; copy it to keep it. */
@@ -29,6 +30,21 @@ const TAIL = 64;
 /** Node's fs errors carry the failing syscall; an exception without one was thrown by the listener. */
 function isFsError(err: unknown): err is NodeJS.ErrnoException {
   return typeof (err as NodeJS.ErrnoException)?.syscall === 'string';
+}
+
+/**
+ * Where `path` leads now, if that is still the file just opened (`st`, from its descriptor); else, a link
+ * repointed in between, the path as given made absolute (the next poll sees the rotation anyway).
+ */
+function realPathOf(path: string, st: fs.Stats): string {
+  try {
+    const real = fs.realpathSync(path);
+    const at = fs.statSync(real);
+    if (at.ino === st.ino && at.dev === st.dev) return real;
+  } catch {
+    // Gone already: as given.
+  }
+  return nodePath.resolve(path);
 }
 
 export class FileFollower {
@@ -54,6 +70,8 @@ export class FileFollower {
   private looked = false;
   /** The size of the open file when it was opened: what it already held. */
   private heldAtOpen = 0;
+  /** The file last opened; kept after it is closed, since what was read from it is still its. */
+  private opened: ReadFile | null = null;
 
   constructor(
     private readonly path: string,
@@ -66,6 +84,14 @@ export class FileFollower {
   /** Device and inode of the file being read, or null while none is open. */
   get identity(): { dev: number; ino: number } | null {
     return this.ident ? { ...this.ident } : null;
+  }
+
+  /**
+   * The file whose bytes were delivered last, by its real path: a symlink repointed since names another file,
+   * and a record of these bytes must name the one they came from (null before any was opened).
+   */
+  file(): ReadFile | null {
+    return this.opened ? { ...this.opened } : null;
   }
 
   /** How much of what the file held when opened is still unread (null: none; it is being followed). */
@@ -182,22 +208,20 @@ export class FileFollower {
 
   private openPath(reason: 'rotated' | 'recreated'): boolean {
     if (this.stopped) return false;
-    let fd: number;
+    let opened: { fd: number; st: fs.Stats };
     try {
-      fd = fs.openSync(this.path, 'r');
+      // Never blocks: a FIFO put at the path is refused (an error event, once), not waited on.
+      opened = openRegular(this.path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       this.noteMissing();
       return false;
     }
     // Identity comes from the descriptor, not the path, so a swap between stat and open cannot fool it.
-    const st = fs.fstatSync(fd);
-    if (st.isDirectory()) {
-      fs.closeSync(fd);
-      throw Object.assign(new Error('is a directory'), { code: 'EISDIR', syscall: 'open' });
-    }
+    const { fd, st } = opened;
     this.fd = fd;
     this.ident = { dev: st.dev, ino: st.ino };
+    this.opened = { path: realPathOf(this.path, st), dev: st.dev, ino: st.ino };
     this.offset = 0;
     this.tailLen = 0;
     this.heldAtOpen = st.size;

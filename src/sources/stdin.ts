@@ -16,6 +16,15 @@ export interface LiveSource {
    * are all delivered; `total` null while the size is not known yet (the file is still being opened).
    */
   backlog?(): Backlog | null;
+  /** The file whose bytes were delivered last (its real path and identity), for a source that reads files. */
+  file?(): ReadFile | null;
+}
+
+/** A file as it was opened: where a symlink pointed then, and the descriptor's device and inode. */
+export interface ReadFile {
+  path: string;
+  dev: number;
+  ino: number;
 }
 
 export interface Backlog {

@@ -22,7 +22,11 @@ case $m in
   stream)
     command -v tail >/dev/null 2>&1 || exit ${REMOTE.toolMissing}
     printf '%s\\n' "$id"
-    exec tail -c "+$from" -f -- "$p" ;;
+    exec 3<&0 </dev/null
+    tail -c "+$from" -f -- "$p" &
+    t=$!
+    { cat <&3; kill $t; } >/dev/null 2>&1 &
+    wait $t ;;
   cat)
     command -v cat >/dev/null 2>&1 || exit ${REMOTE.toolMissing}
     exec cat -- "$p" ;;
@@ -35,6 +39,13 @@ case $m in
 esac`;
 
 /**
+ * `stream`'s tail -f would outlive its ssh session: nothing tells a remote command that the session ended (no
+ * pty, so no SIGHUP), and a tail that has nothing to write never meets the SIGPIPE that would end it, so it
+ * lived on the server for good once firedup went. Its stdin (fd 3 here) is firedup's side of the channel,
+ * never written to: it ends when firedup, its ssh client or the connection goes, and that end kills the tail.
+ * The script itself waits for the tail, so a tail that fails ends the stream as before; the watcher's output
+ * goes to /dev/null, or it would hold the channel open after the tail.
+ *
  * `stat`: the `inode size mtime` line (mtime in epoch seconds; absent where only `ls` could tell). `stream`: that line, then the bytes after `offset`, followed. `cat`: the
  * whole file. `range`: the bytes after `offset` up to the end. `head`: the `inode size` line, then the POSIX
  * `cksum` (CRC and length) of the first N bytes for each N given (how a resumed read knows the file is

@@ -3,7 +3,7 @@
  * known_hosts all apply. Every command rides one multiplexed master connection (ControlMaster), whose socket
  * lives in a private 0700 directory so no other local user can borrow the authenticated connection.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +64,8 @@ export class SshError extends FiredupError<SshErrorKind> {
 }
 
 let controlDir: string | null = null;
+/** Every session of this process, for the exit hook. */
+const sessions = new Set<SshSession>();
 
 /** One private directory per process for control sockets; removed at exit. */
 function privateControlDir(): string {
@@ -72,7 +74,19 @@ function privateControlDir(): string {
   controlDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fdssh-'));
   fs.chmodSync(controlDir, 0o700);
   const dir = controlDir;
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  process.once('exit', () => {
+    // However the process ends (a reader gone from `| head` exits from a stream's error handler), no master
+    // is left to linger ControlPersist seconds, and with it go the remote commands that rode it. A master's
+    // socket is in the directory: an empty one means none was started, and nothing is waited on.
+    let masters = false;
+    try {
+      masters = fs.readdirSync(dir).length > 0;
+    } catch {
+      // Gone already: nothing to close.
+    }
+    for (const s of sessions) s.closeNow(masters);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   return controlDir;
 }
 
@@ -126,9 +140,33 @@ export class SshSession {
     return [...this.base, ...extra, '--', this.target.host];
   }
 
-  /** Starts a remote command (a vector, quoted here) with its output streamed. */
+  /**
+   * Starts a remote command (a vector, quoted here) with its output streamed. Its stdin is a pipe that stays
+   * open and is never written: its end, when this process or the client goes, is how the remote side learns
+   * that nobody reads any more (remote.ts's `stream`).
+   */
   spawn(remote: readonly string[]): ChildProcess {
-    return spawn('ssh', [...this.argv(), shCommand(remote)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    sessions.add(this);
+    const child = spawn('ssh', [...this.argv(), shCommand(remote)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin!.on('error', () => {});
+    this.streams.add(child);
+    child.once('close', () => this.streams.delete(child));
+    return child;
+  }
+
+  private readonly streams = new Set<ChildProcess>();
+
+  /**
+   * Ends everything at once, synchronously (the process is exiting: no promise will be awaited): the streams,
+   * the shells, and the master when `master` says one may be up (`ssh -O exit`, bounded at 2 s).
+   */
+  closeNow(master: boolean): void {
+    sessions.delete(this);
+    for (const c of this.streams) if (c.exitCode === null) c.kill('SIGTERM');
+    this.streams.clear();
+    for (const sh of this.shells.values()) sh.close();
+    this.shells.clear();
+    if (master) spawnSync('ssh', this.argv(['-O', 'exit']), { stdio: 'ignore', timeout: 2000 });
   }
 
   /**
@@ -136,6 +174,7 @@ export class SshSession {
    * timeout resolves with code null. Streams (tail -f, cat) use `spawn`.
    */
   run(remote: readonly string[], timeoutMs = 20_000, lane: ShellLane = 'probe'): Promise<RunResult> {
+    sessions.add(this);
     let shell = this.shells.get(lane);
     if (!shell) {
       shell = new RemoteShell(() => {
@@ -204,6 +243,7 @@ export class SshSession {
 
   /** Closes the master connection (and with it every command still riding it). */
   async close(): Promise<void> {
+    sessions.delete(this);
     for (const sh of this.shells.values()) sh.close();
     this.shells.clear();
     await this.runSsh(['-O', 'exit']);
