@@ -268,6 +268,16 @@ const signatures: Signature[] = [
     re: /^\[Warmup\]\[\w+\]\[\d+\/\d+\]/,
   },
   {
+    // vllm-gaudi (vLLM's HPU platform plugin) vllm_gaudi/v1/worker/hpu_model_runner.py HPUModelRunner.warmup_sampler,
+    // part of warmup_model once the KV cache is allocated (its docs' "Sampler Warm-Up" page shows the sequence):
+    // `Warming up sampler with batch sizes: %s and following configs:`, one `temp=%s, top_p=%s, top_k=%s,
+    // batch_changed=%s` per config, `Starting sampler warmup...`, `Sampler warmup completed successfully`
+    id: 'hpu_sampler_warmup',
+    kind: 'phase',
+    phase: 'warmup',
+    re: /^(?:Warming up sampler with batch sizes: |Starting sampler warmup\.\.\.$|Sampler warmup completed successfully$|temp=[\d.]+, top_p=[\d.]+, top_k=-?\d+, batch_changed=(?:True|False)$)/,
+  },
+  {
     // model_executor/warmup/kernel_warmup.py kernel_warmup (Worker.compile_or_warm_up_model, after the KV
     // cache is allocated, before capture_model): `Warming up ll_bf16 router GEMM kernels for shapes: %s.`,
     // `Skipping FlashInfer autotune because it is disabled.`, `Warming up FlashInfer attention.`, `Using

@@ -467,6 +467,20 @@ describe('vLLM: platform forks and executors (wild batch 2)', () => {
     assert.equal(l.phase, 'weights_loaded');
   });
 
+  it('vllm-gaudi sampler warm-up lines (HPUModelRunner.warmup_sampler) are the warm-up step', () => {
+    const hw = (msg: string) => `(Worker_TP0 pid=91) INFO 04-09 11:25:43 [hpu_model_runner.py:4674] ${msg}`;
+    const l = last(
+      [
+        hw('Warming up sampler with batch sizes: [0, 1, 2] and following configs:'),
+        hw('temp=0.7, top_p=0.9, top_k=50, batch_changed=False'),
+        hw('Starting sampler warmup...'),
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.phase, 'warmup');
+    assert.equal(l.outcome, 'in_progress');
+  });
+
   it("the Ray executor's `use_ray_spmd_worker: False` is distributed set-up (RayDistributedExecutor._init_workers_ray)", () => {
     const l = last(
       [
