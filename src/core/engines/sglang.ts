@@ -371,6 +371,18 @@ const signatures: Signature[] = [
     lit: ' debug info:',
     re: /^(?:Scheduler|DetokenizerManager|TokenizerManager|DataParallelController|\w+Scheduler) debug info:$/,
   },
+  {
+    // managers/scheduler.py Scheduler.watchdog_thread (v0.4.x, the engine-source catalog's v0.4.10 tree): once a
+    // forward pass outlives --watchdog-timeout it logs (error) `{self.cur_batch.batch_size()=},
+    // {self.cur_batch.reqs=}, {info_msg}`, then pyspy_dump_schedulers, then `Watchdog timeout (…)` and the
+    // SIGQUIT to the parent: only a firing watchdog prints this dump, so a paste cut after it still shows the timeout
+    id: 'watchdog_batch_dump',
+    kind: 'failure',
+    failure: 'timeout',
+    phase: 'serving',
+    lit: 'self.cur_batch.batch_size()=',
+    re: /^self\.cur_batch\.batch_size\(\)=\d+, self\.cur_batch\.reqs=/,
+  },
   // entrypoints/http_server.py _execute_server_warmup (catalog phase warmup): the warm-up request failed
   {
     id: 'warmup_error',

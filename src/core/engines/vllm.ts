@@ -156,6 +156,25 @@ const signatures: Signature[] = [
 
     re: /^world_size=\d+ rank=\d+ local_rank=\d+|^vLLM is using nccl==|GPU P2P access cache|^rank \d+ in world size \d+ is assigned as|^Custom allreduce is disabled|^Initializing distributed environment|^Found nccl from library/,
   },
+  {
+    // V0 executor/ray_distributed_executor.py (ray_gpu_executor.py before) RayDistributedExecutor._init_workers_ray:
+    // `use_ray_spmd_worker: %s`, logged once the placement group is in hand, before the Ray workers are created
+    id: 'ray_workers',
+    kind: 'phase',
+    phase: 'dist_init',
+    lit: 'use_ray_spmd_worker: ',
+    re: /^use_ray_spmd_worker: (?:True|False)$/,
+  },
+  {
+    // V1 v1/worker/tpu_model_runner.py _get_req_paddings (`Preparing request paddings:` then `    %d` per size),
+    // called from TPUModelRunner.__init__, which TPUWorker.init_device builds once torch.distributed is up and
+    // before load_model
+    id: 'tpu_paddings',
+    kind: 'phase',
+    phase: 'dist_init',
+    lit: 'Preparing request paddings:',
+    re: /^Preparing request paddings:$/,
+  },
   // weights
   {
     // The attention backend chosen: platforms/cuda.py get_attn_backend_cls `Using Flash Attention backend on V1
@@ -188,8 +207,11 @@ const signatures: Signature[] = [
     lit: 'took',
     // V0 worker/model_runner.py GPUModelRunnerBase.load_model (and vllm-ascend's NPU runners, same words):
     // `Loading model weights took %.4f GB`, the end of loading; V1 gpu_model_runner.py load_model says `Model
-    // loading took %.4f GiB …` (`%.4f GB and %.6f seconds` in its first releases, early 2025)
-    re: /^Loading weights took [\d.]+ seconds|^Model loading took [\d.]+ ?Gi?B|^Loading model weights took [\d.]+ ?GB/,
+    // loading took %.4f GiB …` (`%.4f GB and %.6f seconds` in its first releases, early 2025). HabanaAI/vllm-fork
+    // worker/hpu_model_runner.py (habana_model_runner.py before) HPUModelRunner.load_model, once get_model and
+    // the HPU-graph wrap are done: `Loading model weights took in total {m.get_summary_string()}` (`15.05 GiB of
+    // device memory (…) and 1.134 GiB of host memory (…)`)
+    re: /^Loading weights took [\d.]+ seconds|^Model loading took [\d.]+ ?Gi?B|^Loading model weights took (?:[\d.]+ ?GB|in total [\d.]+ ?[KMGT]?i?B of device memory)/,
   },
   {
     // tpu-inference runner/tpu_runner.py TPUModelRunner.load_model ends with `Init model | hbm=%sGiB` (HBM used
@@ -244,6 +266,16 @@ const signatures: Signature[] = [
     phase: 'warmup',
     lit: '[Warmup][',
     re: /^\[Warmup\]\[\w+\]\[\d+\/\d+\]/,
+  },
+  {
+    // vllm-gaudi (vLLM's HPU platform plugin) vllm_gaudi/v1/worker/hpu_model_runner.py HPUModelRunner.warmup_sampler,
+    // part of warmup_model once the KV cache is allocated (its docs' "Sampler Warm-Up" page shows the sequence):
+    // `Warming up sampler with batch sizes: %s and following configs:`, one `temp=%s, top_p=%s, top_k=%s,
+    // batch_changed=%s` per config, `Starting sampler warmup...`, `Sampler warmup completed successfully`
+    id: 'hpu_sampler_warmup',
+    kind: 'phase',
+    phase: 'warmup',
+    re: /^(?:Warming up sampler with batch sizes: |Starting sampler warmup\.\.\.$|Sampler warmup completed successfully$|temp=[\d.]+, top_p=[\d.]+, top_k=-?\d+, batch_changed=(?:True|False)$)/,
   },
   {
     // model_executor/warmup/kernel_warmup.py kernel_warmup (Worker.compile_or_warm_up_model, after the KV

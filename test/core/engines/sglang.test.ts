@@ -45,6 +45,27 @@ describe('SGLang: the scheduler watchdog', () => {
   });
 });
 
+describe('SGLang: the v0.4 watchdog dump', () => {
+  it("Scheduler.watchdog_thread's `self.cur_batch.batch_size()=…` dump says the watchdog fired, cut before its timeout line", () => {
+    const l = last(
+      [
+        sgl(
+          'self.cur_batch.batch_size()=1, self.cur_batch.reqs=[Req(rid=ab12, input_ids=[1, 2], output_ids=[3])], self.token_to_kv_pool_allocator.available_size()=1000, self.tree_cache.evictable_size()=0,',
+          'DP3 TP7',
+        ),
+        sgl('Pyspy dump for PID 1234:', 'DP1 TP3'),
+        'Process 1234: sglang::scheduler_DP1_TP3',
+        'Thread 1234 (active): "MainThread"',
+        '    run_batch (scheduler.py:1573)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.failure?.class, 'timeout');
+    assert.equal(l.failure?.line, 1);
+  });
+});
+
 describe('SGLang: the barrier after loading', () => {
   it('"TP rank N could finish the model loading" (model_runner.py load_model), cut mid-sentence, is a timeout after loading', () => {
     const l = last(

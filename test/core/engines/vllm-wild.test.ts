@@ -451,6 +451,59 @@ describe('vLLM tracebacks cut at either end', () => {
   });
 });
 
+describe('vLLM: platform forks and executors (wild batch 2)', () => {
+  it('HabanaAI vllm-fork `Loading model weights took in total … of device memory` ends the loading (HPUModelRunner.load_model)', () => {
+    const l = last(
+      [
+        v0(
+          'hpu_model_runner.py:700] Pre-loading model weights on hpu:0 took 9.10 GiB of device memory (9.1 GiB/94.62 GiB used) and 1.0 GiB of host memory (20 GiB/500 GiB used)',
+        ),
+        v0(
+          'hpu_model_runner.py:794] Loading model weights took in total 9.10 GiB of device memory (9.1 GiB/94.62 GiB used) and 1.0 GiB of host memory (20 GiB/500 GiB used)',
+        ),
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.phase, 'weights_loaded');
+  });
+
+  it('vllm-gaudi sampler warm-up lines (HPUModelRunner.warmup_sampler) are the warm-up step', () => {
+    const hw = (msg: string) => `(Worker_TP0 pid=91) INFO 04-09 11:25:43 [hpu_model_runner.py:4674] ${msg}`;
+    const l = last(
+      [
+        hw('Warming up sampler with batch sizes: [0, 1, 2] and following configs:'),
+        hw('temp=0.7, top_p=0.9, top_k=50, batch_changed=False'),
+        hw('Starting sampler warmup...'),
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.phase, 'warmup');
+    assert.equal(l.outcome, 'in_progress');
+  });
+
+  it("the Ray executor's `use_ray_spmd_worker: False` is distributed set-up (RayDistributedExecutor._init_workers_ray)", () => {
+    const l = last(
+      [
+        '[2025-01-02 03:04:05,361 D 11 11] (python-core-driver-01000000ffffff) accessor.cc:1082: Getting placement group info',
+        v0('ray_distributed_executor.py:153] use_ray_spmd_worker: False'),
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.phase, 'dist_init');
+  });
+
+  it("V1 TPU `Preparing request paddings:` comes from the runner's constructor, before the weights (tpu_model_runner.py)", () => {
+    const tpu = (msg: string) =>
+      `(VllmWorker TP0 pid=71) INFO 09-05 08:26:33 [tpu_model_runner.py:1827] ${msg}`;
+    const l = last(
+      [tpu('    4096'), tpu('Preparing request paddings:'), tpu('    8'), tpu('    16')].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.phase, 'dist_init');
+    assert.equal(l.outcome, 'in_progress');
+  });
+});
+
 describe('failure classes from the words around vLLM failures', () => {
   it('ENOMEM, a refused Hugging Face download, a backend refusing a feature', () => {
     assert.equal(
