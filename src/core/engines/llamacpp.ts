@@ -62,15 +62,6 @@ const signatures: Signature[] = [
     re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:state:\{"state":"loading"|^load_all_data: /,
   },
   {
-    // router mode (tools/server/server-models.cpp, SRV_INF `spawning server instance with name=%s on port %d`): the
-    // router starts a child llama-server for a model; the child's own lines follow with its port as prefix
-    id: 'router_spawn',
-    kind: 'phase',
-    phase: 'args',
-    lit: 'spawning server instance',
-    re: /load: spawning server instance with (?:name=|args:)/,
-  },
-  {
     id: 'kv',
     kind: 'phase',
     phase: 'kv_cache',

@@ -241,16 +241,6 @@ describe('llama.cpp: wild shapes (issue 22)', () => {
     assert.equal(l.phase, 'loading_weights');
   });
 
-  it('router mode: the router spawning a model instance is that instance starting (args)', () => {
-    const l = last([
-      '1.02.310.411 I srv          load: spawning server instance with name=qwen-small on port 41200',
-      '1.02.310.430 I srv          load: spawning server instance with args:',
-      '1.02.310.431 I srv          load:   /opt/llama/bin/llama-server',
-    ]);
-    assert.equal(l.engine, 'llamacpp');
-    assert.equal(l.phase, 'args');
-  });
-
   it("load_all_data's async-upload line is the weights being read; a read error there fails the load", () => {
     const l = last([
       'load_tensors:      Vulkan0 model buffer size = 12000.00 MiB',
