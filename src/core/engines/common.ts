@@ -146,6 +146,34 @@ export const commonSignatures: Signature[] = [
   { id: 'cpp_what', kind: 'failure', lit: 'what():', re: /^\s*what\(\): +(.+)$/ },
   { id: 'aborted', kind: 'consequence', lit: 'Aborted', re: /^Aborted(?: \(core dumped\))?$/ },
   {
+    // A C `assert()` that failed, then abort(): glibc assert/assert.c __assert_fail_base prints `prog: file:line:
+    // function: Assertion `expr' failed.` (program name first when known). The C/C++ engines (llama.cpp's
+    // libstdc++-debug builds, TensorRT-LLM's runtime) and their libraries die this way.
+    id: 'c_assert',
+    kind: 'failure',
+    failure: 'other',
+    lit: 'Assertion `',
+    re: /^(?:[\w./-]+: )?\S+:\d+: [^\n]*?Assertion `.*' failed\.$/,
+  },
+  {
+    // A CUDA kernel's device-side assert (CUDA's device assert, as PyTorch's CUDA_KERNEL_ASSERT and
+    // _assert_async use it): `TensorCompare.cu:112: _assert_async_cuda_kernel: block: [0,0,0], thread: [0,0,0]
+    // Assertion `` failed.`, one per failing thread; the kernel's error reaches the host at the next sync
+    id: 'cuda_device_assert',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'Assertion `',
+    re: /^\S+\.cuh?:\d+: .*block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `.*` failed\.$/,
+  },
+  {
+    // zsh's report of a foreground job that a signal ended (Src/jobs.c printjob with the signal's text from
+    // Src/signames: `zsh: abort      ./run.sh`, `zsh: segmentation fault  …`): the server process is gone
+    id: 'zsh_signal',
+    kind: 'consequence',
+    lit: 'zsh: ',
+    re: /^zsh: (?:abort|segmentation fault|bus error|illegal hardware instruction|killed)(?: \(core dumped\))? +\S/,
+  },
+  {
     // gdb's stop on a fatal signal (gdb/infrun.c print_signal_received_reason: `Thread N "name" received signal
     // SIGABRT, Aborted.`), as pastes of a server run under gdb show it: the process died there
     id: 'gdb_signal',

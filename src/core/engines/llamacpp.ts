@@ -57,8 +57,9 @@ const signatures: Signature[] = [
     // router mode's child reporting `cmd_child_to_router:state:{"state":"loading",…}`). load_tensors' `… model
     // buffer size` lines (src/llama-model.cpp; llm_load_tensors in src/llama.cpp before 2025) come before
     // load_all_data reads the weights into those buffers, so they are still loading: llama.cpp prints no line once
-    // the weights are in
-    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:state:\{"state":"loading"/,
+    // the weights are in (src/llama-model-loader.cpp load_all_data's own `load_all_data: using async uploads for device
+    // …` is printed as it starts reading them)
+    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:state:\{"state":"loading"|^load_all_data: /,
   },
   {
     id: 'kv',
@@ -317,6 +318,11 @@ export const llamacpp: EngineModule = {
     // `QUE_`, `RES_`; common's `cmn`): the tag, the function name cut to 12 characters, a colon. A tag alone is not
     // enough: a traceback's code line that lost its indent (`res = func(*args)`, `res in …`) starts the same way.
     if (/^(?:srv|slot|que|res|cmn) +[\w()~:<>]{1,12}: /.test(line.msg) || line.frame === 'llamacpp') return 4;
+    // ggml's backend registry and device init as llama.cpp's tools print them first (ggml/src/ggml-backend-reg.cpp
+    // load_backend `loaded %s backend from %s`; ggml-vulkan.cpp `ggml_vulkan: Found %d Vulkan devices:`): ggml is
+    // also inside other programs (Ollama's runner), whose own lines then outweigh these
+    if (/^load_backend: loaded \w+ backend from |^ggml_vulkan: Found \d+ Vulkan devices:/.test(line.msg))
+      return 4;
     // the server's JSON log format before 2024-10, its default (server_log: `{"tid":…,"function":…,"msg":…}`;
     // 2024-01 `{"timestamp":…,"level":…,"function":…,"line":…,"message":…}`; 2024-03 keys sorted, `{"build":…}`)
     if (

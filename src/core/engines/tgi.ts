@@ -110,8 +110,12 @@ const signatures: Signature[] = [
     // router/src/infer/mod.rs InferError::GenerationError: a shard failed the batch. Whether the server lives
     // on depends on the error: since 2.4 (server/…/interceptor.py) a RuntimeError, CUDA OOM included, stops
     // the shard and the launcher then says `Shard N crashed`; so this line alone neither kills nor recovers.
+    // It is sent only to the entries of a running batch (router/src/infer.rs send_errors, backends/v3 backend.rs
+    // under the `batch{batch_size=…}:prefill|decode` spans; warmup fails as `Unable to warmup model`), so a user
+    // request was being generated: serving.
     id: 'request_failed',
     kind: 'degraded',
+    phase: 'serving',
     lit: 'Request failed during generation',
     re: /Request failed during generation: /,
   },

@@ -193,11 +193,14 @@ const signatures: Signature[] = [
   {
     // C++ executor (executorImpl forwardAsync): the exception fails the active requests and the loop goes
     // on, like the PyTorch backend's forward error below; must come before the C++ error rules it may quote
+    // (the forward step runs scheduled requests: serving). Before the Executor API the batch manager printed
+    // `Encountered an error in forward function: …` from the C++ logger, its `[TensorRT-LLM][ERROR] ` prefix kept
     id: 'cpp_forward_error',
     kind: 'degraded',
     recovers: true,
-    lit: 'Encountered an error in forwardAsync function',
-    re: /^Encountered an error in forwardAsync function: /,
+    phase: 'serving',
+    lit: 'Encountered an error in forward',
+    re: /^(?:\[TensorRT-LLM\]\[ERROR\] )?Encountered an error in forward(?:Async)? function: \[TensorRT-LLM\]|^Encountered an error in forwardAsync function: /,
   },
   {
     // cpp/include/tensorrt_llm/common/cudaUtils.h check(): TLLM_CUDA_CHECK throws
@@ -257,6 +260,7 @@ const signatures: Signature[] = [
     id: 'forward_error',
     kind: 'degraded',
     recovers: true,
+    phase: 'serving',
     lit: 'Encountered an error in forward function',
     re: /^Encountered an error in forward function: /,
   },

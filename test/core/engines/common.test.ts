@@ -62,3 +62,32 @@ describe('Triton Inference Server around any backend', () => {
     assert.notEqual(analyzeText(`${load.join('\n')}\n`).launches.at(-1)!.phase, 'ready');
   });
 });
+
+describe('C and CUDA assertions, and the shell that saw its job die', () => {
+  const served = [
+    'slot update_slots: id  1 | task 7 | prompt processing done, n_tokens = 40, batch.n_tokens = 40',
+    'srv  log_server_r: done request: POST /completion 127.0.0.1 200',
+  ];
+  it("glibc's `prog: file:line: func: Assertion `expr' failed.` is the crash, and zsh's `abort` job line follows it", () => {
+    const text = [
+      ...served,
+      "llama-server: /build/src/llama-sampler.cpp:812: void sample(llama_sampler*): Assertion `idx >= 0' failed.",
+      'zsh: abort (core dumped)  ./serve.sh',
+    ].join('\n');
+    const r = analyzeText(`${text}\n`);
+    assert.equal(r.launches.at(-1)!.outcome, 'crashed');
+    assert.equal(r.launches.at(-1)!.failure?.class, 'other');
+    assert.equal(r.launches.at(-1)!.failure?.line, 3);
+  });
+  it("a CUDA kernel's device-side assert (`x.cu:N: kernel: block: [..], thread: [..] Assertion `` failed.`) is a CUDA error", () => {
+    const text = [
+      'INFO:     127.0.0.1:5100 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+      '/opt/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:93: operator(): block: [3,0,0], thread: [64,0,0] Assertion `idx < size` failed.',
+      'Traceback (most recent call last):',
+      '  File "/srv/engine/loop.py", line 20, in step',
+    ].join('\n');
+    const r = analyzeText(`${text}\n`);
+    assert.equal(r.launches.at(-1)!.outcome, 'crashed');
+    assert.equal(r.launches.at(-1)!.failure?.class, 'cuda_error');
+  });
+});

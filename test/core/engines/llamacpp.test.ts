@@ -240,4 +240,30 @@ describe('llama.cpp: wild shapes (issue 22)', () => {
     assert.equal(l.engine, 'llamacpp');
     assert.equal(l.phase, 'loading_weights');
   });
+
+  it("load_all_data's async-upload line is the weights being read; a read error there fails the load", () => {
+    const l = last([
+      'load_tensors:      Vulkan0 model buffer size = 12000.00 MiB',
+      'load_all_data: using async uploads for device Vulkan0, buffer type Vulkan0, backend Vulkan0',
+      'llama_model_load: error loading model: read error: Input/output error',
+      'main: exiting due to model loading error',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(
+      last(['load_all_data: using async uploads for device CUDA0, buffer type CUDA0, backend CUDA0']).phase,
+      'loading_weights',
+    );
+  });
+
+  it("a paste that starts with ggml's backend registry and Vulkan device lines is llama.cpp's", () => {
+    const r = analyzeText(
+      `${[
+        'load_backend: loaded RPC backend from C:\\llama\\ggml-rpc.dll',
+        'ggml_vulkan: Found 1 Vulkan devices:',
+        'ggml_vulkan: 0 = Intel(R) Arc(TM) A770 Graphics (Intel Corporation) | uma: 0 | fp16: 1 | warp size: 32',
+      ].join('\n')}\n`,
+    );
+    assert.equal(r.engine, 'llamacpp');
+  });
 });

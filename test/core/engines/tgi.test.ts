@@ -342,4 +342,14 @@ describe('TGI: where its errors fall (launcher main.rs, router, interceptor.py)'
     ]);
     assert.equal(client.engine, 'tgi');
   });
+
+  it("a request failing during generation was a user request in a running batch: serving, then the shard's exit is the crash", () => {
+    const l = last([
+      '2024-05-02T10:00:01.000001Z ERROR batch{batch_size=2}:decode:decode{size=2}:decode{size=2}: text_generation_client: router/client/src/lib.rs:33: Server error: transport error',
+      '2024-05-02T10:00:01.000002Z ERROR generate{parameters=GenerateParameters { best_of: None, max_new_tokens: Some(64) }}:generate:infer:send_error: text_generation_router::infer: router/src/infer.rs:866: Request failed during generation: Server error: transport error',
+      '2024-05-02T10:00:01.300000Z ERROR shard-manager: text_generation_launcher: Shard complete standard error output:',
+    ]);
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.outcome, 'crashed');
+  });
 });

@@ -321,4 +321,13 @@ describe('Triton Inference Server: its model repository, tables and exits', () =
     // read as a Triton record (an anchored rule): had the quoted part been learned as a wrapper, it would not be
     assert.equal(l.phase, 'weights_loaded');
   });
+
+  it("a forward step's error is in serving, from the PyTorch executor and from the C++ batch manager's logger alike", () => {
+    const l = last([
+      '[TensorRT-LLM][WARNING] Step function failed, continuing.',
+      '[TensorRT-LLM][ERROR] Encountered an error in forward function: [TensorRT-LLM][ERROR] CUDA runtime error in ::cudaStreamSynchronize(s): unspecified launch failure (/src/cudaStream.h:80)',
+    ]);
+    assert.equal(l.phase, 'serving');
+    assert.equal(last([py('Encountered an error in forward function: boom', 'E')]).phase, 'serving');
+  });
 });
