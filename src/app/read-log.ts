@@ -110,7 +110,8 @@ export function readWarning(target: string, res: ReadResult): string | null {
 /** Says why a file gave no launch, when the reason is the file itself. */
 export function explainNoLaunch(target: string, res: ReadResult): string {
   if (res.size === 0) return `${target}: empty file, nothing to report`;
-  if (target !== '-' && looksBinary(target)) return `${target}: looks like a binary file, not a text log`;
+  if (res.head ? binaryBytes(res.head) : target !== '-' && looksBinary(target))
+    return `${target}: looks like a binary file, not a text log`;
   return `${target}: no server launch recognised in ${res.report.lines} line${res.report.lines === 1 ? '' : 's'} (not an SGLang, vLLM, TensorRT-LLM, TGI or llama.cpp log? --engine forces one)`;
 }
 
@@ -120,15 +121,17 @@ function looksBinary(path: string): boolean {
     const buf = Buffer.alloc(8192);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     fs.closeSync(fd);
-    let odd = 0;
-    for (let i = 0; i < n; i++) {
-      const c = buf[i]!;
-      if (c === 0 || (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 27)) odd++;
-    }
-    return n > 0 && odd / n > 0.05;
+    return binaryBytes(buf.subarray(0, n));
   } catch {
     return false;
   }
+}
+
+/** More than 5 % NULs and control bytes (but tab, newlines and ESC) in a log's first bytes: not text. */
+function binaryBytes(buf: Buffer): boolean {
+  let odd = 0;
+  for (const c of buf) if (c === 0 || (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 27)) odd++;
+  return buf.length > 0 && odd / buf.length > 0.05;
 }
 
 /**

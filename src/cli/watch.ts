@@ -410,6 +410,19 @@ async function live({ mode, argv }: Run): Promise<number> {
     });
     session.once('end', () => {
       const v = session.tick();
+      // Standard input closed before any line: nothing was watched, and waiting on would wait for nothing.
+      if (log === '-' && !session.currentReport?.lines) {
+        if (done) return;
+        done = true;
+        session.stop();
+        void ledger?.close();
+        view?.close();
+        process.stderr.write(
+          `firedup: ${mode}: standard input ended with no log lines: pipe the server's log in\n`,
+        );
+        resolve(1);
+        return;
+      }
       void finish(waitExitCode(v), v);
     });
     const stop = () => void finish(130, session.verdict ?? session.tick());

@@ -47,6 +47,8 @@ export interface ReadResult {
   damaged?: string | null;
   /** Launches before the report's, kept in the ledger only (a read with a ledger; see app/ingest.ts). */
   earlier?: EarlierLaunches | null;
+  /** A stream's first bytes (it cannot be read again), to tell why it held no launch. */
+  head?: Buffer;
 }
 
 /** Below this size one thread is fast enough; above it, the second half is read by a worker thread. */
@@ -181,8 +183,10 @@ export async function analyzeStream(
   // Pipes deliver 64 KB at a time; the core reads fewer, larger chunks faster, so gather them first.
   const batch = Buffer.allocUnsafe(4 << 20);
   let used = 0;
+  let head: Buffer | null = null;
   for await (const chunk of stream) {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    head ??= Buffer.from(b.subarray(0, 8192));
     if (used + b.length > batch.length) {
       if (used > 0) analyzer.push(batch.subarray(0, used));
       used = 0;
@@ -194,7 +198,13 @@ export async function analyzeStream(
     }
   }
   if (used > 0) analyzer.push(batch.subarray(0, used));
-  return { report: analyzer.end(), analyzer, size: analyzer.bytes, mtimeMs: null };
+  return {
+    report: analyzer.end(),
+    analyzer,
+    size: analyzer.bytes,
+    mtimeMs: null,
+    head: head ?? Buffer.alloc(0),
+  };
 }
 
 /** What a local path names, for reading it: a file to read (and resume), a stream to read once, or neither. */

@@ -101,6 +101,25 @@ describe('bad input', () => {
     assert.equal(r.code, 2);
     assert.equal(JSON.parse(r.stdout).failure.class, 'oom');
   });
+
+  it('NUL bytes get the same message on standard input as in a file', () => {
+    const bytes = Buffer.from('abc\0def\n\0\0\0\0\n');
+    const f = path.join(dir, 'nul.log');
+    fs.writeFileSync(f, bytes);
+    const file = runCli(['status', f]);
+    const stdin = runCli(['status', '-'], bytes);
+    assert.equal(file.code, 1);
+    assert.equal(stdin.code, 1);
+    oneLine(stdin.stderr);
+    assert.equal(stdin.stderr.replace('-:', 'F:'), file.stderr.replace(`${f}:`, 'F:'));
+  });
+
+  it('watch - on an empty standard input: one line, exit 1, not a timeout', () => {
+    const r = runCli(['watch', '-', '--no-gpu'], '');
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    oneLine(r.stderr);
+    assert.match(r.stderr, /standard input ended with no log lines/);
+  });
 });
 
 describe('exit codes and JSON contract of status and runs', () => {
