@@ -20,9 +20,15 @@ import {
   launchFingerprint,
   launchFromRow,
   launchRow,
+  launchWrite,
   listItemFromRow,
   logFromRow,
   reportText,
+  type Seen,
+  type SeenRow,
+  sawMore,
+  seenOfRow,
+  seenOfWrite,
   type TargetRow,
   targetFromRow,
 } from '../record.js';
@@ -84,6 +90,20 @@ const WRITE_COLUMNS = [
 const UPDATED = WRITE_COLUMNS.filter((c) => c !== 'id' && c !== 'first_seen' && c !== 'intended');
 /** Launch rows per statement in a batch write: 27 parameters each, well under Postgres's 65,535. */
 const ROWS_PER_STATEMENT = 200;
+
+/** The columns that make a row's Seen (record.ts SEEN_SQL, in Postgres's JSON operators). */
+const PG_SEEN_SQL = `(report::jsonb ->> 'endLine')::float8 - start_line AS held_span,
+  (report::jsonb ->> 'endOffset')::float8 - start_offset AS held_bytes, phase AS held_phase,
+  outcome AS held_outcome, load_seconds AS held_load, peak_tok_s AS held_peak`;
+
+/** A launch as recorded, where its record was last made from, and what that reading saw. */
+interface PgHeld {
+  id: string;
+  host: string;
+  path: string;
+  seen: Seen;
+}
+type HeldRow = SeenRow & { id: string; host: string; path: string };
 
 /** The parameters of a launch's own place, kept under `id` (its own or its twin's). */
 function placeParams(id: string, r: LaunchRecord): unknown[] {
@@ -341,21 +361,11 @@ export class PgLedgerStore implements LedgerStore {
     return this.tx((sql) => this.writeLaunches(sql, recs));
   }
 
-  private async twinOf(
-    sql: Sql,
-    r: LaunchRecord,
-  ): Promise<{ id: string; host: string; path: string; span: number } | null> {
+  private async twinOf(sql: Sql, r: LaunchRecord): Promise<PgHeld | null> {
     if (r.fingerprint === null) return null;
     if (await sql.get('SELECT 1 FROM launches WHERE id = ?', r.id)) return null;
-    const rows = await sql.all<{
-      id: string;
-      host: string;
-      path: string;
-      span: number | null;
-      pid0: string | null;
-    }>(
-      `SELECT id, host, path, (report::jsonb ->> 'endLine')::float8 - start_line AS span,
-         report::jsonb -> 'pids' ->> 0 AS pid0
+    const rows = await sql.all<HeldRow & { pid0: string | null }>(
+      `SELECT id, host, path, ${PG_SEEN_SQL}, report::jsonb -> 'pids' ->> 0 AS pid0
        FROM launches WHERE fingerprint = ? AND (config_hash IS NULL OR ?::text IS NULL OR config_hash = ?)
          AND NOT (host = ? AND path = ? AND file_id IS NOT DISTINCT FROM ?::text AND start_offset <> ?)
        ORDER BY first_seen, id`,
@@ -369,7 +379,17 @@ export class PgLedgerStore implements LedgerStore {
     );
     const pid = r.report.pids?.[0] ?? null;
     const hit = rows.find((t) => t.pid0 === null || pid === null || Number(t.pid0) === pid);
-    return hit ? { id: hit.id, host: hit.host, path: hit.path, span: hit.span ?? 0 } : null;
+    return hit ? { id: hit.id, host: hit.host, path: hit.path, seen: seenOfRow(hit) } : null;
+  }
+
+  /** The record kept under this launch's own id, or its twin's (see twinOf), with what its reading saw. */
+  private async heldOf(sql: Sql, r: LaunchRecord): Promise<PgHeld | null> {
+    const own = await sql.get<HeldRow>(
+      `SELECT id, host, path, ${PG_SEEN_SQL} FROM launches WHERE id = ?`,
+      r.id,
+    );
+    if (own) return { id: own.id, host: own.host, path: own.path, seen: seenOfRow(own) };
+    return this.twinOf(sql, r);
   }
 
   private async writeLaunches(sql: Sql, given: LaunchRecord[]): Promise<LaunchRecord[]> {
@@ -393,10 +413,11 @@ export class PgLedgerStore implements LedgerStore {
     const upsert = this.upsertSql(1);
     const kept: LaunchRecord[] = [];
     for (const r of recs) {
-      const twin = await this.twinOf(sql, r);
-      const rec = twin ? { ...r, id: twin.id } : r;
-      const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
-      if (!elsewhere || r.report.endLine - r.startLine >= twin.span) {
+      const held = await this.heldOf(sql, r);
+      const rec = held ? { ...r, id: held.id } : r;
+      // As SQLite's writeRows: a reading at another place than the record's replaces it only if it saw more.
+      const elsewhere = held !== null && (held.host !== r.host || held.path !== r.path);
+      if (!elsewhere || sawMore(seenOfWrite(launchWrite(r)), held.seen)) {
         const row = launchRow(rec) as unknown as Record<string, unknown>;
         await sql.run(upsert, ...WRITE_COLUMNS.map((c) => row[c] ?? null));
       }
@@ -436,11 +457,13 @@ export class PgLedgerStore implements LedgerStore {
     if (!recs.every(samePlace) || recs.some((r) => otherPaths(r).length > 0)) return false;
     const prints = recs.some((r) => r.fingerprint !== null);
     if (!prints) return true;
-    const known = new Set(
-      (await sql.all<{ id: string }>('SELECT id FROM launches WHERE id = ANY(?::text[])', [...ids])).map(
-        (x) => x.id,
-      ),
+    const rows = await sql.all<{ id: string; host: string; path: string }>(
+      'SELECT id, host, path FROM launches WHERE id = ANY(?::text[])',
+      [...ids],
     );
+    // A launch read here first, whose record another place's reading made since: written one by one (sawMore).
+    if (rows.some((x) => x.host !== first.host || x.path !== first.path)) return false;
+    const known = new Set(rows.map((x) => x.id));
     const unknown = [
       ...new Set(recs.flatMap((r) => (r.fingerprint !== null && !known.has(r.id) ? [r.fingerprint] : []))),
     ];

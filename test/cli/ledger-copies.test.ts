@@ -1,0 +1,67 @@
+/**
+ * Issue 24.5: one launch read at several places (the log, a copy of it, a copy made while it was still being
+ * written) is one record, and reading the places in any order never loses what one of them saw. Each test
+ * spawns the CLI on real files with a real ledger (a SQLite file, or a database on the test Postgres).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runCli, SCENARIOS, tmpDir } from '../helpers.js';
+import { BACKENDS, stopBackends } from '../store/backends.js';
+
+after(stopBackends);
+
+const CUTLASS = fs.readFileSync(path.join(SCENARIOS, 'glm5-cutlass-bench-then-shutdown.log'), 'utf8');
+const lines = CUTLASS.split('\n');
+/** The first `n` lines, as a copy taken while the server was loading its weights (before ready). */
+const head = (n: number) => `${lines.slice(0, n).join('\n')}\n`;
+
+interface Row {
+  id: string;
+  path: string;
+  outcome: string;
+  loadSeconds: number | null;
+  peakTokS: number | null;
+  paths: Array<{ path: string }>;
+}
+
+function ledgerRuns(ledger: string): Row[] {
+  const r = runCli(['runs', '--ledger', ledger, '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout).launches;
+}
+
+function read(ledger: string, log: string): void {
+  const r = runCli(['runs', '--ledger', ledger, log]);
+  assert.equal(r.code, 0, r.stderr);
+}
+
+for (const b of BACKENDS)
+  describe(`copies of a launch (${b.name})`, () => {
+    it('a copy that saw less never replaces the fuller record, in whichever order they are read', () => {
+      const dir = tmpDir();
+      const full = path.join(dir, 'server.log');
+      const part = path.join(dir, 'copy-while-loading.log');
+      fs.writeFileSync(full, CUTLASS);
+      fs.writeFileSync(part, head(100));
+      for (const order of [
+        [part, full],
+        [full, part],
+      ]) {
+        const ledger = b.fresh();
+        for (const log of order) read(ledger, log);
+        // The copy grows by a line (it was still being copied): read again, it still saw less.
+        fs.appendFileSync(part, `${lines[100]}\n`);
+        read(ledger, part);
+        fs.writeFileSync(part, head(100));
+        const [rec, ...more] = ledgerRuns(ledger);
+        assert.equal(more.length, 0, 'one launch, however many places');
+        assert.equal(rec!.path, full);
+        assert.equal(rec!.outcome, 'shutdown');
+        assert.equal(rec!.loadSeconds, 95);
+        assert.equal(rec!.peakTokS, 1993.71);
+        assert.deepEqual(rec!.paths.map((p) => p.path).sort(), [part, full].sort());
+      }
+    });
+  });
