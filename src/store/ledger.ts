@@ -48,6 +48,7 @@ import {
   type LiveMark,
   type LogKey,
   type LogState,
+  type PlaceForgotten,
   type SweepPointRecord,
   type TargetRecord,
 } from './types.js';
@@ -766,6 +767,48 @@ export class Ledger {
             .run(list);
           if (log) this.db.prepare('DELETE FROM logs WHERE host = ? AND path = ?').run(log.host, log.path);
           return { launches: info.changes, benches: n };
+        })
+        .immediate(),
+    );
+  }
+
+  /**
+   * Forgets one place (`forget --path`): where reading it stopped, and its place on every launch read there. A
+   * launch also read at another place (a copy, the original) stays, its record made from there if it was made
+   * from this one; the others go, with their benches. Returns the launches forgotten and those kept.
+   */
+  forgetPlace(log: LogKey): PlaceForgotten {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          const ids = this.launchIdsAt(log);
+          const list = JSON.stringify(ids);
+          const kept = this.db
+            .prepare(
+              `SELECT DISTINCT launch_id FROM launch_paths WHERE launch_id IN (SELECT value FROM json_each(?))
+                 AND NOT (host = ? AND path = ?)`,
+            )
+            .pluck()
+            .all(list, log.host, log.path) as string[];
+          const keep = new Set(kept);
+          const gone = ids.filter((id) => !keep.has(id));
+          const n = gone.length ? this.forget(gone) : { launches: 0, benches: 0 };
+          this.db
+            .prepare(
+              'DELETE FROM launch_paths WHERE host = ? AND path = ? AND launch_id IN (SELECT value FROM json_each(?))',
+            )
+            .run(log.host, log.path, JSON.stringify(kept));
+          // A record made from this place is made from the place it was read at last of those left.
+          this.db
+            .prepare(
+              `UPDATE launches SET (host, path, file_id, start_offset, start_line) = (
+                 SELECT p.host, p.path, p.file_id, p.start_offset, p.start_line FROM launch_paths AS p
+                 WHERE p.launch_id = launches.id ORDER BY p.last_seen DESC, p.rowid DESC LIMIT 1)
+               WHERE host = ? AND path = ? AND id IN (SELECT value FROM json_each(?))`,
+            )
+            .run(log.host, log.path, JSON.stringify(kept));
+          this.db.prepare('DELETE FROM logs WHERE host = ? AND path = ?').run(log.host, log.path);
+          return { forgotten: gone, launches: n.launches, benches: n.benches, kept };
         })
         .immediate(),
     );

@@ -64,4 +64,45 @@ for (const b of BACKENDS)
         assert.deepEqual(rec!.paths.map((p) => p.path).sort(), [part, full].sort());
       }
     });
+
+    it('forget --path COPY forgets the copy, not the launch its original holds; --everywhere forgets both', () => {
+      const dir = tmpDir();
+      const ledger = b.fresh();
+      const log = path.join(dir, 'server.log');
+      const replay = path.join(dir, 'replay.log');
+      const only = path.join(dir, 'only-here.log');
+      fs.writeFileSync(log, CUTLASS);
+      fs.copyFileSync(log, replay);
+      fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), only);
+      // The copy read first: the record is made from it, and must move to the original when it goes.
+      for (const l of [replay, log, only]) read(ledger, l);
+      const [first] = ledgerRuns(ledger).filter((r) => r.outcome === 'shutdown');
+      assert.equal(first!.path, replay);
+      const r = runCli(['forget', '--ledger', ledger, '--path', replay]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stdout,
+        /^forgot 0 launches read at .*replay\.log; kept 1 launch \([0-9a-f]{8}\) also read elsewhere/,
+      );
+      const left = ledgerRuns(ledger);
+      assert.equal(left.length, 3, 'the original and the other log keep their launches');
+      const kept = left.find((x) => x.id === first!.id)!;
+      assert.equal(kept.path, log);
+      assert.deepEqual(
+        kept.paths.map((p) => p.path),
+        [log],
+      );
+      assert.equal(kept.peakTokS, 1993.71);
+      // A log no other place holds: its launches go.
+      const o = runCli(['forget', '--ledger', ledger, '--path', only, '--json']);
+      assert.equal(o.code, 0, o.stderr);
+      assert.equal(JSON.parse(o.stdout).launches, 2);
+      assert.equal(ledgerRuns(ledger).length, 1);
+      // --everywhere: the launch the log holds, from every place.
+      read(ledger, replay);
+      const all = runCli(['forget', '--ledger', ledger, '--path', replay, '--everywhere']);
+      assert.equal(all.code, 0, all.stderr);
+      assert.match(all.stdout, /^forgot 1 launch \([0-9a-f]{8}\) read at .*replay\.log, from every place/);
+      assert.equal(ledgerRuns(ledger).length, 0);
+    });
   });

@@ -45,6 +45,7 @@ import {
   type LiveMark,
   type LogKey,
   type LogState,
+  type PlaceForgotten,
   type SweepPointRecord,
   type TargetRecord,
 } from '../types.js';
@@ -567,6 +568,48 @@ export class PgLedgerStore implements LedgerStore {
       const launches = await sql.run('DELETE FROM launches WHERE id = ANY(?::text[])', list);
       if (log) await sql.run('DELETE FROM logs WHERE host = ? AND path = ?', log.host, log.path);
       return { launches, benches: n };
+    });
+  }
+
+  async forgetPlace(log: LogKey): Promise<PlaceForgotten> {
+    const ids = await this.launchIdsAt(log);
+    return this.tx(async (sql) => {
+      const kept = (
+        await sql.all<{ launch_id: string }>(
+          `SELECT DISTINCT launch_id FROM launch_paths WHERE launch_id = ANY(?::text[])
+             AND NOT (host = ? AND path = ?)`,
+          ids,
+          log.host,
+          log.path,
+        )
+      ).map((r) => r.launch_id);
+      const keep = new Set(kept);
+      const gone = ids.filter((id) => !keep.has(id));
+      const { n } = (await sql.get<{ n: number }>(
+        'SELECT count(*)::int AS n FROM benches WHERE launch_id = ANY(?::text[])',
+        gone,
+      ))!;
+      for (const t of ['benches', 'launch_paths'])
+        await sql.run(`DELETE FROM ${t} WHERE launch_id = ANY(?::text[])`, gone);
+      const launches = await sql.run('DELETE FROM launches WHERE id = ANY(?::text[])', gone);
+      await sql.run(
+        'DELETE FROM launch_paths WHERE host = ? AND path = ? AND launch_id = ANY(?::text[])',
+        log.host,
+        log.path,
+        kept,
+      );
+      // A record made from this place is made from the place it was read at last of those left.
+      await sql.run(
+        `UPDATE launches SET (host, path, file_id, start_offset, start_line) = (
+           SELECT p.host, p.path, p.file_id, p.start_offset, p.start_line FROM launch_paths AS p
+           WHERE p.launch_id = launches.id ORDER BY p.last_seen DESC LIMIT 1)
+         WHERE host = ? AND path = ? AND id = ANY(?::text[])`,
+        log.host,
+        log.path,
+        kept,
+      );
+      await sql.run('DELETE FROM logs WHERE host = ? AND path = ?', log.host, log.path);
+      return { forgotten: gone, launches, benches: Number(n), kept };
     });
   }
 
