@@ -105,4 +105,32 @@ for (const b of BACKENDS)
       assert.match(all.stdout, /^forgot 1 launch \([0-9a-f]{8}\) read at .*replay\.log, from every place/);
       assert.equal(ledgerRuns(ledger).length, 0);
     });
+
+    it('runs LOG and diff LOG show LOG: its lines and its path, whichever copy the records were made from', () => {
+      const dir = tmpDir();
+      const ledger = b.fresh();
+      const log = path.join(dir, 'server.log');
+      const replay = path.join(dir, 'replay.log');
+      fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), log);
+      // A replay that holds an earlier launch first: the same two launches, 386 lines further down.
+      fs.writeFileSync(replay, CUTLASS + fs.readFileSync(log, 'utf8'));
+      read(ledger, replay);
+      const r = runCli(['runs', '--ledger', ledger, log, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const got = JSON.parse(r.stdout).launches;
+      assert.deepEqual(
+        got.map((l: { startLine: number; endLine: number }) => [l.startLine, l.endLine]),
+        [
+          [1, 321],
+          [322, 390],
+        ],
+      );
+      assert.equal(got[0].phases.at(-1).line, 166);
+      const d = runCli(['diff', '--ledger', ledger, log, '--json']);
+      assert.equal(d.code, 0, d.stderr);
+      const { a, b: bb } = JSON.parse(d.stdout);
+      assert.deepEqual([a.path, a.startLine, bb.path, bb.startLine], [log, 1, log, 322]);
+      // The launches are still one record each, with both places.
+      assert.equal(ledgerRuns(ledger).length, 3);
+    });
   });
