@@ -308,6 +308,8 @@ export class LaunchBuilder {
   /** Applies a run of serving lines read in bulk: the same changes as the general path makes line by line. */
   applyRun(r: ServingRunData): void {
     if (this.ray !== null) rayRun(this.ray, r);
+    // Serving lines after a stop tell nothing more of this launch (see ownEnd), read in bulk or not.
+    if (this.ended) this.ownEnd ??= { line: this.endLine, offset: this.endOffset, ts: this.lastTs };
     if (this.startTs === null) this.startTs = r.firstTs;
     this.endLine = r.lastLine;
     this.endOffset = r.lastOffset;
