@@ -165,6 +165,51 @@ export class ClosedWriter {
   }
 }
 
+/** Keys of a report that hold a line number of the log, or a byte offset in it. */
+const LINE_KEYS = new Set(['line', 'startLine', 'endLine', 'lastLine', 'peakLine', 'lastProgressLine']);
+const OFFSET_KEYS = new Set(['startOffset', 'endOffset']);
+
+/** The report with every line number moved by `lines` and every offset by `bytes` (a copy at another place). */
+function shifted<T>(value: T, lines: number, bytes: number): T {
+  if (Array.isArray(value)) return value.map((v) => shifted(v, lines, bytes)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'number' && LINE_KEYS.has(k)) out[k] = v + lines;
+    else if (typeof v === 'number' && OFFSET_KEYS.has(k)) out[k] = v + bytes;
+    else out[k] = shifted(v, lines, bytes);
+  }
+  return out as T;
+}
+
+/**
+ * A recorded launch as read at this place of the log: a launch read at several places (a copy, a replay) has
+ * one record, made from the reading that saw most of it, maybe at another place, whose lines and offsets are
+ * that file's. What `runs LOG` and `diff LOG` show of LOG is LOG's: its path, and where in it the launch is.
+ */
+export function atPlace(
+  rec: LaunchRecord,
+  key: LogKey,
+  fileId: string | null,
+  startOffset: number,
+): LaunchRecord {
+  const place = rec.paths.find((p) => p.host === key.host && p.path === key.path);
+  const startLine = place?.startLine ?? rec.report.startLine;
+  const lines = startLine - rec.report.startLine;
+  const bytes = startOffset - rec.report.startOffset;
+  const report = lines === 0 && bytes === 0 ? rec.report : shifted(rec.report, lines, bytes);
+  if (rec.host === key.host && rec.path === key.path && report === rec.report) return rec;
+  return { ...rec, host: key.host, path: key.path, fileId, startLine, startOffset, report };
+}
+
+/** The report's own start offset, from its JSON text without parsing it (its first `,"startOffset":` key). */
+function textOffset(text: string): number | null {
+  const at = text.indexOf(',"startOffset":');
+  if (at < 0) return null;
+  const m = /^-?\d+/.exec(text.slice(at + 15, at + 40));
+  return m ? Number(m[0]) : null;
+}
+
 /** The first `count` launches recorded at this file, read back from the ledger (see EarlierLaunches). */
 export function earlierInLedger(
   ledger: ClosedLedger,
@@ -172,23 +217,38 @@ export function earlierInLedger(
   fileId: string | null,
   count: number,
 ): EarlierLaunches {
-  let ids: Promise<string[]> | null = null;
+  let at: Promise<Array<{ id: string; startOffset: number }>> | null = null;
   // Asked once, when first needed: after the read's writes, which the list must include.
-  const idsOf = (): Promise<string[]> => {
-    ids ??= Promise.resolve(ledger.launchesAtLog(key, fileId)).then((at) =>
-      at.slice(0, count).map((x) => x.id),
-    );
-    return ids;
+  const atOf = (): Promise<Array<{ id: string; startOffset: number }>> => {
+    at ??= Promise.resolve(ledger.launchesAtLog(key, fileId)).then((xs) => xs.slice(0, count));
+    return at;
+  };
+  /** The launches of `page` as read here (see atPlace), in its order. */
+  const records = async (page: Array<{ id: string; startOffset: number }>): Promise<LaunchRecord[]> => {
+    const got = await ledger.getLaunches(page.map((x) => x.id));
+    const byId = new Map(got.map((r) => [r.id, r]));
+    return page.flatMap((x) => {
+      const r = byId.get(x.id);
+      return r ? [atPlace(r, key, fileId, x.startOffset)] : [];
+    });
   };
   return {
     count,
     async *reportTexts() {
-      const all = await idsOf();
-      for (let i = 0; i < all.length; i += PAGE) yield await ledger.reportTexts(all.slice(i, i + PAGE));
+      const all = await atOf();
+      for (let i = 0; i < all.length; i += PAGE) {
+        const page = all.slice(i, i + PAGE);
+        const texts = await ledger.reportTexts(page.map((x) => x.id));
+        // Most records were made from this place's reading: their text as kept. Those made from another
+        // place's (a copy read first, or one that saw more) are read back and moved to this place.
+        const elsewhere =
+          texts.length !== page.length || texts.some((t, k) => textOffset(t) !== page[k]!.startOffset);
+        yield elsewhere ? (await records(page)).map((r) => JSON.stringify(r.report)) : texts;
+      }
     },
     async last(n) {
-      const all = await idsOf();
-      return n <= 0 ? [] : await ledger.getLaunches(all.slice(Math.max(0, all.length - n)));
+      const all = await atOf();
+      return n <= 0 ? [] : await records(all.slice(Math.max(0, all.length - n)));
     },
   };
 }

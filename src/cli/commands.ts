@@ -146,12 +146,21 @@ export const COMMANDS: CommandDoc[] = [
   {
     name: 'forget',
     summary: 'remove launches from the ledger (with their benches and the paths they were read at)',
-    usage: ['firedup forget <id>... [--json]', 'firedup forget --path <log> [--json]'],
+    usage: ['firedup forget <id>... [--json]', 'firedup forget --path <log> [--everywhere] [--json]'],
     about: '<id>: an id or a unique prefix of 4+ hex characters, last, or last~N.',
-    options: [['--path LOG', 'every launch read at LOG, and where reading it stopped'], JSON_OPT, LEDGER_OPT],
+    options: [
+      [
+        '--path LOG',
+        "LOG's place: where reading it stopped, and the launches read there that no other place (a copy, the original) holds",
+      ],
+      ['--everywhere', "with --path: LOG's launches, from every place they were read at"],
+      JSON_OPT,
+      LEDGER_OPT,
+    ],
     examples: [
       ['firedup forget last', 'the newest launch'],
-      ['firedup forget --path /tmp/replay.log', 'everything read from a replay'],
+      ['firedup forget --path /tmp/replay.log', 'a replay: the launches the original log holds stay'],
+      ['firedup forget --path /tmp/replay.log --everywhere', "the replay's launches, wherever read"],
     ],
   },
   {

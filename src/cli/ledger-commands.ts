@@ -46,8 +46,10 @@ export const LEDGER_HELP = `Ledger (every launch firedup has read; --ledger PATH
                                     one launch in full: phases, failure with evidence, benches, targets;
                                     --lines: the log around each piece of evidence (N lines of context,
                                     default 3) and the command to open it there
-  firedup forget <id>... | --path LOG
-                                    remove launches (with their benchmarks) from the ledger
+  firedup forget <id>... | --path LOG [--everywhere]
+                                    remove launches (with their benchmarks) from the ledger; --path: the
+                                    log's place and the launches only it holds (a copy's record stays);
+                                    --everywhere: the log's launches wherever they were read
   firedup diff <a> <b> [--json]     two launches side by side, only what differs, grouped; ids (a unique
                                     prefix, last, last~N) or two logs (their latest launches), or one log
                                     (its last two launches)
@@ -473,12 +475,22 @@ export async function targetCommand(argv: string[]): Promise<number> {
 
 // ---- forget
 
-const FORGET_FLAGS: Record<string, FlagSpec> = { ...LEDGER_FLAGS, path: { type: 'string' } };
+const FORGET_FLAGS: Record<string, FlagSpec> = {
+  ...LEDGER_FLAGS,
+  path: { type: 'string' },
+  everywhere: { type: 'boolean' },
+};
+
+const launches = (n: number) => `${n} launch${n === 1 ? '' : 'es'}`;
+const short = (ids: readonly string[]) =>
+  ids.length ? ` (${ids.map((id) => id.slice(0, 8)).join(', ')})` : '';
 
 /**
  * `forget ID...` or `forget --path LOG`: removes launches, their benchmarks and the places they were read
- * at. With --path, also where reading that log stopped, so reading it again starts afresh. A launch
- * forgotten by id comes back if its log is read again: the ledger records what it reads.
+ * at. `--path` forgets one place: where reading that log stopped (reading it again starts afresh) and the
+ * launches read only there; a launch a copy (or the original) holds too stays, under the other place.
+ * `--path LOG --everywhere` forgets LOG's launches wherever they were read. A launch forgotten comes back
+ * if a log that holds it is read again: the ledger records what it reads.
  */
 export async function forgetCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, FORGET_FLAGS, 'forget');
@@ -488,30 +500,51 @@ export async function forgetCommand(argv: string[]): Promise<number> {
     throw new UsageError(
       'forget: name launches (firedup forget 4c94bc82 …) or one log (firedup forget --path server.log), not both',
     );
+  if (flags.everywhere && byPath === null)
+    throw new UsageError(
+      'forget: --everywhere goes with --path LOG (a launch named by id is forgotten everywhere already)',
+    );
   const missing = missingLedger(flags);
   if (missing) throw new UsageError(`forget: nothing recorded (ledger ${missing} does not exist)`);
   return withLedger(flags, async (ledger) => {
-    let ids: string[];
-    let log: { host: string; path: string } | undefined;
     if (byPath !== null) {
       const where = logIdentity(byPath);
       if (!where) throw new UsageError('forget: --path needs a file, not standard input');
-      log = { host: where.host, path: where.path };
-      ids = await ledger.launchIdsAt(log);
-    } else {
-      const named: string[] = [];
-      for (const ref of positionals) named.push((await ledger.resolve(ref)).id);
-      ids = [...new Set(named)];
-    }
-    const n = await ledger.forget(ids, log);
-    const what = `${n.launches} launch${n.launches === 1 ? '' : 'es'}${ids.length ? ` (${ids.map((id) => id.slice(0, 8)).join(', ')})` : ''}`;
-    const benches = n.benches ? `, with ${n.benches} benchmark run${n.benches === 1 ? '' : 's'}` : '';
-    const from = log ? ` read at ${log.host === 'localhost' ? '' : `${log.host}:`}${log.path}` : '';
-    if (flags.json)
+      const log = { host: where.host, path: where.path };
+      const at = `${log.host === 'localhost' ? '' : `${log.host}:`}${log.path}`;
+      let res: { forgotten: string[]; launches: number; benches: number; kept: string[] };
+      if (flags.everywhere) {
+        const ids = await ledger.launchIdsAt(log);
+        res = { ...(await ledger.forget(ids, log)), forgotten: ids, kept: [] };
+      } else res = await ledger.forgetPlace(log);
+      if (flags.json) {
+        out(
+          `${JSON.stringify({ forgotten: res.forgotten, launches: res.launches, benches: res.benches, kept: res.kept, log })}
+`,
+        );
+        return 0;
+      }
+      const benches = res.benches ? `, with ${res.benches} benchmark run${res.benches === 1 ? '' : 's'}` : '';
+      const kept = res.kept.length
+        ? `; kept ${launches(res.kept.length)}${short(res.kept)} also read elsewhere (forget --path ${byPath} --everywhere forgets ${res.kept.length === 1 ? 'it' : 'them'} too)`
+        : '';
+      const everywhere = flags.everywhere && res.launches ? ', from every place they were read at' : '';
       out(
-        `${JSON.stringify({ forgotten: ids, launches: n.launches, benches: n.benches, log: log ?? null })}\n`,
+        `forgot ${launches(res.launches)}${short(res.forgotten)} read at ${at}${everywhere}${benches}${kept}\n`,
       );
-    else out(`forgot ${what}${from}${benches}\n`);
+      return 0;
+    }
+    const named: string[] = [];
+    for (const ref of positionals) named.push((await ledger.resolve(ref)).id);
+    const ids = [...new Set(named)];
+    const n = await ledger.forget(ids);
+    const benches = n.benches ? `, with ${n.benches} benchmark run${n.benches === 1 ? '' : 's'}` : '';
+    if (flags.json)
+      out(`${JSON.stringify({ forgotten: ids, launches: n.launches, benches: n.benches, log: null })}
+`);
+    else
+      out(`forgot ${launches(n.launches)}${short(ids)}${benches}
+`);
     return 0;
   });
 }

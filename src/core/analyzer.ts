@@ -130,6 +130,8 @@ const KIND_CLAIM: Record<Signature['kind'], number> = {
   consequence: 4,
   failure: 5,
 };
+/** Rules whose lines, after a launch crashed or stopped, still tell of it (see LaunchBuilder.ownEnd). */
+const OWN_AFTER_END: ReadonlySet<Signature['kind']> = new Set(['failure', 'consequence', 'shutdown']);
 /** Catalog levels at which a `crash` line reports a failure (a warning that mentions one does not). */
 const CRASH_LEVELS = new Set(['error', 'exception', 'fatal', 'critical']);
 const STARTUP_PHASES: ReadonlySet<string> = new Set(PHASES.slice(0, PHASES.indexOf('ready')));
@@ -646,6 +648,16 @@ export class LogAnalyzer {
     if (line.rel !== null && line.ts === null && launch.startTs === null) launch.relativeTime = true;
     // A line Ray forwarded from another node (`ip=`): its node's own reading too (launch.ts RayNodes).
     if (launch.ray !== null || line.ip) rayLine(launch, line, ts);
+    // After a crash or a stop, a line no failure, consequence or stop rule reads, outside a traceback, tells
+    // nothing more of the launch: where its own lines stopped is kept, in case another launch starts.
+    const told =
+      !launch.ended ||
+      exc !== null ||
+      this.tracker.openStart !== null ||
+      this.tracker.opened === no ||
+      (hit !== null && OWN_AFTER_END.has(hit.sig.kind));
+    if (told) launch.ownEnd = null;
+    else launch.ownEnd ??= { line: launch.endLine, offset: launch.endOffset, ts: launch.lastTs };
     launch.touch(no, offset, ts);
     if (line.tags) launch.ranks.add(line.tags);
     if (line.pid !== null) launch.pids.add(line.pid);
@@ -880,6 +892,7 @@ export class LogAnalyzer {
     l.startText = line.text.slice(0, 256);
     const prev = this.current;
     if (prev !== null) {
+      prev.endAtOwnLine();
       this.barBase.clear();
       this.tracker.reset();
       this.takeFramePhase(prev);

@@ -71,6 +71,12 @@ export class LaunchBuilder {
   endOffset: number;
   startTs: number | null = null;
   lastTs: number | null = null;
+  /**
+   * Where the launch's own lines stopped, once it crashed or shut down and the lines after say nothing more of
+   * it: they may be the next launch's, written before the line that starts it (see LogAnalyzer.open). Null
+   * while its last line is its own.
+   */
+  ownEnd: { line: number; offset: number; ts: number | null } | null = null;
   /** Timestamp of the last line that showed the launch moving (phase, progress, serving). */
   lastProgressTs: number | null = null;
   lastProgressLine: number;
@@ -184,6 +190,19 @@ export class LaunchBuilder {
     }
   }
 
+  /**
+   * Another launch starts: one that crashed or shut down ends at its own last line, not at the lines that came
+   * between (the relaunch's own first lines, a shell's), so its last phase lasts until it failed or stopped.
+   */
+  endAtOwnLine(): void {
+    const own = this.ownEnd;
+    if (own === null || !this.ended) return;
+    this.endLine = own.line;
+    this.endOffset = own.offset;
+    this.lastTs = own.ts;
+    this.ownEnd = null;
+  }
+
   /** Anything past `args` that shows the launch got somewhere. */
   get progressed(): boolean {
     return this.phase !== null && phaseRank(this.phase) > phaseRank('dist_init');
@@ -289,6 +308,8 @@ export class LaunchBuilder {
   /** Applies a run of serving lines read in bulk: the same changes as the general path makes line by line. */
   applyRun(r: ServingRunData): void {
     if (this.ray !== null) rayRun(this.ray, r);
+    // Serving lines after a stop tell nothing more of this launch (see ownEnd), read in bulk or not.
+    if (this.ended) this.ownEnd ??= { line: this.endLine, offset: this.endOffset, ts: this.lastTs };
     if (this.startTs === null) this.startTs = r.firstTs;
     this.endLine = r.lastLine;
     this.endOffset = r.lastOffset;

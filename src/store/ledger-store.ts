@@ -16,6 +16,7 @@ import type {
   LiveMark,
   LogKey,
   LogState,
+  PlaceForgotten,
   SweepPointRecord,
   TargetRecord,
 } from './types.js';
@@ -57,6 +58,11 @@ export interface LedgerStore {
   setLive(id: string, mark: LiveMark | null): Promise<void>;
   launchIdsAt(key: LogKey): Promise<string[]>;
   forget(ids: readonly string[], log?: LogKey): Promise<{ launches: number; benches: number }>;
+  /**
+   * Forgets one place: where reading it stopped, and its place on the launches read there. A launch another
+   * place holds too stays (made from that place's reading if it was made from this one); the others go.
+   */
+  forgetPlace(log: LogKey): Promise<PlaceForgotten>;
   getLaunch(id: string): Promise<LaunchRecord | null>;
   /** Their reports as JSON text, as a read prints them (`runs --json`), in that order: no parsing. */
   reportTexts(ids: readonly string[]): Promise<string[]>;

@@ -33,6 +33,12 @@ import {
   listItemFromRow,
   logFromRow,
   reportText,
+  SEEN_SQL,
+  type Seen,
+  type SeenRow,
+  sawMore,
+  seenOfRow,
+  seenOfWrite,
   type TargetRow,
   targetFromRow,
 } from './record.js';
@@ -53,6 +59,7 @@ import {
   type LiveMark,
   type LogKey,
   type LogState,
+  type PlaceForgotten,
   type SweepPointRecord,
   type TargetRecord,
 } from './types.js';
@@ -65,6 +72,22 @@ export const LIST_COLUMNS = `id, host, path, file_id, start_offset, start_line, 
   port, outcome, phase, failure_class, config_hash, load_seconds, peak_tok_s, median_tok_s, intended, first_seen,
   updated_at, summary, fingerprint, live_state, live, machine, user_name, notes, tags`;
 const now = (): number => Date.now() / 1000;
+/** Where a launch was read: a place row, made or brought up to date. */
+const SEEN_PLACE = `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  -- A write that does not know the file (a remote watch has no inode) keeps the one a read of it put there.
+  ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = coalesce(excluded.file_id, launch_paths.file_id),
+    start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`;
+
+/** A launch as recorded, where its record was last made from, and (when asked for) what that reading saw. */
+interface Held {
+  id: string;
+  host: string;
+  path: string;
+  seen?: Seen;
+}
+type HeldRow = SeenRow & { id: string; host: string; path: string };
+const heldOf = (h: HeldRow): Held => ({ id: h.id, host: h.host, path: h.path, seen: seenOfRow(h) });
 /** In an upsert: the log moved on since the last write (an outcome, a phase, a sign of progress). */
 const MOVED = `excluded.outcome IS NOT launches.outcome OR excluded.phase IS NOT launches.phase
   OR (excluded.report ->> '$.lastProgressLine') IS NOT (launches.report ->> '$.lastProgressLine')`;
@@ -566,26 +589,27 @@ export class Ledger {
    * disagree, and the same first pid where both logs name one (twin servers started in the same second on two
    * hosts print the same first line, rarely the same pid). Null when it is new or already known by its id.
    */
-  private twinOf(w: LaunchWrite): { id: string; host: string; path: string; span: number } | null {
+  private twinOf(w: LaunchWrite): Held | null {
     const r = w.row;
     if (r.fingerprint === null) return null;
     if (this.prep('SELECT 1 FROM launches WHERE id = ?').get(r.id)) return null;
     const rows = this.prep(
-      `SELECT id, host, path, (report ->> '$.endLine') - start_line AS span, report -> '$.pids[0]' AS pid0
+      `SELECT id, host, path, ${SEEN_SQL}, report -> '$.pids[0]' AS pid0
          FROM launches WHERE fingerprint = ? AND (config_hash IS NULL OR ? IS NULL OR config_hash = ?)
            -- Two places in one file are two launches, however alike.
            AND NOT (host = ? AND path = ? AND file_id IS ? AND start_offset <> ?)
          ORDER BY first_seen, id`,
-    ).all(r.fingerprint, r.config_hash, r.config_hash, r.host, r.path, r.file_id, r.start_offset) as Array<{
-      id: string;
-      host: string;
-      path: string;
-      span: number | null;
-      pid0: string | null;
-    }>;
+    ).all(r.fingerprint, r.config_hash, r.config_hash, r.host, r.path, r.file_id, r.start_offset) as Array<
+      HeldRow & { pid0: string | null }
+    >;
     const pid = w.pid0;
     const hit = rows.find((t) => t.pid0 === null || pid === null || Number(t.pid0) === pid);
-    return hit ? { id: hit.id, host: hit.host, path: hit.path, span: hit.span ?? 0 } : null;
+    return hit ? heldOf(hit) : null;
+  }
+
+  /** What the reading a record was made from saw (see sawMore). */
+  private seenOf(id: string): Seen {
+    return seenOfRow(this.prep(`SELECT ${SEEN_SQL} FROM launches WHERE id = ?`).get(id) as SeenRow);
   }
 
   /** Keeps when the launch was first seen, and what `firedup launch` intended unless this record knows it. */
@@ -658,23 +682,18 @@ export class Ledger {
          live_state = CASE WHEN ${MOVED} THEN NULL ELSE launches.live_state END
        WHERE ${KEEPS_NODES}`,
     );
-    const seen = this.prep(
-      `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       -- A write that does not know the file (a remote watch has no inode) keeps the one a read of it put there.
-       ON CONFLICT (launch_id, host, path) DO UPDATE SET file_id = coalesce(excluded.file_id, launch_paths.file_id),
-         start_offset = excluded.start_offset, start_line = excluded.start_line, last_seen = excluded.last_seen`,
-    );
     const elsewhereSeen = this.prep(
       `INSERT INTO launch_paths (launch_id, host, path, file_id, start_offset, start_line, first_seen, last_seen)
        VALUES (?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (launch_id, host, path) DO NOTHING`,
     );
     // Most launches written are new ones of one file: two queries for the batch tell which may have a twin,
-    // instead of two for each launch. Each one written joins the sets: a batch may hold twins (`ledger push`).
-    const known = new Set(
-      this.prep('SELECT id FROM launches WHERE id IN (SELECT value FROM json_each(?))')
-        .pluck()
-        .all(JSON.stringify(ws.map((w) => w.row.id))) as string[],
+    // instead of two for each launch. Each one written joins them: a batch may hold twins (`ledger push`).
+    const known = new Map(
+      (
+        this.prep('SELECT id, host, path FROM launches WHERE id IN (SELECT value FROM json_each(?))').all(
+          JSON.stringify(ws.map((w) => w.row.id)),
+        ) as Held[]
+      ).map((h) => [h.id, h as Held]),
     );
     const prints = new Set(
       this.prep('SELECT fingerprint FROM launches WHERE fingerprint IN (SELECT value FROM json_each(?))')
@@ -685,13 +704,27 @@ export class Ledger {
     for (const w of ws) {
       const r = w.row;
       const maybeTwin = r.fingerprint !== null && prints.has(r.fingerprint) && !known.has(r.id);
-      const twin = maybeTwin ? this.twinOf(w) : null;
-      const id = twin ? twin.id : r.id;
-      // A copy that saw less of the launch (made before it ended) must not take back what the record knows.
-      const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
-      if (!elsewhere || w.endLine - r.start_line >= twin.span) stmt.run(twin ? { ...r, id } : r);
-      seen.run(id, r.host, r.path, r.file_id, r.start_offset, r.start_line, r.first_seen, r.updated_at);
-      known.add(id);
+      // Kept under its own id, a twin's (the same launch read elsewhere first), or new.
+      const held = known.get(r.id) ?? (maybeTwin ? this.twinOf(w) : null);
+      const id = held ? held.id : r.id;
+      // The record was last made from another place's reading (its id may be this place's: read here first):
+      // this reading replaces it only if it saw more. The same place read again is the file as it is now.
+      const elsewhere = held !== null && (held.host !== r.host || held.path !== r.path);
+      const seen = seenOfWrite(w);
+      if (!elsewhere || sawMore(seen, held.seen ?? this.seenOf(id))) {
+        stmt.run(id === r.id ? r : { ...r, id });
+        known.set(id, { id, host: r.host, path: r.path, seen });
+      }
+      this.prep(SEEN_PLACE).run(
+        id,
+        r.host,
+        r.path,
+        r.file_id,
+        r.start_offset,
+        r.start_line,
+        r.first_seen,
+        r.updated_at,
+      );
       if (r.fingerprint !== null) prints.add(r.fingerprint);
       // The other places a record read from a ledger knows (`ledger push`): kept, never moved back in time.
       for (const p of w.others)
@@ -755,6 +788,48 @@ export class Ledger {
             .run(list);
           if (log) this.db.prepare('DELETE FROM logs WHERE host = ? AND path = ?').run(log.host, log.path);
           return { launches: info.changes, benches: n };
+        })
+        .immediate(),
+    );
+  }
+
+  /**
+   * Forgets one place (`forget --path`): where reading it stopped, and its place on every launch read there. A
+   * launch also read at another place (a copy, the original) stays, its record made from there if it was made
+   * from this one; the others go, with their benches. Returns the launches forgotten and those kept.
+   */
+  forgetPlace(log: LogKey): PlaceForgotten {
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          const ids = this.launchIdsAt(log);
+          const list = JSON.stringify(ids);
+          const kept = this.db
+            .prepare(
+              `SELECT DISTINCT launch_id FROM launch_paths WHERE launch_id IN (SELECT value FROM json_each(?))
+                 AND NOT (host = ? AND path = ?)`,
+            )
+            .pluck()
+            .all(list, log.host, log.path) as string[];
+          const keep = new Set(kept);
+          const gone = ids.filter((id) => !keep.has(id));
+          const n = gone.length ? this.forget(gone) : { launches: 0, benches: 0 };
+          this.db
+            .prepare(
+              'DELETE FROM launch_paths WHERE host = ? AND path = ? AND launch_id IN (SELECT value FROM json_each(?))',
+            )
+            .run(log.host, log.path, JSON.stringify(kept));
+          // A record made from this place is made from the place it was read at last of those left.
+          this.db
+            .prepare(
+              `UPDATE launches SET (host, path, file_id, start_offset, start_line) = (
+                 SELECT p.host, p.path, p.file_id, p.start_offset, p.start_line FROM launch_paths AS p
+                 WHERE p.launch_id = launches.id ORDER BY p.last_seen DESC, p.rowid DESC LIMIT 1)
+               WHERE host = ? AND path = ? AND id IN (SELECT value FROM json_each(?))`,
+            )
+            .run(log.host, log.path, JSON.stringify(kept));
+          this.db.prepare('DELETE FROM logs WHERE host = ? AND path = ?').run(log.host, log.path);
+          return { forgotten: gone, launches: n.launches, benches: n.benches, kept };
         })
         .immediate(),
     );

@@ -6,6 +6,7 @@ import { launchState } from '../core/launch-state.js';
 import { nodeList } from '../core/multinode/combine.js';
 import type { LaunchReport } from '../core/report.js';
 import { sha256Hex } from '../core/sha256.js';
+import { PHASES } from '../core/types.js';
 import { machineOf, thisUser } from './identity.js';
 import type {
   BenchRecord,
@@ -337,6 +338,7 @@ export interface LaunchWrite {
   row: LaunchWriteRow;
   pid0: number | null;
   endLine: number;
+  endOffset: number;
   others: LaunchPath[];
 }
 
@@ -353,7 +355,13 @@ export function launchWriteAndText(given: LaunchRecord): { write: LaunchWrite; t
   };
   const { row, text } = launchRowAndText(r);
   return {
-    write: { row, pid0: r.report.pids?.[0] ?? null, endLine: r.report.endLine, others: otherPaths(r) },
+    write: {
+      row,
+      pid0: r.report.pids?.[0] ?? null,
+      endLine: r.report.endLine,
+      endOffset: r.report.endOffset,
+      others: otherPaths(r),
+    },
     text,
   };
 }
@@ -565,3 +573,79 @@ export function targetFromRow(row: TargetRow): TargetRecord {
  * `"nodes":` appears unescaped in the summary JSON only as its key).
  */
 export const KEEPS_NODES = `NOT (coalesce(launches.summary, '') LIKE '%"nodes":%' AND coalesce(excluded.summary, '') NOT LIKE '%"nodes":%')`;
+
+/**
+ * How much of a launch one reading of it saw: what decides, between two readings of the same launch at two
+ * places (a log and its copy, or a copy made while it was still being written), which one the record keeps.
+ */
+export interface Seen {
+  /** Lines from its first to its last. */
+  span: number;
+  bytes: number;
+  phase: string | null;
+  outcome: string;
+  loadSeconds: number | null;
+  peakTokS: number | null;
+}
+
+/**
+ * The columns of a `launches` row that make its Seen, as `held*` names (SQLite's JSON operators; Postgres has
+ * its own in pg/store.ts).
+ */
+export const SEEN_SQL = `(report ->> '$.endLine') - start_line AS held_span,
+  (report ->> '$.endOffset') - start_offset AS held_bytes, phase AS held_phase, outcome AS held_outcome,
+  load_seconds AS held_load, peak_tok_s AS held_peak`;
+
+export interface SeenRow {
+  held_span: number | null;
+  held_bytes: number | null;
+  held_phase: string | null;
+  held_outcome: string;
+  held_load: number | null;
+  held_peak: number | null;
+}
+
+export function seenOfRow(r: SeenRow): Seen {
+  return {
+    span: Number(r.held_span ?? 0),
+    bytes: Number(r.held_bytes ?? 0),
+    phase: r.held_phase,
+    outcome: r.held_outcome,
+    loadSeconds: r.held_load,
+    peakTokS: r.held_peak,
+  };
+}
+
+export function seenOfWrite(w: LaunchWrite): Seen {
+  const r = w.row;
+  return {
+    span: w.endLine - r.start_line,
+    bytes: w.endOffset - r.start_offset,
+    phase: r.phase,
+    outcome: r.outcome,
+    loadSeconds: r.load_seconds,
+    peakTokS: r.peak_tok_s,
+  };
+}
+
+const OPEN_OUTCOMES: ReadonlySet<string> = new Set(['in_progress', 'ready', 'serving']);
+const phaseAt = (p: string | null): number => (p === null ? -1 : (PHASES as readonly string[]).indexOf(p));
+
+/**
+ * True when reading `a` may replace the record made from reading `b` of the same launch at another place: it
+ * saw at least as much by every measure (lines, bytes, phase reached, a load time, the peak throughput, an
+ * end) and more by one. A reading that saw less by any measure, or no more, never replaces: a copy cut short
+ * would take back the load time or the peak the record knows, and two equal copies would take turns.
+ */
+export function sawMore(a: Seen, b: Seen): boolean {
+  const known = (x: number | null) => (x === null ? 0 : 1);
+  const steps = [
+    a.span - b.span,
+    a.bytes - b.bytes,
+    phaseAt(a.phase) - phaseAt(b.phase),
+    known(a.loadSeconds) - known(b.loadSeconds),
+    (a.peakTokS ?? -1) - (b.peakTokS ?? -1),
+    (OPEN_OUTCOMES.has(a.outcome) ? 0 : 1) - (OPEN_OUTCOMES.has(b.outcome) ? 0 : 1),
+  ];
+  return steps.every((d) => d >= 0) && steps.some((d) => d > 0);
+}

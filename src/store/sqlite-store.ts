@@ -14,6 +14,7 @@ import type {
   LiveMark,
   LogKey,
   LogState,
+  PlaceForgotten,
   SweepPointRecord,
   TargetRecord,
 } from './types.js';
@@ -98,6 +99,10 @@ export class SqliteLedgerStore implements LedgerStore {
 
   async forget(ids: readonly string[], log?: LogKey): Promise<{ launches: number; benches: number }> {
     return this.ledger.forget(ids, log);
+  }
+
+  async forgetPlace(log: LogKey): Promise<PlaceForgotten> {
+    return this.ledger.forgetPlace(log);
   }
 
   async getLaunch(id: string): Promise<LaunchRecord | null> {

@@ -110,6 +110,14 @@ export interface LaunchFacets {
   states: string[];
 }
 
+/** What `forget --path` did: the launches it removed, and those it kept because another place holds them. */
+export interface PlaceForgotten {
+  forgotten: string[];
+  launches: number;
+  benches: number;
+  kept: string[];
+}
+
 export type LedgerErrorCode =
   | 'corrupt'
   | 'foreign'

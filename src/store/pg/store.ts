@@ -24,9 +24,15 @@ import {
   launchFingerprint,
   launchFromRow,
   launchRow,
+  launchWrite,
   listItemFromRow,
   logFromRow,
   reportText,
+  type Seen,
+  type SeenRow,
+  sawMore,
+  seenOfRow,
+  seenOfWrite,
   type TargetRow,
   targetFromRow,
 } from '../record.js';
@@ -44,6 +50,7 @@ import {
   type LiveMark,
   type LogKey,
   type LogState,
+  type PlaceForgotten,
   type SweepPointRecord,
   type TargetRecord,
 } from '../types.js';
@@ -91,6 +98,20 @@ const WRITE_COLUMNS = [
 const UPDATED = WRITE_COLUMNS.filter((c) => c !== 'id' && c !== 'first_seen' && c !== 'intended');
 /** Launch rows per statement in a batch write: 27 parameters each, well under Postgres's 65,535. */
 const ROWS_PER_STATEMENT = 200;
+
+/** The columns that make a row's Seen (record.ts SEEN_SQL, in Postgres's JSON operators). */
+const PG_SEEN_SQL = `(report::jsonb ->> 'endLine')::float8 - start_line AS held_span,
+  (report::jsonb ->> 'endOffset')::float8 - start_offset AS held_bytes, phase AS held_phase,
+  outcome AS held_outcome, load_seconds AS held_load, peak_tok_s AS held_peak`;
+
+/** A launch as recorded, where its record was last made from, and what that reading saw. */
+interface PgHeld {
+  id: string;
+  host: string;
+  path: string;
+  seen: Seen;
+}
+type HeldRow = SeenRow & { id: string; host: string; path: string };
 
 /** The parameters of a launch's own place, kept under `id` (its own or its twin's). */
 function placeParams(id: string, r: LaunchRecord): unknown[] {
@@ -348,21 +369,11 @@ export class PgLedgerStore implements LedgerStore {
     return this.tx((sql) => this.writeLaunches(sql, recs));
   }
 
-  private async twinOf(
-    sql: Sql,
-    r: LaunchRecord,
-  ): Promise<{ id: string; host: string; path: string; span: number } | null> {
+  private async twinOf(sql: Sql, r: LaunchRecord): Promise<PgHeld | null> {
     if (r.fingerprint === null) return null;
     if (await sql.get('SELECT 1 FROM launches WHERE id = ?', r.id)) return null;
-    const rows = await sql.all<{
-      id: string;
-      host: string;
-      path: string;
-      span: number | null;
-      pid0: string | null;
-    }>(
-      `SELECT id, host, path, (report::jsonb ->> 'endLine')::float8 - start_line AS span,
-         report::jsonb -> 'pids' ->> 0 AS pid0
+    const rows = await sql.all<HeldRow & { pid0: string | null }>(
+      `SELECT id, host, path, ${PG_SEEN_SQL}, report::jsonb -> 'pids' ->> 0 AS pid0
        FROM launches WHERE fingerprint = ? AND (config_hash IS NULL OR ?::text IS NULL OR config_hash = ?)
          AND NOT (host = ? AND path = ? AND file_id IS NOT DISTINCT FROM ?::text AND start_offset <> ?)
        ORDER BY first_seen, id`,
@@ -376,7 +387,17 @@ export class PgLedgerStore implements LedgerStore {
     );
     const pid = r.report.pids?.[0] ?? null;
     const hit = rows.find((t) => t.pid0 === null || pid === null || Number(t.pid0) === pid);
-    return hit ? { id: hit.id, host: hit.host, path: hit.path, span: hit.span ?? 0 } : null;
+    return hit ? { id: hit.id, host: hit.host, path: hit.path, seen: seenOfRow(hit) } : null;
+  }
+
+  /** The record kept under this launch's own id, or its twin's (see twinOf), with what its reading saw. */
+  private async heldOf(sql: Sql, r: LaunchRecord): Promise<PgHeld | null> {
+    const own = await sql.get<HeldRow>(
+      `SELECT id, host, path, ${PG_SEEN_SQL} FROM launches WHERE id = ?`,
+      r.id,
+    );
+    if (own) return { id: own.id, host: own.host, path: own.path, seen: seenOfRow(own) };
+    return this.twinOf(sql, r);
   }
 
   private async writeLaunches(sql: Sql, given: LaunchRecord[]): Promise<LaunchRecord[]> {
@@ -400,10 +421,11 @@ export class PgLedgerStore implements LedgerStore {
     const upsert = this.upsertSql(1);
     const kept: LaunchRecord[] = [];
     for (const r of recs) {
-      const twin = await this.twinOf(sql, r);
-      const rec = twin ? { ...r, id: twin.id } : r;
-      const elsewhere = twin !== null && (twin.host !== r.host || twin.path !== r.path);
-      if (!elsewhere || r.report.endLine - r.startLine >= twin.span) {
+      const held = await this.heldOf(sql, r);
+      const rec = held ? { ...r, id: held.id } : r;
+      // As SQLite's writeRows: a reading at another place than the record's replaces it only if it saw more.
+      const elsewhere = held !== null && (held.host !== r.host || held.path !== r.path);
+      if (!elsewhere || sawMore(seenOfWrite(launchWrite(r)), held.seen)) {
         const row = launchRow(rec) as unknown as Record<string, unknown>;
         await sql.run(upsert, ...WRITE_COLUMNS.map((c) => row[c] ?? null));
       }
@@ -443,11 +465,13 @@ export class PgLedgerStore implements LedgerStore {
     if (!recs.every(samePlace) || recs.some((r) => otherPaths(r).length > 0)) return false;
     const prints = recs.some((r) => r.fingerprint !== null);
     if (!prints) return true;
-    const known = new Set(
-      (await sql.all<{ id: string }>('SELECT id FROM launches WHERE id = ANY(?::text[])', [...ids])).map(
-        (x) => x.id,
-      ),
+    const rows = await sql.all<{ id: string; host: string; path: string }>(
+      'SELECT id, host, path FROM launches WHERE id = ANY(?::text[])',
+      [...ids],
     );
+    // A launch read here first, whose record another place's reading made since: written one by one (sawMore).
+    if (rows.some((x) => x.host !== first.host || x.path !== first.path)) return false;
+    const known = new Set(rows.map((x) => x.id));
     const unknown = [
       ...new Set(recs.flatMap((r) => (r.fingerprint !== null && !known.has(r.id) ? [r.fingerprint] : []))),
     ];
@@ -554,6 +578,48 @@ export class PgLedgerStore implements LedgerStore {
       const launches = await sql.run('DELETE FROM launches WHERE id = ANY(?::text[])', list);
       if (log) await sql.run('DELETE FROM logs WHERE host = ? AND path = ?', log.host, log.path);
       return { launches, benches: n };
+    });
+  }
+
+  async forgetPlace(log: LogKey): Promise<PlaceForgotten> {
+    const ids = await this.launchIdsAt(log);
+    return this.tx(async (sql) => {
+      const kept = (
+        await sql.all<{ launch_id: string }>(
+          `SELECT DISTINCT launch_id FROM launch_paths WHERE launch_id = ANY(?::text[])
+             AND NOT (host = ? AND path = ?)`,
+          ids,
+          log.host,
+          log.path,
+        )
+      ).map((r) => r.launch_id);
+      const keep = new Set(kept);
+      const gone = ids.filter((id) => !keep.has(id));
+      const { n } = (await sql.get<{ n: number }>(
+        'SELECT count(*)::int AS n FROM benches WHERE launch_id = ANY(?::text[])',
+        gone,
+      ))!;
+      for (const t of ['benches', 'launch_paths'])
+        await sql.run(`DELETE FROM ${t} WHERE launch_id = ANY(?::text[])`, gone);
+      const launches = await sql.run('DELETE FROM launches WHERE id = ANY(?::text[])', gone);
+      await sql.run(
+        'DELETE FROM launch_paths WHERE host = ? AND path = ? AND launch_id = ANY(?::text[])',
+        log.host,
+        log.path,
+        kept,
+      );
+      // A record made from this place is made from the place it was read at last of those left.
+      await sql.run(
+        `UPDATE launches SET (host, path, file_id, start_offset, start_line) = (
+           SELECT p.host, p.path, p.file_id, p.start_offset, p.start_line FROM launch_paths AS p
+           WHERE p.launch_id = launches.id ORDER BY p.last_seen DESC LIMIT 1)
+         WHERE host = ? AND path = ? AND id = ANY(?::text[])`,
+        log.host,
+        log.path,
+        kept,
+      );
+      await sql.run('DELETE FROM logs WHERE host = ? AND path = ?', log.host, log.path);
+      return { forgotten: gone, launches, benches: Number(n), kept };
     });
   }
 
