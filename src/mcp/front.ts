@@ -10,7 +10,8 @@
  * Anything else leaves the SDK to answer as before: other arguments (--http, a typo, --help), standard
  * input a terminal, another first message, an `initialize` with fields the front does not check (`_meta`,
  * icons, odd capabilities), FIREDUP_MCP_FRONT=off. Reading blocks until the first line comes, as the server
- * would wait for it; the process has nothing else to do until then.
+ * would wait for it; the process has nothing else to do until then (a SIGINT or SIGTERM meanwhile ends it as
+ * during any start, by the signal's default action, the server's handlers not being installed yet).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
