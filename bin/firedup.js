@@ -139,5 +139,23 @@ function saveCache(data, key, name) {
   }
 }
 
+/**
+ * `firedup mcp`: its front (src/mcp/front.ts, bundled as mcp-front.cjs) answers the client's `initialize` when it
+ * can, before the MCP bundle is read, and leaves what it read to the server.
+ */
+function mcpFront() {
+  let mod;
+  try {
+    mod = require(path.join(dir, 'mcp-front.cjs'));
+  } catch (err) {
+    if (err?.code !== 'MODULE_NOT_FOUND') throw err;
+    return;
+  }
+  mod.answerInitialize(process.argv.slice(3));
+}
+
 if ([undefined, '-h', '--help', '-V', '-v', '--version', 'version'].includes(arg)) quick();
-else runBundle();
+else {
+  if (arg === 'mcp') mcpFront();
+  runBundle();
+}

@@ -113,7 +113,8 @@ module.exports = function bindings(name) {
  * use (a `require` of the real module, which esbuild keeps lazy), so a server that never validates a form
  * never evaluates Ajv.
  */
-const AJV_PROVIDER = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/;
+const AJV_PROVIDER =
+  /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/;
 const lazyAjv = {
   name: 'lazy-ajv',
   setup(build) {
@@ -129,7 +130,7 @@ const lazyAjv = {
     build.onLoad({ filter: AJV_PROVIDER }, () => ({
       loader: 'js',
       contents: [
-        '// the SDK\'s validation/ajv-provider.js, loaded on first use (scripts/build-bundle.mjs, lazyAjv)',
+        "// the SDK's validation/ajv-provider.js, loaded on first use (scripts/build-bundle.mjs, lazyAjv)",
         'export class AjvJsonSchemaValidator {',
         '  constructor(ajv) { this._ajv = ajv; this._real = null; }',
         "  getValidator(schema) { this._real ??= new (require('firedup-real-ajv-provider').AjvJsonSchemaValidator)(this._ajv); return this._real.getValidator(schema); }",
@@ -150,7 +151,8 @@ const englishOnlyZod = {
     build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
       loader: 'js',
       resolveDir: path.dirname(args.path),
-      contents: "// zod's locales, English only (scripts/build-bundle.mjs, englishOnlyZod)\nexport { default as en } from './en.js';\n",
+      contents:
+        "// zod's locales, English only (scripts/build-bundle.mjs, englishOnlyZod)\nexport { default as en } from './en.js';\n",
     }));
   },
 };
@@ -217,6 +219,17 @@ function options(outdir, extra) {
     {
       ...common,
       entryPoints: { quick: 'src/cli/quick.ts' },
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      define: { 'import.meta.url': '__firedup_bundle_url' },
+      banner: { js: "const __firedup_bundle_url = require('node:url').pathToFileURL(__filename).href;" },
+      footer: { js: NODE_ESM },
+    },
+    // `firedup mcp`'s front (src/mcp/front.ts), which bin/firedup.js requires before the `mcp` bundle: it answers
+    // the client's `initialize` with no more than this small file loaded.
+    {
+      ...common,
+      entryPoints: { 'mcp-front': 'src/mcp/front.ts' },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
       define: { 'import.meta.url': '__firedup_bundle_url' },
