@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run screenshots`: the dashboard's pages as PNGs (1400×900) in docs/, for the README.
+// `npm run screenshots`: the dashboard's pages as PNGs (1400×900) in docs/, for docs/dashboard.md.
 //
 // Needs the build (`npm run build`; FIREDUP_DIST=dist-x uses another compiled tree) and Debian's chromium
 // (/usr/bin/chromium; the tests install it). Starts `firedup serve` on a temp ledger holding the scenario

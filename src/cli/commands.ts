@@ -30,7 +30,7 @@ const NO_LEDGER: [string, string] = [
   '--no-ledger',
   'read without recording (FIREDUP_LEDGER=off does the same)',
 ];
-const JSON_OPT: [string, string] = ['-j, --json', 'machine-readable output (README, "JSON contract")'];
+const JSON_OPT: [string, string] = ['-j, --json', 'machine-readable output (docs/json.md)'];
 const ENGINE_OPT: [string, string] = [
   '--engine NAME',
   `read the log as ${ENGINES.join(', ')} instead of detecting it`,
@@ -454,9 +454,9 @@ export const COMMANDS: CommandDoc[] = [
   {
     name: 'demo',
     summary: 'watch a bundled GLM-5 launch replayed live, from load to shutdown (no GPU needed)',
-    usage: ['firedup demo [--speed 25] [--json]'],
+    usage: ['firedup demo [--speed 10] [--json]'],
     options: [
-      ['--speed N', 'how much faster than real time (default 25); the dull stretches are shortened more'],
+      ['--speed N', 'how much faster than real time (default 10; serving 4× that, its quiet stretches cut)'],
       JSON_OPT,
       COLOR_OPT,
     ],

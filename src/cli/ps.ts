@@ -134,7 +134,7 @@ export function renderPs(rows: readonly FleetRow[], st: Style, width?: number | 
   return lines;
 }
 
-/** `--json`: the stable shape (README, "A fleet"). */
+/** `--json`: the stable shape (docs/live.md, "A fleet"). */
 function jsonOf(rows: readonly FleetRow[]): string {
   return JSON.stringify({ at: new Date().toISOString(), exitCode: fleetExitCode(rows), targets: rows });
 }

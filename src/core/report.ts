@@ -1,4 +1,4 @@
-/** The JSON shapes firedup prints (`runs --json`, `status --json`); see README "JSON contract". */
+/** The JSON shapes firedup prints (`runs --json`, `status --json`); see docs/json.md. */
 import type { LogAnalyzer } from './analyzer.js';
 import { type Confidence, launchConfidence, WEAK_ENGINE_SCORE } from './confidence.js';
 import { redactText } from './config/redact.js';

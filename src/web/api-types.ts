@@ -1,5 +1,5 @@
 /**
- * The JSON the dashboard's API sends (see the contract in README, "Dashboard and Prometheus"). The pages
+ * The JSON the dashboard's API sends (see the contract in docs/dashboard.md). The pages
  * (web/js/) read exactly these shapes; fields may be added, never renamed.
  */
 

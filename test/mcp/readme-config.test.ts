@@ -1,5 +1,5 @@
 /**
- * The agents' MCP settings in the README work as written: each snippet's command line is started, with
+ * The agents' MCP settings in docs/mcp.md work as written: each snippet's command line is started, with
  * `firedup` on PATH as `npm link` puts it, and answers as an MCP server.
  */
 import assert from 'node:assert/strict';
@@ -11,11 +11,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ROOT, tmpDir } from '../helpers.js';
 import { FIREDUP } from './client.js';
 
-/** The fenced blocks under the README's MCP section, each with its language. */
+/** The fenced blocks under docs/mcp.md's "Settings for agents", each with its language. */
 function snippets(): Array<{ lang: string; body: string }> {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('## Coding agents (MCP)');
-  assert.ok(start >= 0, 'the README has a Coding agents (MCP) section');
+  const readme = fs.readFileSync(path.join(ROOT, 'docs', 'mcp.md'), 'utf8');
+  const start = readme.indexOf('## Settings for agents');
+  assert.ok(start >= 0, 'docs/mcp.md has a Settings for agents section');
   const end = readme.indexOf('\n## ', start + 5);
   const section = readme.slice(start, end < 0 ? undefined : end);
   return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, body: m[2]! }));
@@ -37,7 +37,7 @@ function commandOf(s: { lang: string; body: string }): string[] | null {
   return null;
 }
 
-describe("README: the agents' MCP settings", () => {
+describe("docs/mcp.md: the agents' MCP settings", () => {
   it('has snippets for at least two agents, each starting a working server', async () => {
     const cmds = snippets()
       .map(commandOf)
