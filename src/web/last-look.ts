@@ -4,8 +4,9 @@
  * when it was judged. The ledger keeps the reason (LiveMark); the next step comes from the same engine hints
  * the live verdict takes, the quiet time from the mark's clock and the log's last line.
  */
-import type { LaunchRecord } from '../core/records.js';
+
 import { engineModule } from '../core/engines/index.js';
+import type { LaunchRecord } from '../core/records.js';
 import type { EngineId, Phase } from '../core/types.js';
 import type { LastLook } from './api-types.js';
 

@@ -185,7 +185,7 @@ function chartsBlock(hist) {
       h(
         'figcaption',
         null,
-        h('span', null, `${hist.loadWhat ?? 'load'} done`),
+        h('span', { title: hist.loadWhat ?? '' }, 'load progress'),
         h(
           'span',
           { class: 'mono' },

@@ -163,6 +163,10 @@ export function rowElement(l, selected, flagKeys) {
     oc.append(h('span', { class: 'phase' }, l.phase));
   if (f) oc.append(h('span', { class: 'fail' }, f.class));
   const kf = l.keyFlags ?? {};
+  c[7].title = flagKeys
+    .filter((k) => kf[k] !== undefined)
+    .map((k) => `${k}=${fmtVal(kf[k])}`)
+    .join('\n');
   for (const k of flagKeys)
     if (kf[k] !== undefined)
       c[7].append(h('span', { class: 'flag', title: `${k}=${fmtVal(kf[k])}` }, flagChip(k, kf[k])), ' ');
