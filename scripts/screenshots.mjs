@@ -10,6 +10,7 @@
 //   docs/dashboard-table.png     #/               the launches table (the watched launches too)
 //   docs/dashboard-detail.png    #/launch/ID      the crashed launch: timeline, the cuda_graph bar's evidence
 //   docs/dashboard-throughput.png                a serving launch's throughput chart and load breakdown
+//   docs/dashboard-stalled.png   #/launch/ID      a launch a live look left stalled: why, next, quiet
 //   docs/dashboard-compare.png   #/compare/A,B,C  config diff, throughput since ready, phase durations
 //   docs/dashboard-live.png      #/live           the three watched logs, live: charts from the event stream
 
@@ -52,6 +53,20 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'firedup-screens-'));
   const ledgerFile = path.join(dir, 'ledger.db');
   const recs = scenarioLedger(mods, ledgerFile);
+  // The launch stuck at 48%, as a live look left it: stalled, with the verdict's reason.
+  const stuck = recs.find((r) => r.path.includes('relaunch') && r.outcome === 'in_progress');
+  const kept = mods.Ledger.open(ledgerFile);
+  try {
+    kept.setLive(stuck.id, {
+      state: 'stalled',
+      at: (stuck.endTs ?? Math.floor(Date.now() / 1000)) + 2811,
+      why: 'no progress in loading_weights for 2811 s, over the 600 s this phase gets (shards were arriving at 1.41/s); GPUs idle',
+      phase: 'loading_weights',
+      evidence: [],
+    });
+  } finally {
+    kept.close();
+  }
   const loading = path.join(dir, 'glm5-node-a.log');
   const crashing = path.join(dir, 'glm5-node-b.log');
   const bench = path.join(dir, 'glm5-node-c.log');
@@ -92,6 +107,10 @@ async function main() {
       window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 60);
     });
     await shot('dashboard-throughput.png');
+
+    await page.goto(`${served.base}/#/launch/${stuck.id}`);
+    await page.locator('.detail section.last-look').waitFor();
+    await shot('dashboard-stalled.png');
 
     const ids = [(find('relaunch', 'serving') ?? find('relaunch', 'ended') ?? find('relaunch')).id, serving.id, crashed.id];
     await page.goto(`${served.base}/#/compare/${ids.join(',')}`);
