@@ -73,7 +73,9 @@ export function legendValue(fmt) {
 }
 
 /** Whole-second steps for a time axis: uPlot's sub-second splits printed as HH:MM:SS read as one label repeated. */
-const TIME_INCRS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+const TIME_INCRS = [
+  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
+];
 
 /** The x axis of a chart over the log's clock: HH:MM:SS, HH:MM from minute steps, no label twice in a row. */
 export function timeAxis() {

@@ -36,7 +36,8 @@ export async function route() {
   for (const a of document.querySelectorAll('[data-nav]'))
     a.classList.toggle(
       'active',
-      a.dataset.nav === (name === 'live' ? 'live' : name === 'sweeps' || name === 'sweep' ? 'sweeps' : name ? '' : 'table'),
+      a.dataset.nav ===
+        (name === 'live' ? 'live' : name === 'sweeps' || name === 'sweep' ? 'sweeps' : name ? '' : 'table'),
     );
   let view;
   try {

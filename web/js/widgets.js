@@ -35,7 +35,6 @@ export function progressBar(ratio, label) {
   );
 }
 
-
 export function evidenceList(lines) {
   return h(
     'ol',

@@ -40,7 +40,7 @@ function phaseEvidence(rep, i) {
 }
 
 /** The Gantt chart: one bar per phase on the launch's time axis; a click shows the phase's evidence. */
-export function timeline(rep) {
+export function timeline(rep, state = rep.outcome) {
   const phases = rep.phases ?? [];
   const wrap = h('div', { class: 'timeline' });
   if (!phases.length) {
@@ -79,7 +79,8 @@ export function timeline(rep) {
     h('p', { class: 'muted' }, 'Click a bar to see the log lines behind that phase.'),
   );
   const bars = [];
-  const live = rep.outcome === 'in_progress';
+  // The last bar is open ("so far") only while the launch may still move: not once a live look called it stalled or dead.
+  const live = state === 'in_progress';
   phases.forEach((p, i) => {
     const y = TOP + i * ROW;
     const x0 = timed ? x(p.at) : x(i);

@@ -26,7 +26,7 @@ export async function detailView(id, seq) {
   if (look) root.append(lastLookBlock(look));
   // A multi-node launch: one row per node, the one that died first or holds the others back marked.
   if (rep.nodes) root.append(section('Nodes', nodesBlock(rep.nodes)));
-  root.append(section('Phases', timeline(rep)));
+  root.append(section('Phases', timeline(rep, stateOf(rec))));
   const curve = h('div', { class: 'chart' });
   root.append(section('Weight loading', loadProgress(rep, curve, stateOf(rec))));
   const thr = h('div', { class: 'chart' });
@@ -141,7 +141,6 @@ function throughputBlock(rep, series, chartEl) {
     chartEl,
   );
 }
-
 
 /** An older server sends no lastLook: the record's kept verdict still gives the reason. */
 function lastLookOf(rec) {

@@ -162,11 +162,7 @@ function verdictBlock(t, state) {
   return h(
     'div',
     { class: `verdict ${tone(state)}` },
-    t.unreachable
-      ? h('p', { class: 'why' }, t.unreachable)
-      : v?.why
-        ? h('p', { class: 'why' }, v.why)
-        : null,
+    t.unreachable ? h('p', { class: 'why' }, t.unreachable) : v?.why ? h('p', { class: 'why' }, v.why) : null,
     v?.next ? h('p', { class: 'next' }, h('strong', null, 'next: '), v.next) : null,
     quiet ? h('p', { class: 'quiet muted small' }, quiet) : null,
   );
@@ -241,15 +237,29 @@ function gpuBlock(gpus, hist) {
           title: `GPU ${g.index}: ${fmtGiB(g.memUsedBytes)} of ${fmtGiB(g.memTotalBytes)} GiB used, utilisation ${utilText}`,
         },
         h('span', { class: 'gi mono' }, `GPU${g.index}`),
-        h('span', { class: 'membar' }, h('span', { class: 'fill', style: { width: `${(ratio * 100).toFixed(1)}%` } })),
+        h(
+          'span',
+          { class: 'membar' },
+          h('span', { class: 'fill', style: { width: `${(ratio * 100).toFixed(1)}%` } }),
+        ),
         h(
           'span',
           { class: 'utilbar' },
           h('span', { class: 'fill', style: { width: `${((util ?? 0) * 100).toFixed(1)}%` } }),
         ),
-        h('span', { class: 'mono small' }, `${fmtGiB(g.memUsedBytes)}/${fmtGiB(g.memTotalBytes)} GiB · ${utilText}`),
+        h(
+          'span',
+          { class: 'mono small' },
+          `${fmtGiB(g.memUsedBytes)}/${fmtGiB(g.memTotalBytes)} GiB · ${utilText}`,
+        ),
         gh
-          ? sparkline(gh.mem.xs, gh.mem.ys, { width: 80, height: 16, yMax: 1, label: `GPU ${g.index} memory, recent`, cls: 'gpu-hist' })
+          ? sparkline(gh.mem.xs, gh.mem.ys, {
+              width: 80,
+              height: 16,
+              yMax: 1,
+              label: `GPU ${g.index} memory, recent`,
+              cls: 'gpu-hist',
+            })
           : null,
       );
     }),
