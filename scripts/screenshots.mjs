@@ -3,15 +3,16 @@
 //
 // Needs the build (`npm run build`; FIREDUP_DIST=dist-x uses another compiled tree) and Debian's chromium
 // (/usr/bin/chromium; the tests install it). Starts `firedup serve` on a temp ledger holding the scenario
-// launches (with the bench fixtures attached and two targets) and two watched logs that `firedup replay`
-// writes while the pictures are taken: one loading its weights, one crashing in CUDA-graph capture. The GPU
+// launches (with the bench fixtures attached and two targets) and three watched logs that `firedup replay`
+// writes while the pictures are taken: one loading its weights, one crashing in CUDA-graph capture, one serving. The GPU
 // figures come from test/fixtures/fake-bin/nvidia-smi (a captured H200 nvidia-smi, state "busy").
 //
 //   docs/dashboard-table.png     #/               the launches table (the watched launches too)
 //   docs/dashboard-detail.png    #/launch/ID      the crashed launch: timeline, the cuda_graph bar's evidence
 //   docs/dashboard-throughput.png                a serving launch's throughput chart and load breakdown
+//   docs/dashboard-stalled.png   #/launch/ID      a launch a live look left stalled: why, next, quiet
 //   docs/dashboard-compare.png   #/compare/A,B,C  config diff, throughput since ready, phase durations
-//   docs/dashboard-live.png      #/live           the two watched logs, live
+//   docs/dashboard-live.png      #/live           the three watched logs, live: charts from the event stream
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,12 +53,27 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'firedup-screens-'));
   const ledgerFile = path.join(dir, 'ledger.db');
   const recs = scenarioLedger(mods, ledgerFile);
+  // The launch stuck at 48%, as a live look left it: stalled, with the verdict's reason.
+  const stuck = recs.find((r) => r.path.includes('relaunch') && r.outcome === 'in_progress');
+  const kept = mods.Ledger.open(ledgerFile);
+  try {
+    kept.setLive(stuck.id, {
+      state: 'stalled',
+      at: (stuck.endTs ?? Math.floor(Date.now() / 1000)) + 2811,
+      why: 'no progress in loading_weights for 2811 s, over the 600 s this phase gets (shards were arriving at 1.41/s); GPUs idle',
+      phase: 'loading_weights',
+      evidence: [],
+    });
+  } finally {
+    kept.close();
+  }
   const loading = path.join(dir, 'glm5-node-a.log');
   const crashing = path.join(dir, 'glm5-node-b.log');
-  for (const f of [loading, crashing]) fs.writeFileSync(f, '');
+  const bench = path.join(dir, 'glm5-node-c.log');
+  for (const f of [loading, crashing, bench]) fs.writeFileSync(f, '');
   fs.mkdirSync(DOCS, { recursive: true });
   const fakeBin = path.join(REPO, 'test', 'fixtures', 'fake-bin');
-  const served = await startServe(['--ledger', ledgerFile, '--watch', loading, '--watch', crashing], {
+  const served = await startServe(['--ledger', ledgerFile, '--watch', loading, '--watch', crashing, '--watch', bench], {
     PATH: `${fakeBin}:${process.env.PATH}`,
     FAKE_GPU_STATE: 'busy',
     FIREDUP_BUDGET_SCALE: '0.1',
@@ -92,7 +108,11 @@ async function main() {
     });
     await shot('dashboard-throughput.png');
 
-    const ids = [find('relaunch', 'serving').id, serving.id, crashed.id];
+    await page.goto(`${served.base}/#/launch/${stuck.id}`);
+    await page.locator('.detail section.last-look').waitFor();
+    await shot('dashboard-stalled.png');
+
+    const ids = [(find('relaunch', 'serving') ?? find('relaunch', 'ended') ?? find('relaunch')).id, serving.id, crashed.id];
     await page.goto(`${served.base}/#/compare/${ids.join(',')}`);
     await page.locator('.compare table.phasecmp').waitFor();
     await page.locator('.compare .uplot canvas').waitFor();
@@ -103,6 +123,7 @@ async function main() {
     await page.locator('.live-card').first().waitFor();
     children.push(replay('glm5-silent-after-load-weight-end.log', 4, loading));
     children.push(replay('glm5-trtllm-oom-in-cuda-graph.log', 40, crashing));
+    children.push(replay('glm5-cutlass-bench-then-shutdown.log', 100, bench));
     const card = page.locator('.live-card[data-target="glm5-node-a.log"] .progress');
     await page.waitForFunction(
       () => {
@@ -111,7 +132,11 @@ async function main() {
           '.live-card[data-target="glm5-node-b.log"] [data-state="crashed"]',
         );
         const pct = bars.length ? Number(bars[0].getAttribute('aria-valuenow')) : 0;
-        return crashedCard && pct >= 40 && pct <= 75;
+        const tok = document.querySelector(
+          '.live-card[data-target="glm5-node-c.log"] [data-chart="throughput"] svg.spark',
+        );
+        const served = tok && Number(tok.getAttribute('data-points')) > 10;
+        return crashedCard && served && pct >= 40 && pct <= 75;
       },
       null,
       { timeout: 120_000, polling: 100 },

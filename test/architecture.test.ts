@@ -69,7 +69,7 @@ describe('dashboard modules', () => {
     const seen = new Set<string>();
     const visit = (file: string) => {
       const text = fs.readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/^import [^;]*? from '(\.[^']+)';/gm)) {
+      for (const m of text.matchAll(/^import (?:[^;]*? from )?'(\.[^']+)';/gm)) {
         const target = path.resolve(path.dirname(file), m[1]!);
         const rel = path.relative(path.join(web, 'js'), target).replace(/\.js$/, '');
         if (seen.has(rel)) continue;

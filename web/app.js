@@ -13,6 +13,12 @@
  * charts (the table starts faster).
  */
 
+// Each page registers its routes with the router as it loads.
+import './js/pages/table.js';
+import './js/pages/detail.js';
+import './js/pages/compare.js';
+import './js/pages/live.js';
+import './js/pages/sweeps.js';
 import { route } from './js/router.js';
 
 performance.mark('firedup:app-start');

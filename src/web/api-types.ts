@@ -71,6 +71,22 @@ export interface LaunchDetailResponse {
   series: SeriesColumns | null;
   benches: BenchRecord[];
   targets: TargetResult[];
+  /** A launch a live look left stalled or dead: why, what to do next, how long the log was quiet; else null. */
+  lastLook: LastLook | null;
+}
+
+/** The verdict a live look kept on a launch the log leaves open (src/web/last-look.ts). */
+export interface LastLook {
+  state: string;
+  /** Epoch seconds of the look (the recording process's clock). */
+  at: number;
+  why: string;
+  phase: string | null;
+  next: string;
+  /** Seconds between the log's last line and the look; null when the two clocks cannot be compared. */
+  quietFor: number | null;
+  /** The log's last line's time, as written. */
+  lastLineTime: string | null;
 }
 
 export interface CompareResponse {

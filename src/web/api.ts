@@ -33,6 +33,7 @@ import type {
   TargetResult,
 } from './api-types.js';
 import { compareConfigs } from './compare.js';
+import { lastLook } from './last-look.js';
 import { scrub, scrubArgv, scrubRecord } from './scrub.js';
 
 export class HttpError extends Error {
@@ -286,6 +287,7 @@ export class Api {
       series,
       benches: scrub(benches),
       targets: this.targetsFor(await this.guard(() => this.ledger.targets()), r, benches),
+      lastLook: scrub(lastLook(r)),
     };
   }
 

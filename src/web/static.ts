@@ -54,8 +54,14 @@ export const MODULES = [
   'charts',
   'router',
   'pareto',
+  'widgets',
+  'spark',
   'pages/table',
+  'pages/table-rows',
   'pages/detail',
+  'pages/detail-timeline',
+  'pages/detail-blocks',
+  'pages/live-history',
   'pages/compare',
   'pages/sweeps',
   'pages/live',
@@ -68,6 +74,8 @@ export function staticTable(webRoot?: string): Map<string, StaticFile> {
     ['/', { file: path.join(web, 'index.html'), type: HTML }],
     ['/assets/app.js', { file: path.join(web, 'app.js'), type: JS }],
     ['/assets/app.css', { file: path.join(web, 'app.css'), type: CSS }],
+    ['/assets/detail.css', { file: path.join(web, 'detail.css'), type: CSS }],
+    ['/assets/live.css', { file: path.join(web, 'live.css'), type: CSS }],
   ]);
   t.set('/assets/js/domain.js', { file: '(generated from src/core)', type: JS, body: domainModule() });
   for (const m of MODULES) t.set(`/assets/js/${m}.js`, { file: path.join(web, 'js', `${m}.js`), type: JS });

@@ -15,8 +15,14 @@ export interface Served {
   stop(): Promise<number | null>;
 }
 
-export function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-gpu', ...args], {
+/** `opts.gpu`: keep the GPU probe (tests that put a fake nvidia-smi on PATH); off by default. */
+export function serve(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  opts: { gpu?: boolean } = {},
+): Promise<Served> {
+  const gpu = opts.gpu ? [] : ['--no-gpu'];
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...gpu, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

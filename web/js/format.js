@@ -53,3 +53,13 @@ export function shortId(id) {
 export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/**
+ * A long name cut in the middle, its start (the org) and end (the variant) kept:
+ * `deepseek-ai/DeepSeek-V3-0324-FP8` → `deepseek-ai/DeepSe…-V3-0324-FP8`. The whole name belongs in a title.
+ */
+export function middleCut(name, max = 31, tail = 12) {
+  const str = String(name ?? '');
+  if (str.length <= max) return str;
+  return `${str.slice(0, max - tail - 1)}…${str.slice(str.length - tail)}`;
+}

@@ -1,13 +1,18 @@
 /**
  * Hash routes to pages: each page is built off-screen and replaces the old one when ready; a page registers
  * its cleanups (onCleanup) and checks routeSeq to drop a response that came after the user moved on.
+ * The router knows no page: each page module registers its routes (registerPage) when app.js loads it, so
+ * pages import the router and never the reverse.
  */
 import { authFailed, errorView, HttpError, openEvents, resetViewEvents } from './api.js';
-import { compareView } from './pages/compare.js';
-import { detailView } from './pages/detail.js';
-import { liveView } from './pages/live.js';
-import { sweepsView, sweepView } from './pages/sweeps.js';
-import { tableView } from './pages/table.js';
+
+/** Route name (the hash's first part) → `view(arg, seq)`, a promise of the page's root (null: dropped). */
+const pages = new Map();
+
+/** `registerPage(['launch'], (id, seq) => …)`: the pages shown at `#/launch/ID`. */
+export function registerPage(names, view) {
+  for (const n of names) pages.set(n, view);
+}
 
 export const main = document.getElementById('main');
 /** Cleanups of the shown view (resize listeners, timers, charts), and of views replaced but not yet cleaned. */
@@ -31,16 +36,13 @@ export async function route() {
   for (const a of document.querySelectorAll('[data-nav]'))
     a.classList.toggle(
       'active',
-      a.dataset.nav === (name === 'live' ? 'live' : name === 'sweeps' || name === 'sweep' ? 'sweeps' : name ? '' : 'table'),
+      a.dataset.nav ===
+        (name === 'live' ? 'live' : name === 'sweeps' || name === 'sweep' ? 'sweeps' : name ? '' : 'table'),
     );
   let view;
   try {
-    if (name === '' || name === 'launches') view = await tableView(seq);
-    else if (name === 'launch') view = await detailView(decodeURIComponent(arg), seq);
-    else if (name === 'compare') view = await compareView(decodeURIComponent(arg), seq);
-    else if (name === 'live') view = await liveView(seq);
-    else if (name === 'sweeps') view = await sweepsView(seq);
-    else if (name === 'sweep') view = await sweepView(decodeURIComponent(arg), seq);
+    const page = pages.get(name);
+    if (page) view = await page(decodeURIComponent(arg), seq);
     else view = errorView(new HttpError(404, `no page ${location.hash}`));
   } catch (e) {
     if (seq !== routeSeq) return;

@@ -2,12 +2,12 @@
  * Page #/compare/ID,ID[,…] : config diff, overlaid throughput, phase durations side by side.
  */
 import { api, HttpError } from '../api.js';
-import { lineChart, loadUplot } from '../charts.js';
+import { legendValue, lineChart, loadUplot } from '../charts.js';
 import { h } from '../dom.js';
 import { fmtDur, fmtNum, fmtTs, fmtVal, plural, shortId } from '../format.js';
-import { routeSeq } from '../router.js';
+import { registerPage, routeSeq } from '../router.js';
 import { badge, LAUNCH_COLOR, PHASE_COLOR, PHASES, stateOf } from '../states.js';
-import { section } from './detail.js';
+import { section } from '../widgets.js';
 
 export async function compareView(arg, seq) {
   const ids = arg
@@ -81,14 +81,14 @@ function drawOverlay(chart, launches, overlay) {
     {
       scales: { x: { time: false } },
       series: [
-        { label: 's since ready', value: (_u, v) => (v === null ? '–' : `${fmtNum(v)} s`) },
+        { label: 's since ready', value: legendValue((v) => `${fmtNum(v)} s`) },
         ...launches.map((l, i) => ({
           label: shortId(l.id),
           stroke: LAUNCH_COLOR[i],
           width: 1.25,
           spanGaps: true,
           points: { show: false },
-          value: (_u, v) => (v === null ? '–' : `${fmtNum(v, 1)} tok/s`),
+          value: legendValue((v) => `${fmtNum(v, 1)} tok/s`),
         })),
       ],
       axes: [{ label: 's since ready' }, { label: 'tok/s', size: 60 }],
@@ -289,3 +289,5 @@ function phaseCompare(launches) {
     ),
   );
 }
+
+registerPage(['compare'], compareView);

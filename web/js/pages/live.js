@@ -4,9 +4,11 @@
 import { api, viewEvents, wantLiveCards } from '../api.js';
 import { h } from '../dom.js';
 import { fmtDur, fmtGiB, fmtNum } from '../format.js';
-import { onCleanup, routeSeq } from '../router.js';
+import { onCleanup, registerPage, routeSeq } from '../router.js';
 import { badge, tone } from '../states.js';
-import { progressBar } from './detail.js';
+import { sparkline } from '../spark.js';
+import { progressBar } from '../widgets.js';
+import { forget, remember } from './live-history.js';
 
 export async function liveView(seq) {
   const data = await api('api/live');
@@ -15,7 +17,7 @@ export async function liveView(seq) {
   const grid = h('div', { class: 'cards' });
   const cards = new Map();
   const put = (t) => {
-    const card = liveCard(t);
+    const card = liveCard(t, remember(t));
     const old = cards.get(t.name);
     if (old) old.el.replaceWith(card);
     else grid.append(card);
@@ -30,6 +32,7 @@ export async function liveView(seq) {
     ' (or list targets in firedup.toml).',
   );
   root.append(h('h1', null, 'Live'), empty, grid);
+  forget(new Set((data.targets ?? []).map((t) => t.name)));
   for (const t of data.targets ?? []) put(t);
   viewEvents.live = put;
   // Every card is on this page: the stream sends each one's changes (other pages get none).
@@ -72,7 +75,7 @@ function nodeList(nodes) {
   );
 }
 
-function liveCard(t) {
+function liveCard(t, hist) {
   const v = t.verdict;
   const l = t.launch;
   // A host that does not answer has no verdict to show: its card says so, and why (ssh's reason).
@@ -114,9 +117,8 @@ function liveCard(t) {
         { class: 'muted small' },
         [
           p.rate ? `${p.rate}/s` : null,
-          !v?.final && v?.state !== 'stalled' && p.eta !== null && p.eta !== undefined && p.ratio < 1 ? `ETA ${fmtDur(p.eta)}` : null,
-          !v?.final && v?.quietFor !== null && v?.quietFor !== undefined
-            ? `quiet ${fmtDur(v.quietFor)}${v.budget ? ` of ${fmtDur(v.budget)} allowed` : ''}`
+          !v?.final && v?.state !== 'stalled' && p.eta !== null && p.eta !== undefined && p.ratio < 1
+            ? `ETA ${fmtDur(p.eta)}`
             : null,
         ]
           .filter(Boolean)
@@ -124,42 +126,10 @@ function liveCard(t) {
       ),
     );
   }
-  if (t.unreachable) card.append(h('p', { class: 'why' }, t.unreachable));
-  else if (v?.why) card.append(h('p', { class: 'why' }, v.why));
-  if (v?.next) card.append(h('p', { class: 'next' }, h('strong', null, 'next: '), v.next));
+  card.append(verdictBlock(t, state));
+  card.append(chartsBlock(hist));
   if (t.nodes?.length) card.append(nodeList(t.nodes));
-  if (t.gpus?.length) {
-    card.append(
-      h(
-        'div',
-        { class: 'gpus', 'aria-label': 'GPU memory' },
-        h('div', { class: 'muted small' }, 'GPU memory used · utilisation'),
-        t.gpus.map((g) => {
-          const ratio = g.memTotalBytes ? g.memUsedBytes / g.memTotalBytes : 0;
-          // util is a fraction (0–1), null when nvidia-smi did not say.
-          const util = g.util === null || g.util === undefined ? '–' : `${Math.round(g.util * 100)}%`;
-          return h(
-            'div',
-            {
-              class: 'gpu',
-              title: `GPU ${g.index}: ${fmtGiB(g.memUsedBytes)} of ${fmtGiB(g.memTotalBytes)} GiB used, utilisation ${util}`,
-            },
-            h('span', { class: 'gi mono' }, `GPU${g.index}`),
-            h(
-              'span',
-              { class: 'membar' },
-              h('span', { class: 'fill', style: { width: `${(ratio * 100).toFixed(1)}%` } }),
-            ),
-            h(
-              'span',
-              { class: 'mono small' },
-              `${fmtGiB(g.memUsedBytes)}/${fmtGiB(g.memTotalBytes)} GiB · ${util}`,
-            ),
-          );
-        }),
-      ),
-    );
-  }
+  if (t.gpus?.length) card.append(gpuBlock(t.gpus, hist));
   const ev = (v?.evidence ?? []).slice(0, 4);
   if (ev.length)
     card.append(
@@ -178,4 +148,120 @@ function liveCard(t) {
       ),
     );
   return card;
+}
+
+registerPage(['live'], (_arg, seq) => liveView(seq));
+
+/** The verdict with its reason, the next step and how long the log has been quiet (as `show` and `status` say). */
+function verdictBlock(t, state) {
+  const v = t.verdict;
+  const quiet =
+    !v?.final && v?.quietFor !== null && v?.quietFor !== undefined
+      ? `quiet ${fmtDur(v.quietFor)}${v.budget ? ` of ${fmtDur(v.budget)} allowed` : ''}`
+      : null;
+  return h(
+    'div',
+    { class: `verdict ${tone(state)}` },
+    t.unreachable ? h('p', { class: 'why' }, t.unreachable) : v?.why ? h('p', { class: 'why' }, v.why) : null,
+    v?.next ? h('p', { class: 'next' }, h('strong', null, 'next: '), v.next) : null,
+    quiet ? h('p', { class: 'quiet muted small' }, quiet) : null,
+  );
+}
+
+/** The load curve (items done over time) and the throughput sparkline, from the page's history. */
+function chartsBlock(hist) {
+  const wrap = h('div', { class: 'live-charts' });
+  const load = hist.load;
+  const total = hist.loadTotal;
+  const span = load.length > 1 ? load.xs[load.length - 1] - load.xs[0] : 0;
+  wrap.append(
+    h(
+      'figure',
+      { class: 'mini load-curve', 'data-chart': 'load' },
+      h(
+        'figcaption',
+        null,
+        h('span', { title: hist.loadWhat ?? '' }, 'load progress'),
+        h(
+          'span',
+          { class: 'mono' },
+          load.length ? `${load.last()}/${total}${span ? ` in ${fmtDur(span)}` : ''}` : '–',
+        ),
+      ),
+      sparkline(load.xs, load.ys, {
+        yMax: total ?? undefined,
+        label: `${hist.loadWhat ?? 'load'} done over time`,
+        cls: 'load',
+      }),
+    ),
+  );
+  const tok = hist.tok;
+  const peak = tok.length ? Math.max(...tok.ys) : null;
+  wrap.append(
+    h(
+      'figure',
+      { class: 'mini tok-spark', 'data-chart': 'throughput' },
+      h(
+        'figcaption',
+        null,
+        h('span', null, 'generation tok/s'),
+        h(
+          'span',
+          { class: 'mono' },
+          tok.length ? `${fmtNum(tok.last(), 1)} · peak ${fmtNum(peak, 1)}` : 'not serving yet',
+        ),
+      ),
+      sparkline(tok.xs, tok.ys, { label: 'generation tok/s over time', cls: 'tok' }),
+    ),
+  );
+  return wrap;
+}
+
+/** Each GPU: memory and utilisation now (bars) and the last minutes of both (a strip). */
+function gpuBlock(gpus, hist) {
+  return h(
+    'div',
+    { class: 'gpus', 'aria-label': 'GPU memory' },
+    h('div', { class: 'muted small' }, 'GPU memory used · utilisation (bars: now; line: recent memory)'),
+    gpus.map((g) => {
+      const ratio = g.memTotalBytes ? g.memUsedBytes / g.memTotalBytes : 0;
+      // util is a fraction (0–1), null when nvidia-smi did not say.
+      const util = g.util === null || g.util === undefined ? null : g.util;
+      const utilText = util === null ? 'n/a' : `${Math.round(util * 100)}%`;
+      const gh = hist.gpus.get(g.index);
+      return h(
+        'div',
+        {
+          class: 'gpu',
+          'data-gpu': g.index,
+          title: `GPU ${g.index}: ${fmtGiB(g.memUsedBytes)} of ${fmtGiB(g.memTotalBytes)} GiB used, utilisation ${utilText}`,
+        },
+        h('span', { class: 'gi mono' }, `GPU${g.index}`),
+        h(
+          'span',
+          { class: 'membar' },
+          h('span', { class: 'fill', style: { width: `${(ratio * 100).toFixed(1)}%` } }),
+        ),
+        h(
+          'span',
+          { class: 'utilbar' },
+          h('span', { class: 'fill', style: { width: `${((util ?? 0) * 100).toFixed(1)}%` } }),
+        ),
+        h(
+          'span',
+          { class: 'mono small' },
+          `${fmtGiB(g.memUsedBytes)}/${fmtGiB(g.memTotalBytes)} GiB · ${utilText}`,
+        ),
+        gh
+          ? sparkline(gh.mem.xs, gh.mem.ys, {
+              width: 80,
+              height: 16,
+              yMax: 1,
+              label: `GPU ${g.index} memory, recent`,
+              cls: 'gpu-hist',
+            })
+          : null,
+      );
+    }),
+  );
 }

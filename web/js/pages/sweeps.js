@@ -6,7 +6,7 @@ import { api } from '../api.js';
 import { h, s } from '../dom.js';
 import { fmtDur, fmtNum, fmtTs, fmtVal, plural, shortId } from '../format.js';
 import { frontSteps, paretoFront } from '../pareto.js';
-import { routeSeq } from '../router.js';
+import { registerPage, routeSeq } from '../router.js';
 import { badge } from '../states.js';
 
 export async function sweepsView(seq) {
@@ -310,3 +310,6 @@ export async function sweepView(name, seq) {
   );
   return root;
 }
+
+registerPage(['sweeps'], (_arg, seq) => sweepsView(seq));
+registerPage(['sweep'], sweepView);
