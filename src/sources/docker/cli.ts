@@ -3,8 +3,12 @@
  * another machine, and docker's failures turned into one line naming the container and what to check.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { FiredupError } from '../../errors.js';
-import { type DockerTarget, describeDocker } from './target.js';
+import { classifySsh } from '../ssh/session.js';
+import { type DockerSsh, type DockerTarget, describeDocker } from './target.js';
 
 export type DockerErrorKind = 'no-docker' | 'no-daemon' | 'no-container' | 'denied' | 'failed';
 
@@ -30,7 +34,81 @@ export function dockerArgv(t: DockerTarget, args: readonly string[]): string[] {
   return [...(t.host ? ['-H', `ssh://${t.host}`] : []), ...args];
 }
 
-/** Runs `docker ARGS` for the target's daemon; never throws (the caller classifies). */
+/**
+ * The docker CLI's environment for a daemon on another machine. The docker CLI (20.10 as 28) runs `ssh` from PATH
+ * with its own few options (`-o ConnectTimeout=30 -T -l USER -p PORT -- HOST docker system dial-stdio`) and takes
+ * none from its user: no DOCKER_SSH_OPTS, no `-F`. So `--ssh-config` and `--ssh-option` reach it through an `ssh`
+ * of firedup's own, first on PATH, that runs the real one with them (and BatchMode: a password prompt would hang).
+ * Undefined (docker's own environment) for this machine's daemon.
+ */
+export function dockerEnv(t: DockerTarget): NodeJS.ProcessEnv | undefined {
+  if (!t.host) return undefined;
+  const dir = sshWrapper({ ...t.ssh, config: t.ssh?.config && path.resolve(t.ssh.config) });
+  if (!dir) return undefined;
+  return { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` };
+}
+
+const wrappers = new Map<string, string | null>();
+let wrapperRoot: string | null = null;
+
+/** A private directory holding `ssh` (a script running the real ssh with the options), made once per option set. */
+function sshWrapper(ssh: DockerSsh): string | null {
+  const key = JSON.stringify([ssh.config ?? null, ssh.options ?? []]);
+  const known = wrappers.get(key);
+  if (known !== undefined) return known;
+  for (const o of ssh.options ?? [])
+    if (!/^[A-Za-z]+[= ]/.test(o)) throw new DockerError('failed', `--ssh-option ${o}: expected KEY=VALUE`);
+  const real = onPath('ssh');
+  if (!real) {
+    // docker says `exec: "ssh": executable file not found`: classified below.
+    wrappers.set(key, null);
+    return null;
+  }
+  if (!wrapperRoot) {
+    // mkdtemp makes it 0700: no other user can put an `ssh` of their own in it.
+    wrapperRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fddocker-'));
+    const root = wrapperRoot;
+    process.once('exit', () => fs.rmSync(root, { recursive: true, force: true }));
+  }
+  const dir = path.join(wrapperRoot, String(wrappers.size));
+  fs.mkdirSync(dir, { mode: 0o700 });
+  // ssh keeps the first value it sees for an option: the user's come before ours.
+  const argv = [
+    real,
+    ...(ssh.config ? ['-F', ssh.config] : []),
+    ...(ssh.options ?? []).flatMap((o) => ['-o', o]),
+    '-o',
+    'BatchMode=yes',
+  ];
+  fs.writeFileSync(
+    path.join(dir, 'ssh'),
+    `#!/bin/sh\n# firedup: the docker CLI's ssh, with --ssh-config and --ssh-option\nexec ${argv.map(shQuote).join(' ')} "$@"\n`,
+    { mode: 0o700 },
+  );
+  wrappers.set(key, dir);
+  return dir;
+}
+
+function shQuote(s: string): string {
+  return `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+/** The first executable NAME on PATH, or null. */
+function onPath(name: string): string | null {
+  for (const d of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!d) continue;
+    const p = path.join(d, name);
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      if (fs.statSync(p).isFile()) return p;
+    } catch {
+      // Not here.
+    }
+  }
+  return null;
+}
+
+/** Runs `docker ARGS` for the target's daemon; never throws (the caller classifies), but for a bad --ssh-option. */
 export function runDocker(
   t: DockerTarget,
   args: readonly string[],
@@ -40,7 +118,7 @@ export function runDocker(
     execFile(
       'docker',
       dockerArgv(t, args),
-      { timeout: timeoutMs, maxBuffer: 64 << 20, encoding: 'utf8' },
+      { timeout: timeoutMs, maxBuffer: 64 << 20, encoding: 'utf8', env: dockerEnv(t) },
       (err, stdout, stderr) => {
         const e = err as (NodeJS.ErrnoException & { code?: string | number }) | null;
         if (e && e.code === 'ENOENT') resolve({ code: -1, stdout: '', stderr: '' });
@@ -52,7 +130,7 @@ export function runDocker(
 
 /** Spawns `docker ARGS` with its output as streams (`docker logs`). */
 export function spawnDocker(t: DockerTarget, args: readonly string[]): ChildProcess {
-  return spawn('docker', dockerArgv(t, args), { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn('docker', dockerArgv(t, args), { stdio: ['ignore', 'pipe', 'pipe'], env: dockerEnv(t) });
 }
 
 /** Why a docker command failed, in one line naming the container, or null when it did not. */
@@ -64,8 +142,29 @@ export function classifyDocker(t: DockerTarget, res: DockerResult): DockerError 
       `${what}: the docker CLI is not installed here (apt-get install docker.io, or put docker on PATH)`,
     );
   if (res.code === 0) return null;
+  if (res.code === null && res.stderr.trim() === '')
+    return new DockerError(
+      'no-daemon',
+      `${what}: docker did not answer in time${t.host ? ` (through ssh to ${t.host})` : ''}: check \`docker${t.host ? ` -H ssh://${t.host}` : ''} ps\``,
+    );
   const err = res.stderr.trim();
   const daemon = t.host ? `the Docker daemon on ${t.host}` : 'the Docker daemon';
+  if (t.host) {
+    // The docker CLI's words for its ssh failing: `command [ssh … dial-stdio] has exited with exit status N, …
+    // stderr=WHAT SSH OR THE REMOTE SHELL SAID`.
+    const m = /exited with exit status (\d+)[^\n]*?stderr=([\s\S]*)$/.exec(err);
+    if (m?.[1] === '255') return new DockerError('no-daemon', classifySsh(m[2]!, t.host, what).message);
+    if (m?.[1] === '127' || (m && /docker: (command )?not found/.test(m[2]!)))
+      return new DockerError(
+        'no-docker',
+        `${what}: the docker CLI is not on ${t.host}'s PATH (docker://HOST/NAME runs \`docker system dial-stdio\` there through ssh)`,
+      );
+    if (/exec: "ssh": executable file not found/.test(err))
+      return new DockerError(
+        'no-docker',
+        `${what}: ssh is not installed here (docker://HOST/NAME reaches ${t.host} with the system ssh)`,
+      );
+  }
   if (/no such (container|object)/i.test(err))
     return new DockerError(
       'no-container',
