@@ -4,6 +4,8 @@
  * with firedup's `--ssh-config` and `--ssh-option` reaching the ssh the docker CLI runs.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseTarget } from '../../src/sources/target.js';
 import { buildSmallImage, docker, ensureDocker, RUN, removeAll, run } from '../docker.js';
@@ -20,7 +22,7 @@ const name = (what: string) => {
   return n;
 };
 
-describe('docker://HOST/NAME: a daemon on another machine, through ssh', { timeout: 420_000 }, () => {
+describe('docker://HOST/NAME: a daemon on another machine, through ssh', { timeout: 600_000 }, () => {
   before(async () => {
     await ensureDocker();
     image = buildSmallImage();
@@ -95,6 +97,34 @@ describe('docker://HOST/NAME: a daemon on another machine, through ssh', { timeo
       out += d.toString();
     });
     await waitFor(() => /"phase":"serving"/.test(out), 150_000, 'serving, through ssh');
+    w.child.kill('SIGINT');
+    await w.done;
+  });
+
+  it('ps: a [[target]] docker://HOST/NAME, with the ssh_config of firedup.toml', async () => {
+    const c = run(name('ps'), [image!, 'engine', 'serve']);
+    const toml = path.join(sshd!.dir, 'firedup.toml');
+    fs.writeFileSync(
+      toml,
+      `ssh_config = "${sshd!.config}"\n[[target]]\nname = "remote"\nlog = "docker://firedup-test/${c}"\n`,
+    );
+    const w = spawnCli(['ps', '--config', toml, '--no-ledger', '--no-gpu', '--watch', '--json'], {}, 170_000);
+    let out = '';
+    w.child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const row = () => {
+      const last = out.trim().split('\n').at(-1);
+      if (!last?.startsWith('[') && !last?.startsWith('{')) return null;
+      const j = JSON.parse(last);
+      return (Array.isArray(j) ? j : j.targets)[0];
+    };
+    await waitFor(
+      () => ['serving', 'idle'].includes(row()?.state) && row()?.container?.state === 'running',
+      150_000,
+      'the remote row serving, its container running',
+    );
+    assert.equal(row().host, 'firedup-test');
     w.child.kill('SIGINT');
     await w.done;
   });
