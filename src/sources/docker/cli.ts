@@ -3,6 +3,7 @@
  * another machine, and docker's failures turned into one line naming the container and what to check.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,29 +50,25 @@ export function dockerEnv(t: DockerTarget): NodeJS.ProcessEnv | undefined {
 }
 
 const wrappers = new Map<string, string | null>();
-let wrapperRoot: string | null = null;
 
-/** A private directory holding `ssh` (a script running the real ssh with the options), made once per option set. */
+/**
+ * A private directory holding `ssh` (a script running the real ssh with the options), made once per option set. It is
+ * kept under the user's cache directory, named by its content, so that a run ended by a signal leaves nothing new
+ * behind (the next run with the same options finds it); a temporary one, removed at exit, where that cannot be written.
+ */
 function sshWrapper(ssh: DockerSsh): string | null {
   const key = JSON.stringify([ssh.config ?? null, ssh.options ?? []]);
   const known = wrappers.get(key);
   if (known !== undefined) return known;
   for (const o of ssh.options ?? [])
-    if (!/^[A-Za-z]+[= ]/.test(o)) throw new DockerError('failed', `--ssh-option ${o}: expected KEY=VALUE`);
+    if (!/^[A-Za-z]+[= ]/.test(o) || o.includes('\n'))
+      throw new DockerError('failed', `--ssh-option ${o}: expected KEY=VALUE`);
   const real = onPath('ssh');
   if (!real) {
     // docker says `exec: "ssh": executable file not found`: classified below.
     wrappers.set(key, null);
     return null;
   }
-  if (!wrapperRoot) {
-    // mkdtemp makes it 0700: no other user can put an `ssh` of their own in it.
-    wrapperRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fddocker-'));
-    const root = wrapperRoot;
-    process.once('exit', () => fs.rmSync(root, { recursive: true, force: true }));
-  }
-  const dir = path.join(wrapperRoot, String(wrappers.size));
-  fs.mkdirSync(dir, { mode: 0o700 });
   // ssh keeps the first value it sees for an option: the user's come before ours.
   const argv = [
     real,
@@ -80,12 +77,48 @@ function sshWrapper(ssh: DockerSsh): string | null {
     '-o',
     'BatchMode=yes',
   ];
-  fs.writeFileSync(
-    path.join(dir, 'ssh'),
-    `#!/bin/sh\n# firedup: the docker CLI's ssh, with --ssh-config and --ssh-option\nexec ${argv.map(shQuote).join(' ')} "$@"\n`,
-    { mode: 0o700 },
-  );
+  const script = `#!/bin/sh\n# firedup: the docker CLI's ssh, with --ssh-config and --ssh-option\nexec ${argv.map(shQuote).join(' ')} "$@"\n`;
+  const dir = cachedWrapper(script) ?? tempWrapper(script);
   wrappers.set(key, dir);
+  return dir;
+}
+
+/** `~/.cache/firedup/docker-ssh/HASH/ssh` (0700 all the way), or null where it cannot be made. */
+function cachedWrapper(script: string): string | null {
+  try {
+    const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+    const hash = createHash('sha256').update(script).digest('hex').slice(0, 16);
+    const dir = path.join(cache, 'firedup', 'docker-ssh', hash);
+    const file = path.join(dir, 'ssh');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.statSync(dir);
+    // Ours and no one else's to write, or not used.
+    if (st.uid !== process.getuid?.() || (st.mode & 0o022) !== 0) return null;
+    try {
+      if (fs.readFileSync(file, 'utf8') === script) return dir;
+    } catch {
+      // Not there yet.
+    }
+    const tmp = `${file}.${process.pid}`;
+    fs.writeFileSync(tmp, script, { mode: 0o700 });
+    fs.renameSync(tmp, file);
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+let tempRoot: string | null = null;
+
+function tempWrapper(script: string): string {
+  if (!tempRoot) {
+    // mkdtemp makes it 0700: no other user can put an `ssh` of their own in it.
+    tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fddocker-'));
+    const root = tempRoot;
+    process.once('exit', () => fs.rmSync(root, { recursive: true, force: true }));
+  }
+  const dir = fs.mkdtempSync(path.join(tempRoot, 'w'));
+  fs.writeFileSync(path.join(dir, 'ssh'), script, { mode: 0o700 });
   return dir;
 }
 
