@@ -79,11 +79,12 @@ export function buildImage(): string {
     verbatimSymlinks: true,
   });
   fs.copyFileSync(path.join(llama, 'tiny.gguf'), path.join(root, 'models', 'tiny.gguf'));
-  relinkInto(path.join(llama, 'root'), path.join(root, 'opt', 'llama'));
+  // The setup's root as written and as it really is (node_modules may be a symlink to another checkout's).
+  const roots = [...new Set([path.join(llama, 'root'), fs.realpathSync(path.join(llama, 'root'))])];
+  for (const r of roots) relinkInto(r, path.join(root, 'opt', 'llama'));
   copyHostLibraries(path.join(llama, 'root'), path.join(root, 'opt', 'llama'));
-  const wrapper = fs
-    .readFileSync(path.join(llama, 'llama-server'), 'utf8')
-    .replaceAll(`${path.join(llama, 'root')}/`, '/opt/llama/');
+  let wrapper = fs.readFileSync(path.join(llama, 'llama-server'), 'utf8');
+  for (const r of roots) wrapper = wrapper.replaceAll(`${r}/`, '/opt/llama/');
   fs.writeFileSync(path.join(root, 'bin', 'llama-server'), wrapper, { mode: 0o755 });
   fs.writeFileSync(path.join(root, 'etc', 'passwd'), 'root:x:0:0:root:/:/bin/sh\n');
   const tar = spawnSync('tar', ['-C', root, '-c', '.'], { maxBuffer: 1 << 30 });
