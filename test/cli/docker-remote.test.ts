@@ -4,12 +4,13 @@
  * with firedup's `--ssh-config` and `--ssh-option` reaching the ssh the docker CLI runs.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseTarget } from '../../src/sources/target.js';
 import { buildSmallImage, docker, ensureDocker, RUN, removeAll, run } from '../docker.js';
-import { assertOneLine, runCli, spawnCli } from '../helpers.js';
+import { assertOneLine, BIN, runCli, spawnCli } from '../helpers.js';
 import { waitFor } from '../llama.js';
 import { startSshd, type TestSshd } from '../ssh.js';
 
@@ -127,6 +128,36 @@ describe('docker://HOST/NAME: a daemon on another machine, through ssh', { timeo
     assert.equal(row().host, 'firedup-test');
     w.child.kill('SIGINT');
     await w.done;
+  });
+
+  it("Debian's docker CLI (20.10) takes the same ssh as docker 28's", (t) => {
+    if (!fs.existsSync('/usr/bin/docker')) return t.skip('no /usr/bin/docker (Debian docker.io) here');
+    const bin = path.join(sshd!.dir, 'bin-docker');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.rmSync(path.join(bin, 'docker'), { force: true });
+    fs.symlinkSync('/usr/bin/docker', path.join(bin, 'docker'));
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    const version = spawnSync('docker', ['version', '--format', '{{.Client.Version}}'], {
+      env,
+      encoding: 'utf8',
+    });
+    assert.match(version.stdout, /^20\./);
+    const c = run(name('debian'), [image!, 'engine', 'crash']);
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 120_000 });
+    const r = cli([
+      'status',
+      '--no-ledger',
+      '--json',
+      '--ssh-config',
+      sshd!.config,
+      `docker://firedup-test/${c}`,
+    ]);
+    assert.equal(r.stderr, '');
+    assert.equal(JSON.parse(r.stdout).engine, 'sglang');
+    const unknown = cli(['status', '--no-ledger', `docker://firedup-test/${c}`]);
+    assertOneLine(unknown.stderr);
+    assert.match(unknown.stderr, /host firedup-test not found/);
   });
 
   it("one line for a host ssh cannot reach, naming ssh's reason", () => {
