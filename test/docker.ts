@@ -62,9 +62,7 @@ export function buildImage(): string {
   const root = path.join(dir, 'rootfs');
   for (const d of ['bin', 'srv', 'tmp', 'opt', 'models', 'etc'])
     fs.mkdirSync(path.join(root, d), { recursive: true });
-  fs.copyFileSync('/usr/bin/busybox', path.join(root, 'bin', 'busybox'));
-  fs.chmodSync(path.join(root, 'bin', 'busybox'), 0o755);
-  for (const t of BUSYBOX_TOOLS) fs.symlinkSync('busybox', path.join(root, 'bin', t));
+  addBusybox(root);
   fs.copyFileSync(
     path.join(ROOT, 'examples', 'glm5-launch-to-shutdown.log'),
     path.join(root, 'srv', 'sglang.log'),
@@ -81,12 +79,64 @@ export function buildImage(): string {
     verbatimSymlinks: true,
   });
   fs.copyFileSync(path.join(llama, 'tiny.gguf'), path.join(root, 'models', 'tiny.gguf'));
-  relinkInto(path.join(llama, 'root'), path.join(root, 'opt', 'llama'));
+  // The setup's root as written and as it really is (node_modules may be a symlink to another checkout's).
+  const roots = [...new Set([path.join(llama, 'root'), fs.realpathSync(path.join(llama, 'root'))])];
+  for (const r of roots) relinkInto(r, path.join(root, 'opt', 'llama'));
   copyHostLibraries(path.join(llama, 'root'), path.join(root, 'opt', 'llama'));
-  const wrapper = fs
-    .readFileSync(path.join(llama, 'llama-server'), 'utf8')
-    .replaceAll(`${path.join(llama, 'root')}/`, '/opt/llama/');
+  let wrapper = fs.readFileSync(path.join(llama, 'llama-server'), 'utf8');
+  for (const r of roots) wrapper = wrapper.replaceAll(`${r}/`, '/opt/llama/');
   fs.writeFileSync(path.join(root, 'bin', 'llama-server'), wrapper, { mode: 0o755 });
+  fs.writeFileSync(path.join(root, 'etc', 'passwd'), 'root:x:0:0:root:/:/bin/sh\n');
+  const tar = spawnSync('tar', ['-C', root, '-c', '.'], { maxBuffer: 1 << 30 });
+  if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr}`);
+  const r = docker(['import', '-c', 'ENV PATH=/bin', '-', tag], tar.stdout);
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (r.code !== 0) throw new Error(`docker import failed: ${r.stderr}`);
+  return tag;
+}
+
+/**
+ * busybox and its tools in /bin, with the libraries it links where it links them (Debian's `busybox` is dynamic;
+ * `busybox-static` is not, and then there are none). Installs busybox when missing.
+ */
+function addBusybox(root: string): void {
+  if (!fs.existsSync('/usr/bin/busybox'))
+    execFileSync('apt-get', ['install', '-y', '-qq', 'busybox'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      stdio: 'ignore',
+      timeout: 300_000,
+    });
+  fs.mkdirSync(path.join(root, 'bin'), { recursive: true });
+  fs.copyFileSync('/usr/bin/busybox', path.join(root, 'bin', 'busybox'));
+  fs.chmodSync(path.join(root, 'bin', 'busybox'), 0o755);
+  for (const t of BUSYBOX_TOOLS) fs.symlinkSync('busybox', path.join(root, 'bin', t));
+  const ldd = spawnSync('ldd', ['/usr/bin/busybox'], { encoding: 'utf8' });
+  for (const m of (ldd.stdout ?? '').matchAll(/(?:=> )?(\/\S+) \(0x/g)) {
+    const to = path.join(root, m[1]!);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.copyFileSync(fs.realpathSync(m[1]!), to);
+  }
+}
+
+/**
+ * A small image without llama-server: busybox, the scripted engine and its SGLang log. For the tests that need a
+ * container's log and state, not a real engine.
+ */
+export function buildSmallImage(): string {
+  const tag = `firedup-test-small:${RUN}`;
+  const dir = tmpDir();
+  const root = path.join(dir, 'rootfs');
+  for (const d of ['srv', 'tmp', 'etc']) fs.mkdirSync(path.join(root, d), { recursive: true });
+  addBusybox(root);
+  fs.copyFileSync(
+    path.join(ROOT, 'examples', 'glm5-launch-to-shutdown.log'),
+    path.join(root, 'srv', 'sglang.log'),
+  );
+  fs.copyFileSync(
+    path.join(ROOT, 'test', 'fixtures', 'docker', 'engine.sh'),
+    path.join(root, 'bin', 'engine'),
+  );
+  fs.chmodSync(path.join(root, 'bin', 'engine'), 0o755);
   fs.writeFileSync(path.join(root, 'etc', 'passwd'), 'root:x:0:0:root:/:/bin/sh\n');
   const tar = spawnSync('tar', ['-C', root, '-c', '.'], { maxBuffer: 1 << 30 });
   if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr}`);

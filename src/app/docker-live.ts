@@ -11,7 +11,7 @@ import type { LiveProbes } from '../probes/types.js';
 import { DockerError } from '../sources/docker/cli.js';
 import { DockerFollower } from '../sources/docker/follow.js';
 import { probeContainer } from '../sources/docker/inspect.js';
-import { type DockerTarget, parseDockerTarget } from '../sources/docker/target.js';
+import { type DockerSsh, type DockerTarget, parseDockerTarget } from '../sources/docker/target.js';
 import { type LiveOptions, nvidiaSmiOnPath } from './live.js';
 
 /**
@@ -22,11 +22,11 @@ import { type LiveOptions, nvidiaSmiOnPath } from './live.js';
 export async function dockerLive(
   log: string,
   noGpu: boolean,
-  opts: { mustExist?: boolean } = {},
+  opts: { mustExist?: boolean; ssh?: DockerSsh } = {},
 ): Promise<Pick<LiveOptions, 'source' | 'localProbes' | 'probes' | 'gpu' | 'gpuAbsent'>> {
   let t: ReturnType<typeof parseDockerTarget>;
   try {
-    t = parseDockerTarget(log);
+    t = { ...parseDockerTarget(log), ssh: opts.ssh };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -74,7 +74,7 @@ export async function readLog(
       import('../sources/docker/cli.js'),
     ]);
     try {
-      return await ingestDocker(ledger, t, opts);
+      return await ingestDocker(ledger, { ...t, ssh }, opts);
     } catch (err) {
       if (err instanceof LedgerError || err instanceof DockerError) throw new UsageError(err.message);
       throw err;

@@ -228,9 +228,7 @@ export class WatchedTarget extends EventEmitter {
             opts: await (await import('./docker-live.js')).dockerLive(
               this.spec.log,
               this.opts.gpu === false,
-              {
-                mustExist: false,
-              },
+              { mustExist: false, ssh: this.opts.ssh },
             ),
           }
         : null;

@@ -67,6 +67,7 @@ export async function launchCommand(argv: string[]): Promise<number> {
     throw new UsageError(
       'launch: name the server command after --: firedup launch -- llama-server -m model.gguf --port 8080',
     );
+  dockerRefusal(typeof flags.log === 'string' ? flags.log : null, rest);
   const cwd = process.cwd();
   const env = process.env;
   const cmd = parseCommand(rest, engineFlag(flags.engine) ?? null);
@@ -202,4 +203,44 @@ export async function launchCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${exitLine(status, code, signal, v, st)}\n`);
   }
   return status;
+}
+
+/**
+ * What `launch` cannot do with a container, refused in one line naming what does: its log is a file it appends the
+ * server's output to (not `docker://NAME`, whose log docker keeps), and the server is its own child, watched to its
+ * exit (not `docker run -d`, which returns as soon as the container started). A server in a container is started
+ * with docker and followed as one: `firedup watch docker://NAME` (the container's state, exit and OOM kill included).
+ */
+export function dockerRefusal(log: string | null, argv: readonly string[]): void {
+  if (log?.startsWith('docker://'))
+    throw new UsageError(
+      `launch: --log ${log}: launch writes the server's output to a file; a container's log is docker's: start it with \`docker run -d --name NAME …\` and follow it with \`firedup watch ${log}\``,
+    );
+  const prog = argv[0]?.split('/').pop();
+  if (prog !== 'docker' && prog !== 'podman') return;
+  const sub = argv.findIndex((a) => a === 'run' || a === 'start' || a === 'create');
+  if (sub < 0) return;
+  const words = argv.slice(sub + 1);
+  const has = (long: string, short: string) =>
+    words.some(
+      (a) =>
+        a === `--${long}` || a === `--${long}=true` || new RegExp(`^-[a-zA-Z]*${short}[a-zA-Z]*$`).test(a),
+    );
+  const detached =
+    argv[sub] === 'create' || (argv[sub] === 'start' ? !has('attach', 'a') : has('detach', 'd'));
+  if (!detached) return;
+  const name = nameOf(words);
+  throw new UsageError(
+    `launch: \`${argv.slice(0, sub + 1).join(' ')}${argv[sub] === 'run' ? ' -d' : ''}\` returns at once, so there is no server process to watch: run it yourself and follow the container with \`firedup watch docker://${name ?? 'NAME'}\` (or drop -d to launch it in the foreground)`,
+  );
+}
+
+/** The container's `--name` in a `docker run` line, if given. */
+function nameOf(words: readonly string[]): string | null {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === '--name') return words[i + 1] ?? null;
+    if (w.startsWith('--name=')) return w.slice('--name='.length);
+  }
+  return null;
 }

@@ -288,7 +288,11 @@ async function live({ mode, argv }: Run): Promise<number> {
     const ssh = remote
       ? await remoteLive(log, sshFlags(flags), Boolean(flags['no-gpu']))
       : container
-        ? { opts: await (await import('../app/docker-live.js')).dockerLive(log, Boolean(flags['no-gpu'])) }
+        ? {
+            opts: await (await import('../app/docker-live.js')).dockerLive(log, Boolean(flags['no-gpu']), {
+              ssh: sshFlags(flags),
+            }),
+          }
         : undefined;
     const where = logIdentity(log);
     ledger = where ? await recordingLedger(flags) : null;

@@ -15,7 +15,8 @@ export async function probeContainer(
   t: DockerTarget,
   opts: { existed?: boolean; top?: boolean } = {},
 ): Promise<ContainerObservation> {
-  const res = await runDocker(t, ['inspect', '--type', 'container', '--', t.name], 10_000);
+  // Through ssh the docker CLI connects anew each time (and gives ssh 30 s to do it).
+  const res = await runDocker(t, ['inspect', '--type', 'container', '--', t.name], t.host ? 40_000 : 10_000);
   const at = Date.now() / 1000;
   const err = classifyDocker(t, res);
   if (err) {

@@ -16,6 +16,16 @@ export interface DockerCursor {
 }
 
 const STAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) /;
+/**
+ * A line longer than 16 KiB is kept by the daemon's log drivers (json-file, local, journald) as several entries, all
+ * but the last "partial", cut at exactly this many bytes (the copier's buffer). `docker logs --timestamps` prints each
+ * entry's own stamp and no newline between them: the line comes back whole but for a stamp every 16 KiB, which
+ * is peeled here (a 40 KiB `server_args=…` line is read as one line).
+ */
+export const PARTIAL_BYTES = 16 * 1024;
+/** docker's own stamp as it prints it (RFC 3339, nine fixed digits of nanoseconds, UTC), then the space. */
+const FIXED_STAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z $/;
+const FIXED_STAMP_LEN = '2006-01-02T15:04:05.000000000Z '.length;
 /** How long a line of one pipe waits for the other pipe's earlier lines. */
 export const HOLD_MS = 60;
 
@@ -72,11 +82,28 @@ class StampedLines {
     const head = b.subarray(0, 40).toString('latin1');
     const m = STAMP.exec(head);
     const ts = m ? m[1]! : this.lastTs;
-    const text = m ? b.subarray(m[0].length) : b;
+    const text = m ? joinPartials(b.subarray(m[0].length)) : b;
     this.lastTs = ts;
     this.seen = ts;
     this.lines.push({ ts, text: Buffer.from(text), at: now });
   }
+}
+
+/** A line's text with the stamps of its continuation entries (one every PARTIAL_BYTES) taken out. */
+export function joinPartials(text: Buffer): Buffer {
+  if (text.length <= PARTIAL_BYTES + FIXED_STAMP_LEN) return text;
+  const parts: Buffer[] = [];
+  let rest = text;
+  while (
+    rest.length > PARTIAL_BYTES + FIXED_STAMP_LEN &&
+    FIXED_STAMP.test(rest.subarray(PARTIAL_BYTES, PARTIAL_BYTES + FIXED_STAMP_LEN).toString('latin1'))
+  ) {
+    parts.push(rest.subarray(0, PARTIAL_BYTES));
+    rest = rest.subarray(PARTIAL_BYTES + FIXED_STAMP_LEN);
+  }
+  if (!parts.length) return text;
+  parts.push(rest);
+  return Buffer.concat(parts);
 }
 
 /**

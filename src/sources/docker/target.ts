@@ -10,6 +10,14 @@ export interface DockerTarget {
   host: string | null;
   /** The container's name or id, as given: passed to docker as one argument, never through a shell. */
   name: string;
+  /** `--ssh-config` and `--ssh-option`, for the ssh the docker CLI runs to reach `host` (cli.ts). */
+  ssh?: DockerSsh;
+}
+
+/** The ssh client's settings firedup was given (`-F FILE`, `-o KEY=VALUE`), as SshSession takes them. */
+export interface DockerSsh {
+  config?: string;
+  options?: readonly string[];
 }
 
 /** A host as ssh accepts it: a name, an IPv4 address or a bracketed IPv6 address; an optional user and port. */
