@@ -33,7 +33,7 @@ export const BENCH_RUN_HELP = `firedup bench run --url URL [options]
   ledger   --launch ID (attach to this launch) --host H (the server's host as the ledger knows it)
            --ledger PATH --no-ledger
 
-  exit: 0 measured (failed requests are reported, not fatal), 1 no request succeeded, 2 bad input or no server,
+  exit: 0 measured (failed requests are reported, not fatal), 1 bad input, no server or no request succeeded,
   130 interrupted
 `;
 

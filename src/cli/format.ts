@@ -88,8 +88,21 @@ const MOVING = new Set<string>(
   LIVE_STATES.slice(LIVE_STATES.indexOf('starting'), LIVE_STATES.indexOf('ready')),
 );
 
+/**
+ * The why to print after a badge or a state that already names the state (`◐ dist_init: …`): without the
+ * words that repeat it (`dist_init, last progress 0 s ago` → `last progress 0 s ago`), so no line says a
+ * state twice. A why that is nothing but the state is kept whole.
+ */
+export function whyAfterState(v: Pick<Verdict, 'state' | 'why'>): string {
+  for (const sep of [': ', ', ', '; ']) {
+    const head = `${v.state}${sep}`;
+    if (v.why.startsWith(head) && v.why.length > head.length) return v.why.slice(head.length);
+  }
+  return v.why;
+}
+
 /** The live verdict as status's first line: the state now (not what the log said last), and why. */
-export function verdictLine(v: Verdict, st: Style): string {
+export function verdictLine(v: Verdict, st: Style, failure: { message: string } | null = null): string {
   const word = `now: ${v.state}${v.state === 'stalled' ? ` in ${v.stalledIn ?? 'startup'}` : ''}`;
   const color =
     v.state === 'crashed' || v.state === 'dead'
@@ -101,9 +114,27 @@ export function verdictLine(v: Verdict, st: Style): string {
           : v.state === 'exited'
             ? st.dim
             : st.cyan;
-  // A multi-node verdict's why is the across-nodes sentence, which starts with the state said just before.
-  const why = v.why.startsWith(`${v.state}: `) ? v.why.slice(v.state.length + 2) : v.why;
-  return `  ${st.bold(color(word))} — ${why}`;
+  // A why that starts with the state said just before (`dist_init, last progress …`, a multi-node verdict's
+  // across-nodes sentence) is printed without it.
+  return `  ${st.bold(color(word))} — ${withoutFailure(whyAfterState(v), failure)}`;
+}
+
+/**
+ * A why that quotes the failure message printed in full below it (`oom: RuntimeError: CUDA out of memory …`,
+ * often hundreds of characters) says only its class and points there: the message is printed once.
+ */
+export function withoutFailure(
+  why: string,
+  failure: { message: string } | null | undefined,
+  where: 'below' | 'above' = 'below',
+): string {
+  const m = failure?.message.trim();
+  if (!m || m.length < 24) return why;
+  const at = why.indexOf(m);
+  if (at < 0) return why;
+  const before = why.slice(0, at).replace(/[\s:;,—-]+$/, '');
+  const after = why.slice(at + m.length).replace(/^[\s;.,]+/, '');
+  return `${before || 'failed'} (failure ${where})${after ? `; ${after}` : ''}`;
 }
 
 /**
@@ -130,7 +161,7 @@ export function formatStatus(
     `${st.bold(file)} · ${eng}${l.version ? ` ${l.version}` : ''} · launch ${count} of ${count} (lines ${l.startLine}–${l.endLine})`,
   );
   if (live) {
-    out.push(verdictLine(live, st));
+    out.push(verdictLine(live, st, l.failure));
     if (live.next && !l.failure) out.push(`  ${st.cyan('next:')} ${live.next}`);
   }
   const phase = l.phase ?? 'unknown';

@@ -9,7 +9,7 @@ import type { NodeVerdict } from '../core/multinode/live.js';
 import type { GpuObservation } from '../core/observations.js';
 import type { AnalysisReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
-import { bar, fmtDuration } from './format.js';
+import { bar, fmtDuration, whyAfterState } from './format.js';
 import type { Style } from './style.js';
 import { cutStart, cutText, fitLine, outputWidth, wrapText } from './width.js';
 
@@ -175,7 +175,7 @@ export function eventLine(e: LiveEvent, st: Style): string | null {
       return null;
     case 'verdict':
       return stamp(
-        `${stateBadge(e.verdict, st)}: ${e.verdict.why}${e.verdict.next ? `\n${' '.repeat(9)}next: ${e.verdict.next}` : ''}`,
+        `${stateBadge(e.verdict, st)}: ${whyAfterState(e.verdict)}${e.verdict.next ? `\n${' '.repeat(9)}next: ${e.verdict.next}` : ''}`,
         st,
       );
     case 'source':

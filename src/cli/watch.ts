@@ -14,7 +14,7 @@ import { describeFsError, localKind } from '../sources/file.js';
 
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
-import { fmtDuration } from './format.js';
+import { fmtDuration, whyAfterState, withoutFailure } from './format.js';
 import { engineFlag, sshFlags } from './read.js';
 import { RECORD_FLAGS, recordingLedger } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
@@ -317,6 +317,8 @@ async function live({ mode, argv }: Run): Promise<number> {
   let lastRecorded: Verdict | null = null;
   let failFired = false;
   const hooks: Promise<void>[] = [];
+  /** The why of the last verdict line printed: the closing line does not print a long failure again. */
+  let lastSaid: string | null = null;
 
   const block = (v: Verdict) =>
     renderBlock(log, v, session.currentReport, session.observations.gpu, st, width());
@@ -328,6 +330,7 @@ async function live({ mode, argv }: Run): Promise<number> {
       return;
     }
     if (quiet) return;
+    if (e.type === 'verdict') lastSaid = e.verdict.why;
     const own = eventLine(e, st);
     if (own === null) return;
     const node = (e as NodeEvent).node;
@@ -360,13 +363,16 @@ async function live({ mode, argv }: Run): Promise<number> {
         process.stdout.write(`${JSON.stringify({ type: 'exit', code, ...v })}\n`);
       } else if (quiet) {
         process.stdout.write(
-          `${v.state}${v.phase && v.phase !== v.state ? ` (${v.phase})` : ''}: ${v.why}\n`,
+          `${v.state}${v.phase && v.phase !== v.state ? ` (${v.phase})` : ''}: ${whyAfterState(v)}\n`,
         );
       } else {
         const out = mode === 'watch' ? process.stdout : err;
-        out.write(
-          `${stateBadge(v, st)} after ${fmtDuration(Date.now() / 1000 - started)} of watching: ${v.why}\n`,
-        );
+        // A timed-out verdict's why says how long already (`timed out after 5s: …`).
+        const after = code === 6 ? '' : ` after ${fmtDuration(Date.now() / 1000 - started)} of watching`;
+        const failure = session.currentReport?.launches.at(-1)?.failure;
+        const why =
+          lastSaid === v.why ? withoutFailure(whyAfterState(v), failure, 'above') : whyAfterState(v);
+        out.write(`${stateBadge(v, st)}${after}: ${why}\n`);
       }
       resolve(code);
     };
@@ -394,7 +400,7 @@ async function live({ mode, argv }: Run): Promise<number> {
       else if (mode === 'wait' && (failed || v.state === 'exited')) void finish(waitExitCode(v), v);
       else if (mode === 'watch' && v.final) void finish(waitExitCode(v), v);
       else if (timeout !== null && Date.now() / 1000 - started > timeout) {
-        void finish(6, { ...v, why: `still ${v.state} after the ${fmtDuration(timeout)} timeout: ${v.why}` });
+        void finish(6, { ...v, why: `timed out after ${fmtDuration(timeout)}: ${whyAfterState(v)}` });
       }
     });
     // Standard input ended: the verdict can no longer change.

@@ -70,6 +70,18 @@ describe('wait', () => {
     assert.equal(v.at(-1)!.launch, 2);
   });
 
+  it('a timeout says the state once: no "loading after 5s of watching: still loading after the 5s timeout"', async () => {
+    const log = write('silent.log', scenario('glm5-silent-after-load-weight-end.log'));
+    const r = await spawnCli(['wait', log, '--no-gpu', '--timeout', '2s'], {}, 20_000).done;
+    assert.equal(r.code, 6, r.stderr);
+    const last = r.stderr.trim().split('\n').at(-1)!;
+    assert.match(last, /^◐ weights_loaded: timed out after 2s: last progress \d+ s ago$/);
+    const q = await spawnCli(['wait', log, '--no-gpu', '--timeout', '2s', '-q'], {}, 20_000).done;
+    assert.match(q.stdout.trim(), /^weights_loaded: timed out after 2s: last progress \d+ s ago$/);
+    for (const line of [...r.stderr.split('\n'), q.stdout])
+      assert.doesNotMatch(line, /weights_loaded\b.*weights_loaded\b/, `said twice: ${line}`);
+  });
+
   it('a log that does not exist yet: says it is waiting for it, for how long, and the timeout', async () => {
     const log = path.join(dir, 'not-yet.log');
     const r = await spawnCli(['wait', log, '--no-gpu', '--timeout', '2s'], {}, 20_000).done;
