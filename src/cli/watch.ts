@@ -79,12 +79,38 @@ firedup watch|wait --node LOG --node LOG ...   one launch over several nodes (lo
 `;
 
 /** A missing log is fine (the launch has not begun); a directory or an unreadable file is a mistake. */
+/** The nearest missing directory above `log` (the first that does not exist), or null when its own exists. */
+export function missingDir(log: string): string | null {
+  let dir = path.dirname(path.resolve(log));
+  let missing: string | null = null;
+  for (;;) {
+    try {
+      if (fs.statSync(dir).isDirectory()) return missing;
+      return dir;
+    } catch {
+      missing = dir;
+      const up = path.dirname(dir);
+      if (up === dir) return missing;
+      dir = up;
+    }
+  }
+}
+
 export function checkFollowable(log: string): void {
   let st: fs.Stats;
   try {
     st = fs.statSync(log);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      // A log not there yet is waited for (said, with the time so far), but only where it can appear: in a
+      // directory that does not exist no server is writing, and waiting would hang with nothing to show.
+      const dir = missingDir(log);
+      if (dir)
+        throw new UsageError(
+          `${log}: the directory ${dir} does not exist, so the log cannot appear there (check the path)`,
+        );
+      return;
+    }
     throw new UsageError(describeFsError(log, err));
   }
   if (st.isDirectory())
