@@ -16,7 +16,7 @@ import { LEDGER_FLAGS, LEDGER_HELP, withLedger } from './ledger-commands.js';
 import { colorWanted, makeStyle } from './style.js';
 import { type Row, renderTable } from './table.js';
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   ...LEDGER_FLAGS,
   launch: { type: 'string' },
   host: { type: 'string' },

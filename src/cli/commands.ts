@@ -506,6 +506,9 @@ export const BENCH_IMPORT_DOC: CommandDoc = {
 export const FLAG_VALUES: Record<string, readonly string[]> = {
   '--engine': ENGINES,
   '--outcome': LAUNCH_STATES,
+  '--for': ['ready', 'serving', 'loaded'],
+  '--endpoint': ['completions', 'chat'],
+  '--arrival': ['poisson', 'constant'],
 };
 
 export const COMMAND_NAMES = COMMANDS.map((c) => c.name);

@@ -51,7 +51,7 @@ function oneLog(positionals: string[], cmd: string): string {
   return positionals[0]!;
 }
 
-const STATUS_FLAGS: Record<string, FlagSpec> = {
+export const STATUS_FLAGS: Record<string, FlagSpec> = {
   ...COMMON,
   url: { type: 'string' },
   pid: { type: 'string' },

@@ -24,7 +24,7 @@ import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
 import { nodesSession, recordNodes } from './watch-nodes.js';
 import { outputWidth } from './width.js';
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   url: { type: 'string' },
   pid: { type: 'string' },
   engine: { type: 'string' },
