@@ -308,7 +308,9 @@ export async function showCommand(argv0: string[]): Promise<number> {
         out(formatLines(rec.report, places, lines, style(flags), live as VerdictEvidence[]));
         return 0;
       }
-      if (flags.json) out(`${JSON.stringify({ ...rec, benches, targets })}\n`);
+      // `.config` where status, runs and the API put it; `.report.config` (the full report's) stays for readers.
+      if (flags.json)
+        out(`${JSON.stringify({ ...rec, config: rec.report.config ?? {}, benches, targets })}\n`);
       else out(formatShow({ rec, benches, targets }, style(flags)));
       return 0;
     },
