@@ -3,6 +3,7 @@ import { diffConfig } from '../core/diff.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import { LIVE_STATES, logEvidence, type Verdict } from '../core/verdict.js';
 import type { Style } from './style.js';
+import { fitReport, outputWidth } from './width.js';
 
 export function fmtDuration(s: number | null): string {
   if (s === null || !Number.isFinite(s)) return '?';
@@ -148,6 +149,8 @@ export function formatStatus(
   live: Verdict | null = null,
   /** How many launches the file holds: more than the report's when it holds the last ones only (a ledger's). */
   count = report.launches.length,
+  /** The output's width (null: no limit, lines whole). */
+  width: number | null = outputWidth(),
 ): string {
   const l = report.launches[report.launches.length - 1]!;
   const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
@@ -246,7 +249,7 @@ export function formatStatus(
   }
   const ev = evidenceLine(l);
   if (ev && !l.failure) out.push(st.dim(`  evidence ${ev}`));
-  return `${out.join('\n')}\n`;
+  return `${fitReport(out, width, isQuoted).join('\n')}\n`;
 }
 
 /** One plain sentence when the reading is not to be fully trusted (see src/core/confidence.ts). */
@@ -266,13 +269,22 @@ function trim(s: string, n = 160): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
-export function formatRuns(file: string, report: AnalysisReport, st: Style): string {
+export function formatRuns(
+  file: string,
+  report: AnalysisReport,
+  st: Style,
+  width: number | null = outputWidth(),
+): string {
   const out = [runsHeader(file, report, report.launches.length, st)];
   report.launches.forEach((l, i) => {
     out.push(...runLines(l, i, report.launches[i - 1] ?? null, st));
   });
-  return `${out.join('\n')}\n`;
+  return `${fitReport(out, width, isQuoted).join('\n')}\n`;
 }
+
+/** A line quoting the log (`      12: text`, `ready at line 9: text`): cut to the width, never wrapped. */
+const isQuoted = (plain: string): boolean =>
+  /^\s+(\d+: |ready at line |shutdown at line |evidence \d+: )/.test(plain);
 
 /** `runs`' first line: the file, its engine, how many launches (`count`: also those not in the report). */
 export function runsHeader(file: string, report: AnalysisReport, count: number, st: Style): string {

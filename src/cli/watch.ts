@@ -22,7 +22,7 @@ import { NODE_FLAGS, nodeFlag } from './status-nodes.js';
 import { colorWanted, makeStyle } from './style.js';
 import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
 import { nodesSession, recordNodes } from './watch-nodes.js';
-import { outputWidth } from './width.js';
+import { outputWidth, wrapLine } from './width.js';
 
 export const FLAGS: Record<string, FlagSpec> = {
   url: { type: 'string' },
@@ -362,8 +362,18 @@ async function live({ mode, argv }: Run): Promise<number> {
     const node = (e as NodeEvent).node;
     const line = node ? `[${node}] ${own}` : own;
     if (view && session.verdict) view.log(line, block(session.verdict));
-    else if (mode === 'watch') process.stdout.write(`${line}\n`);
-    else err.write(`${line}\n`);
+    else {
+      // A line per event, wrapped at words under the text (past the clock) when the width is known.
+      const w = outputWidth(mode === 'watch' ? process.stdout : err);
+      const text =
+        w === null
+          ? line
+          : line
+              .split('\n')
+              .flatMap((l) => wrapLine(l, w, ' '.repeat(9)))
+              .join('\n');
+      (mode === 'watch' ? process.stdout : err).write(`${text}\n`);
+    }
   });
 
   return await new Promise<number>((resolve) => {
@@ -398,7 +408,9 @@ async function live({ mode, argv }: Run): Promise<number> {
         const failure = session.currentReport?.launches.at(-1)?.failure;
         const why =
           lastSaid === v.why ? withoutFailure(whyAfterState(v), failure, 'above') : whyAfterState(v);
-        out.write(`${stateBadge(v, st)}${after}: ${why}\n`);
+        const line = `${stateBadge(v, st)}${after}: ${why}`;
+        const w = outputWidth(out);
+        out.write(`${(w === null ? [line] : wrapLine(line, w, '  ')).join('\n')}\n`);
       }
       resolve(code);
     };
