@@ -94,7 +94,10 @@ const MOVING = new Set<string>(
  * words that repeat it (`dist_init, last progress 0 s ago` → `last progress 0 s ago`), so no line says a
  * state twice. A why that is nothing but the state is kept whole.
  */
-export function whyAfterState(v: Pick<Verdict, 'state' | 'why'>): string {
+export function whyAfterState(v: Pick<Verdict, 'state' | 'why'> & { stalledIn?: string | null }): string {
+  // `⚠ stalled in loading_weights` is said before: `no progress in loading_weights for 27 s` → `no progress for 27 s`.
+  const where = `no progress in ${v.stalledIn ?? 'startup'} `;
+  if (v.state === 'stalled' && v.why.startsWith(where)) return `no progress ${v.why.slice(where.length)}`;
   for (const sep of [': ', ', ', '; ']) {
     const head = `${v.state}${sep}`;
     if (v.why.startsWith(head) && v.why.length > head.length) return v.why.slice(head.length);

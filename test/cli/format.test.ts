@@ -11,6 +11,14 @@ describe('no repeated wording', () => {
     );
     assert.equal(whyAfterState({ state: 'crashed', why: 'crashed: 2 of 2 nodes' }), '2 of 2 nodes');
     assert.equal(whyAfterState({ state: 'dist_init', why: 'dist_init' }), 'dist_init');
+    assert.equal(
+      whyAfterState({
+        state: 'stalled',
+        stalledIn: 'loading_weights',
+        why: 'no progress in loading_weights for 27 s, over the 20 s this phase gets',
+      }),
+      'no progress for 27 s, over the 20 s this phase gets',
+    );
     assert.equal(whyAfterState({ state: 'loading', why: 'loading weights 3/10' }), 'loading weights 3/10');
   });
 
