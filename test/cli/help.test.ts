@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, it } from 'node:test';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { helpFor } from '../../src/cli/help.js';
-import { runCli } from '../helpers.js';
+import { BIN, runCli } from '../helpers.js';
 
 const saved = process.env.COLUMNS;
 afterEach(() => {
@@ -51,6 +52,17 @@ describe('help text', () => {
       for (const l of about.slice(0, -1))
         assert.ok(l === '' || l.trim().includes(' '), `${name}: orphan: ${l}`);
     }
+  });
+
+  it('bench run --help is wrapped to COLUMNS once: no line longer, the prose filled', () => {
+    const env = { ...process.env, COLUMNS: '70' };
+    const r = spawnSync(process.execPath, [BIN, 'bench', 'run', '--help'], { encoding: 'utf8', env });
+    assert.equal(r.status, 0, r.stderr);
+    for (const l of r.stdout.split('\n')) assert.ok([...l].length <= 70, l);
+    assert.match(
+      r.stdout,
+      /\n {2}Benchmarks an OpenAI-compatible server \(SGLang, vLLM, TRT-LLM, TGI,\n {2}llama-server\)/,
+    );
   });
 
   it('bench import --help is its own page, not the generic bench help', () => {
