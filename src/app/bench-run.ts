@@ -30,7 +30,7 @@ export async function measureServer(
   try {
     model = plan.model ?? (await servedModel(base));
   } catch (e) {
-    if (e instanceof BenchError) throw new UsageError(explain(e), 2);
+    if (e instanceof BenchError) throw new UsageError(explain(e));
     throw e;
   }
   const server = await serverInfo(base);
@@ -81,7 +81,7 @@ export async function recordBenchRun(
         ? await ledger.resolve(opts.flags.launch)
         : await ledger.servingAt(host, port, mid);
   } catch (e) {
-    if (e instanceof LedgerError) throw new UsageError(`bench run: --launch: ${e.message}`, 2);
+    if (e instanceof LedgerError) throw new UsageError(`bench run: --launch: ${e.message}`);
     throw e;
   }
   const level = (l: BenchRunResult['levels'][number]) =>

@@ -23,7 +23,7 @@ export interface Parsed {
  * `--quiet`, `-n` for `--limit`, `-h` for `--help`. Kept here rather than in each spec so that a command
  * gaining `--quiet` gets `-q` with it.
  */
-const CUSTOMARY: Record<string, string> = { h: 'help', j: 'json', q: 'quiet', n: 'limit' };
+export const CUSTOMARY: Record<string, string> = { h: 'help', j: 'json', q: 'quiet', n: 'limit' };
 
 export function parseArgs(argv: string[], spec: Record<string, FlagSpec>, command: string): Parsed {
   const flags: Parsed['flags'] = {};

@@ -11,11 +11,12 @@ import { LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtNum, fmtTs, shortId } from './format-ledger.js';
+import { helpFor } from './help.js';
 import { LEDGER_FLAGS, LEDGER_HELP, withLedger } from './ledger-commands.js';
 import { colorWanted, makeStyle } from './style.js';
 import { type Row, renderTable } from './table.js';
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   ...LEDGER_FLAGS,
   launch: { type: 'string' },
   host: { type: 'string' },
@@ -45,7 +46,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
     );
   const { flags, positionals } = parseArgs(rest, FLAGS, 'bench import');
   if (flags.help) {
-    process.stdout.write(LEDGER_HELP);
+    process.stdout.write(helpFor('bench import')!);
     return 0;
   }
   if (positionals.length !== 1)
@@ -162,7 +163,7 @@ function unmatchedMessage(file: string, un: Array<Placed & { kept: BenchRecord }
 async function benchFix(sub: 'rm' | 'attach' | 'detach', rest: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(rest, LEDGER_FLAGS, `bench ${sub}`);
   if (flags.help) {
-    process.stdout.write(LEDGER_HELP);
+    process.stdout.write(helpFor('bench import')!);
     return 0;
   }
   const want = sub === 'attach' ? 2 : 1;
@@ -203,7 +204,7 @@ async function benchFix(sub: 'rm' | 'attach' | 'detach', rest: string[]): Promis
 async function benchList(rest: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(rest, LEDGER_FLAGS, 'bench list');
   if (flags.help) {
-    process.stdout.write(LEDGER_HELP);
+    process.stdout.write(helpFor('bench import')!);
     return 0;
   }
   if (positionals.length)

@@ -1,6 +1,6 @@
 /**
  * `bench run`'s flags as a plan: every value is checked here, and a bad one is one line naming the flag and
- * what to give instead (exit 2), before anything is sent.
+ * what to give instead (exit 1, as every command's usage errors), before anything is sent.
  */
 import fs from 'node:fs';
 import type { BenchPlan, Endpoint } from '../bench/run.js';
@@ -36,7 +36,7 @@ export const RUN_FLAGS: Record<string, FlagSpec> = {
 };
 
 const CMD = 'bench run';
-const bad = (msg: string) => new UsageError(`${CMD}: ${msg}`, 2);
+const bad = (msg: string) => new UsageError(`${CMD}: ${msg}`);
 
 export interface RunOptions {
   url: URL;
@@ -141,14 +141,7 @@ function prompts(
 }
 
 export function parseRunFlags(argv: string[]): RunOptions {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs(argv, RUN_FLAGS, CMD);
-  } catch (e) {
-    if (e instanceof UsageError) throw new UsageError(e.message, 2);
-    throw e;
-  }
-  const { flags, positionals } = parsed;
+  const { flags, positionals } = parseArgs(argv, RUN_FLAGS, CMD);
   if (positionals.length)
     throw bad(`unexpected argument '${positionals[0]}'; the server is given with --url URL`);
   const url = parseUrl(flags.url);

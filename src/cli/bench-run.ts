@@ -13,10 +13,10 @@ import { formatResults, levelJson, progressPrinter } from './bench-run-output.js
 import { shortId } from './format-ledger.js';
 import { withLedger } from './ledger-commands.js';
 import { colorWanted, makeStyle } from './style.js';
+import { outputWidth, wrapLine } from './width.js';
 
 export const BENCH_RUN_HELP = `firedup bench run --url URL [options]
-  Benchmarks an OpenAI-compatible server (SGLang, vLLM, TRT-LLM, TGI, llama-server) with streaming requests and
-  records the result on the launch serving at URL.
+  Benchmarks an OpenAI-compatible server (SGLang, vLLM, TRT-LLM, TGI, llama-server) with streaming requests and records the result on the launch serving at URL.
 
   load     --concurrency 1,8,64     requests in flight, one level per value (default 1)
            --rate 2,10              requests per second instead (open loop); --concurrency N caps it
@@ -33,8 +33,7 @@ export const BENCH_RUN_HELP = `firedup bench run --url URL [options]
   ledger   --launch ID (attach to this launch) --host H (the server's host as the ledger knows it)
            --ledger PATH --no-ledger
 
-  exit: 0 measured (failed requests are reported, not fatal), 1 no request succeeded, 2 bad input or no server,
-  130 interrupted
+  exit: 0 measured (failed requests are reported, not fatal), 1 bad input, no server or no request succeeded, 130 interrupted
 `;
 
 function benchErrorLine(url: string, e: BenchError): string {
@@ -54,7 +53,13 @@ function serverLine(s: ServerInfo): string | null {
 
 export async function benchRunCommand(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(BENCH_RUN_HELP);
+    // Wrapped once, here, to the terminal (100 columns at most, as the other commands' help): a flag's
+    // description continues under the flags, prose under itself.
+    const w = Math.min(100, outputWidth() ?? 100);
+    const text = BENCH_RUN_HELP.split('\n').flatMap((l) =>
+      wrapLine(l, w, /^ {2}\S+ +--| {11}--/.test(l) ? ' '.repeat(13) : '  '),
+    );
+    process.stdout.write(text.join('\n'));
     return 0;
   }
   const opts = parseRunFlags(argv);

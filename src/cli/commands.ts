@@ -11,7 +11,11 @@ export interface CommandDoc {
   /** One line for the global help. */
   summary: string;
   usage: string[];
-  /** What it does, a few lines; shown under the usage. */
+  /**
+   * What it does, a few lines; shown under the usage, wrapped to the terminal. Write it as running text: a
+   * single newline is a space (so a line broken in the source never leaves an orphan word on screen), and a
+   * blank line (`\n\n`) starts a new paragraph.
+   */
   about?: string;
   /** [flags as written, what they do]; the flags are also what completion offers. */
   options: Array<[string, string]>;
@@ -66,7 +70,7 @@ export const COMMANDS: CommandDoc[] = [
     summary: 'the latest launch in a log: phase, progress, outcome, failure and why',
     usage: ['firedup status <log> [options]', 'firedup status --explain <log> [--json]'],
     about:
-      '<log> is a path, - for standard input, or [user@]host:path / ssh://host/path read through ssh.\nExit: 0 ready or serving, 2 crashed, 3 starting, 4 stalled, 5 shut down or dead, 1 usage error.',
+      '<log> is a path, - for standard input, or [user@]host:path / ssh://host/path read through ssh.\n\nExit: 0 ready or serving, 2 crashed, 3 starting, 4 stalled, 5 shut down or dead, 1 usage error.',
     options: [
       JSON_OPT,
       ['--url U', 'probe the server at U as well: a refused port is not ready'],
@@ -484,10 +488,36 @@ export const COMMANDS: CommandDoc[] = [
   },
 ];
 
+/** `bench import --help`: the subcommand's own page (the `bench` page covers every subcommand briefly). */
+export const BENCH_IMPORT_DOC: CommandDoc = {
+  name: 'bench import',
+  summary: 'attach sglang.bench_serving / vllm bench serve results to the launch that served them',
+  usage: ['firedup bench import <file> [--launch ID] [--host H] [--port P] [--json]'],
+  about:
+    'Reads result blocks (the text bench_serving prints), --output-file JSONL or --save-result JSON. Each run is attached to the launch that was serving while it ran: the same machine, port and model. A run that matches no launch is kept unattached with why (firedup bench list); bench attach N LAUNCH places it.',
+  options: [
+    ['--launch ID', 'attach every run to this launch instead (an id, a unique prefix, last, last~N)'],
+    ['--host H', 'the host the benchmark ran against (default: from the results, else this machine)'],
+    ['--port P', 'the port it ran against (default: from the results)'],
+    JSON_OPT,
+    LEDGER_OPT,
+    COLOR_OPT,
+  ],
+  examples: [
+    ['firedup bench import sglang_0219_2000_1024_256.jsonl', 'placed by time, host and port'],
+    ['firedup bench import result.json --launch last', 'attached to the newest launch'],
+    ['firedup bench import bench.txt --host gpu-a --port 30000', 'run from another machine'],
+  ],
+  files: true,
+};
+
 /** Enum flags' values, for completion (the commands check them with "did you mean"). */
 export const FLAG_VALUES: Record<string, readonly string[]> = {
   '--engine': ENGINES,
   '--outcome': LAUNCH_STATES,
+  '--for': ['ready', 'serving', 'loaded'],
+  '--endpoint': ['completions', 'chat'],
+  '--arrival': ['poisson', 'constant'],
 };
 
 export const COMMAND_NAMES = COMMANDS.map((c) => c.name);

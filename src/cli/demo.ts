@@ -20,7 +20,7 @@ const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const EXAMPLE = path.join(EXAMPLES, 'glm5-launch-to-shutdown.log');
 const DEFAULT_SPEED = 10;
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   speed: { type: 'string' },
   json: { type: 'boolean' },
   'no-color': { type: 'boolean' },

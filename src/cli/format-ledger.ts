@@ -137,6 +137,12 @@ export function shortPath(r: Pick<LaunchRecord, 'host' | 'path' | 'paths'>): str
   return `${r.host === 'localhost' ? '' : `${cut(r.host, 12)}:`}${cut(name, 28)}${others > 0 ? ` +${others}` : ''}`;
 }
 
+/** Where the launch was read, whole: `host:/full/path` (piped output, which is never cut), `+N` as above. */
+export function fullPath(r: Pick<LaunchRecord, 'host' | 'path' | 'paths'>): string {
+  const others = (r.paths ?? []).length - 1;
+  return `${r.host === 'localhost' ? '' : `${r.host}:`}${r.path}${others > 0 ? ` +${others}` : ''}`;
+}
+
 const cut = (s: string, n: number) => ([...s].length > n ? `${[...s].slice(0, n - 1).join('')}…` : s);
 
 export function targetMark(
@@ -181,20 +187,23 @@ export function formatLedgerRuns(
     ...flagKeys,
     ...(anyTargets ? ['targets'] : []),
   ];
+  // Piped without COLUMNS nothing is cut: `firedup runs | grep` sees whole paths, models and values.
+  const whole = outputWidth() === null;
+  const cutTo = (s: string, n: number) => (whole ? s : cut(s, n));
   const rows: Row[] = list.map(({ rec, bench, targets }) => [
     { text: shortId(rec.id), paint: st.bold },
     fmtTs(rec.startTs ?? rec.firstSeen),
     // A multi-node launch is one row: its head's host and how many nodes it spans.
-    cut(rec.report.nodes ? `${rec.host} ×${rec.report.nodes.nodes.length} nodes` : rec.host, 20),
-    cut(rec.model ?? '?', 32),
+    cutTo(rec.report.nodes ? `${rec.host} ×${rec.report.nodes.nodes.length} nodes` : rec.host, 20),
+    cutTo(rec.model ?? '?', 32),
     rec.engine ?? '?',
     { text: outcomeText(rec), paint: outcomePaint(rec, st) },
-    { text: shortPath(rec), paint: st.dim },
+    { text: whole ? fullPath(rec) : shortPath(rec), paint: st.dim },
     rec.loadSeconds === null ? '-' : fmtDuration(rec.loadSeconds),
     fmtNum(rec.peakTokS),
     fmtNum(rec.medianTokS),
     bench ? `${fmtNum(bench.outputTokS)} @${bench.maxConcurrency ?? '∞'}` : '-',
-    ...flagKeys.map((k) => cut(k in (rec.report.config ?? {}) ? fmtValue(rec.report.config[k]) : '-', 24)),
+    ...flagKeys.map((k) => cutTo(k in (rec.report.config ?? {}) ? fmtValue(rec.report.config[k]) : '-', 24)),
     ...(anyTargets ? [targetMark(targets, st)] : []),
   ]);
   const right = header.map((_, i) => i >= 7 && i <= 10);

@@ -3,6 +3,7 @@ import { diffConfig } from '../core/diff.js';
 import type { AnalysisReport, LaunchReport } from '../core/report.js';
 import { LIVE_STATES, logEvidence, type Verdict } from '../core/verdict.js';
 import type { Style } from './style.js';
+import { fitReport, outputWidth } from './width.js';
 
 export function fmtDuration(s: number | null): string {
   if (s === null || !Number.isFinite(s)) return '?';
@@ -88,8 +89,24 @@ const MOVING = new Set<string>(
   LIVE_STATES.slice(LIVE_STATES.indexOf('starting'), LIVE_STATES.indexOf('ready')),
 );
 
+/**
+ * The why to print after a badge or a state that already names the state (`◐ dist_init: …`): without the
+ * words that repeat it (`dist_init, last progress 0 s ago` → `last progress 0 s ago`), so no line says a
+ * state twice. A why that is nothing but the state is kept whole.
+ */
+export function whyAfterState(v: Pick<Verdict, 'state' | 'why'> & { stalledIn?: string | null }): string {
+  // `⚠ stalled in loading_weights` is said before: `no progress in loading_weights for 27 s` → `no progress for 27 s`.
+  const where = `no progress in ${v.stalledIn ?? 'startup'} `;
+  if (v.state === 'stalled' && v.why.startsWith(where)) return `no progress ${v.why.slice(where.length)}`;
+  for (const sep of [': ', ', ', '; ']) {
+    const head = `${v.state}${sep}`;
+    if (v.why.startsWith(head) && v.why.length > head.length) return v.why.slice(head.length);
+  }
+  return v.why;
+}
+
 /** The live verdict as status's first line: the state now (not what the log said last), and why. */
-export function verdictLine(v: Verdict, st: Style): string {
+export function verdictLine(v: Verdict, st: Style, failure: { message: string } | null = null): string {
   const word = `now: ${v.state}${v.state === 'stalled' ? ` in ${v.stalledIn ?? 'startup'}` : ''}`;
   const color =
     v.state === 'crashed' || v.state === 'dead'
@@ -101,9 +118,27 @@ export function verdictLine(v: Verdict, st: Style): string {
           : v.state === 'exited'
             ? st.dim
             : st.cyan;
-  // A multi-node verdict's why is the across-nodes sentence, which starts with the state said just before.
-  const why = v.why.startsWith(`${v.state}: `) ? v.why.slice(v.state.length + 2) : v.why;
-  return `  ${st.bold(color(word))} — ${why}`;
+  // A why that starts with the state said just before (`dist_init, last progress …`, a multi-node verdict's
+  // across-nodes sentence) is printed without it.
+  return `  ${st.bold(color(word))} — ${withoutFailure(whyAfterState(v), failure)}`;
+}
+
+/**
+ * A why that quotes the failure message printed in full below it (`oom: RuntimeError: CUDA out of memory …`,
+ * often hundreds of characters) says only its class and points there: the message is printed once.
+ */
+export function withoutFailure(
+  why: string,
+  failure: { message: string } | null | undefined,
+  where: 'below' | 'above' = 'below',
+): string {
+  const m = failure?.message.trim();
+  if (!m || m.length < 24) return why;
+  const at = why.indexOf(m);
+  if (at < 0) return why;
+  const before = why.slice(0, at).replace(/[\s:;,—-]+$/, '');
+  const after = why.slice(at + m.length).replace(/^[\s;.,]+/, '');
+  return `${before || 'failed'} (failure ${where})${after ? `; ${after}` : ''}`;
 }
 
 /**
@@ -117,6 +152,8 @@ export function formatStatus(
   live: Verdict | null = null,
   /** How many launches the file holds: more than the report's when it holds the last ones only (a ledger's). */
   count = report.launches.length,
+  /** The output's width (null: no limit, lines whole). */
+  width: number | null = outputWidth(),
 ): string {
   const l = report.launches[report.launches.length - 1]!;
   const prev = report.launches.length > 1 ? report.launches[report.launches.length - 2]! : null;
@@ -130,7 +167,7 @@ export function formatStatus(
     `${st.bold(file)} · ${eng}${l.version ? ` ${l.version}` : ''} · launch ${count} of ${count} (lines ${l.startLine}–${l.endLine})`,
   );
   if (live) {
-    out.push(verdictLine(live, st));
+    out.push(verdictLine(live, st, l.failure));
     if (live.next && !l.failure) out.push(`  ${st.cyan('next:')} ${live.next}`);
   }
   const phase = l.phase ?? 'unknown';
@@ -215,7 +252,7 @@ export function formatStatus(
   }
   const ev = evidenceLine(l);
   if (ev && !l.failure) out.push(st.dim(`  evidence ${ev}`));
-  return `${out.join('\n')}\n`;
+  return `${fitReport(out, width, isQuoted).join('\n')}\n`;
 }
 
 /** One plain sentence when the reading is not to be fully trusted (see src/core/confidence.ts). */
@@ -235,13 +272,22 @@ function trim(s: string, n = 160): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
-export function formatRuns(file: string, report: AnalysisReport, st: Style): string {
+export function formatRuns(
+  file: string,
+  report: AnalysisReport,
+  st: Style,
+  width: number | null = outputWidth(),
+): string {
   const out = [runsHeader(file, report, report.launches.length, st)];
   report.launches.forEach((l, i) => {
     out.push(...runLines(l, i, report.launches[i - 1] ?? null, st));
   });
-  return `${out.join('\n')}\n`;
+  return `${fitReport(out, width, isQuoted).join('\n')}\n`;
 }
+
+/** A line quoting the log (`      12: text`, `ready at line 9: text`): cut to the width, never wrapped. */
+const isQuoted = (plain: string): boolean =>
+  /^\s+(\d+: |ready at line |shutdown at line |evidence \d+: )/.test(plain);
 
 /** `runs`' first line: the file, its engine, how many launches (`count`: also those not in the report). */
 export function runsHeader(file: string, report: AnalysisReport, count: number, st: Style): string {

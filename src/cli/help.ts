@@ -3,7 +3,7 @@
  * `firedup CMD --help` and `firedup help CMD` give the command's usage, flags and examples. Descriptions
  * wrap at word boundaries to the terminal (80 columns at most, for reading).
  */
-import { COMMANDS, type CommandDoc, commandDoc } from './commands.js';
+import { BENCH_IMPORT_DOC, COMMANDS, type CommandDoc, commandDoc } from './commands.js';
 import { outputWidth, wrapText } from './width.js';
 
 function width(): number {
@@ -63,7 +63,11 @@ export function commandHelp(doc: CommandDoc): string {
   const lines = [`firedup ${doc.name} — ${doc.summary}`, '', 'Usage:', ...doc.usage.map((u) => `  ${u}`)];
   if (doc.about) {
     lines.push('');
-    for (const para of doc.about.split('\n')) lines.push(...wrapText(para, w - 2).map((l) => `  ${l}`));
+    // Running text, wrapped here once: a newline in the source is a space, a blank line a new paragraph.
+    doc.about.split(/\n\s*\n/).forEach((para, i) => {
+      if (i > 0) lines.push('');
+      lines.push(...wrapText(para, w - 2).map((l) => `  ${l}`));
+    });
   }
   lines.push('', 'Options:', ...twoColumns([...doc.options, ['-h, --help', 'this help']]));
   lines.push('', 'Examples:');
@@ -79,8 +83,8 @@ function wrapKeepingIndent(line: string, w: number): string[] {
   return [`${indent}${first}`, ...more.map((m) => `${indent}    ${m}`)];
 }
 
-/** The help for `name`, or null for a name that is no command. */
+/** The help for `name` (a command, or `bench import`), or null for a name that is no command. */
 export function helpFor(name: string): string | null {
-  const doc = commandDoc(name);
+  const doc = name === BENCH_IMPORT_DOC.name ? BENCH_IMPORT_DOC : commandDoc(name);
   return doc ? commandHelp(doc) : null;
 }

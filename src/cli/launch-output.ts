@@ -3,6 +3,7 @@ import type { IntendedCheck, Mismatch } from '../core/intended-check.js';
 import type { EngineId } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import type { EngineInstall } from '../probes/engine-install.js';
+import { whyAfterState } from './format.js';
 import type { Style } from './style.js';
 import { stamp, stateBadge } from './view.js';
 
@@ -46,7 +47,7 @@ export function exitLine(
   st: Style,
 ): string {
   const how = signal ? `killed by ${signal} (status ${status})` : `exited with code ${code}`;
-  return stamp(`server ${how}${v ? ` · ${stateBadge(v, st)}: ${v.why}` : ''}`, st);
+  return stamp(`server ${how}${v ? ` · ${stateBadge(v, st)}: ${whyAfterState(v)}` : ''}`, st);
 }
 
 /** `engine 0.5.1 from /src/sglang @ 1a2b3c4d5e6f, 2 modified files`. */

@@ -22,7 +22,7 @@ import { eventLine, LiveView, renderBlock, stamp } from './view.js';
 import { budgetScale } from './watch.js';
 import { outputWidth } from './width.js';
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   log: { type: 'string' },
   ledger: { type: 'string' },
   'no-ledger': { type: 'boolean' },

@@ -116,7 +116,7 @@ function help(): number {
 
 // ---- runs (no log)
 
-const RUNS_FLAGS: Record<string, FlagSpec> = {
+export const RUNS_FLAGS: Record<string, FlagSpec> = {
   ...LEDGER_FLAGS,
   model: { type: 'string' },
   host: { type: 'string' },
@@ -310,7 +310,9 @@ export async function showCommand(argv0: string[]): Promise<number> {
         out(formatLines(rec.report, places, lines, style(flags), live as VerdictEvidence[]));
         return 0;
       }
-      if (flags.json) out(`${JSON.stringify({ ...rec, benches, targets })}\n`);
+      // `.config` where status, runs and the API put it; `.report.config` (the full report's) stays for readers.
+      if (flags.json)
+        out(`${JSON.stringify({ ...rec, config: rec.report.config ?? {}, benches, targets })}\n`);
       else out(formatShow({ rec, benches, targets }, style(flags)));
       return 0;
     },
@@ -320,7 +322,7 @@ export async function showCommand(argv0: string[]): Promise<number> {
 
 // ---- diff
 
-const DIFF_FLAGS: Record<string, FlagSpec> = {
+export const DIFF_FLAGS: Record<string, FlagSpec> = {
   ...LEDGER_FLAGS,
   'no-ledger': { type: 'boolean' },
   engine: { type: 'string' },
@@ -406,7 +408,7 @@ function printDiff(d: ReturnType<typeof diffLaunches>, flags: Record<string, unk
 
 // ---- target
 
-const TARGET_FLAGS: Record<string, FlagSpec> = { ...LEDGER_FLAGS, model: { type: 'string' } };
+export const TARGET_FLAGS: Record<string, FlagSpec> = { ...LEDGER_FLAGS, model: { type: 'string' } };
 
 export async function targetCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -475,7 +477,7 @@ export async function targetCommand(argv: string[]): Promise<number> {
 
 // ---- forget
 
-const FORGET_FLAGS: Record<string, FlagSpec> = {
+export const FORGET_FLAGS: Record<string, FlagSpec> = {
   ...LEDGER_FLAGS,
   path: { type: 'string' },
   everywhere: { type: 'boolean' },
@@ -551,13 +553,14 @@ export async function forgetCommand(argv: string[]): Promise<number> {
 
 // ---- note, tag
 
+export const TAG_FLAGS: Record<string, FlagSpec> = { ...LEDGER_FLAGS, rm: { type: 'boolean' } };
+
 /**
  * `note LAUNCH "text"` and `tag LAUNCH NAME` (`--rm` takes a tag off): what the log cannot say (why it was
  * relaunched, which run is the baseline), kept on the launch for `show` and `runs --json`.
  */
 export async function annotateCommand(which: 'note' | 'tag', argv: string[]): Promise<number> {
-  const flagSpec: Record<string, FlagSpec> =
-    which === 'tag' ? { ...LEDGER_FLAGS, rm: { type: 'boolean' } } : LEDGER_FLAGS;
+  const flagSpec = which === 'tag' ? TAG_FLAGS : LEDGER_FLAGS;
   const { flags, positionals } = parseArgs(argv, flagSpec, which);
   if (flags.help) return help();
   const usage = which === 'note' ? 'firedup note last "relaunched with tp=8"' : 'firedup tag last baseline';

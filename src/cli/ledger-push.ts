@@ -12,7 +12,7 @@ import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { ledgerPath, openForReading } from './ledger-commands.js';
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   ledger: { type: 'string' },
   to: { type: 'string' },
   json: { type: 'boolean' },

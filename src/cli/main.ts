@@ -61,7 +61,10 @@ async function run(argv: string[], dispatch: Dispatch): Promise<number> {
     out(quick.out);
     return quick.code;
   }
-  if (cmd === 'help') return help(asksHelp(rest) ? 'help' : rest[0]);
+  if (cmd === 'help')
+    return help(
+      asksHelp(rest) ? 'help' : rest[0] === 'bench' && rest[1] === 'import' ? 'bench import' : rest[0],
+    );
   if (!COMMAND_NAMES.includes(cmd)) {
     const hint = cmd.startsWith('-')
       ? didYouMean(cmd, ['--help', '--version'])
@@ -70,7 +73,8 @@ async function run(argv: string[], dispatch: Dispatch): Promise<number> {
       `unknown ${cmd.startsWith('-') ? 'option' : 'command'} '${cmd}'${hint} (firedup --help lists the commands)`,
     );
   }
-  // `bench run` has more options than the command table shows: it prints its own help.
+  // `bench run` has more options than the command table shows: it prints its own help. `bench import` has its page.
+  if (asksHelp(rest) && cmd === 'bench' && rest[0] === 'import') return help('bench import');
   if (asksHelp(rest) && !(cmd === 'bench' && rest[0] === 'run')) return help(cmd);
   return dispatch(cmd, rest);
 }

@@ -9,7 +9,7 @@ import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { writeOut } from './stdout.js';
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   'allow-launch': { type: 'boolean' },
   ledger: { type: 'string' },
   'no-ledger': { type: 'boolean' },

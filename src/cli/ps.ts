@@ -18,7 +18,7 @@ import { LiveView } from './view.js';
 import { budgetScale, quitKeys } from './watch.js';
 import { outputWidth, wrapText } from './width.js';
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   config: { type: 'string' },
   json: { type: 'boolean', alias: 'j' },
   watch: { type: 'boolean', alias: 'w' },

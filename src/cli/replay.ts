@@ -23,7 +23,7 @@ Options:
   --max-gap S     pauses longer than S seconds of log time are shortened to S (default 30)
 `;
 
-const SPEC: Record<string, FlagSpec> = {
+export const SPEC: Record<string, FlagSpec> = {
   speed: { type: 'string' },
   out: { type: 'string' },
   serve: { type: 'string' },

@@ -19,7 +19,7 @@ import { engineFlag, sshFlags } from './read.js';
 import { ledgerFile } from './recording.js';
 import { budgetScale } from './watch.js';
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   port: { type: 'string' },
   host: { type: 'string' },
   token: { type: 'string' },

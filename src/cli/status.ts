@@ -12,7 +12,7 @@ import type { LaunchReport } from '../core/report.js';
 import type { ReadResult } from '../sources/file.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
-import { formatRuns, formatStatus, runLines, runsHeader } from './format.js';
+import { formatRuns, formatStatus, runLines, runsHeader, whyAfterState } from './format.js';
 import { formatExplain } from './format-explain.js';
 import { formatNodes, liveNodes } from './format-nodes.js';
 import { helpText } from './help.js';
@@ -25,6 +25,7 @@ import { pidFlag, urlFlag } from './status-live.js';
 import { multiRuns, multiStatus, NODE_FLAGS, nodeFlag } from './status-nodes.js';
 import { writeOut } from './stdout.js';
 import { colorWanted, makeStyle } from './style.js';
+import { fitReport } from './width.js';
 
 export const COMMON: Record<string, FlagSpec> = {
   json: { type: 'boolean' },
@@ -51,7 +52,7 @@ function oneLog(positionals: string[], cmd: string): string {
   return positionals[0]!;
 }
 
-const STATUS_FLAGS: Record<string, FlagSpec> = {
+export const STATUS_FLAGS: Record<string, FlagSpec> = {
   ...COMMON,
   url: { type: 'string' },
   pid: { type: 'string' },
@@ -190,7 +191,7 @@ async function explain(target: string, flags: Record<string, unknown>): Promise<
     const st = makeStyle(colorWanted(process.stdout, Boolean(flags['no-color'])));
     out(formatExplain(target === '-' ? '(stdin)' : target, x, st));
     if (live && (live.state === 'stalled' || live.state === 'dead'))
-      out(`\nnow: ${live.state} — ${live.why}\n`);
+      out(`\nnow: ${live.state} — ${whyAfterState(live)}\n`);
   }
   if (live?.state === 'stalled') return 4;
   if (live?.state === 'dead') return 5;
@@ -249,7 +250,9 @@ async function writeRuns(
     return 0;
   }
   // The launches a ledger keeps come back a page at a time: the listing is written as it is made.
-  await write(`${runsHeader(file, report, earlier.count + report.launches.length, st)}\n`);
+  await write(
+    `${fitReport([runsHeader(file, report, earlier.count + report.launches.length, st)]).join('\n')}\n`,
+  );
   let i = 0;
   let prev: LaunchReport | null = null;
   const lines = async (ls: LaunchReport[]): Promise<void> => {
@@ -258,7 +261,7 @@ async function writeRuns(
       text.push(...runLines(l, i++, prev, st));
       prev = l;
     }
-    if (text.length) await write(`${text.join('\n')}\n`);
+    if (text.length) await write(`${fitReport(text).join('\n')}\n`);
   };
   for await (const page of earlier.reportTexts()) await lines(page.map((r) => JSON.parse(r)));
   await lines(report.launches);

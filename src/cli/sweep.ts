@@ -20,7 +20,7 @@ import { colorWanted, makeStyle } from './style.js';
 import { eventText, formatPlan, formatReport } from './sweep-output.js';
 import { budgetScale } from './watch.js';
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   ...LEDGER_FLAGS,
   'dry-run': { type: 'boolean' },
   resume: { type: 'boolean' },

@@ -9,9 +9,9 @@ import type { NodeVerdict } from '../core/multinode/live.js';
 import type { GpuObservation } from '../core/observations.js';
 import type { AnalysisReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
-import { bar, fmtDuration } from './format.js';
+import { bar, fmtDuration, whyAfterState } from './format.js';
 import type { Style } from './style.js';
-import { cutStart, cutText, fitLine, outputWidth, wrapText } from './width.js';
+import { cutText, fitLine, outputWidth, wrapText } from './width.js';
 
 const HIDE_CURSOR = '\x1b[?25l';
 const SHOW_CURSOR = '\x1b[?25h';
@@ -79,16 +79,14 @@ export function renderBlock(
     head += `  ${v.throughput} tok/s`;
   out.push(head);
   // The why is the answer: wrapped, never cut.
-  for (const l of wrapText(v.why, width - 3)) out.push(`  ${l}`);
+  for (const l of wrapText(whyAfterState(v), width - 3)) out.push(`  ${l}`);
   if (l?.phases.length) {
-    const ph = l.phases
-      .map(
-        (p, i) =>
-          `${p.phase} ${fmtDuration(p.duration)}${i === l.phases.length - 1 && !['crashed', 'exited'].includes(v.state) ? '…' : ''}`,
-      )
-      .join(' · ');
-    // The latest phases matter most: an overlong list loses its start, at a phase boundary.
-    out.push(st.dim(`  ${cutStart(ph, width - 4)}`));
+    const ph = l.phases.map(
+      (p, i) =>
+        `${p.phase} ${fmtDuration(p.duration)}${i === l.phases.length - 1 && !['crashed', 'exited'].includes(v.state) ? '…' : ''}`,
+    );
+    // Every phase, in order: an overlong list wraps at phase boundaries, never inside a phase's name.
+    for (const row of joinFitting(ph, ' · ', width - 3)) out.push(st.dim(`  ${row}`));
   }
   // A multi-node launch: each node's own state, phase and progress, one line each.
   for (const n of (v as Verdict & { nodes?: NodeVerdict[] }).nodes ?? []) {
@@ -108,6 +106,20 @@ export function renderBlock(
   }
   if (v.next) out.push(`  ${st.cyan('next:')} ${v.next}`);
   return out;
+}
+
+/** `items` joined with `sep` into rows of at most `width` characters, breaking only between items. */
+export function joinFitting(items: string[], sep: string, width: number): string[] {
+  const rows: string[] = [];
+  let cur = '';
+  for (const it of items) {
+    if (cur && [...cur].length + sep.length + [...it].length > width) {
+      rows.push(`${cur}${sep.trimEnd()}`);
+      cur = it;
+    } else cur = cur ? `${cur}${sep}${it}` : it;
+  }
+  if (cur) rows.push(cur);
+  return rows;
 }
 
 export class LiveView {
@@ -175,7 +187,7 @@ export function eventLine(e: LiveEvent, st: Style): string | null {
       return null;
     case 'verdict':
       return stamp(
-        `${stateBadge(e.verdict, st)}: ${e.verdict.why}${e.verdict.next ? `\n${' '.repeat(9)}next: ${e.verdict.next}` : ''}`,
+        `${stateBadge(e.verdict, st)}: ${whyAfterState(e.verdict)}${e.verdict.next ? `\n${' '.repeat(9)}next: ${e.verdict.next}` : ''}`,
         st,
       );
     case 'source':

@@ -14,7 +14,7 @@ import { describeFsError, localKind } from '../sources/file.js';
 
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
-import { fmtDuration } from './format.js';
+import { fmtDuration, whyAfterState, withoutFailure } from './format.js';
 import { engineFlag, sshFlags } from './read.js';
 import { RECORD_FLAGS, recordingLedger } from './recording.js';
 import { pidFlag, urlFlag } from './status-live.js';
@@ -22,9 +22,9 @@ import { NODE_FLAGS, nodeFlag } from './status-nodes.js';
 import { colorWanted, makeStyle } from './style.js';
 import { eventLine, LiveView, renderBlock, stateBadge } from './view.js';
 import { nodesSession, recordNodes } from './watch-nodes.js';
-import { outputWidth } from './width.js';
+import { outputWidth, wrapLine } from './width.js';
 
-const FLAGS: Record<string, FlagSpec> = {
+export const FLAGS: Record<string, FlagSpec> = {
   url: { type: 'string' },
   pid: { type: 'string' },
   engine: { type: 'string' },
@@ -79,12 +79,38 @@ firedup watch|wait --node LOG --node LOG ...   one launch over several nodes (lo
 `;
 
 /** A missing log is fine (the launch has not begun); a directory or an unreadable file is a mistake. */
+/** The nearest missing directory above `log` (the first that does not exist), or null when its own exists. */
+export function missingDir(log: string): string | null {
+  let dir = path.dirname(path.resolve(log));
+  let missing: string | null = null;
+  for (;;) {
+    try {
+      if (fs.statSync(dir).isDirectory()) return missing;
+      return dir;
+    } catch {
+      missing = dir;
+      const up = path.dirname(dir);
+      if (up === dir) return missing;
+      dir = up;
+    }
+  }
+}
+
 export function checkFollowable(log: string): void {
   let st: fs.Stats;
   try {
     st = fs.statSync(log);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      // A log not there yet is waited for (said, with the time so far), but only where it can appear: in a
+      // directory that does not exist no server is writing, and waiting would hang with nothing to show.
+      const dir = missingDir(log);
+      if (dir)
+        throw new UsageError(
+          `${log}: the directory ${dir} does not exist, so the log cannot appear there (check the path)`,
+        );
+      return;
+    }
     throw new UsageError(describeFsError(log, err));
   }
   if (st.isDirectory())
@@ -321,6 +347,8 @@ async function live({ mode, argv }: Run): Promise<number> {
   let lastRecorded: Verdict | null = null;
   let failFired = false;
   const hooks: Promise<void>[] = [];
+  /** The why of the last verdict line printed: the closing line does not print a long failure again. */
+  let lastSaid: string | null = null;
 
   const block = (v: Verdict) =>
     renderBlock(log, v, session.currentReport, session.observations.gpu, st, width());
@@ -332,13 +360,24 @@ async function live({ mode, argv }: Run): Promise<number> {
       return;
     }
     if (quiet) return;
+    if (e.type === 'verdict') lastSaid = e.verdict.why;
     const own = eventLine(e, st);
     if (own === null) return;
     const node = (e as NodeEvent).node;
     const line = node ? `[${node}] ${own}` : own;
     if (view && session.verdict) view.log(line, block(session.verdict));
-    else if (mode === 'watch') process.stdout.write(`${line}\n`);
-    else err.write(`${line}\n`);
+    else {
+      // A line per event, wrapped at words under the text (past the clock) when the width is known.
+      const w = outputWidth(mode === 'watch' ? process.stdout : err);
+      const text =
+        w === null
+          ? line
+          : line
+              .split('\n')
+              .flatMap((l) => wrapLine(l, w, ' '.repeat(9)))
+              .join('\n');
+      (mode === 'watch' ? process.stdout : err).write(`${text}\n`);
+    }
   });
 
   return await new Promise<number>((resolve) => {
@@ -364,13 +403,18 @@ async function live({ mode, argv }: Run): Promise<number> {
         process.stdout.write(`${JSON.stringify({ type: 'exit', code, ...v })}\n`);
       } else if (quiet) {
         process.stdout.write(
-          `${v.state}${v.phase && v.phase !== v.state ? ` (${v.phase})` : ''}: ${v.why}\n`,
+          `${v.state}${v.phase && v.phase !== v.state ? ` (${v.phase})` : ''}: ${whyAfterState(v)}\n`,
         );
       } else {
         const out = mode === 'watch' ? process.stdout : err;
-        out.write(
-          `${stateBadge(v, st)} after ${fmtDuration(Date.now() / 1000 - started)} of watching: ${v.why}\n`,
-        );
+        // A timed-out verdict's why says how long already (`timed out after 5s: …`).
+        const after = code === 6 ? '' : ` after ${fmtDuration(Date.now() / 1000 - started)} of watching`;
+        const failure = session.currentReport?.launches.at(-1)?.failure;
+        const why =
+          lastSaid === v.why ? withoutFailure(whyAfterState(v), failure, 'above') : whyAfterState(v);
+        const line = `${stateBadge(v, st)}${after}: ${why}`;
+        const w = outputWidth(out);
+        out.write(`${(w === null ? [line] : wrapLine(line, w, '  ')).join('\n')}\n`);
       }
       resolve(code);
     };
@@ -398,7 +442,7 @@ async function live({ mode, argv }: Run): Promise<number> {
       else if (mode === 'wait' && (failed || v.state === 'exited')) void finish(waitExitCode(v), v);
       else if (mode === 'watch' && v.final) void finish(waitExitCode(v), v);
       else if (timeout !== null && Date.now() / 1000 - started > timeout) {
-        void finish(6, { ...v, why: `still ${v.state} after the ${fmtDuration(timeout)} timeout: ${v.why}` });
+        void finish(6, { ...v, why: `timed out after ${fmtDuration(timeout)}: ${whyAfterState(v)}` });
       }
     });
     // Standard input ended: the verdict can no longer change.

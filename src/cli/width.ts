@@ -102,3 +102,62 @@ export function wrapText(text: string, width: number): string[] {
 export function fitLines(lines: string[], width: number | null = outputWidth()): string[] {
   return width === null ? lines : lines.map((l) => fitLine(l, width));
 }
+
+/** Visible length of a line that may carry colour. */
+const plainLen = (s: string): number => vlen(s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''));
+
+/**
+ * A line that may carry colour, wrapped at spaces to `width` visible characters; continuation lines start
+ * with `indent` (default: the line's own indent and 4 more). Never breaks inside a word: a word wider than the
+ * room is cut at a word boundary with `…` (fitLine).
+ */
+export function wrapLine(line: string, width: number, indent?: string): string[] {
+  if (plainLen(line) <= width) return [line];
+  const lead = /^ */.exec(line)![0];
+  const cont = indent ?? `${lead}    `;
+  // Words with the spaces after them: the spacing inside a line (aligned columns) is kept where it does not wrap.
+  const tokens = line.slice(lead.length).match(/\S+ */g) ?? [];
+  const out: string[] = [];
+  let cur = lead;
+  let curLen = lead.length;
+  let gap = '';
+  let fresh = true;
+  for (const t of tokens) {
+    const w = t.trimEnd();
+    const wl = plainLen(w);
+    if (!fresh && curLen + gap.length + wl > width) {
+      out.push(cur);
+      cur = cont;
+      curLen = cont.length;
+      fresh = true;
+    }
+    if (!fresh) {
+      cur += gap;
+      curLen += gap.length;
+    }
+    cur += w;
+    curLen += wl;
+    gap = t.slice(w.length);
+    fresh = false;
+  }
+  out.push(cur);
+  return out.map((l) => (plainLen(l) > width ? fitLine(l, width) : l));
+}
+
+/**
+ * Lines of a text report fitted to the output's width: prose wrapped at words under its indent, quoted log
+ * lines (`  123: text`, marked by `isQuote`) cut with `…` since a log line wrapped reads as two. No limit
+ * (piped without COLUMNS): unchanged.
+ */
+export function fitReport(
+  lines: string[],
+  width: number | null = outputWidth(),
+  isQuote: (plain: string) => boolean = (p) => /^\s+\d+: /.test(p),
+): string[] {
+  if (width === null) return lines;
+  return lines.flatMap((l) => {
+    if (plainLen(l) <= width) return [l];
+    const plain = l.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    return isQuote(plain) ? [fitLine(l, width)] : wrapLine(l, width);
+  });
+}

@@ -62,6 +62,8 @@ export interface SeriesColumns {
 
 /** A launch record as the API sends it: the report's throughput without its series (sent as SeriesColumns). */
 export type ApiLaunch = Omit<LaunchRecord, 'report'> & {
+  /** The launch's logged config, where status, runs and show put it too (the same object as `report.config`). */
+  config: Record<string, unknown>;
   report: Omit<LaunchReport, 'throughput'> & { throughput: Omit<ThroughputReport, 'series'> | null };
 };
 

@@ -79,8 +79,10 @@ function latestBench(benches: readonly BenchRecord[]): BenchSummary | null {
  * numbers pass (anything else is null), so the series needs no scrubbing.
  */
 function splitSeries(r: LaunchRecord): { launch: ApiLaunch; series: SeriesColumns | null } {
+  // The config at `.config`, as every launch JSON has it (status, runs, show): `report.config` is the same.
+  const config = (r.report?.config ?? {}) as Record<string, unknown>;
   const thr = r.report?.throughput;
-  if (!thr) return { launch: r as ApiLaunch, series: null };
+  if (!thr) return { launch: { ...r, config } as ApiLaunch, series: null };
   const { series: points, ...rest } = thr;
   const n = Array.isArray(points) ? points.length : 0;
   const ts = new Array<number | null>(n);
@@ -92,7 +94,7 @@ function splitSeries(r: LaunchRecord): { launch: ApiLaunch; series: SeriesColumn
     ts[i] = typeof t === 'number' ? t : null;
     tokS[i] = typeof v === 'number' ? v : null;
   }
-  return { launch: { ...r, report: { ...r.report, throughput: rest } }, series: { ts, tokS } };
+  return { launch: { ...r, config, report: { ...r.report, throughput: rest } }, series: { ts, tokS } };
 }
 
 /** `name=` as a whole number in [min, max], or undefined when absent; anything else is a one-line 400. */

@@ -200,7 +200,7 @@ describe('bench run (CLI)', () => {
     assert.match(again.stderr, new RegExp(`no bench #${n} in the ledger`));
   });
 
-  it('bad input: one line naming the flag or URL, exit 2', async () => {
+  it("bad input: one line naming the flag or URL, exit 1 as every command's usage errors", async () => {
     const closed = await freePort();
     const cases: Array<[string[], RegExp]> = [
       [[], /bench run: --url is required/],
@@ -222,7 +222,7 @@ describe('bench run (CLI)', () => {
     ];
     for (const [args, re] of cases) {
       const r = await run([...args, '--no-ledger']);
-      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
       assert.match(r.stderr, re);
       assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);

@@ -68,13 +68,16 @@ for (const b of BACKENDS)
         [byId(OOM), byId(SILENT), byId(CUTLASS), byId(RELAUNCH, 1), byId(RELAUNCH, 0)],
       );
       assert.match(rows[0]!, /crashed oom in cuda_graph .* flashinfer_trtllm/);
-      assert.match(rows[2]!, /shutdown +glm5-cutlass-\S+ +1m35s +1993\.71 +1880\.34 .*flashinfer_cutlass/);
+      assert.match(
+        rows[2]!,
+        /shutdown +\/\S*\/glm5-cutlass-\S+ +1m35s +1993\.71 +1880\.34 .*flashinfer_cutlass/,
+      );
       assert.match(rows[3]!, /in_progress at loading_weights/);
       // columns line up: every row's outcome starts where the header's does
       const col = lines[0]!.indexOf('outcome');
       for (const row of rows) assert.match(row.slice(col), /^(crashed|in_progress|shutdown|serving|ended) /);
       // Launch 1 of the relaunch log served, then was relaunched over without an exit line.
-      assert.match(rows[4]!, /ended \(no exit line\) +glm5-relaunch-/);
+      assert.match(rows[4]!, /ended \(no exit line\) +\/\S*\/glm5-relaunch-/);
     });
 
     it('--where moe_runner_backend=flashinfer_trtllm: the launch that used it, or an honest "none"', () => {

@@ -70,6 +70,33 @@ describe('wait', () => {
     assert.equal(v.at(-1)!.launch, 2);
   });
 
+  it('a timeout says the state once: no "loading after 5s of watching: still loading after the 5s timeout"', async () => {
+    const log = write('silent.log', scenario('glm5-silent-after-load-weight-end.log'));
+    const r = await spawnCli(['wait', log, '--no-gpu', '--timeout', '2s'], {}, 20_000).done;
+    assert.equal(r.code, 6, r.stderr);
+    const last = r.stderr.trim().split('\n').at(-1)!;
+    assert.match(last, /^◐ weights_loaded: timed out after 2s: last progress \d+ s ago$/);
+    const q = await spawnCli(['wait', log, '--no-gpu', '--timeout', '2s', '-q'], {}, 20_000).done;
+    assert.match(q.stdout.trim(), /^weights_loaded: timed out after 2s: last progress \d+ s ago$/);
+    for (const line of [...r.stderr.split('\n'), q.stdout])
+      assert.doesNotMatch(line, /weights_loaded\b.*weights_loaded\b/, `said twice: ${line}`);
+  });
+
+  it('a log in a directory that does not exist: said at once on one line, exit 1, no waiting (wait and watch)', async () => {
+    const log = path.join(dir, 'no-such-dir', 'deeper', 'server.log');
+    for (const cmd of ['wait', 'watch']) {
+      const r = await spawnCli([cmd, log, '--no-gpu'], {}, 20_000).done;
+      assert.equal(r.code, 1, r.stderr);
+      assert.ok(r.seconds < 10, `took ${r.seconds} s`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.equal(
+        r.stderr.trim(),
+        `firedup: ${log}: the directory ${path.join(dir, 'no-such-dir')} does not exist, so the log cannot appear there (check the path)`,
+      );
+      assert.equal(r.stdout, '');
+    }
+  });
+
   it('a log that does not exist yet: says it is waiting for it, for how long, and the timeout', async () => {
     const log = path.join(dir, 'not-yet.log');
     const r = await spawnCli(['wait', log, '--no-gpu', '--timeout', '2s'], {}, 20_000).done;

@@ -2,7 +2,7 @@
 import { UsageError } from '../../../errors.js';
 import type { Slo } from './types.js';
 
-const bad = (msg: string) => new UsageError(`bench run: ${msg}`, 2);
+const bad = (msg: string) => new UsageError(`bench run: ${msg}`);
 
 const SLO_KEYS: Record<string, keyof Slo> = { ttft_ms: 'ttftMs', tpot_ms: 'tpotMs', e2e_ms: 'e2eMs' };
 
