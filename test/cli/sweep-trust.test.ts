@@ -6,62 +6,20 @@
  * worker that left the server's process group (setsid) is stopped with it (issue 25.4).
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Ledger } from '../../src/store/ledger.js';
-import type { SweepPointRecord } from '../../src/store/types.js';
 import { freePort, SCRIPTED_SGLANG } from '../engines.js';
 import { BIN, tmpDir } from '../helpers.js';
+import { type SweepRun, spawnSweep, sweepPoints } from '../sweep-run.js';
 
-interface Run {
-  child: ChildProcess;
-  events: Array<Record<string, any>>;
-  stdout: () => string;
-  stderr: () => string;
-  done: Promise<number | null>;
-}
+const sweep = (args: string[], ledger: string, cwd: string): SweepRun =>
+  spawnSweep(args, ledger, cwd, { env: { COLUMNS: '220' }, killAfterMs: 120_000 });
 
-function sweep(args: string[], ledger: string, cwd: string): Run {
-  const child = spawn(process.execPath, [BIN, 'sweep', '--no-gpu', '--ledger', ledger, ...args], {
-    cwd,
-    env: { ...process.env, NO_COLOR: '1', COLUMNS: '220' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const events: Array<Record<string, any>> = [];
-  let all = '';
-  let buf = '';
-  let err = '';
-  child.stdout!.on('data', (d) => {
-    all += d;
-    buf += d;
-    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      if (line.startsWith('{')) events.push(JSON.parse(line));
-    }
-  });
-  child.stderr!.on('data', (d) => (err += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  const done = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    }),
-  );
-  return { child, events, stdout: () => all, stderr: () => err, done };
-}
-
-function rows(ledger: string, name: string): SweepPointRecord[] {
-  const l = Ledger.open(ledger);
-  try {
-    return l.sweepPoints(name);
-  } finally {
-    l.close();
-  }
-}
+const rows = sweepPoints;
 
 /** Running: a zombie is dead, only not yet reaped (an orphan waits for this machine's init to do it). */
 const alive = (pid: number) => {
@@ -216,7 +174,7 @@ describe('sweep killed outright (kill -9) mid-point, then --resume', { timeout: 
   it('stops the server it left (and its setsid child), re-runs the point, records nothing as crashed', async () => {
     const work = tmpDir();
     const strays: number[] = [];
-    const sweeps: Run[] = [];
+    const sweeps: SweepRun[] = [];
     try {
       const port = await freePort();
       const pidfile = path.join(work, 'child.pid');
@@ -306,7 +264,7 @@ describe('sweep killed outright (kill -9) mid-point, then --resume', { timeout: 
   it('SIGHUP (the terminal closed) stops the current server and its setsid child as Ctrl-C does', async () => {
     const work = tmpDir();
     const strays: number[] = [];
-    const sweeps: Run[] = [];
+    const sweeps: SweepRun[] = [];
     try {
       const port = await freePort();
       const pidfile = path.join(work, 'child.pid');

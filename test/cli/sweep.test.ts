@@ -5,69 +5,27 @@
  * a stand-in SGLang that logs other flags than asked (marked, never benchmarked); --dry-run and bad files.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Ledger } from '../../src/store/ledger.js';
 import { openLedger } from '../../src/store/open.js';
-import type { SweepPointRecord } from '../../src/store/types.js';
 import { Api } from '../../src/web/api.js';
 import { launchBrowser } from '../browser.js';
 import { BIN, tmpDir } from '../helpers.js';
 import { ensureLlama, freePort } from '../llama.js';
+import { type SweepRun, spawnSweep, sweepPoints } from '../sweep-run.js';
 import { serve } from '../web/serve-helpers.js';
 
 const skip = process.env.FIREDUP_NO_LLAMA === '1' ? 'FIREDUP_NO_LLAMA=1' : false;
 const noPython = spawnSync('python3', ['-c', '0']).status === 0 ? false : 'python3 not found';
 
-interface Run {
-  child: ChildProcess;
-  events: Array<Record<string, any>>;
-  stdout: () => string;
-  stderr: () => string;
-  done: Promise<number | null>;
-}
+const sweep = (args: string[], ledger: string, cwd: string): SweepRun =>
+  spawnSweep(args, ledger, cwd, { killAfterMs: 90_000 });
 
-function sweep(args: string[], ledger: string, cwd: string): Run {
-  const child = spawn(process.execPath, [BIN, 'sweep', '--no-gpu', '--ledger', ledger, ...args], {
-    cwd,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const events: Array<Record<string, any>> = [];
-  let all = '';
-  let buf = '';
-  let err = '';
-  child.stdout!.on('data', (d) => {
-    all += d;
-    buf += d;
-    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      if (line.startsWith('{')) events.push(JSON.parse(line));
-    }
-  });
-  child.stderr!.on('data', (d) => (err += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  const done = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    }),
-  );
-  return { child, events, stdout: () => all, stderr: () => err, done };
-}
-
-function points(ledger: string, name: string): SweepPointRecord[] {
-  const l = Ledger.open(ledger);
-  try {
-    return l.sweepPoints(name);
-  } finally {
-    l.close();
-  }
-}
+const points = sweepPoints;
 
 const alive = (pid: number) => {
   try {
