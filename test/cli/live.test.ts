@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type EngineProcess, startDecoy } from '../engines.js';
-import { BIN, type CliRun, ROOT, SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
+import { BIN, type CliRun, ROOT, runCli, SCENARIOS, spawnCli, tmpDir } from '../helpers.js';
 
 /**
  * The seed situations replayed live (firedup replay into a real file) and watched by the real CLI:
@@ -142,7 +142,11 @@ describe('live verdicts on replayed scenarios', () => {
     const w = await firedup(['wait', log, '--timeout', '2s', '--no-gpu']).done;
     assert.equal(w.code, 6);
     assert.match(w.stderr, /timeout/);
-    const piped = await firedup(['wait', '-', '--no-gpu'], {}, 10_000).done;
+    const empty = await firedup(['wait', '-', '--no-gpu'], {}, 10_000).done;
+    assert.equal(empty.code, 1, 'a pipe that ends with no line at all: said in one line, not a timeout');
+    assert.match(empty.stderr, /standard input ended with no log lines/);
+    const loaded = fs.readFileSync(path.join(SCENARIOS, 'glm5-silent-after-load-weight-end.log'));
+    const piped = runCli(['wait', '-', '--no-gpu'], loaded);
     assert.equal(piped.code, 6, 'a pipe that ends before the launch is ready: given up');
     for (const args of [
       ['watch', dir],
