@@ -331,7 +331,11 @@ export class LiveSession extends EventEmitter {
       logArrival: this.arrival,
     });
     if (this.baseline === undefined)
-      v = { ...v, state: 'waiting', why: 'reading the log and probing the server' };
+      v = {
+        ...v,
+        state: 'waiting',
+        why: this.missingSince !== null ? this.missingText(now) : 'reading the log and probing the server',
+      };
     else if (this.missingSince !== null && !report?.launches.length) v = { ...v, why: this.missingText(now) };
     else if (this.baseline > 0 && v.launch !== null)
       v = { ...v, launch: v.launch + this.baseline, launches: v.launches + this.baseline };

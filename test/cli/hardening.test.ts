@@ -185,7 +185,7 @@ describe('FIFOs, process substitutions and devices', () => {
     const last = lines.at(-1);
     assert.equal(last.type, 'exit');
     assert.equal(last.code, 6);
-    assert.match(last.why, /timeout/);
+    assert.match(last.why, /timed out after 4s/);
     assert.doesNotMatch(r.stdout, /does not exist/);
   });
 

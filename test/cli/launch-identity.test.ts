@@ -50,7 +50,7 @@ describe('launch 1 served, then a relaunch without an exit line', () => {
     );
     assert.equal(json(['runs', '--ledger', db, '--outcome', 'serving']).launches.length, 0);
     const text = runCli(['runs', '--ledger', db, '--no-color']).stdout;
-    assert.match(text, /ended \(no exit line\) +server\.log/);
+    assert.match(text, /ended \(no exit line\) +\S*server\.log/);
     const show = runCli(['show', first.id.slice(0, 8), '--ledger', db, '--no-color']).stdout;
     assert.match(show, /ended \(no exit line\) · phase serving/);
   });
