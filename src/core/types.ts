@@ -81,6 +81,23 @@ export const OUTCOMES: readonly Outcome[] = [
   'ended',
 ];
 
+/**
+ * The states a recorded launch is listed under (its outcome, or the live look's stalled/dead/exited), in the
+ * order a table ranks them: serving first, crashed last. The ledger sorts by it and the dashboard's table and
+ * filter show it (web/js/domain.js is generated from it).
+ */
+export const STATE_ORDER = [
+  'serving',
+  'ready',
+  'in_progress',
+  'stalled',
+  'shutdown',
+  'exited',
+  'ended',
+  'dead',
+  'crashed',
+] as const;
+
 /** A line of the log as the core sees it: after wrappers, ANSI and `\r` refreshes are dealt with. */
 export interface LogLine {
   /** 1-based physical line number (counted on `\n`, as editors and `grep -n` do). */

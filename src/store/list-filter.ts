@@ -2,6 +2,7 @@
  * list()'s filters as SQL, for both ledgers: the clauses are the same; what differs by dialect (matching a
  * model name without case, a config field against what the user typed) comes in a `FilterDialect`.
  */
+import { STATE_ORDER } from '../core/types.js';
 import { MACHINE_SQL, machineOf, thisMachine } from './identity.js';
 import { type LaunchFilter, type LaunchSortKey, LedgerError, MAX_TERMS } from './types.js';
 
@@ -28,19 +29,6 @@ const SEARCH_TEXT = `lower(id || ' ' || host || ' ' || path || ' ' || coalesce(m
   || ' ' || coalesce(${STATE_SQL}, '') || ' ' || coalesce(phase, '') || ' ' || coalesce(failure_class, '')
   || ' ' || coalesce(summary, ''))`;
 
-/** The table's order of states (web/js/states.js, OUTCOME_RANK): serving first, crashed last. */
-const STATE_RANK = [
-  'serving',
-  'ready',
-  'in_progress',
-  'stalled',
-  'shutdown',
-  'exited',
-  'ended',
-  'dead',
-  'crashed',
-];
-
 export interface FilterDialect {
   /** True when the model column contains the one parameter, ignoring case. */
   modelContains: string;
@@ -63,7 +51,7 @@ function sortExpr(by: LaunchSortKey, d: FilterDialect): string {
     case 'engine':
       return by;
     case 'outcome':
-      return `CASE ${STATE_SQL} ${STATE_RANK.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ')} ELSE ${STATE_RANK.length} END`;
+      return `CASE ${STATE_SQL} ${STATE_ORDER.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ')} ELSE ${STATE_ORDER.length} END`;
     case 'load':
       return 'load_seconds';
     case 'peak':

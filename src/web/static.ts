@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OUTCOMES, PHASES } from '../core/types.js';
+import { OUTCOMES, PHASES, STATE_ORDER } from '../core/types.js';
 import { LIVE_STATES } from '../core/verdict.js';
 
 export interface StaticFile {
@@ -19,11 +19,11 @@ export interface StaticFile {
 }
 
 /**
- * The domain's names as an ES module (/assets/js/domain.js): the pages take the phase order, outcomes and live
- * states from the core itself, so a phase added there shows on the dashboard with no second list to keep.
+ * The domain's names as an ES module (/assets/js/domain.js): the pages take the phase order, outcomes, live
+ * states and the table's order of states from the core itself, so a phase added there shows on the dashboard with no second list to keep.
  */
 export function domainModule(): Buffer {
-  const names = { PHASES, OUTCOMES, LIVE_STATES };
+  const names = { PHASES, OUTCOMES, LIVE_STATES, STATE_ORDER };
   const lines = Object.entries(names).map(
     ([k, v]) => `export const ${k} = Object.freeze(${JSON.stringify(v)});`,
   );

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { STATE_ORDER } from '../../src/core/types.js';
 import { Ledger } from '../../src/store/ledger.js';
 import { recordFromReport } from '../../src/store/record.js';
 import type { LaunchRecord } from '../../src/store/types.js';
@@ -195,18 +196,7 @@ describe('the live page, the stalled page and the table (headless Chromium, fire
       .getByLabel('outcome')
       .locator('option')
       .evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
-    for (const s of [
-      'serving',
-      'ready',
-      'in_progress',
-      'stalled',
-      'shutdown',
-      'exited',
-      'ended',
-      'dead',
-      'crashed',
-    ])
-      assert.ok(options.includes(s), `${s} in ${options.join(', ')}`);
+    for (const s of STATE_ORDER) assert.ok(options.includes(s), `${s} in ${options.join(', ')}`);
     const visible = await rows.evaluateAll(
       (trs) =>
         trs.filter(

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { OUTCOMES, PHASES } from '../../src/core/types.js';
+import { OUTCOMES, PHASES, STATE_ORDER } from '../../src/core/types.js';
 import { LIVE_STATES } from '../../src/core/verdict.js';
 import { domainModule, readStatic, staticTable } from '../../src/web/static.js';
 import { ROOT } from '../helpers.js';
@@ -46,6 +46,7 @@ describe('the dashboard static table', () => {
     assert.deepEqual([...mod.PHASES], [...PHASES]);
     assert.deepEqual([...mod.OUTCOMES], [...OUTCOMES]);
     assert.deepEqual([...mod.LIVE_STATES], [...LIVE_STATES]);
+    assert.deepEqual([...mod.STATE_ORDER], [...STATE_ORDER]);
     // No page keeps a second copy of the phase list.
     for (const file of jsFiles(path.join(WEB, 'js')))
       assert.doesNotMatch(fs.readFileSync(file, 'utf8'), /'loading_weights',\s*'weights_loaded'/, file);

@@ -3,6 +3,8 @@
  */
 import { h } from './dom.js';
 
+import { STATE_ORDER } from './domain.js';
+
 export { PHASES } from './domain.js';
 
 export const PHASE_COLOR = {
@@ -48,17 +50,8 @@ export function badge(state, label = state) {
   return h('span', { class: `badge ${tone(state)}` }, String(label ?? '–').replace('_', ' '));
 }
 
-export const OUTCOME_RANK = {
-  serving: 0,
-  ready: 1,
-  in_progress: 2,
-  stalled: 3,
-  shutdown: 4,
-  exited: 5,
-  ended: 6,
-  dead: 7,
-  crashed: 8,
-};
+/** A state's rank in the table (serving first, crashed last), from the core's order. */
+export const OUTCOME_RANK = Object.fromEntries(STATE_ORDER.map((s, i) => [s, i]));
 
 /**
  * What the CLI lists as the launch's state (`firedup runs`): the log's outcome, or the live verdict the ledger
