@@ -12,7 +12,6 @@
  * another version of firedup fails to restore with a CheckpointError, and the caller reads the log afresh.
  */
 import { FiredupError } from '../errors.js';
-import type { AnalyzerOptions, LogAnalyzer } from './analyzer.js';
 import { bulkInstance } from './bulk-instance.js';
 import { EngineDetector } from './detect.js';
 import { commonSignatures } from './engines/common.js';
@@ -23,6 +22,7 @@ import { DEFAULT_MAX_LINE, LineSplitter } from './lines/splitter.js';
 import { type ClassSpec, type IntoSpec, type Json, StateCodec } from './state-codec.js';
 import { SeriesSummary, TimeSeries } from './stats.js';
 import { TracebackTracker } from './traceback.js';
+import type { EngineId } from './types.js';
 
 /** Bump when the meaning of saved state changes in a way the field fingerprint cannot see. */
 /** v4: a launch keeps its Ray nodes (LaunchBuilder.ray, LogLine.ip); a v3 checkpoint is read afresh. */
@@ -200,13 +200,25 @@ function setup(): { codec: StateCodec; schema: string } {
   return shared;
 }
 
-/** The options a checkpoint depends on: restoring under others would not continue the same read. */
-function optionKey(opts: AnalyzerOptions): Json {
+/**
+ * The options a checkpoint depends on (a subset of AnalyzerOptions, analyzer.ts): restoring under others would
+ * not continue the same read. Named here, not imported, so the codec knows the analyzer only by ANALYZER_SPEC.
+ */
+export interface CheckpointOptions {
+  engine?: EngineId;
+  maxLine?: number;
+  year?: number;
+}
+
+function optionKey(opts: CheckpointOptions): Json {
   return { engine: opts.engine ?? null, maxLine: opts.maxLine ?? DEFAULT_MAX_LINE, year: opts.year ?? 2026 };
 }
 
-/** Called by LogAnalyzer.checkpoint, which has checked the analyzer is at a line boundary and not ended. */
-export function encodeCheckpoint(a: LogAnalyzer, opts: AnalyzerOptions): Uint8Array {
+/**
+ * Called by LogAnalyzer.checkpoint, which has checked the analyzer is at a line boundary and not ended. The
+ * analyzer is any object here: ANALYZER_SPEC names the fields saved, and the codec throws on one it does not know.
+ */
+export function encodeCheckpoint(a: object, opts: CheckpointOptions): Uint8Array {
   const { codec, schema } = setup();
   const state = Buffer.from(JSON.stringify(codec.encodeInto(a, ANALYZER_SPEC)), 'utf8');
   const head = { magic: MAGIC, v: CHECKPOINT_VERSION, schema, opts: optionKey(opts), sum: sumBytes(state) };
@@ -215,7 +227,7 @@ export function encodeCheckpoint(a: LogAnalyzer, opts: AnalyzerOptions): Uint8Ar
 }
 
 /** Called by LogAnalyzer.restore with an analyzer freshly built from `opts`. */
-export function decodeCheckpoint(data: Uint8Array, into: LogAnalyzer, opts: AnalyzerOptions): void {
+export function decodeCheckpoint(data: Uint8Array, into: object, opts: CheckpointOptions): void {
   const { codec, schema } = setup();
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const text = bytes.toString('utf8');

@@ -15,9 +15,11 @@
  */
 import type { FailureCandidate, LaunchBuilder } from './launch.js';
 import { FRAME_RULE } from './launch.js';
+import type { Confidence } from './report-types.js';
 import type { FailureClass } from './types.js';
 
-export type Confidence = 'high' | 'medium' | 'low';
+export type { Confidence };
+
 
 /** Where a crash was read from. */
 export type FailureSource = 'exception' | 'cause_line' | 'cut_traceback' | 'consequence';

@@ -1,148 +1,28 @@
-/** The JSON shapes firedup prints (`runs --json`, `status --json`); see docs/json.md. */
-import type { LogAnalyzer } from './analyzer.js';
-import { type Confidence, launchConfidence, WEAK_ENGINE_SCORE } from './confidence.js';
+/** A log's report from what the analyzer read (its JSON shapes, `runs --json`, `status --json`: report-types.ts). */
+import { launchConfidence, WEAK_ENGINE_SCORE } from './confidence.js';
 import { redactText } from './config/redact.js';
+import type { EngineDetector } from './detect.js';
 import { engineModule } from './engines/index.js';
 import type { LaunchBuilder } from './launch.js';
-import type { MultiNodeReport } from './multinode/combine.js';
 import { isRayMultiNode, rayLaunch } from './multinode/ray.js';
-import type { EngineId, Evidence, FailureClass, Outcome, Phase } from './types.js';
+import type {
+  AnalysisReport,
+  FailureReport,
+  LaunchReport,
+  PhaseReport,
+  ProgressReport,
+  ThroughputReport,
+} from './report-types.js';
+import type { EngineId, Evidence } from './types.js';
 
-export interface PhaseReport {
-  phase: Phase;
-  start: string | null;
-  /** Seconds from the start of the launch (or of the log) to this phase. */
-  at: number | null;
-  /** Seconds spent in the phase (up to the next phase, or to the last line for the current one). */
-  duration: number | null;
-  line: number;
-  text: string;
-  /** The rule that recognised the line: a signature id, `progress-bar` or `traceback-frame`. */
-  rule: string | null;
-}
-
-export interface FailureReport {
-  class: FailureClass;
-  line: number;
-  message: string;
-  text: string;
-  exceptionType: string | null;
-  rank: string | null;
-  /** The phase the launch was in when it failed. */
-  phase: Phase | null;
-  time: string | null;
-  hint: string | null;
-  /** Remedies the engine itself printed (SGLang's `Possible solutions:`). */
-  remedies: string[];
-  evidence: Evidence[];
-}
-
-export interface ProgressReport {
-  /** The phase the bar belongs to (loading_weights for shards, cuda_graph for capture batches). */
-  phase: Phase;
-  done: number;
-  total: number;
-  ratio: number;
-  what: string;
-  /** Items per second, from the bar. */
-  rate: number | null;
-  /** Seconds left, from the bar (tqdm's own estimate). */
-  eta: number | null;
-  line: number;
-  /** The text of that line (its last bar state). */
-  text: string;
-  time: string | null;
-  /** The load curve, `[[ts, done], ...]` (ts as in `startTs`), one point per change of count, at most 512. */
-  series: Array<[number, number]>;
-}
-
-export interface ThroughputReport {
-  unit: 'tok/s';
-  last: number | null;
-  peak: number | null;
-  median: number | null;
-  samples: number;
-  peakLine: number | null;
-  peakText: string | null;
-  lastLine: number | null;
-  series: Array<[number, number]>;
-}
-
-export interface LaunchReport {
-  index: number;
-  engine: EngineId | null;
-  version: string | null;
-  outcome: Outcome;
-  phase: Phase | null;
-  /** How far to trust this reading (src/core/confidence.ts has the rule). */
-  confidence: Confidence;
-  /** Why it is not high, as plain phrases; empty when high. */
-  confidenceReasons: string[];
-  failure: FailureReport | null;
-  progress: ProgressReport | null;
-  graphProgress: ProgressReport | null;
-  startLine: number;
-  endLine: number;
-  /** The launch's first line (at most 256 characters, secrets redacted). */
-  startText: string;
-  startOffset: number;
-  endOffset: number;
-  /** False when the file begins mid-launch, so its start is not in the log. */
-  startSeen: boolean;
-  startTime: string | null;
-  endTime: string | null;
-  /** Seconds between the first and the last timestamped line of the launch. */
-  duration: number | null;
-  lastProgressLine: number;
-  lastProgressTime: string | null;
-  /** Seconds between the last sign of progress and the last line of the launch. */
-  quietFor: number | null;
-  model: string | null;
-  config: Record<string, unknown>;
-  configSummary: Record<string, unknown>;
-  configSources: Array<{ source: string; line: number }>;
-  phases: PhaseReport[];
-  throughput: ThroughputReport | null;
-  serving: {
-    running: { last: number | null; peak: number | null };
-    queued: { last: number | null; peak: number | null };
-    kvUsage: { last: number | null; peak: number | null };
-    promptThroughput: { last: number | null; peak: number | null };
-    requests: number;
-  } | null;
-  ready: (Evidence & { time: string | null }) | null;
-  shutdown: (Evidence & { time: string | null }) | null;
-  degraded: Evidence[];
-  stallHints: Evidence[];
-  recoveredFailures: Array<{ class: FailureClass; line: number; message: string }>;
-  ranks: string[];
-  pids: number[];
-  relativeTime: boolean;
-  /** Timestamps are seconds since the epoch in UTC for logs that print a zone; others are local wall time written as UTC. */
-  startTs: number | null;
-  endTs: number | null;
-  lastProgressTs: number | null;
-  /**
-   * A launch read from several nodes' logs (`--node`), or from one log whose lines Ray forwarded from several
-   * nodes (`layout: 'ray'`): every node's reading and the verdict across them.
-   */
-  nodes?: MultiNodeReport;
-}
-
-export interface AnalysisReport {
-  /** The engine whose log this is; null when none of ours (`reportedEngine` is what a report prints). */
-  engine: EngineId | null;
-  /**
-   * The program that names itself in the log when the log is not one of our engines' (`ollama`, `lmdeploy`,
-   * `llama-swap`, …: engines/generic.ts PROGRAMS); null when an engine reads it or nothing names one.
-   */
-  program?: string | null;
-  engineScores: Record<EngineId, number>;
-  lines: number;
-  bytes: number;
-  truncatedLines: number;
-  launches: LaunchReport[];
-}
+export type {
+  AnalysisReport,
+  FailureReport,
+  LaunchReport,
+  PhaseReport,
+  ProgressReport,
+  ThroughputReport,
+} from './report-types.js';
 
 // The last stamp written, and the date part of the last day: a launch's phases, and the launches of a busy log,
 // share many (toISOString for each took a tenth of reading a log of 100k launches).
@@ -405,7 +285,20 @@ export function reportedEngine(
   return r.engine ?? ((r.program ?? null) !== null || r.launches.length > 0 ? 'other' : null);
 }
 
-export function buildReport(a: LogAnalyzer): AnalysisReport {
+/**
+ * What a report is built from: a LogAnalyzer (analyzer.ts), as far as the report reads it. Named here so that the
+ * report knows the analyzer by its shape and the analyzer can build its report without a cycle between them.
+ */
+export interface ReportSource {
+  engine(): EngineId | null;
+  readonly detector: Pick<EngineDetector, 'scores' | 'locked' | 'program'>;
+  readonly lineCount: number;
+  readonly bytes: number;
+  readonly truncatedLines: number;
+  readonly launches: readonly LaunchBuilder[];
+}
+
+export function buildReport(a: ReportSource): AnalysisReport {
   const engine = a.engine();
   const scores = a.detector.scores;
   // A detector locked with no votes at all was told the engine (--engine): that is not weak evidence.
@@ -433,7 +326,7 @@ export function buildReport(a: LogAnalyzer): AnalysisReport {
  * none of its own, and whether the engine's score is weak (scores only grow, and a detector told the engine
  * takes no votes).
  */
-export function settledReport(a: LogAnalyzer, l: LaunchBuilder): LaunchReport | null {
+export function settledReport(a: ReportSource, l: LaunchBuilder): LaunchReport | null {
   if (l.engine === null) return null;
   const scores = a.detector.scores;
   const told = a.detector.locked !== null && Object.values(scores).every((v) => v === 0);

@@ -9,59 +9,12 @@
  * root cause. While nothing failed, the launch waits for its slowest node: the lowest phase, and among nodes
  * in the same phase the one that reached it last (the others wait for it at the phase's collective).
  */
-import type { LaunchReport } from '../report.js';
+import type { LaunchReport, MultiNodeReport, NodeSummary } from '../report-types.js';
 import { type FailureClass, type Outcome, type Phase, phaseRank } from '../types.js';
 import type { Match, MatchedNode } from './match.js';
 import { workerDone } from './worker.js';
 
-export interface NodeSummary {
-  name: string;
-  nodeRank: number | null;
-  head: boolean;
-  /** The flags that placed it (`nnodes=2 node_rank=1 dist_init_addr=…`). */
-  via: string;
-  /** Which launch of its log (1-based) and how many there are. */
-  launch: number;
-  launches: number;
-  outcome: Outcome;
-  phase: Phase | null;
-  progress: { done: number; total: number; what: string } | null;
-  failure: {
-    class: FailureClass;
-    message: string;
-    line: number;
-    rank: string | null;
-    time: string | null;
-  } | null;
-  /** `TP8–TP15`, from the ranks its lines name. */
-  ranks: string | null;
-  startTime: string | null;
-  /** Seconds its clock runs ahead of the head's (negative: behind); 0 when equal or unknown. */
-  skew: number;
-  startLine: number;
-  endLine: number;
-  /** A worker whose own startup is over (worker.ts): it waits for the head, it holds nothing back. */
-  done: boolean;
-}
-
-export interface MultiNodeReport {
-  /**
-   * Where the nodes were read: absent for one log per node (`--node`); `ray` for one log, the Ray driver's,
-   * whose lines name their node by Ray's `ip=` (ray.ts). Node names are then ips, the driver's node `driver`.
-   */
-  layout?: 'ray';
-  nnodes: number | null;
-  head: string;
-  outcome: Outcome;
-  phase: Phase | null;
-  /** The node that died first (crashed) or holds the others back (in progress); null when none does. */
-  culprit: { name: string; nodeRank: number | null; why: string } | null;
-  /** Said when clocks were corrected: which node ran how far off, and from which marker. */
-  skewNote: string | null;
-  verdict: string;
-  notes: string[];
-  nodes: NodeSummary[];
-}
+export type { MultiNodeReport, NodeSummary } from '../report-types.js';
 
 /** One node of a multi-node launch as a list row shows it (kept in the ledger's summary JSON). */
 export interface NodeListEntry {

@@ -19,7 +19,7 @@
  * its engine cores' process names, `EngineCore_DP{rank}` with the global DP rank (v1/engine/utils.py
  * CoreEngineProcManager, start_index + i; the prefix from utils decorate_logs).
  */
-import type { LaunchReport } from '../report.js';
+import type { LaunchReport } from '../report-types.js';
 import type { EngineId } from '../types.js';
 
 export interface NodeIdentity {

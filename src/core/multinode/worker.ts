@@ -10,7 +10,7 @@
  *
  * A worker done is no worker stalled: its silence afterwards is the head's business.
  */
-import type { LaunchReport } from '../report.js';
+import type { LaunchReport } from '../report-types.js';
 import type { EngineId } from '../types.js';
 
 export function workerDone(l: LaunchReport, engine: EngineId | null): boolean {
