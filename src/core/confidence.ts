@@ -20,7 +20,6 @@ import type { FailureClass } from './types.js';
 
 export type { Confidence };
 
-
 /** Where a crash was read from. */
 export type FailureSource = 'exception' | 'cause_line' | 'cut_traceback' | 'consequence';
 

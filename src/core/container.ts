@@ -3,45 +3,11 @@
  * data; and how that changes a live verdict read from the log alone. The container's facts answer "is it dead,
  * and why" where the log is silent: a server killed by the cgroup's memory limit writes no line about it.
  */
-import type { LaunchReport } from './report.js';
-import type { Verdict, VerdictEvidence } from './verdict.js';
+import type { ContainerObservation, ContainerState } from './observations.js';
+import type { LaunchReport } from './report-types.js';
+import type { Verdict, VerdictEvidence } from './verdict-types.js';
 
-export type ContainerState = 'created' | 'running' | 'paused' | 'restarting' | 'removing' | 'exited' | 'dead';
-
-export interface ContainerObservation {
-  /** The name as given (`docker://NAME`'s NAME) and the container's full id. */
-  name: string;
-  id: string;
-  /** null: no such container (removed, or never created). */
-  state: ContainerState | null;
-  exitCode: number | null;
-  oomKilled: boolean;
-  /** The daemon's own error (a failed start), or null. */
-  error: string | null;
-  /** ISO times; null when docker gives its zero time. */
-  startedAt: string | null;
-  finishedAt: string | null;
-  restartCount: number;
-  restartPolicy: { name: string; maxRetries: number };
-  health: {
-    status: string;
-    failingStreak: number;
-    lastOutput: string | null;
-    lastExitCode: number | null;
-  } | null;
-  /** The cgroup memory limit in bytes (`--memory`), or null for none. */
-  memoryLimit: number | null;
-  /** Published ports: the container's `8080/tcp` and where the host listens for it. */
-  ports: Array<{ containerPort: number; proto: string; hostIp: string; hostPort: number }>;
-  /** The container's first process as the host sees it (0 when not running), and all of them (`docker top`). */
-  pid: number | null;
-  pids: number[];
-  image: string | null;
-  /** The ssh host of the daemon (`docker://HOST/NAME`), or null for this machine's: where the published ports are. */
-  daemonHost?: string | null;
-  /** Seconds since the epoch when observed. */
-  at: number;
-}
+export type { ContainerObservation, ContainerState } from './observations.js';
 
 const ZERO_TIME = /^0001-01-01/;
 

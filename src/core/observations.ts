@@ -2,7 +2,6 @@
  * What the probes saw, as plain data: the live verdict (verdict.ts) takes these and a clock value. The
  * probes (src/probes/) produce them; nothing here touches a process, a socket or a GPU.
  */
-import type { ContainerObservation } from './container.js';
 
 export interface ProcessObservation {
   pid: number;
@@ -87,4 +86,42 @@ export interface Observations {
   processSearch?: ProcessSearch | null;
   /** The previous process observation, to tell CPU time moving. */
   processBefore?: ProcessObservation | null;
+}
+
+/** A container as the probe saw it (`docker inspect`, `docker top`); container.ts reads it and corrects a verdict. */
+export type ContainerState = 'created' | 'running' | 'paused' | 'restarting' | 'removing' | 'exited' | 'dead';
+
+export interface ContainerObservation {
+  /** The name as given (`docker://NAME`'s NAME) and the container's full id. */
+  name: string;
+  id: string;
+  /** null: no such container (removed, or never created). */
+  state: ContainerState | null;
+  exitCode: number | null;
+  oomKilled: boolean;
+  /** The daemon's own error (a failed start), or null. */
+  error: string | null;
+  /** ISO times; null when docker gives its zero time. */
+  startedAt: string | null;
+  finishedAt: string | null;
+  restartCount: number;
+  restartPolicy: { name: string; maxRetries: number };
+  health: {
+    status: string;
+    failingStreak: number;
+    lastOutput: string | null;
+    lastExitCode: number | null;
+  } | null;
+  /** The cgroup memory limit in bytes (`--memory`), or null for none. */
+  memoryLimit: number | null;
+  /** Published ports: the container's `8080/tcp` and where the host listens for it. */
+  ports: Array<{ containerPort: number; proto: string; hostIp: string; hostPort: number }>;
+  /** The container's first process as the host sees it (0 when not running), and all of them (`docker top`). */
+  pid: number | null;
+  pids: number[];
+  image: string | null;
+  /** The ssh host of the daemon (`docker://HOST/NAME`), or null for this machine's: where the published ports are. */
+  daemonHost?: string | null;
+  /** Seconds since the epoch when observed. */
+  at: number;
 }

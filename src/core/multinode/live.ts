@@ -11,7 +11,7 @@
  * - Otherwise: the slowest node's state and phase.
  */
 import type { Phase } from '../types.js';
-import type { Verdict } from '../verdict.js';
+import type { Verdict } from '../verdict-types.js';
 import type { MultiNodeReport } from './combine.js';
 
 export interface LiveNode {
