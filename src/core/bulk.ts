@@ -19,48 +19,10 @@
  */
 import { bulkInstance } from './bulk-instance.js';
 import { type LineScanner, newScanChunk, type ScanEnv } from './scan.js';
-import { BINS, SeriesSummary, TimeSeries, type TimeSeriesData } from './stats.js';
+import type { ServingRunData } from './serving-run.js';
+import { BINS, SeriesSummary, TimeSeries } from './stats.js';
 
-/** Everything a run of serving lines changes in a launch. Plain data, so a worker thread can send it. */
-export interface ServingRunData {
-  lines: number;
-  firstLine: number;
-  lastLine: number;
-  firstOffset: number;
-  lastOffset: number;
-  /** Byte offset just past the run's last newline. */
-  endOffset: number;
-  /** null: no line of the run prints a time (llama-server). */
-  firstTs: number | null;
-  lastTs: number | null;
-  year: number;
-  tags: string[];
-  requests: number;
-  samples: number;
-  gen: SeriesSummary;
-  prompt: SeriesSummary;
-  running: SeriesSummary;
-  queued: SeriesSummary;
-  kv: SeriesSummary;
-  series: TimeSeries | TimeSeriesData;
-  peak: {
-    genTps: number;
-    promptTps: number | null;
-    running: number | null;
-    queued: number | null;
-    kvUsage: number | null;
-    ts: number | null;
-    line: number;
-    text: string;
-  } | null;
-  lastSampleLine: number | null;
-  /** The JS scanners (scan.ts) also say: the pids of the lines' process prefixes, the lines an engine rule
-   * matched (else all), and the last line that moved the launch with its time (else the last line, lastTs). */
-  pids?: number[];
-  engineLines?: number;
-  progressLine?: number;
-  progressTs?: number | null;
-}
+export type { ServingRunData } from './serving-run.js';
 
 export function emptyRun(): ServingRunData {
   return {

@@ -16,9 +16,9 @@
  * report, on generated logs and on made-up lines of every shape.
  */
 
-import type { ServingRunData } from './bulk.js';
 import { bulkInstance } from './bulk-instance.js';
 import { mayHoldSecret } from './config/redact.js';
+import type { ServingRunData } from './serving-run.js';
 import { BINS, type SeriesSummary, type TimeSeries } from './stats.js';
 import type { EngineId } from './types.js';
 
