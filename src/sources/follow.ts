@@ -9,15 +9,9 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import { describeFsError, openRegular } from './file.js';
-import type { Backlog, ReadFile } from './stdin.js';
+import type { Backlog, FollowEvent, ReadFile } from './live-source.js';
 
-export type FollowEvent =
-  /** `chunk` is a view into a reused buffer: valid only during the callback; copy it to keep it. */
-  | { kind: 'data'; chunk: Buffer; offset: number }
-  | { kind: 'reset'; reason: 'truncated' | 'rotated' | 'recreated' }
-  | { kind: 'missing' }
-  | { kind: 'appeared' }
-  | { kind: 'error'; message: string };
+export type { FollowEvent } from './live-source.js';
 
 export interface FollowOptions {
   pollMs?: number;

@@ -2,35 +2,9 @@
  * Standard input as a live source (`kubectl logs -f pod | firedup watch -`): the same events as a file
  * follower, minus the ones a pipe cannot have (no truncation, no rotation).
  */
-import type { FollowEvent } from './follow.js';
+import type { FollowEvent, LiveSource } from './live-source.js';
 
-export interface LiveSource {
-  start(onEvent: (e: FollowEvent) => void): void;
-  stop(): void;
-  /** When the bytes just delivered arrived as the file shows it (epoch seconds); absent or null: now. */
-  arrival?(): number | null;
-  /** Delivers what the source holds now, at once rather than at its next poll (where it can). */
-  catchUp?(): void;
-  /**
-   * What is left of the bytes the source already held when it was opened (a log's history): null once they
-   * are all delivered; `total` null while the size is not known yet (the file is still being opened).
-   */
-  backlog?(): Backlog | null;
-  /** The file whose bytes were delivered last (its real path and identity), for a source that reads files. */
-  file?(): ReadFile | null;
-}
-
-/** A file as it was opened: where a symlink pointed then, and the descriptor's device and inode. */
-export interface ReadFile {
-  path: string;
-  dev: number;
-  ino: number;
-}
-
-export interface Backlog {
-  read: number;
-  total: number | null;
-}
+export type { Backlog, LiveSource, ReadFile } from './live-source.js';
 
 export class StreamSource implements LiveSource {
   private offset = 0;
