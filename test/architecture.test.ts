@@ -1,6 +1,8 @@
 /**
  * The layers' rules (.dependency-cruiser.cjs) hold on src/: imports point down (faces → app → I/O layers → core →
- * errors), with the few exceptions the config names, and no cycles. A violation fails the suite.
+ * errors), with the few exceptions the config names, and no cycles there or among the dashboard's modules (web/),
+ * not even one closed by `import type`; no dashboard file is over 400 lines (scripts/web-file-lines.mjs). A
+ * violation fails the suite, as it fails `npm run arch`.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,13 +14,23 @@ import { ROOT, tmpDir } from './helpers.js';
 
 const DEPCRUISE = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
+const WEB_FILE_LINES = path.join(ROOT, 'scripts', 'web-file-lines.mjs');
 
 function cruise(cwd: string): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, [DEPCRUISE, '--config', CONFIG, '--output-type', 'err', 'src'], {
-    cwd,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [DEPCRUISE, '--config', CONFIG, '--output-type', 'err', 'src', 'web'],
+    {
+      cwd,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+function webFileLines(cwd: string): { status: number | null; out: string } {
+  const r = spawnSync(process.execPath, [WEB_FILE_LINES], { cwd, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -28,7 +40,7 @@ describe('architecture', () => {
     assert.equal(r.status, 0, r.out);
   });
 
-  it('the rules catch an import that points up, I/O in the core, a face importing the other, a cycle', () => {
+  it('the rules catch an import that points up, I/O in the core, a face importing the other, a cycle (even of types)', () => {
     const dir = tmpDir();
     const put = (rel: string, text: string) => {
       fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -47,8 +59,11 @@ describe('architecture', () => {
     put('src/web/c.ts', "import { b } from '../cli/b.js';\nexport const c = b;\n");
     put('src/store/d.ts', "import { e } from '../app/e.js';\nexport const d = e;\n");
     put('src/mcp/g.ts', "import { b } from '../cli/b.js';\nexport const g = b;\n");
-    put('src/app/e.ts', "import { f } from './f.js';\nexport const e = f;\n");
-    put('src/app/f.ts', "import { e } from './e.js';\nexport const f = () => e;\n");
+    // A cycle closed only by `import type` is a cycle too, and so is one among the dashboard's modules.
+    put('src/app/e.ts', "import type { F } from './f.js';\nexport type E = F | 1;\n");
+    put('src/app/f.ts', "import type { E } from './e.js';\nexport type F = () => E;\n");
+    put('web/js/router.js', "import { page } from './pages/page.js';\nexport const route = () => page;\n");
+    put('web/js/pages/page.js', "import { route } from '../router.js';\nexport const page = () => route;\n");
     const r = cruise(dir);
     assert.notEqual(r.status, 0, r.out);
     for (const rule of [
@@ -60,6 +75,25 @@ describe('architecture', () => {
       'no-cycles',
     ])
       assert.match(r.out, new RegExp(`${rule}:`), `${rule} not reported:\n${r.out}`);
+    assert.match(r.out, /no-cycles: src\/app\/e\.ts/, r.out);
+    assert.match(r.out, /no-cycles: web\/js\//, r.out);
+  });
+});
+
+describe('dashboard file size', () => {
+  it('no file of web/ is over 400 lines', () => {
+    const r = webFileLines(ROOT);
+    assert.equal(r.status, 0, r.out);
+  });
+
+  it('a file over 400 lines is named, with its count, in one line', () => {
+    const dir = tmpDir();
+    fs.mkdirSync(path.join(dir, 'web', 'js', 'pages'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'web', 'js', 'pages', 'big.js'), 'export const x = 1;\n'.repeat(401));
+    fs.writeFileSync(path.join(dir, 'web', 'js', 'small.js'), 'export const y = 1;\n'.repeat(400));
+    const r = webFileLines(dir);
+    assert.equal(r.status, 1, r.out);
+    assert.equal(r.out, 'web-file-lines: web/js/pages/big.js: 401 lines, over 400: split it by job\n');
   });
 });
 
