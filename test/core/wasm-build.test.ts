@@ -14,7 +14,7 @@ describe('the embedded bulk reader', () => {
       compileBulkWasm(ROOT, out);
       const built = fs.readFileSync(out).toString('base64');
       const embedded = fs
-        .readFileSync(path.join(ROOT, 'src', 'core', 'bulk-wasm.ts'), 'utf8')
+        .readFileSync(path.join(ROOT, 'src/core/bulk-wasm.ts'), 'utf8')
         .match(/'([A-Za-z0-9+/=]+)'/g)!
         .map((x) => x.slice(1, -1))
         .join('');
