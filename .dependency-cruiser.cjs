@@ -24,7 +24,7 @@ module.exports = {
       comment:
         'A cycle makes two modules one: neither can be read, tested or moved alone. No exception, not even a cycle ' +
         'closed only by `import type`: a type two modules share goes down into a module both import ' +
-        '(core/report-types.ts, core/verdict-types.ts, sources/live-source.ts). The dashboard\'s modules (web/) too.',
+        '(core/base/report-types.ts, core/base/verdict-types.ts, sources/live-source.ts). The dashboard\'s modules (web/) too.',
       from: { path: '^(src|web)/' },
       to: { circular: true },
     },

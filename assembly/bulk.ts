@@ -1,8 +1,8 @@
-// AssemblyScript: the inner loop of src/core/bulk.ts (BulkReader), compiled to WebAssembly by
-// `npm run build:wasm` into src/core/bulk-wasm.ts. It reads SGLang's busy serving lines (Decode batch,
+// AssemblyScript: the inner loop of src/core/reading/bulk.ts (BulkReader), compiled to WebAssembly by
+// `npm run build:wasm` into src/core/base/bulk-wasm.ts. It reads SGLang's busy serving lines (Decode batch,
 // Prefill batch, uvicorn access lines) from a chunk copied into linear memory and sums them up; the
 // TypeScript side turns those sums into a ServingRun. The shapes and rules are those documented in
-// src/core/bulk.ts; the tests check that this reader and the general path agree on real and generated logs.
+// src/core/reading/bulk.ts; the tests check that this reader and the general path agree on real and generated logs.
 
 // Memory map (bytes). Static data (string literals) is placed at 9216 (scripts/lib/wasm.mjs --memoryBase),
 // in a gap of both maps: the bulk reader's below and the shape scanner's (RES 0-1024, HIST 1024-6624, SSER
@@ -693,7 +693,7 @@ export function reset(): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The shape scanner (src/core/scan.ts, ShapeWasm): vLLM access lines, llama-server and TGI serving lines.
+// The shape scanner (src/core/reading/scan.ts, ShapeWasm): vLLM access lines, llama-server and TGI serving lines.
 // Each line's frame is read here (vLLM's `(Name pid=N) ` prefix, TGI's stamp, none for llama-server), its
 // message hashed with every run of digits as one mark, and the hash looked up in a table the TypeScript side
 // fills from the general path (shapeSet). A line whose shape is not in the table, or whose frame differs,
@@ -1701,7 +1701,7 @@ export function shapeScan(start: i32, end: i32, engine: i32, maxLen: i32, yr: i3
   return s;
 }
 
-// ---- the checkpoint's checksum (src/core/checkpoint.ts, sumBytes): cyrb53's mixing over the bytes at
+// ---- the checkpoint's checksum (src/core/reading/checkpoint.ts, sumBytes): cyrb53's mixing over the bytes at
 // [start, end), four at a time (little-endian words, then the last bytes one by one), fed in pieces whose
 // lengths are multiples of four but the last. Here because a loop over a checkpoint's ~40 kB in JS runs in
 // V8's interpreter at every `firedup status` (~2.5 ms each way); compiled, it takes microseconds.
@@ -1740,7 +1740,7 @@ export function sumEnd(): f64 {
   return <f64>(h2 & 2097151) * 4294967296.0 + <f64>(<u32>h1);
 }
 
-// ---- the content hash (src/core/content-hash.ts): 128 bits of the bytes at [start, end), for telling whether
+// ---- the content hash (src/core/base/content-hash.ts): 128 bits of the bytes at [start, end), for telling whether
 // a log's first bytes are still those read last time (src/app/ingest.ts). Four 64-bit lanes with XXH64's round
 // and constants over 32-byte stripes; the last partial stripe zero-padded in a scratch area, the length mixed
 // in; each half of the result mixes all four lanes. Not a cryptographic hash: a change of the bytes goes

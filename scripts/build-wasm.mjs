@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Compiles assembly/bulk.ts (AssemblyScript) to WebAssembly and embeds it, base64, in
-// src/core/bulk-wasm.ts, so the core loads it without touching the filesystem and a clone needs no
+// src/core/base/bulk-wasm.ts, so the core loads it without touching the filesystem and a clone needs no
 // compiler. Run after changing assembly/bulk.ts: `npm run build:wasm`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,6 @@ export const BULK_WASM_BASE64 =
 ${lines.map((l, i) => `  '${l}'${i < lines.length - 1 ? ' +' : ';'}`).join('\n')}
 `;
 // One path string, so that scripts/move-modules.mjs finds it when the module moves.
-const target = 'src/core/bulk-wasm.ts';
+const target = 'src/core/base/bulk-wasm.ts';
 fs.writeFileSync(path.join(root, target), src);
 console.log(`${target}: ${b64.length} base64 chars`);

@@ -9,7 +9,7 @@
 // (f-string `{expr}` / `{expr:.2f}` / `{}`, %-style `%s %d %.2f %r %(name)s`, and the names the source fills
 // at run time, README §5) a non-greedy wildcard. Multi-line templates match their first line. Templates with
 // too little literal text to be told apart from other lines are skipped (counted in the report printed here
-// and by test/core/engine-catalog.test.ts). `--check` fails when the committed files differ from the output.
+// and by test/core/engines/engine-catalog.test.ts). `--check` fails when the committed files differ from the output.
 
 import fs from 'node:fs';
 import path from 'node:path';

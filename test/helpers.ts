@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LogAnalyzer } from '../src/core/analyzer.js';
-import type { AnalysisReport } from '../src/core/report.js';
+import { LogAnalyzer } from '../src/core/reading/analyzer.js';
+import type { AnalysisReport } from '../src/core/reading/report.js';
 
 /** The compiled tree the tests run from (dist/, or another --outDir). */
 export const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

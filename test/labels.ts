@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AnalysisReport } from '../src/core/report.js';
+import type { AnalysisReport } from '../src/core/reading/report.js';
 
 export interface Label {
   id: string;

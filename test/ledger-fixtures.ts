@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ParsedBench } from '../src/core/bench/index.js';
+import type { ParsedBench } from '../src/core/campaign/bench/index.js';
 import { recordFromReport } from '../src/store/record.js';
 import type { BenchRecord, LaunchRecord } from '../src/store/types.js';
 import { analyzeText, SCENARIOS } from './helpers.js';

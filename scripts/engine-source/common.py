@@ -1,6 +1,6 @@
 """Shared by the engine-source builders: the trees' metadata, failure classes from wording, the JSON written.
 
-Failure classes follow firedup's (src/core/types.ts FAILURE_CLASSES) with rules in the order the SGLang/vLLM
+Failure classes follow firedup's (src/core/base/types.ts FAILURE_CLASSES) with rules in the order the SGLang/vLLM
 catalogs used (research/engine-source README §2): killed, oom, port_in_use, timeout, cuda_error,
 model_not_found, unsupported, nccl, config_error, then the engine's fallback.
 """

@@ -29,9 +29,9 @@ export async function loadDist() {
     await Promise.all([
       imp('store/ledger.js'),
       imp('store/record.js'),
-      imp('core/analyzer.js'),
-      imp('core/bench/index.js'),
-      imp('core/targets.js'),
+      imp('core/reading/analyzer.js'),
+      imp('core/campaign/bench/index.js'),
+      imp('core/campaign/targets.js'),
     ]);
   return { Ledger, recordFromReport, LogAnalyzer, parseBenchOutput, parseTarget };
 }

@@ -1,7 +1,7 @@
 /** Importing a benchmark result into the ledger: its identity, where it ran, and the launch's clock. */
 import { createHash } from 'node:crypto';
-import type { ParsedBench } from '../core/bench/index.js';
-import type { BenchRecord, BenchResult, LaunchRecord } from '../core/records.js';
+import type { ParsedBench } from '../core/campaign/bench/index.js';
+import type { BenchRecord, BenchResult, LaunchRecord } from '../core/campaign/records.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 
 /** Names that mean "this machine": a bench run against them ran against a server here. */

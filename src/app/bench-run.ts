@@ -2,9 +2,9 @@
 import { BenchError } from '../bench/errors.js';
 import { type BenchPlan, type BenchRunResult, type RunHooks, runBench } from '../bench/run.js';
 import { type ServerInfo, servedModel, serverInfo } from '../bench/server-info.js';
-import { levelToBench } from '../core/bench/loadgen/to-result.js';
-import type { Slo } from '../core/bench/loadgen/types.js';
-import type { LaunchRecord } from '../core/records.js';
+import { levelToBench } from '../core/campaign/bench/loadgen/to-result.js';
+import type { Slo } from '../core/campaign/bench/loadgen/types.js';
+import type { LaunchRecord } from '../core/campaign/records.js';
 import { UsageError } from '../errors.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { LedgerError } from '../store/types.js';

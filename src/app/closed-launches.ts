@@ -4,7 +4,7 @@
  * grow with the number of launches. The launches the read let go are read back from the ledger, a page at a
  * time, by a command that prints them (`runs`), or the few a command needs (`status`: the one before the last).
  */
-import type { EarlierLaunches, LaunchRecord } from '../core/records.js';
+import type { EarlierLaunches, LaunchRecord } from '../core/campaign/records.js';
 import type { LogKey } from '../store/types.js';
 
 /** Closed launches written in one go: a few megabytes of records at most are held between writes. */

@@ -1,8 +1,8 @@
 import type { ServerMatch } from '../probes/server-identity.js';
 /** A live session on a container (`docker://NAME`): its log followed through docker, and the container's probes. */
 
-import type { ContainerObservation } from '../core/container.js';
-import type { ProcessObservation } from '../core/observations.js';
+import type { ContainerObservation } from '../core/verdict/container.js';
+import type { ProcessObservation } from '../core/verdict/observations.js';
 import { UsageError } from '../errors.js';
 import { probeGpu } from '../probes/gpu.js';
 import { probeHttp } from '../probes/http.js';

@@ -3,8 +3,8 @@
  * WatchedTarget, remote ones sharing one ssh connection per host. `rows()` is what `ps` prints and its
  * `--json` gives, one row per target.
  */
-import type { EngineId, FailureClass, Phase } from '../core/types.js';
-import type { LiveState } from '../core/verdict.js';
+import type { EngineId, FailureClass, Phase } from '../core/base/types.js';
+import type { LiveState } from '../core/verdict/verdict.js';
 import type { SshOptions } from '../sources/ssh/session.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { SshHosts, type SshHostsOptions } from './ssh-hosts.js';

@@ -6,10 +6,10 @@
  * the report holds the launches still open, and `earlier` reads the others back from the ledger when asked.
  */
 import type { Readable } from 'node:stream';
-import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
-import { CheckpointError } from '../core/checkpoint.js';
-import type { EarlierLaunches } from '../core/records.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
+import { type AnalyzerOptions, LogAnalyzer } from '../core/reading/analyzer.js';
+import { CheckpointError } from '../core/reading/checkpoint.js';
+import type { EarlierLaunches } from '../core/campaign/records.js';
+import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
 import { UsageError } from '../errors.js';
 import { parseHeads, remoteArgv } from '../sources/ssh/remote.js';
 import type { SshSession } from '../sources/ssh/session.js';

@@ -2,7 +2,7 @@
  * Reads a local log through the ledger, incrementally: the ledger keeps, per file, the byte offset of the
  * last line boundary read and the analyzer's checkpoint there, so `firedup status` on a 2 GB log that grew
  * by 1 MB reads about 1 MB. A file that was replaced (another inode) or rewritten (its first bytes hash
- * differently) is read from the start. The hashes are core/content-hash.ts's (128 bits, not cryptographic: an
+ * differently) is read from the start. The hashes are core/base/content-hash.ts's (128 bits, not cryptographic: an
  * accidental rewrite goes unseen with a chance of about 2^-64); an entry an older firedup wrote holds SHA-256
  * digests, checked once with node:crypto and saved again in the new form.
  *
@@ -12,13 +12,13 @@
  * report holds the launches still open, and `earlier` reads the others back from the ledger when asked.
  */
 import fs from 'node:fs';
-import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
-import { CheckpointError } from '../core/checkpoint.js';
-import { CONTENT_HASH_PREFIX, contentHash } from '../core/content-hash.js';
+import { type AnalyzerOptions, LogAnalyzer } from '../core/reading/analyzer.js';
+import { CheckpointError } from '../core/reading/checkpoint.js';
+import { CONTENT_HASH_PREFIX, contentHash } from '../core/base/content-hash.js';
 import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
-import type { EarlierLaunches } from '../core/records.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import type { ShapePlan } from '../core/scan.js';
+import type { EarlierLaunches } from '../core/campaign/records.js';
+import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
+import type { ShapePlan } from '../core/reading/scan.js';
 import { UsageError } from '../errors.js';
 import {
   describeFsError,
@@ -84,7 +84,7 @@ export const SAVE_EVERY = 256 << 20;
 const CHUNK = 8 << 20;
 
 /**
- * The bulk readers' WebAssembly (core/bulk-instance.ts) runs in V8's baseline compiler (Liftoff) and is compiled
+ * The bulk readers' WebAssembly (core/base/bulk-instance.ts) runs in V8's baseline compiler (Liftoff) and is compiled
  * again by its optimising one once a function has run for a while (--wasm-tiering-budget, in rough bytes of
  * code executed): 4-5 ms of CPU on another thread, which a read of many megabytes repays and an incremental
  * read of one never does (it is over first). When the ledger's entry says at most SHORT_READ bytes are new,
@@ -148,7 +148,7 @@ class LogFile {
     return this.rangeHash(0, len, sha256);
   }
 
-  /** The bytes [from, to) (up to the end of the file) hashed: core/content-hash.ts, or SHA-256 when given. */
+  /** The bytes [from, to) (up to the end of the file) hashed: core/base/content-hash.ts, or SHA-256 when given. */
   private rangeHash(from: number, to: number, sha256?: Sha256): string {
     // HEAD_LEN and TAIL_LEN fit the buffer; a longer range is no entry of ours: a hash no file matches
     if (to - from > this.buf.length) return 'too long';

@@ -5,8 +5,8 @@
  */
 
 import { redactText } from '../core/config/redact.js';
-import type { IntendedLaunch, LaunchRecord } from '../core/records.js';
-import type { LaunchReport } from '../core/report.js';
+import type { IntendedLaunch, LaunchRecord } from '../core/campaign/records.js';
+import type { LaunchReport } from '../core/reading/report.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { openLedger } from '../store/open.js';
 import { recordFromReport } from '../store/record.js';

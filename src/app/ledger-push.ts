@@ -7,7 +7,7 @@
  * own, since someone else's sweep of the same name may be there already), and pushing again updates it.
  */
 import { redactConfig } from '../core/config/redact.js';
-import type { BenchResult, LaunchRecord, SweepPointRecord } from '../core/records.js';
+import type { BenchResult, LaunchRecord, SweepPointRecord } from '../core/campaign/records.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 
 export interface PushResult {

@@ -5,18 +5,18 @@
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import { LogAnalyzer } from '../core/analyzer.js';
-import { containerVerdict, publishedUrl } from '../core/container.js';
-import type { Expectations } from '../core/expectations.js';
+import { LogAnalyzer } from '../core/reading/analyzer.js';
+import { containerVerdict, publishedUrl } from '../core/verdict/container.js';
+import type { Expectations } from '../core/verdict/expectations.js';
 import type {
   GpuObservation,
   HttpObservation,
   Observations,
   ProcessObservation,
-} from '../core/observations.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import type { EngineId } from '../core/types.js';
-import { liveVerdict, ProgressClock, type Verdict } from '../core/verdict.js';
+} from '../core/verdict/observations.js';
+import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
+import type { EngineId } from '../core/base/types.js';
+import { liveVerdict, ProgressClock, type Verdict } from '../core/verdict/verdict.js';
 import { probeGpu } from '../probes/gpu.js';
 import { probeHttp } from '../probes/http.js';
 import { identifyServer, probeProcess } from '../probes/process.js';

@@ -8,10 +8,10 @@ import { combineNodes, headLaunch, type MultiNodeReport } from '../core/multinod
 import { nodeIdentity } from '../core/multinode/identity.js';
 import { combineVerdicts } from '../core/multinode/live.js';
 import { matchLatest } from '../core/multinode/match.js';
-import type { Observations } from '../core/observations.js';
-import type { LaunchRecord } from '../core/records.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import type { Verdict } from '../core/verdict.js';
+import type { Observations } from '../core/verdict/observations.js';
+import type { LaunchRecord } from '../core/campaign/records.js';
+import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
+import type { Verdict } from '../core/verdict/verdict.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import type { LiveEvent, LiveSession } from './live.js';
 import { recordMultiLaunch } from './multinode.js';

@@ -7,9 +7,9 @@
 import { combineNodes, headLaunch, type MultiNodeReport } from '../core/multinode/combine.js';
 import { combineVerdicts, type NodeVerdict } from '../core/multinode/live.js';
 import { type Match, matchLatest, matchTo, type NodeLog } from '../core/multinode/match.js';
-import type { LaunchRecord } from '../core/records.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import type { Verdict } from '../core/verdict.js';
+import type { LaunchRecord } from '../core/campaign/records.js';
+import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
+import type { Verdict } from '../core/verdict/verdict.js';
 import { FiredupError, UsageError } from '../errors.js';
 import type { ReadResult } from '../sources/file.js';
 import type { SshOptions } from '../sources/ssh/session.js';

@@ -1,11 +1,11 @@
 /** Recording what is read into the ledger: where a log is, live verdicts kept on records, a live session's recorder. */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Expectations } from '../core/expectations.js';
-import { isKeptLiveState } from '../core/launch-state.js';
-import type { LaunchRecord, LiveMark } from '../core/records.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import type { Verdict } from '../core/verdict.js';
+import type { Expectations } from '../core/verdict/expectations.js';
+import { isKeptLiveState } from '../core/verdict/launch-state.js';
+import type { LaunchRecord, LiveMark } from '../core/campaign/records.js';
+import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
+import type { Verdict } from '../core/verdict/verdict.js';
 import type { ReadFile } from '../sources/stdin.js';
 import { parseTarget } from '../sources/target.js';
 import { expectationsFor } from '../store/history.js';

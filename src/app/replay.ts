@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ReplayLaunch, type ReplayStep, replayPhases } from '../core/replay.js';
+import { type ReplayLaunch, type ReplayStep, replayPhases } from '../core/replay/replay.js';
 import { UsageError } from '../errors.js';
 
 /**

@@ -38,9 +38,9 @@ import {
   type SweepSpec,
   splitCommand,
   type Variant,
-} from '../core/sweep/plan.js';
-import { parseTarget, TargetParseError } from '../core/targets.js';
-import { ENGINES, type EngineId } from '../core/types.js';
+} from '../core/campaign/sweep/plan.js';
+import { parseTarget, TargetParseError } from '../core/campaign/targets.js';
+import { ENGINES, type EngineId } from '../core/base/types.js';
 import { UsageError } from '../errors.js';
 import { readConfigFile } from './config-file.js';
 

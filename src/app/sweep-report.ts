@@ -1,9 +1,9 @@
 /**
  * A sweep's report from the ledger: its runs, their launches and benches, ranked against the sweep's targets
- * (core/sweep/rank.ts). One reader for `firedup sweep`'s closing table, `firedup sweep report` and the dashboard.
+ * (core/campaign/sweep/rank.ts). One reader for `firedup sweep`'s closing table, `firedup sweep report` and the dashboard.
  */
 
-import type { LaunchRecord, SweepPointRecord, TargetRecord } from '../core/records.js';
+import type { LaunchRecord, SweepPointRecord, TargetRecord } from '../core/campaign/records.js';
 import {
   bestPoint,
   type Difference,
@@ -12,8 +12,8 @@ import {
   type PointRun,
   type PointSummary,
   rankPoints,
-} from '../core/sweep/rank.js';
-import { parseTarget } from '../core/targets.js';
+} from '../core/campaign/sweep/rank.js';
+import { parseTarget } from '../core/campaign/targets.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 
 export interface SweepReport {

@@ -8,8 +8,8 @@
  */
 import { EventEmitter } from 'node:events';
 import type { NodeVerdict } from '../core/multinode/live.js';
-import type { LaunchRecord } from '../core/records.js';
-import type { Verdict } from '../core/verdict.js';
+import type { LaunchRecord } from '../core/campaign/records.js';
+import type { Verdict } from '../core/verdict/verdict.js';
 import { LiveThrottle } from './live-throttle.js';
 import { MultiNodeLive, recordJoined } from './multinode-live.js';
 import type { HostReach } from './ssh-hosts.js';

@@ -5,12 +5,12 @@
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import type { ContainerObservation } from '../core/container.js';
+import type { ContainerObservation } from '../core/verdict/container.js';
 import type { NodeVerdict } from '../core/multinode/live.js';
-import type { GpuObservation } from '../core/observations.js';
-import type { LaunchReport } from '../core/report.js';
-import type { EngineId } from '../core/types.js';
-import type { Verdict } from '../core/verdict.js';
+import type { GpuObservation } from '../core/verdict/observations.js';
+import type { LaunchReport } from '../core/reading/report.js';
+import type { EngineId } from '../core/base/types.js';
+import type { Verdict } from '../core/verdict/verdict.js';
 import { identifyServer } from '../probes/process.js';
 import type { SshOptions, SshSession } from '../sources/ssh/session.js';
 import type { LedgerStore } from '../store/ledger-store.js';

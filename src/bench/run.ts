@@ -4,9 +4,9 @@
  * rate), discards warmup requests, and returns each level's metrics. Nothing here prints or records: callers
  * get progress through a callback and the result as a value.
  */
-import { levelMetrics, outputTokensOf } from '../core/bench/loadgen/metrics.js';
-import { type Prompt, rng } from '../core/bench/loadgen/prompts.js';
-import type { Level, LevelMetrics, RequestRecord, Slo } from '../core/bench/loadgen/types.js';
+import { levelMetrics, outputTokensOf } from '../core/campaign/bench/loadgen/metrics.js';
+import { type Prompt, rng } from '../core/campaign/bench/loadgen/prompts.js';
+import type { Level, LevelMetrics, RequestRecord, Slo } from '../core/campaign/bench/loadgen/types.js';
 import { makeAgent, type StreamTarget, streamRequest } from './stream-request.js';
 
 export type Endpoint = 'completions' | 'chat';

@@ -6,9 +6,9 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { readEvent } from '../core/bench/loadgen/chunk.js';
-import { SseError, SseReader } from '../core/bench/loadgen/sse.js';
-import type { FailureKind, RequestRecord } from '../core/bench/loadgen/types.js';
+import { readEvent } from '../core/campaign/bench/loadgen/chunk.js';
+import { SseError, SseReader } from '../core/campaign/bench/loadgen/sse.js';
+import type { FailureKind, RequestRecord } from '../core/campaign/bench/loadgen/types.js';
 
 export interface StreamTarget {
   url: URL;

@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import { attachBenches, fingerprinted, type Placed, place, wallOf } from '../app/bench-import.js';
-import { BenchParseError, type ParsedBench, parseBenchOutput } from '../core/bench/index.js';
-import type { BenchRecord, LaunchRecord } from '../core/records.js';
+import { BenchParseError, type ParsedBench, parseBenchOutput } from '../core/campaign/bench/index.js';
+import type { BenchRecord, LaunchRecord } from '../core/campaign/records.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { LedgerError } from '../store/types.js';
 import { type FlagSpec, parseArgs } from './args.js';

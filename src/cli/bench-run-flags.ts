@@ -4,9 +4,9 @@
  */
 import fs from 'node:fs';
 import type { BenchPlan, Endpoint } from '../bench/run.js';
-import { DatasetError, type Prompt, parseDataset, randomPrompt, rng } from '../core/bench/loadgen/prompts.js';
-import { parseSlo } from '../core/bench/loadgen/slo.js';
-import type { Level } from '../core/bench/loadgen/types.js';
+import { DatasetError, type Prompt, parseDataset, randomPrompt, rng } from '../core/campaign/bench/loadgen/prompts.js';
+import { parseSlo } from '../core/campaign/bench/loadgen/slo.js';
+import type { Level } from '../core/campaign/bench/loadgen/types.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { LEDGER_FLAGS } from './ledger-commands.js';

@@ -1,7 +1,7 @@
 /** What `bench run` shows: a live progress line on a terminal (stderr), and the results table at the end. */
 
 import type { BenchRunResult, Progress } from '../bench/run.js';
-import type { LatencyDist, Level, LevelMetrics } from '../core/bench/loadgen/types.js';
+import type { LatencyDist, Level, LevelMetrics } from '../core/campaign/bench/loadgen/types.js';
 import { fmtNum } from './format-ledger.js';
 import type { Style } from './style.js';
 import { type Row, renderTable } from './table.js';

@@ -3,8 +3,8 @@
  * --help` (= `firedup help CMD`), "did you mean" on commands and `firedup completion`. Data only, so
  * help costs no command module's load.
  */
-import { LAUNCH_STATES } from '../core/launch-state.js';
-import { ENGINES } from '../core/types.js';
+import { LAUNCH_STATES } from '../core/verdict/launch-state.js';
+import { ENGINES } from '../core/base/types.js';
 
 export interface CommandDoc {
   name: string;

@@ -1,7 +1,7 @@
 /**
  * `firedup demo`: replays a bundled GLM-5 launch (load, warm-up, serving, shutdown) into a temporary log,
  * with its HTTP endpoints answering in step, and watches it: the live view in half a minute, no GPU. The
- * timing (core/demo-plan.ts) lingers on the start-up phases and hurries through serving.
+ * timing (core/replay/demo-plan.ts) lingers on the start-up phases and hurries through serving.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runReplay } from '../app/replay.js';
-import { planDemo } from '../core/demo-plan.js';
+import { planDemo } from '../core/replay/demo-plan.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
 import { fmtDuration } from './format.js';

@@ -1,5 +1,5 @@
 /** `firedup status --explain` as text: each conclusion with the lines behind it, then what no rule knew. */
-import type { Explanation } from '../core/explain-report.js';
+import type { Explanation } from '../core/reading/explain-report.js';
 import type { Style } from './style.js';
 
 const SHAPES_SHOWN = 40;

@@ -1,10 +1,10 @@
 /** Human-readable output of the ledger commands: `runs` (no file), `show`, `target list`, `bench import`. */
 
-import { tooManyFailed } from '../core/bench/select.js';
-import { VOLATILE } from '../core/diff.js';
-import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
-import type { TargetResult } from '../core/targets.js';
-import { TARGET_METRICS } from '../core/targets.js';
+import { tooManyFailed } from '../core/campaign/bench/select.js';
+import { VOLATILE } from '../core/campaign/diff.js';
+import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/campaign/records.js';
+import type { TargetResult } from '../core/campaign/targets.js';
+import { TARGET_METRICS } from '../core/campaign/targets.js';
 import { fmtDuration, fmtValue, progressText, summaryLine } from './format.js';
 import { formatNodes } from './format-nodes.js';
 import type { Style } from './style.js';

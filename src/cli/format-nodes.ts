@@ -1,7 +1,7 @@
 /** The nodes of a multi-node launch, as `status`, `runs` and `show` print them under the launch. */
 import type { MultiNodeReport, NodeSummary } from '../core/multinode/combine.js';
 import type { NodeVerdict } from '../core/multinode/live.js';
-import type { Verdict } from '../core/verdict.js';
+import type { Verdict } from '../core/verdict/verdict.js';
 import type { Style } from './style.js';
 import { type Row, renderTable } from './table.js';
 

@@ -1,7 +1,7 @@
 /** Human-readable output: readable at a glance, the evidence one line away. */
-import { diffConfig } from '../core/diff.js';
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
-import { LIVE_STATES, logEvidence, type Verdict } from '../core/verdict.js';
+import { diffConfig } from '../core/campaign/diff.js';
+import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
+import { LIVE_STATES, logEvidence, type Verdict } from '../core/verdict/verdict.js';
 import type { Style } from './style.js';
 import { fitReport, outputWidth } from './width.js';
 
@@ -255,7 +255,7 @@ export function formatStatus(
   return `${fitReport(out, width, isQuoted).join('\n')}\n`;
 }
 
-/** One plain sentence when the reading is not to be fully trusted (see src/core/confidence.ts). */
+/** One plain sentence when the reading is not to be fully trusted (see src/core/reading/confidence.ts). */
 export function confidenceLine(l: LaunchReport): string | null {
   if (l.confidence === 'high') return null;
   const why = l.confidenceReasons.join(', ');

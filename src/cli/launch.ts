@@ -6,10 +6,10 @@
 import { checkCommand, defaultLogName } from '../app/launch-process.js';
 import { LaunchError, WatchedLaunch } from '../app/launch-server.js';
 import type { LiveEvent } from '../app/live.js';
-import { intendedUrl, parseCommand } from '../core/intended.js';
-import type { IntendedCheck, Mismatch } from '../core/intended-check.js';
-import type { LaunchReport } from '../core/report.js';
-import type { Verdict } from '../core/verdict.js';
+import { intendedUrl, parseCommand } from '../core/campaign/intended.js';
+import type { IntendedCheck, Mismatch } from '../core/campaign/intended-check.js';
+import type { LaunchReport } from '../core/reading/report.js';
+import type { Verdict } from '../core/verdict/verdict.js';
 import type { EngineInstall } from '../probes/engine-install.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';

@@ -5,15 +5,15 @@
 import fs from 'node:fs';
 import { explainNoLaunch, isRemote, launchRecords } from '../app/read-log.js';
 import { logIdentity, thisUser } from '../app/recording.js';
-import { bestBench } from '../core/bench/select.js';
+import { bestBench } from '../core/campaign/bench/select.js';
 import { redactText } from '../core/config/redact.js';
-import { diffLaunches } from '../core/launch-diff.js';
-import { LAUNCH_STATES } from '../core/launch-state.js';
+import { diffLaunches } from '../core/campaign/launch-diff.js';
+import { LAUNCH_STATES } from '../core/verdict/launch-state.js';
 import { type NodeListEntry, nodeList } from '../core/multinode/combine.js';
-import type { LaunchRecord } from '../core/records.js';
-import { summaryKeys } from '../core/report.js';
-import { evaluateTargets, parseTarget, TargetParseError } from '../core/targets.js';
-import type { VerdictEvidence } from '../core/verdict.js';
+import type { LaunchRecord } from '../core/campaign/records.js';
+import { summaryKeys } from '../core/reading/report.js';
+import { evaluateTargets, parseTarget, TargetParseError } from '../core/campaign/targets.js';
+import type { VerdictEvidence } from '../core/verdict/verdict.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 
 import { isUrl } from '../store/ledger-url.js';

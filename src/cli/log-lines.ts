@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import { redactText } from '../core/config/redact.js';
 import { decodeLine } from '../core/lines/clean.js';
-import type { LaunchReport } from '../core/report.js';
-import type { VerdictEvidence } from '../core/verdict.js';
+import type { LaunchReport } from '../core/reading/report.js';
+import type { VerdictEvidence } from '../core/verdict/verdict.js';
 import { UsageError } from './errors.js';
 import type { Style } from './style.js';
 

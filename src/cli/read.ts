@@ -1,6 +1,6 @@
 /** The flags every log-reading command shares (`--engine`, `--ssh-config`, `--ssh-option`); the reading itself is app/read-log.ts. */
 import { readLog, readWarning } from '../app/read-log.js';
-import { ENGINES, type EngineId } from '../core/types.js';
+import { ENGINES, type EngineId } from '../core/base/types.js';
 import type { ReadResult } from '../sources/file.js';
 import type { SshOptions } from '../sources/ssh/session.js';
 import { choice } from './args.js';

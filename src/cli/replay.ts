@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { runReplay } from '../app/replay.js';
-import { planReplay } from '../core/replay.js';
+import { planReplay } from '../core/replay/replay.js';
 import { describeFsError } from '../sources/file.js';
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';

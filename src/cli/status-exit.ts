@@ -1,7 +1,7 @@
 /** What `status` exits with for each outcome, and `runs --json`'s writer: shared by one log and several nodes. */
 import { once } from 'node:events';
-import type { EarlierLaunches } from '../core/records.js';
-import { type AnalysisReport, type LaunchReport, reportedEngine } from '../core/report.js';
+import type { EarlierLaunches } from '../core/campaign/records.js';
+import { type AnalysisReport, type LaunchReport, reportedEngine } from '../core/reading/report.js';
 import type { TextSpool } from './spool.js';
 
 export const STATUS_EXIT: Record<LaunchReport['outcome'], number> = {

@@ -3,9 +3,9 @@
 import type { LoadedSweep } from '../app/sweep-file.js';
 import type { SweepReport } from '../app/sweep-report.js';
 import type { PlannedPoint, SweepEvent } from '../app/sweep-run.js';
-import { redactArgv } from '../core/intended-env.js';
-import type { SweepPointStatus } from '../core/records.js';
-import type { PointSummary } from '../core/sweep/rank.js';
+import { redactArgv } from '../core/campaign/intended-env.js';
+import type { SweepPointStatus } from '../core/campaign/records.js';
+import type { PointSummary } from '../core/campaign/sweep/rank.js';
 import { fmtNum, shortId } from './format-ledger.js';
 import type { Style } from './style.js';
 import { type Row, renderTable } from './table.js';

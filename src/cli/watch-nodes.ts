@@ -4,7 +4,7 @@ import { checkNodeTargets } from '../app/multinode.js';
 import { MultiNodeLive, recordJoined } from '../app/multinode-live.js';
 import { isRemote } from '../app/read-log.js';
 import { remoteLive } from '../app/remote-live.js';
-import type { Verdict } from '../core/verdict.js';
+import type { Verdict } from '../core/verdict/verdict.js';
 import { parseTarget } from '../sources/target.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { UsageError } from './errors.js';

@@ -7,9 +7,9 @@ import { MultiNodeLive, type NodeEvent } from '../app/multinode-live.js';
 import { isContainer, isRemote } from '../app/read-log.js';
 import { LiveRecording, logIdentity, machineOf, thisMachine } from '../app/recording.js';
 import { remoteLive } from '../app/remote-live.js';
-import { PHASES } from '../core/types.js';
-import type { Verdict } from '../core/verdict.js';
-import { waitExitCode } from '../core/verdict.js';
+import { PHASES } from '../core/base/types.js';
+import type { Verdict } from '../core/verdict/verdict.js';
+import { waitExitCode } from '../core/verdict/verdict.js';
 import { describeFsError, localKind } from '../sources/file.js';
 
 import { type FlagSpec, parseArgs } from './args.js';

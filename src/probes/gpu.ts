@@ -4,8 +4,8 @@
  * one deadline covers both queries, and the process group is killed when it passes.
  */
 import { spawn } from 'node:child_process';
-import { APPS_QUERY_FIELDS, GPU_QUERY_FIELDS, parseComputeApps, parseGpuQuery } from '../core/gpu.js';
-import type { GpuObservation } from '../core/observations.js';
+import { APPS_QUERY_FIELDS, GPU_QUERY_FIELDS, parseComputeApps, parseGpuQuery } from '../core/verdict/gpu.js';
+import type { GpuObservation } from '../core/verdict/observations.js';
 
 /** Runs argv (no shell) and resolves with stdout; `signal` asks it to stop. */
 export type ExecArgv = (argv: string[], signal?: AbortSignal) => Promise<string>;

@@ -4,7 +4,7 @@
  * loading) and "ready" (200); once ready, the info endpoints say which version and model are served.
  */
 import { redactConfig, redactText } from '../core/config/redact.js';
-import type { HttpObservation, HttpState } from '../core/observations.js';
+import type { HttpObservation, HttpState } from '../core/verdict/observations.js';
 
 export interface ProbeHttpOptions {
   timeoutMs?: number;

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import type { ProcessObservation } from '../core/observations.js';
+import type { ProcessObservation } from '../core/verdict/observations.js';
 import { looksLikeLaunch } from './launch-patterns.js';
 import { matchServer, type ServerClaim, type ServerMatch, type TableProcess } from './server-identity.js';
 

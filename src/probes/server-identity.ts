@@ -5,7 +5,7 @@
  * launch's own model and port. When several qualify, or none does, the answer says so and lists the
  * candidates: it never picks one. Pure: the process table comes in as data (local /proc or a remote one).
  */
-import type { ProcessCandidate, ProcessSearch } from '../core/observations.js';
+import type { ProcessCandidate, ProcessSearch } from '../core/verdict/observations.js';
 import { looksLikeLaunch } from './launch-patterns.js';
 
 /** What the launch's log says about its server. */

@@ -1,11 +1,11 @@
 /** Reads a log file (or stdin) into the core, in fixed-size chunks so memory does not grow with the file. */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { type AnalyzerOptions, LogAnalyzer } from '../core/analyzer.js';
-import type { RangeScan } from '../core/range-scan.js';
-import type { EarlierLaunches } from '../core/records.js';
-import type { AnalysisReport } from '../core/report.js';
-import type { ShapePlan } from '../core/scan.js';
+import { type AnalyzerOptions, LogAnalyzer } from '../core/reading/analyzer.js';
+import type { RangeScan } from '../core/reading/range-scan.js';
+import type { EarlierLaunches } from '../core/campaign/records.js';
+import type { AnalysisReport } from '../core/reading/report.js';
+import type { ShapePlan } from '../core/reading/scan.js';
 import { UsageError } from '../errors.js';
 
 const CHUNK = 8 << 20;

@@ -1,8 +1,8 @@
 /** Worker thread: reads a byte range of a log with a RangeScanner and sends the segments back. */
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { RangeScanner } from '../core/range-scan.js';
-import type { ShapePlan } from '../core/scan.js';
+import { RangeScanner } from '../core/reading/range-scan.js';
+import type { ShapePlan } from '../core/reading/scan.js';
 
 interface Job {
   path: string;

@@ -1,5 +1,5 @@
 /** History-aware expectations: the ledger's earlier launches like this one, folded into medians. */
-import { type Expectations, expectationsFrom } from '../core/expectations.js';
+import { type Expectations, expectationsFrom } from '../core/verdict/expectations.js';
 import type { HistoryKey, LaunchRecord } from './types.js';
 
 export interface HistorySource {

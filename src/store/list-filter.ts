@@ -2,14 +2,14 @@
  * list()'s filters as SQL, for both ledgers: the clauses are the same; what differs by dialect (matching a
  * model name without case, a config field against what the user typed) comes in a `FilterDialect`.
  */
-import { STATE_ORDER } from '../core/types.js';
+import { STATE_ORDER } from '../core/base/types.js';
 import { MACHINE_SQL, machineOf, thisMachine } from './identity.js';
 import { type LaunchFilter, type LaunchSortKey, LedgerError, MAX_TERMS } from './types.js';
 
 /** Newest first: by the log's own start time, else when firedup first saw the launch. */
 export const NEWEST_FIRST = 'ORDER BY coalesce(start_ts, first_seen) DESC, id DESC';
 /**
- * The launch's state (src/core/launch-state.ts, launchState) in SQL, for `--outcome`: the live verdict kept
+ * The launch's state (src/core/verdict/launch-state.ts, launchState) in SQL, for `--outcome`: the live verdict kept
  * where the log leaves the launch open. The two must say the same.
  */
 export const STATE_SQL = `CASE WHEN outcome IN ('in_progress', 'ready', 'serving') AND live_state IN ('stalled', 'dead', 'exited')

@@ -1,12 +1,12 @@
 /** Building what the ledger keeps: a launch record from a report (identity, config hash, indexed numbers), and rows back into records. */
 
 import { createRequire } from 'node:module';
-import { VOLATILE } from '../core/diff.js';
-import { launchState } from '../core/launch-state.js';
+import { VOLATILE } from '../core/campaign/diff.js';
+import { launchState } from '../core/verdict/launch-state.js';
 import { nodeList } from '../core/multinode/combine.js';
-import type { LaunchReport } from '../core/report.js';
-import { sha256Hex } from '../core/sha256.js';
-import { PHASES } from '../core/types.js';
+import type { LaunchReport } from '../core/reading/report.js';
+import { sha256Hex } from '../core/base/sha256.js';
+import { PHASES } from '../core/base/types.js';
 import { machineOf, thisUser } from './identity.js';
 import type {
   BenchRecord,
@@ -26,7 +26,7 @@ let hashes = 0;
 let nativeSha: ((text: string) => string) | null = null;
 
 /**
- * SHA-256 cut to 16 digits: core/sha256.ts (the same digest, without loading node:crypto, which costs ~2 ms of
+ * SHA-256 cut to 16 digits: core/base/sha256.ts (the same digest, without loading node:crypto, which costs ~2 ms of
  * every `firedup status`) for the first few, then node:crypto's one-shot hash, about 4x faster per text.
  */
 function sha16(text: string): string {

@@ -2,7 +2,7 @@
  * Keeps the ledger up to date while a log is watched: each launch is written when it first appears, when its
  * phase, outcome or failure changes, and otherwise at most every few seconds while it grows (throughput).
  */
-import type { AnalysisReport, LaunchReport } from '../core/report.js';
+import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
 import { type RecordContext, recordFromReport } from './record.js';
 import type { LaunchRecord } from './types.js';
 

@@ -4,7 +4,7 @@
  * implements them on SQLite, `pg/store.ts` on Postgres.
  */
 import type { NodeListEntry } from '../core/multinode/combine.js';
-import type { LaunchRecord } from '../core/records.js';
+import type { LaunchRecord } from '../core/campaign/records.js';
 
 export type {
   BenchRecord,
@@ -20,7 +20,7 @@ export type {
   SweepPointRecord,
   SweepPointStatus,
   TargetRecord,
-} from '../core/records.js';
+} from '../core/campaign/records.js';
 
 import { FiredupError } from '../errors.js';
 

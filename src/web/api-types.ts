@@ -5,8 +5,8 @@
 
 import type { GpuSummary, TargetSnapshot } from '../app/watched-target.js';
 import type { NodeListEntry } from '../core/multinode/combine.js';
-import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/records.js';
-import type { LaunchReport, ThroughputReport } from '../core/report.js';
+import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/campaign/records.js';
+import type { LaunchReport, ThroughputReport } from '../core/reading/report.js';
 import type { LaunchFacets } from '../store/types.js';
 
 /** A target evaluated against one launch: pass is null when the launch has no value for the metric. */

@@ -4,8 +4,8 @@
  * ports picked at random) never count as a difference: they change on every launch.
  */
 import { groupByConfig } from '../core/config/groups.js';
-import { diffConfig } from '../core/diff.js';
-import type { LaunchRecord } from '../core/records.js';
+import { diffConfig } from '../core/campaign/diff.js';
+import type { LaunchRecord } from '../core/campaign/records.js';
 
 export function compareConfigs(launches: ReadonlyArray<{ report: Pick<LaunchRecord['report'], 'config'> }>): {
   changes: Array<{ key: string; values: unknown[] }>;

@@ -6,8 +6,8 @@
  */
 
 import { engineModule } from '../core/engines/index.js';
-import type { LaunchRecord } from '../core/records.js';
-import type { EngineId, Phase } from '../core/types.js';
+import type { LaunchRecord } from '../core/campaign/records.js';
+import type { EngineId, Phase } from '../core/base/types.js';
 import type { LastLook } from './api-types.js';
 
 /** A quiet time past this is two clocks that disagree (a log in local time written as UTC), not a silence. */

@@ -6,9 +6,9 @@
  * fire alerts or bend graphs the way a made-up zero would.
  */
 import { engineModule } from '../core/engines/index.js';
-import type { LaunchReport } from '../core/report.js';
-import { type EngineId, PHASES, type Phase } from '../core/types.js';
-import { LIVE_STATES, type Verdict } from '../core/verdict.js';
+import type { LaunchReport } from '../core/reading/report.js';
+import { type EngineId, PHASES, type Phase } from '../core/base/types.js';
+import { LIVE_STATES, type Verdict } from '../core/verdict/verdict.js';
 import type { GpuSummary } from './api-types.js';
 
 export interface MetricsTarget {

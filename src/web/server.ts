@@ -6,7 +6,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FleetTarget } from '../app/fleet.js';
-import type { LaunchRecord } from '../core/records.js';
+import type { LaunchRecord } from '../core/campaign/records.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { Api, HttpError } from './api.js';
 import type { LiveSummary, LiveTarget } from './api-types.js';

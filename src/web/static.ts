@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OUTCOMES, PHASES, STATE_ORDER } from '../core/types.js';
-import { LIVE_STATES } from '../core/verdict.js';
+import { OUTCOMES, PHASES, STATE_ORDER } from '../core/base/types.js';
+import { LIVE_STATES } from '../core/verdict/verdict.js';
 
 export interface StaticFile {
   file: string;

@@ -12,7 +12,7 @@ import {
   type ClosedLedger,
   ClosedWriter,
 } from '../../src/app/closed-launches.js';
-import type { LaunchRecord } from '../../src/core/records.js';
+import type { LaunchRecord } from '../../src/core/campaign/records.js';
 
 type Call = { kind: 'stage' | 'write'; ids: string[] };
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { LiveSession } from '../../src/app/live.js';
-import type { HttpObservation, ProcessObservation } from '../../src/core/observations.js';
+import type { HttpObservation, ProcessObservation } from '../../src/core/verdict/observations.js';
 import type { LiveProbes } from '../../src/probes/types.js';
 import { tmpDir } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { type BenchPlan, runBench } from '../../src/bench/run.js';
-import type { Prompt } from '../../src/core/bench/loadgen/prompts.js';
+import type { Prompt } from '../../src/core/campaign/bench/loadgen/prompts.js';
 import { loopbackRttMs, type Script, type ScriptedServer, startScripted } from '../scripted-openai.js';
 
 const prompts: Prompt[] = [{ text: 'one two three four', maxTokens: 16 }];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { LaunchRecord } from '../../src/core/records.js';
+import type { LaunchRecord } from '../../src/core/campaign/records.js';
 import { Ledger } from '../../src/store/ledger.js';
 import { spawnCli, tmpDir } from '../helpers.js';
 import { scenarioRecords } from '../ledger-fixtures.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { lineShape } from '../../src/core/shape.js';
+import { lineShape } from '../../src/core/reading/shape.js';
 import { runCli, tmpDir } from '../helpers.js';
 
 /** A made-up vLLM launch with one log call no rule knows, printed three times with other numbers. */

@@ -64,7 +64,7 @@ describe('demo, and the --on-ready / --on-fail hooks', () => {
   });
 
   it('the demo spends its time on start-up, and closes the port before the shutdown line', async () => {
-    const { planDemo, DOWN_PAUSE } = await import('../../src/core/demo-plan.js');
+    const { planDemo, DOWN_PAUSE } = await import('../../src/core/replay/demo-plan.js');
     const text = fs.readFileSync(path.join(ROOT, 'examples', 'glm5-launch-to-shutdown.log'), 'latin1');
     const { steps, seconds } = planDemo(text, 10);
     const at = (line: number) => steps[line - 1]!.at;

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { countPoints, expandPoints, iteratePoints } from '../../src/core/sweep/plan.js';
+import { countPoints, expandPoints, iteratePoints } from '../../src/core/campaign/sweep/plan.js';
 import { BIN, tmpDir } from '../helpers.js';
 
 const sweep = (args: string[]) =>

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { makeStyle } from '../../src/cli/style.js';
 import { renderBlock } from '../../src/cli/view.js';
 import { combineVerdicts } from '../../src/core/multinode/live.js';
-import { liveVerdict } from '../../src/core/verdict.js';
+import { liveVerdict } from '../../src/core/verdict/verdict.js';
 import { sglangNode } from '../core/multinode/fixtures.js';
 import { analyzeText } from '../helpers.js';
 

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runBench } from '../../src/bench/run.js';
 import { servedModel, serverInfo } from '../../src/bench/server-info.js';
-import { outputTokensOf } from '../../src/core/bench/loadgen/metrics.js';
-import { randomPrompt, rng } from '../../src/core/bench/loadgen/prompts.js';
+import { outputTokensOf } from '../../src/core/campaign/bench/loadgen/metrics.js';
+import { randomPrompt, rng } from '../../src/core/campaign/bench/loadgen/prompts.js';
 import { tmpDir } from '../helpers.js';
 import { ensureLlama, freePort, healthy, type LlamaServer, startLlama, waitFor } from '../llama.js';
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parseCommand } from '../../src/core/intended.js';
+import { parseCommand } from '../../src/core/campaign/intended.js';
 import {
   discoverEngineInstall,
   parseBinaryVersion,

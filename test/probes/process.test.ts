@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { ProcessObservation } from '../../src/core/observations.js';
+import type { ProcessObservation } from '../../src/core/verdict/observations.js';
 import {
   findServerPid,
   identifyServer,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ingestRemote, type RemoteIngestResult } from '../../src/app/ingest-remote.js';
-import type { LaunchReport } from '../../src/core/report.js';
+import type { LaunchReport } from '../../src/core/reading/report.js';
 import { SshSession } from '../../src/sources/ssh/session.js';
 import { Ledger } from '../../src/store/ledger.js';
 import { analyzeBytes, runCli, SCENARIOS, tmpDir } from '../helpers.js';

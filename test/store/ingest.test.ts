@@ -13,8 +13,8 @@ import {
   TAIL_LEN,
   TIERING_BUDGET,
 } from '../../src/app/ingest.js';
-import { LogAnalyzer } from '../../src/core/analyzer.js';
-import type { LaunchReport } from '../../src/core/report.js';
+import { LogAnalyzer } from '../../src/core/reading/analyzer.js';
+import type { LaunchReport } from '../../src/core/reading/report.js';
 import { analyzeFile } from '../../src/sources/file.js';
 import { Ledger } from '../../src/store/ledger.js';
 import type { LaunchRecord, LogKey, LogState } from '../../src/store/types.js';

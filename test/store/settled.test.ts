@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ingestLocal } from '../../src/app/ingest.js';
-import type { LaunchReport } from '../../src/core/report.js';
+import type { LaunchReport } from '../../src/core/reading/report.js';
 import { ROOT, SCENARIOS, SHARED, tmpDir } from '../helpers.js';
 
 /** Every log of a corpus directory, one after another in one file (a relaunch appended with `>>` each time). */

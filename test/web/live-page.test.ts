@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { STATE_ORDER } from '../../src/core/types.js';
+import { STATE_ORDER } from '../../src/core/base/types.js';
 import { Ledger } from '../../src/store/ledger.js';
 import { recordFromReport } from '../../src/store/record.js';
 import type { LaunchRecord } from '../../src/store/types.js';

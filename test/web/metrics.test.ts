@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import type { LaunchReport } from '../../src/core/report.js';
-import { liveVerdict } from '../../src/core/verdict.js';
+import type { LaunchReport } from '../../src/core/reading/report.js';
+import { liveVerdict } from '../../src/core/verdict/verdict.js';
 import { enginePhases, escapeLabel, type MetricsTarget, renderMetrics } from '../../src/web/metrics.js';
 import { analyzeBytes, ROOT, readShared } from '../helpers.js';
 

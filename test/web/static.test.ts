@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { OUTCOMES, PHASES, STATE_ORDER } from '../../src/core/types.js';
-import { LIVE_STATES } from '../../src/core/verdict.js';
+import { OUTCOMES, PHASES, STATE_ORDER } from '../../src/core/base/types.js';
+import { LIVE_STATES } from '../../src/core/verdict/verdict.js';
 import { domainModule, readStatic, staticTable } from '../../src/web/static.js';
 import { ROOT } from '../helpers.js';
 

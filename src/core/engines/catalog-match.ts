@@ -5,8 +5,8 @@
  * and the few that start with a placeholder, behind an `includes` of their longest literal. Regexes are
  * compiled on first use, so a log that never reaches the catalog pays nothing for it.
  */
-import { classifyFailureText } from '../failure-class.js';
-import type { EngineId, FailureClass } from '../types.js';
+import { classifyFailureText } from '../base/failure-class.js';
+import type { EngineId, FailureClass } from '../base/types.js';
 import { CATALOG as LLAMACPP } from './catalog/llamacpp.js';
 import { CATALOG as LMDEPLOY } from './catalog/lmdeploy.js';
 import { CATALOG as OLLAMA } from './catalog/ollama.js';

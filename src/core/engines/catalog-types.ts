@@ -1,5 +1,5 @@
 /** The shape of the generated engine catalogs (src/core/engines/catalog/*.ts, from the engines' sources). */
-import type { FailureClass } from '../types.js';
+import type { FailureClass } from '../base/types.js';
 
 /** A catalog phase: the launch phases, plus `shutdown`, which the catalog also names. */
 export type CatalogPhase =

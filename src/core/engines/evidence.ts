@@ -4,7 +4,7 @@
  * little, a path inside the engine's package, a milestone only that engine prints, or its config dump says a
  * lot. Generic lines (python logging, uvicorn, ISO stamps, `[date time]` without rank tags) vote 0 or 1.
  */
-import type { LogLine } from '../types.js';
+import type { LogLine } from '../base/types.js';
 
 export const WEIGHT = {
   /** A stamp shape the engine prints but others may too (`[date time]`). */

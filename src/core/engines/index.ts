@@ -1,4 +1,4 @@
-import type { EngineId } from '../types.js';
+import type { EngineId } from '../base/types.js';
 import { llamacpp } from './llamacpp.js';
 import { sglang } from './sglang.js';
 import { tgi } from './tgi.js';

@@ -1,5 +1,5 @@
 /** llama.cpp `llama-server`: research/vllm-and-peers.md §4 (observed on build b11669, plus older default-verbose builds). */
-import type { LogLine } from '../types.js';
+import type { LogLine } from '../base/types.js';
 import type { EngineModule, Signature } from './types.js';
 
 const num = (s: string | undefined): number | null => (s === undefined ? null : Number(s));

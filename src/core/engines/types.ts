@@ -1,4 +1,4 @@
-import type { EngineId, FailureClass, LogLine, Phase } from '../types.js';
+import type { EngineId, FailureClass, LogLine, Phase } from '../base/types.js';
 
 /**
  * What a signature says about a line:

@@ -3,7 +3,7 @@
  * vLLM/Ray process prefixes, then the engine's own `[ts tags]` / `LEVEL MM-DD ts [file:N]` / ... frame.
  * What remains is the message, which the engine signatures match.
  */
-import type { LogFrame, LogLine } from '../types.js';
+import type { LogFrame, LogLine } from '../base/types.js';
 import { cleanText } from './clean.js';
 import {
   findInnerFrame,

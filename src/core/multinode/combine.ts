@@ -9,12 +9,12 @@
  * root cause. While nothing failed, the launch waits for its slowest node: the lowest phase, and among nodes
  * in the same phase the one that reached it last (the others wait for it at the phase's collective).
  */
-import type { LaunchReport, MultiNodeReport, NodeSummary } from '../report-types.js';
-import { type FailureClass, type Outcome, type Phase, phaseRank } from '../types.js';
+import type { LaunchReport, MultiNodeReport, NodeSummary } from '../base/report-types.js';
+import { type FailureClass, type Outcome, type Phase, phaseRank } from '../base/types.js';
 import type { Match, MatchedNode } from './match.js';
 import { workerDone } from './worker.js';
 
-export type { MultiNodeReport, NodeSummary } from '../report-types.js';
+export type { MultiNodeReport, NodeSummary } from '../base/report-types.js';
 
 /** One node of a multi-node launch as a list row shows it (kept in the ledger's summary JSON). */
 export interface NodeListEntry {

@@ -19,8 +19,8 @@
  * its engine cores' process names, `EngineCore_DP{rank}` with the global DP rank (v1/engine/utils.py
  * CoreEngineProcManager, start_index + i; the prefix from utils decorate_logs).
  */
-import type { LaunchReport } from '../report-types.js';
-import type { EngineId } from '../types.js';
+import type { LaunchReport } from '../base/report-types.js';
+import type { EngineId } from '../base/types.js';
 
 export interface NodeIdentity {
   /** Nodes the launch spans, as this node was told; null when the config does not say. */

@@ -10,8 +10,8 @@
  *   server); workers are done when their own startup ends.
  * - Otherwise: the slowest node's state and phase.
  */
-import type { Phase } from '../types.js';
-import type { Verdict } from '../verdict-types.js';
+import type { Phase } from '../base/types.js';
+import type { Verdict } from '../base/verdict-types.js';
 import type { MultiNodeReport } from './combine.js';
 
 export interface LiveNode {

@@ -10,8 +10,8 @@
  * together. So the first phase after dist_init is the same instant on every node: the difference of its stamps
  * is the skew. Start times are compared only after that correction.
  */
-import type { LaunchReport } from '../report-types.js';
-import { type EngineId, phaseRank } from '../types.js';
+import type { LaunchReport } from '../base/report-types.js';
+import { type EngineId, phaseRank } from '../base/types.js';
 import { type NodeIdentity, nodeIdentity } from './identity.js';
 
 export interface NodeLog {

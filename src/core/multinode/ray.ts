@@ -20,7 +20,7 @@
  * node counts only when it runs a worker itself, seen from a Ray actor of its own (a prefix without ip) or from
  * its own lines loading the model (vLLM V0's driver worker).
  */
-import type { LaunchReport } from '../report-types.js';
+import type { LaunchReport } from '../base/report-types.js';
 import { combineNodes, type MultiNodeReport } from './combine.js';
 import { type MatchedNode, SKEW_TOLERANCE } from './match.js';
 

@@ -10,8 +10,8 @@
  *
  * A worker done is no worker stalled: its silence afterwards is the head's business.
  */
-import type { LaunchReport } from '../report-types.js';
-import type { EngineId } from '../types.js';
+import type { LaunchReport } from '../base/report-types.js';
+import type { EngineId } from '../base/types.js';
 
 export function workerDone(l: LaunchReport, engine: EngineId | null): boolean {
   if (l.outcome === 'ready' || l.outcome === 'serving') return true;

@@ -5,7 +5,7 @@
  * for the session (it dies with the master).
  */
 import net from 'node:net';
-import type { HttpObservation } from '../../core/observations.js';
+import type { HttpObservation } from '../../core/verdict/observations.js';
 import { probeHttp } from '../http.js';
 import { parseListening } from '../process.js';
 import type { RemoteHost } from '../types.js';

@@ -2,7 +2,7 @@
  * nvidia-smi on the remote host: the local GPU probe with an exec that runs its argv through the SSH
  * session (quoted by the session, never joined into shell text). probeGpu's own deadline still holds.
  */
-import type { GpuObservation } from '../../core/observations.js';
+import type { GpuObservation } from '../../core/verdict/observations.js';
 import { probeGpu } from '../gpu.js';
 import type { RemoteHost } from '../types.js';
 

@@ -4,7 +4,7 @@
  * local probe's own parsers. One round trip per probe (not one per file), few forks remotely (`cat` reads
  * every stat at once: each stat line starts with its pid), and the pid is passed as "$1", never as code.
  */
-import type { ProcessObservation } from '../../core/observations.js';
+import type { ProcessObservation } from '../../core/verdict/observations.js';
 import { byAge, descendants, gone, type ProcStat, parseListening, parseStat } from '../process.js';
 import { matchServer, type ServerClaim, type ServerMatch, type TableProcess } from '../server-identity.js';
 import type { RemoteHost } from '../types.js';

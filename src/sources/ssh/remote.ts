@@ -71,7 +71,7 @@ export function parseHeads(
 
 /**
  * Parses the `inode size [mtime]` line. The mtime (epoch seconds) is when the last line arrived as the
- * remote file shows it: the silence clock of a remote log (`progressAt` in core/verdict.ts).
+ * remote file shows it: the silence clock of a remote log (`progressAt` in core/verdict/verdict.ts).
  */
 export function parseIdent(line: string): { ino: string; size: number; mtime: number | null } | null {
   const m = /^(\d+) (\d+)(?: (\d+))?$/.exec(line.trim());

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { reportedEngine } from '../../../src/core/report.js';
+import { reportedEngine } from '../../../src/core/reading/report.js';
 import { analyzeText } from '../../helpers.js';
 
 const read = (lines: string[]) => {

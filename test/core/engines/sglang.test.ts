@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyFailureText } from '../../../src/core/failure-class.js';
+import { classifyFailureText } from '../../../src/core/base/failure-class.js';
 import { analyzeText } from '../../helpers.js';
 
 const last = (text: string) => {

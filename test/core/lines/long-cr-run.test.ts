@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LogAnalyzer } from '../../../src/core/analyzer.js';
+import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 
 function bar(i: number, total: number): string {
   const pct = Math.floor((100 * i) / total);

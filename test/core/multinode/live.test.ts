@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { combineNodes } from '../../../src/core/multinode/combine.js';
 import { combineVerdicts } from '../../../src/core/multinode/live.js';
 import { matchLatest } from '../../../src/core/multinode/match.js';
-import { liveVerdict, type Verdict } from '../../../src/core/verdict.js';
+import { liveVerdict, type Verdict } from '../../../src/core/verdict/verdict.js';
 import { analyzeText } from '../../helpers.js';
 import { nodeLog, sglangNode } from './fixtures.js';
 

@@ -4,7 +4,7 @@ import { combineNodes } from '../../../src/core/multinode/combine.js';
 import { combineVerdicts } from '../../../src/core/multinode/live.js';
 import { matchLatest } from '../../../src/core/multinode/match.js';
 import { workerDone } from '../../../src/core/multinode/worker.js';
-import { liveVerdict } from '../../../src/core/verdict.js';
+import { liveVerdict } from '../../../src/core/verdict/verdict.js';
 import { analyzeText } from '../../helpers.js';
 import { nodeLog, sglangNode } from './fixtures.js';
 

@@ -203,7 +203,7 @@ function phaseCompare(launches) {
     1,
   );
   // The last phase of a launch that never finished it (in progress, stalled, crashed, ended) lasted "so
-  // far": a lower bound, never a delta (the same rule as `firedup diff`, src/core/launch-diff.ts).
+  // far": a lower bound, never a delta (the same rule as `firedup diff`, src/core/campaign/launch-diff.ts).
   const openPhase = launches.map((l) => {
     const ph = l.report?.phases ?? [];
     return OPEN_STATES.has(l.outcome) ? (ph[ph.length - 1]?.phase ?? null) : null;

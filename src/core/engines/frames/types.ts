@@ -1,4 +1,4 @@
-import type { Phase } from '../../types.js';
+import type { Phase } from '../../base/types.js';
 
 /** A traceback frame's phase per the engine's source; `shutdown` frames run after the launch is over. */
 export type FramePhase = Phase | 'shutdown';
