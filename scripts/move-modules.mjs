@@ -123,11 +123,24 @@ function target(fromDir, spec) {
   return null;
 }
 
+/**
+ * Where the files of `dir` were before the moves: a moved folder's old place, or the one folder every file moved
+ * into `dir` came from (src/core/reading ← src/core). A file merged into `dir` since (git follows a renamed
+ * folder) still has the specifiers it was written with there.
+ */
+function formerDir(dir) {
+  for (const [o, n] of dirMap) if (dir === n || dir.startsWith(`${n}/`)) return o + dir.slice(n.length);
+  const from = new Set();
+  for (const [o, n] of fileMap) if (path.posix.dirname(n) === dir) from.add(path.posix.dirname(o));
+  return from.size === 1 ? [...from][0] : null;
+}
+
 /** The specifier written from where `file` will be; null when it names nothing of ours (`../dist/…`). */
 function respecified(file, spec) {
-  const before = oldOf.get(file);
-  const t =
-    target(path.posix.dirname(file), spec) ?? (before ? target(path.posix.dirname(before), spec) : null);
+  const beforeDir = oldOf.has(file)
+    ? path.posix.dirname(oldOf.get(file))
+    : formerDir(path.posix.dirname(file));
+  const t = target(path.posix.dirname(file), spec) ?? (beforeDir ? target(beforeDir, spec) : null);
   if (!t) return null;
   const next = after(file);
   let rel = path.posix.relative(path.posix.dirname(next), t.found);
