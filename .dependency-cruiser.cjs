@@ -16,15 +16,48 @@
  */
 const LOWER = '^src/(sources|probes|store|bench)/';
 
+/**
+ * The core's stage folders in the order a log goes through them (docs/architecture.md, each folder's README): a
+ * folder imports only folders before it in this list, so the pipeline reads down the tree.
+ */
+const CORE_STAGES = [
+  'base',
+  'config',
+  'lines',
+  'engines',
+  'multinode',
+  'reading',
+  'verdict',
+  'campaign',
+  'replay',
+];
+const coreStageRules = CORE_STAGES.slice(0, -1).map((stage, i) => ({
+  name: 'core-stages-point-down',
+  severity: 'error',
+  comment: `core/${stage}/ comes before ${CORE_STAGES.slice(i + 1).join(', ')} in the pipeline: it imports none of them.`,
+  from: { path: `^src/core/${stage}/` },
+  to: { path: `^src/core/(${CORE_STAGES.slice(i + 1).join('|')})/` },
+}));
+
 module.exports = {
   forbidden: [
+    ...coreStageRules,
+    {
+      name: 'core-is-in-stage-folders',
+      severity: 'error',
+      comment:
+        'Every core module is in its stage folder (CORE_STAGES): no module imports one lying loose in src/core/ ' +
+        '(scripts/move-modules.mjs with scripts/core-layout.json names and places one added there).',
+      from: { path: '^src/' },
+      to: { path: '^src/core/[^/]+\\.ts$' },
+    },
     {
       name: 'no-cycles',
       severity: 'error',
       comment:
         'A cycle makes two modules one: neither can be read, tested or moved alone. No exception, not even a cycle ' +
         'closed only by `import type`: a type two modules share goes down into a module both import ' +
-        '(core/base/report-types.ts, core/base/verdict-types.ts, sources/live-source.ts). The dashboard\'s modules (web/) too.',
+        "(core/base/report-types.ts, core/base/verdict-types.ts, sources/live-source.ts). The dashboard's modules (web/) too.",
       from: { path: '^(src|web)/' },
       to: { circular: true },
     },
@@ -47,7 +80,9 @@ module.exports = {
       severity: 'error',
       comment: 'The core reads no files, spawns nothing, opens no sockets: no node built-ins, no packages.',
       from: { path: '^src/core/' },
-      to: { dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] },
+      to: {
+        dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+      },
     },
     {
       name: 'lower-layers-import-core-only',
@@ -91,7 +126,8 @@ module.exports = {
     {
       name: 'cli-mcp-starts-the-mcp-server',
       severity: 'error',
-      comment: 'Only `firedup mcp` (cli/mcp.ts) starts the MCP face; no other CLI module imports it, nor does the dashboard.',
+      comment:
+        'Only `firedup mcp` (cli/mcp.ts) starts the MCP face; no other CLI module imports it, nor does the dashboard.',
       from: { path: '^src/(cli|web)/', pathNot: '^src/cli/mcp\\.ts$' },
       to: { path: '^src/mcp/' },
     },
@@ -131,7 +167,8 @@ module.exports = {
     {
       name: 'faces-take-only-types-from-the-load-generator',
       severity: 'error',
-      comment: 'cli/ and web/ format the load generator\'s types; running it is a use case (app/bench-run.ts, app/sweep-run.ts).',
+      comment:
+        "cli/ and web/ format the load generator's types; running it is a use case (app/bench-run.ts, app/sweep-run.ts).",
       from: { path: '^src/(cli|web)/' },
       to: { path: '^src/bench/', dependencyTypesNot: ['type-only'] },
     },

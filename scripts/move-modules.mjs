@@ -217,6 +217,14 @@ else {
     fs.mkdirSync(path.dirname(n), { recursive: true });
     git('mv', o, n);
   }
+  // git mv leaves the folders it emptied behind.
+  for (const o of toMove.keys())
+    for (
+      let d = path.dirname(o);
+      d !== '.' && fs.existsSync(d) && fs.readdirSync(d).length === 0;
+      d = path.dirname(d)
+    )
+      fs.rmdirSync(d);
   for (const [f, text] of changed) fs.writeFileSync(after(f), text);
 }
 for (const f of loose)

@@ -40,7 +40,7 @@ describe('architecture', () => {
     assert.equal(r.status, 0, r.out);
   });
 
-  it('the rules catch an import that points up, I/O in the core, a face importing the other, a cycle (even of types)', () => {
+  it('the rules catch an import that points up, I/O in the core, a face importing the other, a cycle (even of types), a core stage importing a later one', () => {
     const dir = tmpDir();
     const put = (rel: string, text: string) => {
       fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -64,6 +64,10 @@ describe('architecture', () => {
     put('src/app/f.ts', "import type { E } from './e.js';\nexport type F = () => E;\n");
     put('web/js/router.js', "import { page } from './pages/page.js';\nexport const route = () => page;\n");
     put('web/js/pages/page.js', "import { route } from '../router.js';\nexport const page = () => route;\n");
+    // The core's stages: base importing the reading (a later stage), a module lying loose in src/core/.
+    put('src/core/base/g.ts', "import { h } from '../reading/h.js';\nexport const g = h;\n");
+    put('src/core/reading/h.ts', "import { loose } from '../loose.js';\nexport const h = loose;\n");
+    put('src/core/loose.ts', 'export const loose = 1;\n');
     const r = cruise(dir);
     assert.notEqual(r.status, 0, r.out);
     for (const rule of [
@@ -73,6 +77,8 @@ describe('architecture', () => {
       'lower-layers-import-core-only',
       'mcp-is-a-face',
       'no-cycles',
+      'core-stages-point-down',
+      'core-is-in-stage-folders',
     ])
       assert.match(r.out, new RegExp(`${rule}:`), `${rule} not reported:\n${r.out}`);
     assert.match(r.out, /no-cycles: src\/app\/e\.ts/, r.out);

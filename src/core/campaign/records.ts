@@ -3,7 +3,7 @@
  * these types; `store/` maps them to rows (and re-exports them from `store/types.ts`).
  */
 import type { KeptLiveState, LaunchState } from '../verdict/launch-state.js';
-import type { LaunchReport } from '../reading/report.js';
+import type { LaunchReport } from '../base/report-types.js';
 
 /** What `firedup launch` knew before the server printed anything. */
 export interface IntendedLaunch {

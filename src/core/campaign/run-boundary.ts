@@ -2,7 +2,7 @@
  * Which launches of an appended-to log belong to the server started at byte `from` (`firedup launch`), and
  * which to runs before it. Pure: the line number of `from` comes from the caller.
  */
-import type { LaunchReport } from '../reading/report.js';
+import type { LaunchReport } from '../base/report-types.js';
 
 /** Lines of a launch that show it had got somewhere: a phase, readiness, a failure or a shutdown. */
 function eventLines(l: LaunchReport): number[] {

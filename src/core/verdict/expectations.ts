@@ -3,7 +3,7 @@
  * replace the generic silence budgets (a 400B model's CUDA-graph capture that always takes 7 minutes on this
  * box is not stalled at 5) and give "usually takes 3m10s here".
  */
-import type { PhaseReport } from '../reading/report.js';
+import type { PhaseReport } from '../base/report-types.js';
 import type { Phase } from '../base/types.js';
 
 export interface Typical {
