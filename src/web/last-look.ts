@@ -1,13 +1,15 @@
 /**
  * What the launch page says of a launch a live look left stalled or dead, as `firedup show` and `status` do:
  * the reason the verdict gave, the next step for that state and phase, and how long the log had been quiet
- * when it was judged. The ledger keeps the reason (LiveMark); the next step comes from the same engine hints
- * the live verdict takes, the quiet time from the mark's clock and the log's last line.
+ * when it was judged. The ledger keeps the reason (LiveMark); the next step is the live verdict's own (its
+ * sentences for a dead launch, core/verdict/verdict.ts, and the same engine hints), the quiet time from the
+ * mark's clock and the log's last line.
  */
 
-import { engineModule } from '../core/engines/index.js';
-import type { LaunchRecord } from '../core/campaign/records.js';
 import type { EngineId, Phase } from '../core/base/types.js';
+import type { LaunchRecord } from '../core/campaign/records.js';
+import { engineModule } from '../core/engines/index.js';
+import { NEXT_WHEN_KILLED, NEXT_WHEN_PORT_GONE } from '../core/verdict/verdict.js';
 import type { LastLook } from './api-types.js';
 
 /** A quiet time past this is two clocks that disagree (a log in local time written as UTC), not a silence. */
@@ -22,11 +24,9 @@ export function lastLook(r: LaunchRecord): LastLook | null {
   if (live.state === 'stalled') {
     next = stallHint(r.engine, phase) ?? `py-spy dump --pid ${pid}`;
   } else if (/^the log says .* but /.test(live.why)) {
-    next =
-      'is this the right address (--url)? otherwise the server is gone: `dmesg -T | grep -i -E "killed|oom"`';
+    next = NEXT_WHEN_PORT_GONE;
   } else {
-    next =
-      'it was killed from outside (kill -9, the OOM killer, a container stop): `dmesg -T | grep -i -E "killed|oom"` and the supervisor\'s logs';
+    next = NEXT_WHEN_KILLED;
   }
   const end = r.endTs ?? r.report?.endTs ?? null;
   const quiet = end === null ? null : Math.round(live.at - end);

@@ -7,15 +7,23 @@
  * the log's own timestamps with the clock: servers log local time, often in another zone. Every command
  * (`status`, `watch`, `wait`, `serve`) goes through `progressAt` so they agree on the same log.
  */
-import { engineModule } from '../engines/index.js';
-import { type Expectations, shortDuration, typicalBudget } from './expectations.js';
-import { rayVerdict } from '../multinode/live.js';
-import type { GpuObservation, Observations } from './observations.js';
+
 import type { AnalysisReport, LaunchReport } from '../base/report-types.js';
 import type { Phase } from '../base/types.js';
 import type { LiveState, Verdict, VerdictEvidence } from '../base/verdict-types.js';
+import { engineModule } from '../engines/index.js';
+import { rayVerdict } from '../multinode/live.js';
+import { type Expectations, shortDuration, typicalBudget } from './expectations.js';
+import type { GpuObservation, Observations } from './observations.js';
 
 export { LIVE_STATES, type LiveState, type Verdict, type VerdictEvidence } from '../base/verdict-types.js';
+
+/** The next step for a launch whose process is gone with no word of it in the log (the dashboard's too). */
+export const NEXT_WHEN_KILLED =
+  'it was killed from outside (kill -9, the OOM killer, a container stop): `dmesg -T | grep -i -E "killed|oom"` and the supervisor\'s logs';
+/** The next step when the log says ready or serving but the address the user named refuses or fails. */
+export const NEXT_WHEN_PORT_GONE =
+  'is this the right address (--url)? otherwise the server is gone: `dmesg -T | grep -i -E "killed|oom"`';
 
 /** Phases with no progress output of their own, where GPU or CPU activity shows the server is working. */
 const SILENT: ReadonlySet<Phase> = new Set([
@@ -300,7 +308,7 @@ function oneLogVerdict(input: LiveInput): Verdict {
       state: 'dead',
       final: true,
       why,
-      next: 'it was killed from outside (kill -9, the OOM killer, a container stop): `dmesg -T | grep -i -E "killed|oom"` and the supervisor\'s logs',
+      next: NEXT_WHEN_KILLED,
     };
   }
 
@@ -333,7 +341,7 @@ function oneLogVerdict(input: LiveInput): Verdict {
         next:
           h === 'timeout'
             ? `the server holds the port but does not answer: ${proc ? `py-spy dump --pid ${proc.pid}` : 'py-spy dump --pid <server pid>'}`
-            : 'is this the right address (--url)? otherwise the server is gone: `dmesg -T | grep -i -E "killed|oom"`',
+            : NEXT_WHEN_PORT_GONE,
       };
     }
     if (http && h !== 'http' && h !== 'timeout' && proc === null) {
