@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { analyzeBytes, SHARED } from '../../helpers.js';
+import { analyzeBytes, ROOT, SHARED } from '../../helpers.js';
 
 /** Reports must not depend on how the bytes were chunked (SSH, tail -f and fs reads all chunk differently). */
 function corpusFiles(): string[] {
@@ -125,7 +126,7 @@ describe('the byte-level fast path agrees with the general path', () => {
 
   it('on a generated busy serving log', async () => {
     const { generateServingLog } = await import(
-      path.join('..', '..', '..', 'scripts', 'gen-serving-log.mjs') as string
+      pathToFileURL(path.join(ROOT, 'scripts', 'gen-serving-log.mjs')).href
     );
     const dir = fs.mkdtempSync('/tmp/firedup-fast-');
     const file = path.join(dir, 'serving.log');
@@ -144,7 +145,7 @@ describe('every serving format: bulk reading on and off give the same report', (
   for (const format of ['sglang-dot', 'vllm-v1', 'tgi', 'llamacpp']) {
     it(format, async () => {
       const { generateFormatLog } = await import(
-        path.join('..', '..', '..', 'scripts', 'gen-format-logs.mjs') as string
+        pathToFileURL(path.join(ROOT, 'scripts', 'gen-format-logs.mjs')).href
       );
       const dir = fs.mkdtempSync('/tmp/firedup-fast-');
       const file = path.join(dir, `${format}.log`);
@@ -166,7 +167,7 @@ describe('every serving format: bulk reading on and off give the same report', (
   it('older SGLang decode lines are read in bulk', async () => {
     // The fast path must take them (not only agree): a bulk read of them reads a run, not line by line.
     const { generateFormatLog } = await import(
-      path.join('..', '..', '..', 'scripts', 'gen-format-logs.mjs') as string
+      pathToFileURL(path.join(ROOT, 'scripts', 'gen-format-logs.mjs')).href
     );
     const dir = fs.mkdtempSync('/tmp/firedup-fast-');
     const file = path.join(dir, 'dot.log');
@@ -376,7 +377,7 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
     'mixed',
   ];
   const gen = async () =>
-    (await import(path.join('..', '..', '..', 'scripts', 'gen-shape-logs.mjs') as string)) as {
+    (await import(pathToFileURL(path.join(ROOT, 'scripts', 'gen-shape-logs.mjs')).href)) as {
       shapeNames(): string[];
       readSeed(name: string): {
         engine: string | null;

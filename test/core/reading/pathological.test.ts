@@ -3,7 +3,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { binaryLine, LogAnalyzer } from '../../../src/core/reading/analyzer.js';
+import { ROOT } from '../../helpers.js';
 
 /**
  * Logs no one writes on purpose but everyone gets: a crash-looping server's 100k launches, random bytes
@@ -11,7 +13,7 @@ import { binaryLine, LogAnalyzer } from '../../../src/core/reading/analyzer.js';
  */
 async function generate(format: string, opts: Record<string, number>): Promise<Buffer> {
   const { generateFormatLog } = await import(
-    path.join('..', '..', '..', 'scripts', 'gen-format-logs.mjs') as string
+    pathToFileURL(path.join(ROOT, 'scripts', 'gen-format-logs.mjs')).href
   );
   const dir = fs.mkdtempSync('/tmp/firedup-patho-');
   const file = path.join(dir, `${format}.log`);
