@@ -30,6 +30,21 @@ const OVERRIDES = {
       'autotune',
       'the catalog calls kernel autotuning compile (its phase list has no autotune); firedup reads the same step as autotune (trtllm.ts `[Autotuner] Autotuning process starts`)',
     ],
+    // executor/worker.py worker_main: once the executor is built it loops over the request queue calling
+    // worker.submit(req), which hands each request to the executor (GenerationExecutorWorker._enqueue_request):
+    // a request being taken in, which only an executor that is up does
+    [
+      'executor/worker.py',
+      'submit',
+      'serving',
+      'GenerationExecutorWorker.submit: worker_main hands it each request once the executor is up',
+    ],
+    [
+      'executor/worker.py',
+      '_enqueue_request',
+      'serving',
+      'GenerationExecutorWorker._enqueue_request: a request into the executor',
+    ],
   ],
   tgi: [],
   sglang: [
@@ -38,18 +53,38 @@ const OVERRIDES = {
     // forward_decode_batch) and the 0.2.x controller (managers/controller_single.py ControllerSingle
     // .loop_for_forward -> managers/tp_worker.py ModelTpServer.exposed_step -> forward_step ->
     // forward_prefill_batch / forward_decode_batch): the request loop, run only once the server is up.
-    ['router/model_rpc.py', 'exposed_step', 'serving', 'v0.1.x ModelRpcServer.exposed_step: the request step'],
+    [
+      'router/model_rpc.py',
+      'exposed_step',
+      'serving',
+      'v0.1.x ModelRpcServer.exposed_step: the request step',
+    ],
     ['router/model_rpc.py', 'forward_step', 'serving', 'v0.1.x ModelRpcServer.forward_step'],
-    ['router/model_rpc.py', 'forward_*_batch', 'serving', 'v0.1.x ModelRpcServer.forward_fill_batch/forward_decode_batch'],
-    ['controller_single.py', 'loop_for_forward', 'serving', 'v0.2.x ControllerSingle.loop_for_forward: the request loop'],
+    [
+      'router/model_rpc.py',
+      'forward_*_batch',
+      'serving',
+      'v0.1.x ModelRpcServer.forward_fill_batch/forward_decode_batch',
+    ],
+    [
+      'controller_single.py',
+      'loop_for_forward',
+      'serving',
+      'v0.2.x ControllerSingle.loop_for_forward: the request loop',
+    ],
     ['tp_worker.py', 'exposed_step', 'serving', 'v0.2.x ModelTpServer.exposed_step: the request step'],
     ['tp_worker.py', 'forward_step', 'serving', 'v0.2.x ModelTpServer.forward_step'],
-    ['tp_worker.py', 'forward_*_batch', 'serving', 'v0.2.x ModelTpServer.forward_prefill_batch/forward_decode_batch'],
+    [
+      'tp_worker.py',
+      'forward_*_batch',
+      'serving',
+      'v0.2.x ModelTpServer.forward_prefill_batch/forward_decode_batch',
+    ],
     [
       'tp_worker_overlap_thread.py',
       'forward_thread_func*',
       'serving',
-      'v0.4.x TpModelWorkerClient.forward_thread_func(_): the overlap scheduler\'s forward thread, running the batches run_batch queues',
+      "v0.4.x TpModelWorkerClient.forward_thread_func(_): the overlap scheduler's forward thread, running the batches run_batch queues",
     ],
     [
       'schedule_batch.py',
@@ -61,7 +96,7 @@ const OVERRIDES = {
       'tokenizer_manager.py',
       '*logprob*',
       'serving',
-      'TokenizerManager.convert_logprob_style/add_logprob_to_meta_info/detokenize_*_logprobs_tokens: building a finished request\'s response',
+      "TokenizerManager.convert_logprob_style/add_logprob_to_meta_info/detokenize_*_logprobs_tokens: building a finished request's response",
     ],
   ],
   vllm: [
@@ -100,6 +135,18 @@ const OVERRIDES = {
       '_dummy_pooler_run',
       'warmup',
       'pooling models: Worker.compile_or_warm_up_model runs it after graph capture where others warm the sampler (profile_run calls it too: CALLERS)',
+    ],
+    [
+      'hpu_model_runner.py',
+      'warmup_model',
+      'warmup',
+      "Gaudi (vllm-gaudi vllm_gaudi/v1/worker/hpu_model_runner.py, HabanaAI vllm-fork worker/hpu_model_runner.py) HPUModelRunner.warmup_model, from the worker's compile_or_warm_up_model once the KV cache is allocated: the HPU graph warmup whose `[Warmup][…]` lines vllm.ts reads as warmup",
+    ],
+    [
+      'hpu_model_runner.py',
+      'warmup_graphs',
+      'warmup',
+      'Gaudi HPUModelRunner.warmup_graphs: the per-bucket graph warmup warmup_model runs (`[Warmup][{phase}][i/n]` lines)',
     ],
   ],
 };

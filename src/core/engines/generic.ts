@@ -153,6 +153,28 @@ export const genericSignatures: Signature[] = [
     re: /status="?llm server loading model/,
   },
   {
+    // Ollama llm/server.go WaitUntilRunning, which polls the runner it has just started until the model is in:
+    // `waiting for server to become available` (whatever status it reports: loading, or the error it died with)
+    // and the older `waiting for llama runner to start responding`; the runner was started, so past its arguments
+    id: 'ollama_waiting_runner',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'msg="waiting for ',
+    re: /msg="waiting for (?:server to become available|llama runner to start responding)"/,
+  },
+  {
+    // A Go goroutine dump (a runner's panic) through Ollama's runner loading its model: runner/ollamarunner
+    // runner.go (*Server).load → initModel → reserveWorstCaseGraph, runner/llamarunner runner.go
+    // (*Server).loadModel: the runner died loading the model
+    id: 'ollama_runner_load_frame',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'runner.(*Server).',
+    re: /ollama\/runner\/(?:ollama|llama)runner\.\(\*Server\)\.(?:load|loadModel|initModel|reserveWorstCaseGraph)\(/,
+  },
+  {
     // LocalAI pkg/model/initializers.go: `Loading model '%s' with backend %s` (each backend tried in turn)
     id: 'localai_loading',
     kind: 'phase',

@@ -68,7 +68,47 @@ const signatures: Signature[] = [
     lit: 'e',
     // the server's slot setup after the context: `load_model: initializing, n_slots` (2026),
     // `initializing slots, n_slots` (2025), `INFO [ init] initializing slots | n_slots=…` (older text format)
-    re: /^llama_(?:new_)?context|^llama_kv_cache(?:_unified)?:|load_model: initializing,? (?:slots, )?n_slots|\] initializing slots \||"msg":"initializing slots"|^graph_reserve|^llama_kv_cache_init/,
+    // (not a native frame of the same classes: `llama_context::decode()`, `llama_kv_cache_unified::update()` on a
+    // ggml_print_backtrace stack run at any phase; the log lines are `llama_context: …`, `llama_kv_cache: …`)
+    re: /^llama_(?:new_)?context(?!::)|^llama_kv_cache(?:_unified)?:(?!:)|load_model: initializing,? (?:slots, )?n_slots|\] initializing slots \||"msg":"initializing slots"|^graph_reserve|^llama_kv_cache_init/,
+  },
+  {
+    // tools/server/server-models.cpp server_models::load (router mode): `SRV_INF("spawning server instance with
+    // name=%s on port %d")`, then `spawning server instance with args:` and one argument per line: the router
+    // starts a llama-server child for a model, which then reads its arguments. Weak: the router itself stays up
+    // and serves (a model asked for after others is loaded while it runs), so its state is not set back; only a
+    // fragment that starts here learns the start-up it shows
+    id: 'router_spawn',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'spawning server instance',
+    re: /^srv +load: spawning server instance with (?:name=\S+ on port \d+|args:)/,
+  },
+  {
+    // ggml-cuda.cu ggml_cuda_error, under its `CUDA error: …` line: `  current device: %d, in function %s at
+    // %s:%d`. ggml_backend_cuda_buffer_init_tensor (zeroes a quantized tensor's padding) and
+    // ggml_backend_cuda_buffer_set_tensor (copies a tensor's data in) are what llama-model-loader's load_all_data
+    // drives while it places the weights on the GPU: the launch was loading them
+    id: 'cuda_error_in_load',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'in function ggml_backend_cuda_buffer_',
+    re: /current device: \d+, in function ggml_backend_cuda_buffer_(?:init|set)_tensor at /,
+  },
+  {
+    // common/common.cpp common_init_from_params: unless --no-warmup, the warm-up run decodes an empty batch
+    // (`warming up the model with an empty run`) before the server is up; after that the server decodes only
+    // from its main loop (frame_serving below, further up the same stack). A native frame of llama_decode
+    // (ggml_print_backtrace `llama_decode()  libllama.so`, glibc `libllama.so(llama_decode+0x…)`) says warmup
+    // at least.
+    id: 'frame_decode',
+    kind: 'phase',
+    phase: 'warmup',
+    weak: true,
+    lit: 'llama_decode',
+    re: /^llama_decode\(\) +\S+\.(?:so|dylib|dll)|\(llama_decode\+0x[0-9a-f]+\)/,
   },
   {
     id: 'warmup',
@@ -200,9 +240,12 @@ const signatures: Signature[] = [
   {
     // What the callers print after a failed load whatever the cause (llama_model_load_from_file_impl,
     // common_init_from_params, server load_model; before 2024-10 `llama_init_from_gpt_params: error: …` and
-    // `LOG_ERROR("unable to load model", …)`): the cause is the line above, so these only confirm the crash.
+    // `LOG_ERROR("unable to load model", …)`): the cause is the line above, so these only confirm the crash. Alone
+    // they name no cause (`failed to load model` is printed for any: a missing file, a bad GGUF, an allocation):
+    // class `other`, not a missing model.
     id: 'load_failed_after',
     kind: 'consequence',
+    failure: 'other',
     lit: 'model',
     re: /failed to load model, '|^llama_(?:model_)?load_(?:model_)?from_file(?:_impl)?: failed to load model|^(?:common_init_from_params|llama_init_from_gpt_params): (?:error: )?failed to (?:load model|create context)|\] unable to load model(?: \||$)|"msg":"unable to load model"/,
   },

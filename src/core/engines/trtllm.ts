@@ -5,6 +5,9 @@ import type { LogLine } from '../base/types.js';
 import { clickSignatures } from './cli-errors.js';
 import type { EngineModule, Signature } from './types.js';
 
+/** The NVFP4 MoE loader's warning (rule moe_scale_mismatch), in words no other engine prints: it also names the engine. */
+const MOE_SCALE_MISMATCH = /^w1_weight_scale_2 != w3_weight_scale_2 \(.*\), selecting the larger value/;
+
 const signatures: Signature[] = [
   // Triton's rules first: its load-failure lines quote the backend's C++ errors, which the rules below would take
   // without the phase the failure happened in
@@ -62,6 +65,16 @@ const signatures: Signature[] = [
     // _torch/models/checkpoints: `Prefetching %.2fGB checkpoint files.`, `Finished prefetching …`,
     // `Start to load safetensor file …`
     re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Prefetching [\d.]+GB checkpoint files|^Finished prefetching \S|^Start to load safetensor file|^Loading (?:weights|safetensors|engine)|deserializ|^Engine version \S+ found in the config file/i,
+  },
+  {
+    // _torch/modules/fused_moe/quantization.py, the NVFP4 MoE methods' load_expert_weights_to_dst / load_quant_scales
+    // (from load_weights, while the checkpoint is read into the model): `w1_weight_scale_2 != w3_weight_scale_2 (%s
+    // != %s), selecting the larger value. Accuracy may be affected.` (tensorrt_llm.logger), once per expert
+    id: 'moe_scale_mismatch',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'w1_weight_scale_2 != w3_weight_scale_2',
+    re: MOE_SCALE_MISMATCH,
   },
   {
     // batch_manager trtGptModel.h, the TrtGptModel constructor: `TRTGptModel maxNumSequences: %d`, `… maxBatchSize`,
@@ -191,6 +204,18 @@ const signatures: Signature[] = [
   },
   { id: 'deserialize', kind: 'failure', lit: 'deserialize', re: /Failed to deserialize cuda engine/ },
   {
+    // The same forward error (below) quoting one of CUDA's sticky errors: an illegal address, an illegal or
+    // misaligned instruction, a launch failure leave the CUDA context unusable, so every later call of the
+    // process fails the same way (CUDA Runtime API, cudaError_t: "the process must be terminated and relaunched"):
+    // the loop the executor goes on with cannot serve again, so the launch is down
+    id: 'cpp_forward_sticky_error',
+    kind: 'failure',
+    failure: 'cuda_error',
+    phase: 'serving',
+    lit: 'Encountered an error in forward',
+    re: /Encountered an error in forward(?:Async)? function: .*(?:an illegal memory access was encountered|an illegal instruction was encountered|misaligned address|unspecified launch failure|hardware stack error)/,
+  },
+  {
     // C++ executor (executorImpl forwardAsync): the exception fails the active requests and the loop goes
     // on, like the PyTorch backend's forward error below; must come before the C++ error rules it may quote
     // (the forward step runs scheduled requests: serving). Before the Executor API the batch manager printed
@@ -263,6 +288,17 @@ const signatures: Signature[] = [
     phase: 'serving',
     lit: 'Encountered an error in forward function',
     re: /^Encountered an error in forward function: /,
+  },
+  {
+    // runtime/tllmRuntime.cpp TllmRuntime::TllmRuntime: makes the TensorRT runtime (createInferRuntime) and
+    // deserializes the engine into it (the model's weights are in the engine); a native stack through it (a
+    // segfault's backtrace) died while the engine was being loaded
+    id: 'frame_runtime_load',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'TllmRuntime::TllmRuntime',
+    re: /tensorrt_llm::runtime::TllmRuntime::TllmRuntime\(\)/,
   },
   { id: 'mpi_abort', kind: 'consequence', lit: 'MPI_ABORT', re: /MPI_ABORT was invoked on rank \d+/ },
   {
@@ -466,6 +502,7 @@ export const trtllm: EngineModule = {
       )
     )
       return 8;
+    if (line.msg.startsWith('w1_weight_scale_2') && MOE_SCALE_MISMATCH.test(line.msg)) return 8;
     if (line.frame === 'trtllm' || /^\[\d{2}\/\d{2}\/\d{4}-\d{2}:\d{2}:\d{2}\] /.test(line.text)) return 3;
     return tritonEvidence(line);
   },

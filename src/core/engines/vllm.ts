@@ -335,6 +335,19 @@ const signatures: Signature[] = [
     lit: 'INFO:',
     re: /^INFO: +(?:Application startup complete\.|Uvicorn running on )/,
   },
+  {
+    // V0 engine/async_llm_engine.py AsyncLLMEngine.run_engine_loop: `Engine iteration timed out. This should
+    // never happen!` before it raises the asyncio TimeoutError that `Engine background task failed` reports
+    id: 'iteration_timeout',
+    kind: 'failure',
+    failure: 'timeout',
+    // (run_engine_loop steps the engine only once the server is up, for the requests it has taken in: serving)
+    phase: 'serving',
+    lit: 'Engine iteration timed out',
+    // (the whole sentence, not anchored, and before the serving rules: a paste that lost its newlines runs the
+    // records together on one line, the stats line that came before it first)
+    re: /Engine iteration timed out\. This should never happen!/,
+  },
   // serving
   {
     id: 'stats',
@@ -465,15 +478,6 @@ const signatures: Signature[] = [
     re: /Model architectures \[[^\]]*\] are not supported for now/,
   },
   {
-    // V0 engine/async_llm_engine.py AsyncLLMEngine.run_engine_loop: `Engine iteration timed out. This should
-    // never happen!` before it raises the asyncio TimeoutError that `Engine background task failed` reports
-    id: 'iteration_timeout',
-    kind: 'failure',
-    failure: 'timeout',
-    lit: 'Engine iteration timed out',
-    re: /^Engine iteration timed out\./,
-  },
-  {
     // V0 worker/worker_base.py WorkerWrapperBase.execute_method: `Error executing method %r. This might cause
     // deadlock in distributed execution.`, and executor/multiproc_worker_utils.py _run_worker_process:
     // `Exception in worker %s while processing method %s: %s, %s` (later without the message): the method names
@@ -512,6 +516,17 @@ const signatures: Signature[] = [
     kind: 'failure',
     lit: "('",
     re: /^((?:\w+\.)*[A-Z]\w*(?:Error|Exception)\(['"].*)$/,
+  },
+  {
+    // Gaudi: the Habana PyTorch bridge (habana_frameworks.torch, lazy mode) raises RuntimeError with the device
+    // runtime's own report, `[Rank:%d] FATAL ERROR :: MODULE:PT_LAZY Error, …` (PT_BRIDGE, PT_SYNHELPER, … name
+    // the bridge's module), which V0 engine/multiprocessing/engine.py run_mp_engine logs (`logger.exception(e)`)
+    // before its traceback: a failure of the device runtime, as a CUDA error is on a GPU
+    id: 'habana_fatal',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'FATAL ERROR :: MODULE:',
+    re: /\[Rank:\d+\] FATAL ERROR :: MODULE:\w+ /,
   },
   {
     id: 'worker_failed',

@@ -35,6 +35,9 @@ export function cleanText(text: string): string {
   // colour is `#033[2m` (journald → syslog → CloudWatch and the like)
   if (out.includes('#033[')) out = out.replace(SYSLOG_ESC, '');
   if (out.includes('\x1b') || REMNANT.test(out)) out = out.replace(ANSI, '');
+  // The same `cat -v` (or a terminal log) prints a CRLF line's CR as `^M` at its end: not the line's text (a
+  // traceback's `in warmup_model^M` names the function `warmup_model`)
+  if (out.endsWith('^M')) out = out.slice(0, -2);
   // A web page's rendering copied back as Markdown: text a console or issue renderer auto-linked (`main.rs` reads
   // as a domain) comes back as `[main.rs:329:](http://main.rs/…)`; the text is the line's, the link is not
   if (out.includes('](http')) out = out.replace(MD_AUTOLINK, '$1');

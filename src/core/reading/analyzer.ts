@@ -982,7 +982,9 @@ export class LogAnalyzer {
       case 'consequence': {
         if (launch.shutdown !== null) return;
         launch.addConsequence({ line: line.no, text: line.text });
-        launch.addFailure(lineFailure(line, classifyFailureText(line.msg) ?? 'other', 1, ts, launch));
+        // (a consequence whose words read as a cause, `failed to load model`, names its class: `other`)
+        const cls = sig.failure ?? classifyFailureText(line.msg) ?? 'other';
+        launch.addFailure(lineFailure(line, cls, 1, ts, launch));
         return;
       }
       case 'shutdown': {

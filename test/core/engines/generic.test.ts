@@ -206,3 +206,28 @@ describe('generic reader: launches and stops', () => {
     assert.equal(read(['hello', 'world']).engine, null);
   });
 });
+
+describe('generic reader: Ollama runner loads (issue 22)', () => {
+  it("a runner's goroutine dump through its model load, then the scheduler's OOM, crashed loading", () => {
+    const { l } = read([
+      'github.com/ollama/ollama/runner/ollamarunner.(*Server).reserveWorstCaseGraph(0xc000100000)',
+      '\t/src/ollama/runner/ollamarunner/runner.go:800 +0xa00',
+      'github.com/ollama/ollama/runner/ollamarunner.(*Server).load(0xc000100000, {0x1, 0x2}, ...)',
+      '\t/src/ollama/runner/ollamarunner/runner.go:870 +0xb0',
+      'time=2025-06-01T10:00:00.000Z level=INFO source=server.go:600 msg="waiting for server to become available" status="llm server error"',
+      'time=2025-06-01T10:00:00.100Z level=ERROR source=sched.go:480 msg="error loading llama server" error="llama runner process has terminated: cudaMalloc failed: out of memory"',
+    ]);
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.class, 'oom');
+    assert.equal(l?.phase, 'loading_weights');
+  });
+
+  it('waiting for the runner it started is loading, whatever status the runner reports', () => {
+    const { l } = read([
+      'time=2025-06-01T10:00:00.000Z level=INFO source=server.go:400 msg="starting llama server" cmd="/usr/bin/ollama runner --model /m/x --port 40000"',
+      'time=2025-06-01T10:00:00.500Z level=INFO source=server.go:600 msg="waiting for server to become available" status="llm server not responding"',
+    ]);
+    assert.equal(l?.outcome, 'in_progress');
+    assert.equal(l?.phase, 'loading_weights');
+  });
+});

@@ -267,3 +267,72 @@ describe('llama.cpp: wild shapes (issue 22)', () => {
     assert.equal(r.engine, 'llamacpp');
   });
 });
+
+describe('llama.cpp: native stacks and router lines (issue 22)', () => {
+  it('a decode on the stack under common_init_from_params is the warm-up run, not the KV cache', () => {
+    // ggml_print_backtrace's `function()  library` frames; llama_context::… frames are not the context's log lines
+    const l = last([
+      'ggml_cuda.cu:700: HipVMM Failure: invalid argument',
+      'ggml_print_backtrace()                    libggml-base.so',
+      'ggml_abort()                              libggml-base.so',
+      'llama_context::graph_compute()            libllama.so',
+      'llama_context::decode()                   libllama.so',
+      'llama_decode()                            libllama.so',
+      'common_init_from_params()                 libllama-common.so',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+    assert.equal(l.phase, 'warmup');
+  });
+
+  it('the context log lines still mark the KV cache', () => {
+    const l = last([BUILD, 'llama_context: n_ctx         = 4096', 'llama_kv_cache: size =  512.00 MiB']);
+    assert.equal(l.phase, 'kv_cache');
+  });
+
+  it('a CUDA error placing a tensor is a failure while loading the weights', () => {
+    const l = last([
+      '[4242] 0.12.000.001 E CUDA error: an illegal memory access was encountered',
+      '[4242] 0.12.000.002 E   current device: 1, in function ggml_backend_cuda_buffer_set_tensor at /src/ggml/src/ggml-cuda/ggml-cuda.cu:700',
+      '[4242] 0.12.000.002 E   cudaMemcpyAsync((char *)tensor->data + offset, data, size, cudaMemcpyHostToDevice, stream)',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+    assert.equal(l.phase, 'loading_weights');
+  });
+
+  it("the callers' `failed to load model` alone names no cause: class other, not a missing model", () => {
+    const l = last([
+      'llama_load_model_from_file: failed to load model',
+      "llama_init_from_gpt_params: error: failed to load model 'models/x.gguf'",
+      '{"timestamp":1700000000,"level":"ERROR","function":"load_model","line":500,"message":"unable to load model","model":"models/x.gguf"}',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'other');
+  });
+
+  it('the router spawning a model instance is that instance reading its arguments', () => {
+    const l = last([
+      '0.10.100.001 I srv          load: spawning server instance with name=some-model-Q4 on port 40001',
+      '0.10.100.002 I srv          load: spawning server instance with args:',
+      '0.10.100.002 I srv          load:   /usr/local/bin/llama-server',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'args');
+  });
+
+  it('a router that has served spawning another model stays one launch, serving', () => {
+    const r = analyzeText(
+      [
+        '[4100] 1.00.000.001 I slot      release: id  0 | task 0 | stop processing: n_tokens = 200, truncated = 0',
+        '[4100] 1.00.000.002 I srv  update_slots: all slots are idle',
+        '1.05.000.001 I srv  ensure_model: model name=other-model is not loaded, loading...',
+        '1.05.000.002 I srv          load: spawning server instance with name=other-model on port 40002',
+        '1.05.000.003 I srv          load: spawning server instance with args:',
+      ].join('\n'),
+    );
+    assert.equal(r.launches.length, 1);
+    assert.equal(r.launches[0]!.outcome, 'serving');
+  });
+});

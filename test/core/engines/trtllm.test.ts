@@ -331,3 +331,61 @@ describe('Triton Inference Server: its model repository, tables and exits', () =
     assert.equal(last([py('Encountered an error in forward function: boom', 'E')]).phase, 'serving');
   });
 });
+
+describe('TensorRT-LLM: native stacks, sticky CUDA errors, the worker request loop (issue 22)', () => {
+  it('a segfault under TllmRuntime::TllmRuntime died loading the engine', () => {
+    const l = last([
+      '[TensorRT-LLM][INFO] [MemUsageChange] Init cuBLAS/cuBLASLt: CPU +0, GPU +8, now: CPU 100, GPU 200 (MiB)',
+      '[node1:100:0:101] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))',
+      '==== backtrace (tid:    101) ====',
+      ' 0 0x0000000000012345 __sigaction() ???:0',
+      ' 1 0x0000000000023456 createInferRuntime_INTERNAL() ???:0',
+      ' 2 0x0000000000034567 tensorrt_llm::runtime::TllmRuntime::TllmRuntime() :0',
+      ' 3 0x0000000000045678 tensorrt_llm::batch_manager::TrtGptModelInflightBatching::TrtGptModelInflightBatching() :0',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+  });
+
+  it('a forward error quoting an illegal memory access brings the server down', () => {
+    const l = last([
+      '[TensorRT-LLM][INFO] [executorEnqueue] request 1',
+      '2024-01-01 10:00:00,000 <PID:7> INFO request in',
+      '[TensorRT-LLM][ERROR] Encountered an error in forward function: [TensorRT-LLM][ERROR] CUDA runtime error in ::cudaEventSynchronize(get()): an illegal memory access was encountered (/src/cpp/include/tensorrt_llm/runtime/cudaEvent.h:66)',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+    assert.equal(l.failure?.line, 3);
+  });
+
+  it('a forward error of another kind still fails only its requests', () => {
+    const l = last([
+      VERSION,
+      '[TensorRT-LLM][INFO] Engine load time 1000 ms',
+      '[TensorRT-LLM][ERROR] Encountered an error in forward function: [TensorRT-LLM][ERROR] Assertion failed: input too long (/src/cpp/tensorrt_llm/batch_manager/x.cpp:10)',
+    ]);
+    assert.notEqual(l.outcome, 'crashed');
+  });
+
+  it("the NVFP4 MoE loader's scale warning names TensorRT-LLM and says it is loading", () => {
+    const l = last([
+      '[2025-09-15 10:00:00] WARNING quantization.py:1700: w1_weight_scale_2 != w3_weight_scale_2 (0.0002 != 0.0001), selecting the larger value. Accuracy may be affected.',
+      '[2025-09-15 10:00:00] WARNING quantization.py:1700: w1_weight_scale_2 != w3_weight_scale_2 (0.0003 != 0.0004), selecting the larger value. Accuracy may be affected.',
+    ]);
+    assert.equal(l.engine, 'trtllm');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'loading_weights');
+  });
+
+  it('a traceback through the worker submitting a request was serving', () => {
+    const l = last([
+      ' 0: [06/27/2025-10:00:00] [TRT-LLM] [RANK 0] [E] Traceback (most recent call last):',
+      ' 0:   File "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/executor/worker.py", line 700, in worker_main',
+      ' 0:     worker.submit(req)',
+      ' 0:   File "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/executor/worker.py", line 500, in submit',
+      ' 0:     request_id = self._enqueue_request(request)',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+});

@@ -239,3 +239,47 @@ describe('a refused request while serving', () => {
     assert.equal(l.failure?.class, 'cuda_error');
   });
 });
+
+describe('vLLM: Gaudi and glued records (issue 22)', () => {
+  it("the Habana bridge's fatal error is the device runtime's failure, not the traceback after it", () => {
+    const l = last(
+      [
+        'INFO 02-04 10:00:01 hpu_model_runner.py:794] Loading model weights took in total 10.00 GiB of device memory (10.00 GiB/90.00 GiB used) and 1.000 GiB of host memory (50.00 GiB/500 GiB used)',
+        'ERROR 02-04 10:00:02 engine.py:387] [Rank:0] FATAL ERROR :: MODULE:PT_BRIDGE Error, some device check failed.',
+        'ERROR 02-04 10:00:02 engine.py:387] Traceback (most recent call last):',
+        'ERROR 02-04 10:00:02 engine.py:387]   File "/opt/vllm/vllm/engine/multiprocessing/engine.py", line 378, in run_mp_engine',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+    assert.equal(l.failure?.line, 2);
+    assert.equal(l.phase, 'weights_loaded');
+  });
+
+  it("a traceback through the HPU runner's warmup_model was warming up", () => {
+    const w = (m: string) => `(Worker_TP1 pid=9) ERROR 09-17 10:00:00 [multiproc_executor.py:671] ${m}`;
+    const l = last(
+      [
+        w(
+          '  File "/opt/vllm-gaudi/vllm_gaudi/v1/worker/hpu_worker.py", line 249, in compile_or_warm_up_model',
+        ),
+        w('    self.model_runner.warmup_model()'),
+        w('  File "/opt/vllm-gaudi/vllm_gaudi/v1/worker/hpu_model_runner.py", line 3500, in warmup_model'),
+        w('    self.warmup_graphs('),
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'warmup');
+  });
+
+  it('an engine iteration timeout run together with the stats line before it is still a timeout', () => {
+    const l = last(
+      [
+        'INFO 06-19 10:00:00 metrics.py:341] Avg prompt throughput: 100.0 tokens/s, Avg generation throughput: 10.0 tokens/s, Running: 2 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 1.0%, CPU KV cache usage: 0.0%. ERROR 06-19 10:01:00 async_llm_engine.py:535] Engine iteration timed out. This should never happen! ERROR 06-19 10:01:00 async_llm_engine.py:52] Engine background task failed',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'timeout');
+    assert.equal(l.phase, 'serving');
+  });
+});

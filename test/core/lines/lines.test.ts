@@ -24,6 +24,15 @@ describe('line splitting and cleaning', () => {
     ]);
   });
 
+  it("drops cat -v's `^M` (a CRLF line's CR) from the end of a line, with its `^[[…m` remnants", () => {
+    const t =
+      '^[[1;36m(Worker_TP1 pid=9)^[[0;0m ERROR 09-17 10:00:00 [x.py:1]   File "/a/b.py", line 3, in warmup_model^M';
+    assert.equal(
+      decodeLine(Buffer.from(t), 0, Buffer.byteLength(t)),
+      '(Worker_TP1 pid=9) ERROR 09-17 10:00:00 [x.py:1]   File "/a/b.py", line 3, in warmup_model',
+    );
+  });
+
   it('keeps the last state of a tqdm bar and the log lines between refreshes', () => {
     const t =
       'Loading safetensors checkpoint shards:  1% Completed | 1/83 [00:00<00:21,  3.77it/s]\rLoading safetensors checkpoint shards:  2% Completed | 2/83 [00:00<00:21,  3.80it/s]\r[2026-02-19 04:10:17 TP3] Load weight begin. avail mem=93.12 GB\r\n';

@@ -65,4 +65,8 @@ export const TRTLLM_FRAMES: readonly FrameRule[] = [
   ['llmapi/mpi_session.py', '*', null],
   // relay forward
   ['_torch/pyexecutor/model_engine.py', 'forward', null],
+  // override: GenerationExecutorWorker.submit: worker_main hands it each request once the executor is up
+  ['executor/worker.py', 'submit', 'serving'],
+  // override: GenerationExecutorWorker._enqueue_request: a request into the executor
+  ['executor/worker.py', '_enqueue_request', 'serving'],
 ];

@@ -330,4 +330,8 @@ export const VLLM_FRAMES: readonly FrameRule[] = [
   ['engine/llm_engine.py', '_initialize_kv_caches', 'kv_cache'],
   // override: pooling models: Worker.compile_or_warm_up_model runs it after graph capture where others w
   ['gpu_model_runner.py', '_dummy_pooler_run', 'warmup', { profile_run: 'kv_cache' }],
+  // override: Gaudi (vllm-gaudi vllm_gaudi/v1/worker/hpu_model_runner.py, HabanaAI vllm-fork worker/hpu_
+  ['hpu_model_runner.py', 'warmup_model', 'warmup'],
+  // override: Gaudi HPUModelRunner.warmup_graphs: the per-bucket graph warmup warmup_model runs (`[Warmu
+  ['hpu_model_runner.py', 'warmup_graphs', 'warmup'],
 ];
