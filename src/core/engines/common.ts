@@ -42,6 +42,18 @@ export const commonSignatures: Signature[] = [
     re: /NCCL INFO (?:Bootstrap|NET\/|Init COMPLETE|comm 0x|cudaDriverVersion|NCCL version|Channel \d+|Connected all|Using network)/,
   },
   {
+    // Gloo (PyTorch's CPU collectives; gloo/rendezvous/context.cc Context::connectFullMesh) once a process group's
+    // ranks are connected: `[Gloo] Rank 0 is connected to 7 peer ranks. Expected number of connected peer ranks is
+    // : 7`. The engines make their Gloo groups at distributed init (SGLang's and vLLM's parallel_state), a group can
+    // also be made later: like NCCL's lines it shows distributed init and never opens a launch.
+    id: 'gloo_connected',
+    kind: 'phase',
+    phase: 'dist_init',
+    weak: true,
+    lit: 'peer ranks',
+    re: /^(?:\[Gloo\] )?Rank \d+ is connected to \d+ peer ranks\. Expected number of connected peer ranks/,
+  },
+  {
     // ROCm's runtime (rocclr rocdevice.cpp) aborting a queue: a device fault, the HIP analogue of a CUDA error
     id: 'hsa_abort',
     kind: 'failure',

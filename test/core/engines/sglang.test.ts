@@ -250,3 +250,100 @@ describe('failure classes', () => {
     assert.equal(classifyFailureText('ValueError: fp8 KV cache is not supported on this GPU'), 'unsupported');
   });
 });
+
+describe('SGLang: lines of other builds and front-ends', () => {
+  it("pynccl's `sglang is using nccl==` and the v0.4 bar `Capturing batches (avail_mem=…)` say SGLang by themselves", () => {
+    const nccl = last(
+      [
+        'sglang is using nccl==2.25.1',
+        'Custom allreduce is disabled because this process group spans across nodes.',
+      ].join('\n'),
+    );
+    assert.equal(nccl.engine, 'sglang');
+    assert.equal(nccl.phase, 'dist_init');
+    const bar = last('Capturing batches (avail_mem=7.08 GB):   0%|          | 0/17 [00:00<?, ?it/s]');
+    assert.equal(bar.engine, 'sglang');
+    assert.equal(bar.phase, 'cuda_graph');
+  });
+
+  it('the launch command pasted without a shell prompt opens the launch at args', () => {
+    const l = last(
+      [
+        'python3 -m sglang.launch_server --model-path org/model-0.5b --host 0.0.0.0',
+        '2025-11-14 12:47:54.547347: I tensorflow/core/util/port.cc:113] oneDNN custom operations are on.',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'sglang');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'args');
+    const serve = analyzeText('sglang serve --model-path org/model\n');
+    assert.equal(serve.launches[0]!.phase, 'args');
+  });
+
+  it("sglang-jax's precompile lines (tp_worker.py precompile_extend/decode) are compile", () => {
+    const l = last(
+      [
+        "[2025-09-03 04:38:50] server_args=ServerArgs(model_path='org/m', device='tpu')",
+        '[2025-09-03 04:38:57] [EXTEND] begin to precompile',
+        '[2025-09-03 04:38:57] [EXTEND] precompile (bs=1, num_tokens=64)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'compile');
+  });
+
+  it("the diffusion loader's `Loading model from N safetensors files` is loading the weights", () => {
+    const l = last(
+      [
+        "[12-11 17:47:40] Loading model from 2 safetensors files: ['/models/flux/transformer/a.safetensors', '/models/flux/transformer/b.safetensors']",
+        '[12-11 17:47:40] Loading FluxTransformer2DModel, default_dtype: torch.bfloat16',
+        '[12-11 17:52:52] Rank 0 scheduler is dead. Please check if there are relevant logs.',
+        '[12-11 17:52:54] Exit code: -9',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.class, 'killed');
+  });
+
+  it("a PD request's failed KV transfer (prefill.py/decode.py, then a 500 to that request) is serving, not a crash", () => {
+    const l = last(
+      [
+        'E0612 14:05:26.176716 1192408 tcp_transport.cpp:136] Session::writeBody failed. Error: Bad address (value: 14)',
+        sgl(
+          "Prefill transfer failed for request rank=0 req.rid='e3485' req.bootstrap_room=880423 with exception KVTransferError(bootstrap_room=880423): Decode instance could be dead",
+        ),
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'sglang');
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it('a piecewise CUDA graph failure before the server is up is capturing graphs; one while serving stays serving', () => {
+    const failed = sgl(
+      "Piecewise CUDA Graph failed with error: 'Ctx' object has no attribute 'num_tokens'",
+      'TP7',
+    );
+    const start = last(
+      [
+        failed,
+        sgl('Scheduler hit an exception: Traceback (most recent call last):', 'TP5'),
+        `  File "${pkg}/managers/scheduler.py", line 4048, in run_scheduler_process`,
+        '    scheduler = Scheduler(',
+      ].join('\n'),
+    );
+    assert.equal(start.outcome, 'crashed');
+    assert.equal(start.phase, 'cuda_graph');
+    const up = last(
+      [
+        '[2026-03-01 10:00:05] The server is fired up and ready to roll!',
+        sgl(
+          'Decode batch, #running-req: 1, #token: 90, token usage: 0.00, gen throughput (token/s): 41.20, #queue-req: 0,',
+        ),
+        failed,
+      ].join('\n'),
+    );
+    assert.equal(up.phase, 'serving');
+  });
+});
