@@ -52,6 +52,18 @@ const signatures: Signature[] = [
     lit: 'Launch DP',
     re: /^Launch DP\d+ starting at GPU #\d+/,
   },
+  {
+    // sgl-router (Rust; src/router.rs wait_for_healthy_workers, `[Router (Rust)]` prefix in its 2025 Python-launched
+    // builds): while it waits for the workers' /health it logs `Worker is not ready yet`, `Initializing workers:`
+    // and `Worker <url> health check is pending with error: …`: the workers it launched are still starting, so
+    // the launch has begun and shows nothing further by itself
+    id: 'router_waiting',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'orker',
+    re: /(?:^|: )Worker is not ready yet$|(?:^|: )Initializing workers:$|Worker \S+ health check is pending with error/,
+  },
   // distributed init
   {
     id: 'init_dist_begin',
@@ -434,13 +446,23 @@ const signatures: Signature[] = [
     re: /^Initialization failed\. warmup error/,
   },
   {
+    // multimodal_gen/runtime/entrypoints/http_server.py _run_server_warmup_after_http_ready (diffusion server):
+    // `logger.error("Server warmup failed; aborting startup: %s", e, exc_info=True)`, then SIGTERM to itself, so
+    // uvicorn's shutdown lines follow: the warm-up failed and took the launch down; what it caught (`e`, the
+    // traceback under it) says why
+    id: 'diffusion_warmup_failed',
+    kind: 'failure',
+    phase: 'warmup',
+    lit: 'Server warmup failed',
+    re: /^Server warmup failed; aborting startup: ?(.*)$/,
+  },
+  {
     // model_executor/piecewise_cuda_graph_runner.py enable_piecewise_cuda_graph (and the torch.compile backend's
     // twin): `logger.error("Piecewise CUDA Graph failed with error: %s\n%s", e, …CAPTURE_FAILED_MSG)` then raise.
-    // It fires during the startup capture and on a recompilation while serving alike: it places cuda_graph, which
-    // a launch that was already serving stays past (a phase never moves back)
+    // It fires during the startup capture and on a recompilation while serving alike, so it names no phase (the
+    // traceback's frames do: a replay in the event loop before any ready line is the warm-up request's)
     id: 'piecewise_graph_failed',
     kind: 'failure',
-    phase: 'cuda_graph',
     lit: 'Piecewise CUDA Graph failed',
     re: /^Piecewise CUDA Graph failed with error: ?(.*)$/,
   },

@@ -319,31 +319,71 @@ describe('SGLang: lines of other builds and front-ends', () => {
     assert.equal(l.outcome, 'serving');
     assert.equal(l.phase, 'serving');
   });
+});
 
-  it('a piecewise CUDA graph failure before the server is up is capturing graphs; one while serving stays serving', () => {
-    const failed = sgl(
-      "Piecewise CUDA Graph failed with error: 'Ctx' object has no attribute 'num_tokens'",
-      'TP7',
-    );
-    const start = last(
+describe('SGLang: the router, torch.compile and the diffusion server', () => {
+  it('sgl-router waiting for its workers (src/router.rs) shows a launch begun, nothing further', () => {
+    const l = last(
       [
-        failed,
-        sgl('Scheduler hit an exception: Traceback (most recent call last):', 'TP5'),
-        `  File "${pkg}/managers/scheduler.py", line 4048, in run_scheduler_process`,
-        '    scheduler = Scheduler(',
+        '2025-07-08 19:58:04  INFO sglang_router_rs::router: src/router.rs:354: Worker is not ready yet',
+        '2025-07-08 19:58:04  INFO sglang_router_rs::router: src/router.rs:365: Initializing workers:',
+        '2025-07-08 19:58:04  INFO sglang_router_rs::router: src/router.rs:367:   http://0.0.0.0:31000 - Worker is not ready yet',
       ].join('\n'),
     );
-    assert.equal(start.outcome, 'crashed');
-    assert.equal(start.phase, 'cuda_graph');
-    const up = last(
+    assert.equal(l.engine, 'sglang');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'args');
+  });
+
+  it("Inductor's max-autotune benchmarks are compiling, whatever the router says meanwhile", () => {
+    const l = last(
       [
-        '[2026-03-01 10:00:05] The server is fired up and ready to roll!',
-        sgl(
-          'Decode batch, #running-req: 1, #token: 90, token usage: 0.00, gen throughput (token/s): 41.20, #queue-req: 0,',
-        ),
-        failed,
+        'SingleProcess AUTOTUNE benchmarking takes 1.3427 seconds and 8.8429 seconds precompiling',
+        'AUTOTUNE mm(4x4096, 4096x8)',
+        '  mm 0.0134 ms 100.0%',
+        '[Router (Rust)] 2025-03-08 02:33:09 - INFO - Worker http://0.0.0.0:31000 health check is pending with error: error sending request for url (http://0.0.0.0:31000/health)',
       ].join('\n'),
     );
-    assert.equal(up.phase, 'serving');
+    assert.equal(l.engine, 'sglang');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'compile');
+  });
+
+  it("the diffusion server's failed warm-up (http_server.py) is a crash in warm-up, its shutdown lines the cleanup", () => {
+    const l = last(
+      [
+        '[06-17 13:46:56] Server warmup failed; aborting startup: HTTP server did not become ready at http://[::1]:10454/health',
+        'Traceback (most recent call last):',
+        '  File "/usr/local/lib/python3.11/dist-packages/sglang/multimodal_gen/runtime/entrypoints/http_server.py", line 105, in _run_server_warmup_after_http_ready',
+        '    await _wait_until_http_ready(server_args)',
+        '  File "/usr/local/lib/python3.11/dist-packages/sglang/multimodal_gen/runtime/entrypoints/http_server.py", line 73, in _wait_until_http_ready',
+        '    raise RuntimeError(f"HTTP server did not become ready at {health_url}")',
+        'RuntimeError: HTTP server did not become ready at http://[::1]:10454/health',
+        '[2026-06-17 13:46:57] INFO:     Shutting down',
+        '[2026-06-17 13:46:57] INFO:     Finished server process [5698]',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'warmup');
+  });
+
+  it("DiffGenerator.from_pretrained starts the scheduler and waits on it: a child's death under it shows no loading", () => {
+    const gen = '/usr/local/lib/python3.12/dist-packages/sglang/multimodal_gen/runtime/entrypoints';
+    const l = last(
+      [
+        '[12-16 14:27:08] Rank 0 scheduler is dead. Please check if there are relevant logs.',
+        '[12-16 14:27:10] Exit code: -9',
+        'Traceback (most recent call last):',
+        `  File "${gen}/cli/generate.py", line 98, in generate_cmd`,
+        '    generator = DiffGenerator.from_pretrained(',
+        `  File "${gen}/diffusion_generator.py", line 115, in from_pretrained`,
+        '    return cls.from_server_args(server_args)',
+        `  File "${gen}/diffusion_generator.py", line 134, in from_server_args`,
+        '    instance.local_scheduler_process = instance._start_local_server_if_needed()',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'killed');
+    assert.notEqual(l.phase, 'loading_weights');
   });
 });
