@@ -20,7 +20,7 @@ const folders = fs
   .sort();
 
 /** Cases fully right, at least: the last measured figures (raise them as the reading improves). */
-const FLOOR = { wild: 0.87, released: 0.8 };
+const FLOOR = { wild: 0.89, released: 0.89 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
   let cases = 0;
