@@ -98,6 +98,12 @@ const OVERRIDES = {
       'serving',
       "TokenizerManager.convert_logprob_style/add_logprob_to_meta_info/detokenize_*_logprobs_tokens: building a finished request's response",
     ],
+    [
+      'multimodal_gen/runtime/entrypoints/diffusion_generator.py',
+      '*',
+      null,
+      'diffusion (`sglang generate`/`serve`) DiffGenerator.from_pretrained -> from_server_args -> _start_local_server_if_needed: the CLI process starts the scheduler process and waits on it, in every phase (its from_pretrained loads nothing itself)',
+    ],
   ],
   vllm: [
     [

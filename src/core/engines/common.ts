@@ -42,6 +42,31 @@ export const commonSignatures: Signature[] = [
     re: /NCCL INFO (?:Bootstrap|NET\/|Init COMPLETE|comm 0x|cudaDriverVersion|NCCL version|Channel \d+|Connected all|Using network)/,
   },
   {
+    // torch.compile with max-autotune: Inductor benchmarks its kernel choices
+    // (torch/_inductor/select_algorithm.py AlgorithmSelectorCache.log_results: `AUTOTUNE mm(4x4096, 4096x8)`, then
+    // `SingleProcess AUTOTUNE benchmarking takes %.4f seconds and %.4f seconds precompiling`): the model is being
+    // compiled. Compile, not autotune: vLLM compiles before sizing its KV cache (types.ts ENGINE_RANK), and an
+    // engine's own autotune step (FlashInfer's, TensorRT-LLM's) is another one.
+    id: 'inductor_autotune',
+    kind: 'phase',
+    phase: 'compile',
+    weak: true,
+    lit: 'AUTOTUNE',
+    re: /^(?:SingleProcess|SubProcess) AUTOTUNE benchmarking takes [\d.]+ seconds|^AUTOTUNE \w+\(\d+x\d+/,
+  },
+  {
+    // Gloo (PyTorch's CPU collectives; gloo/rendezvous/context.cc Context::connectFullMesh) once a process group's
+    // ranks are connected: `[Gloo] Rank 0 is connected to 7 peer ranks. Expected number of connected peer ranks is
+    // : 7`. The engines make their Gloo groups at distributed init (SGLang's and vLLM's parallel_state), a group can
+    // also be made later: like NCCL's lines it shows distributed init and never opens a launch.
+    id: 'gloo_connected',
+    kind: 'phase',
+    phase: 'dist_init',
+    weak: true,
+    lit: 'peer ranks',
+    re: /^(?:\[Gloo\] )?Rank \d+ is connected to \d+ peer ranks\. Expected number of connected peer ranks/,
+  },
+  {
     // ROCm's runtime (rocclr rocdevice.cpp) aborting a queue: a device fault, the HIP analogue of a CUDA error
     id: 'hsa_abort',
     kind: 'failure',

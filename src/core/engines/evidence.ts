@@ -30,9 +30,11 @@ const SG_CONFIG =
 // (tqdm `Capturing batches (bs=… avail_mem=…)`, `Capturing num tokens (num_tokens=…)`); v0.1.x-v0.2.x's
 // `Rank N: load weight begin.` (managers/router/model_runner.py) and `Rank N: max_total_num_token=…`
 // (managers/router/model_rpc.py); argparse's usage line for launch_server.py (server_args.py add_cli_args
-// makes --model-path the first required option).
+// makes --model-path the first required option); v0.4.x cuda_graph_runner.py's older bar description
+// `Capturing batches ({avail_mem=:.2f} GB)` (before bs= joined it); distributed/device_communicators/pynccl.py
+// PyNcclCommunicator.__init__ `sglang is using nccl==%s` (vLLM's twin says `vLLM is using nccl==`).
 const SG_MILESTONE =
-  /^(?:Decode|Prefill) batch[.,]|^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\.|^Capturing (?:batches \(bs=|num tokens \(num_tokens=)|^KV Cache is allocated\.|^Rank \d+: (?:load weight (?:begin|end)\.|max_total_num_token=\d+, max_prefill_num_token=)|^usage: launch_server\.py \[-h\] --model-path/;
+  /^(?:Decode|Prefill) batch[.,]|^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\.|^Capturing (?:batches \((?:bs=|avail_mem=)|num tokens \(num_tokens=)|^sglang is using nccl==|^KV Cache is allocated\.|^Rank \d+: (?:load weight (?:begin|end)\.|max_total_num_token=\d+, max_prefill_num_token=)|^usage: launch_server\.py \[-h\] --model-path/;
 // The package in a path (`…/sglang/srt/managers/scheduler.py`), a module name (`sglang.srt.…`), its kernels,
 // and a path cut at the left by a paste (`srt/managers/…`; vLLM has no `srt/` package).
 const SG_PATH =

@@ -34,6 +34,16 @@ const signatures: Signature[] = [
     lit: ' ',
     re: /^(?:Set (?:NSA|DSA) backends for |Attention backend not (?:explicitly )?(?:specified|set)\. Use |Setting KV cache dtype to \S+ for DeepSeek|Use (?:nsa|dsa) attention backend for DeepSeek|Use \S+ as MoE runner backend on|Cuda graph is disabled |Detected (?:Blackwell|ROCm) and MXFP4 quantization)/,
   },
+  {
+    // The launch command pasted on a line of its own, without the shell prompt common.ts `shell_launch` needs
+    // (the commands of research/engine-source sglang.json: `python -m sglang.launch_server`, `sglang serve`)
+    id: 'launch_command',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'sglang',
+    re: /^(?:\w+=\S+ +)*(?:nohup +)?(?:python3? +-m +sglang\.launch_server|sglang +serve)(?: |$)/,
+  },
   // config-time notes: the launch has begun, nothing more
   {
     id: 'launch_dp',
@@ -41,6 +51,18 @@ const signatures: Signature[] = [
     phase: 'args',
     lit: 'Launch DP',
     re: /^Launch DP\d+ starting at GPU #\d+/,
+  },
+  {
+    // sgl-router (Rust; src/router.rs wait_for_healthy_workers, `[Router (Rust)]` prefix in its 2025 Python-launched
+    // builds): while it waits for the workers' /health it logs `Worker is not ready yet`, `Initializing workers:`
+    // and `Worker <url> health check is pending with error: …`: the workers it launched are still starting, so
+    // the launch has begun and shows nothing further by itself
+    id: 'router_waiting',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'orker',
+    re: /(?:^|: )Worker is not ready yet$|(?:^|: )Initializing workers:$|Worker \S+ health check is pending with error/,
   },
   // distributed init
   {
@@ -81,6 +103,16 @@ const signatures: Signature[] = [
     phase: 'loading_weights',
     lit: 'prefetching',
     re: /^Rank \d+: prefetching (?:\d+\/\d+ checkpoint shards into page cache|checkpoint files)/,
+  },
+  {
+    // multimodal_gen (diffusion: `sglang generate`, `sglang serve` of a diffusion model)
+    // runtime/loader/component_loader.py TransformerLoader: `Loading model from %s safetensors files: %s`, then
+    // `Loading %s, default_dtype: %s` as the transformer's weights are read
+    id: 'diffusion_load',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'Loading ',
+    re: /^Loading model from \d+ safetensors files[: ]|^Loading \w+, default_dtype: /,
   },
   {
     // v0.1.x-v0.2.x (managers/router/model_runner.py, managers/controller/model_runner.py ModelRunner.load_model):
@@ -167,6 +199,17 @@ const signatures: Signature[] = [
     phase: 'compile',
     lit: 'DeepGEMM',
     re: /DeepGEMM JIT|^DeepGEMM warmup|^Try DeepGEMM/,
+  },
+  {
+    // sglang-jax (SGLang's JAX/TPU port) sgl_jax/srt/managers/tp_worker.py ModelWorker.precompile_extend and
+    // precompile_decode (and their speculative twins): `[EXTEND] begin to precompile` (later `… Begin to
+    // precompile bs_paddings=…`), `[EXTEND] precompile (bs=…, num_tokens=…)`, `[DECODE] precompile finished in N
+    // secs`: XLA compiles the forward pass for each padding before the HTTP server starts
+    id: 'jax_precompile',
+    kind: 'phase',
+    phase: 'compile',
+    lit: 'precompile',
+    re: /^\[(?:EXTEND|DECODE|SPEC_EXTEND|SPEC_DECODE)\] (?:[Bb]egin to precompile|precompile (?:\(|finished in))/,
   },
   // CUDA graphs
   {
@@ -280,6 +323,17 @@ const signatures: Signature[] = [
     lit: 'Warm Up Failed',
     re: /disaggregation mode warm ?up failed/i,
   },
+  {
+    // PD disaggregation: disaggregation/prefill.py (process_disagg_prefill_inflight_queue) and decode.py (the
+    // transfer queue) on KVPoll.Failed: logger.warning(`Prefill|Decode transfer failed for request rank=…
+    // req.rid=… [with exception …]`), then prepare_abort answers that request with a 500 and the scheduler goes on:
+    // one user request's KV transfer failed while serving, the server lives
+    id: 'pd_transfer_failed',
+    kind: 'degraded',
+    phase: 'serving',
+    lit: 'transfer failed for request',
+    re: /^(?:Prefill|Decode) transfer failed for request rank=\d+ /,
+  },
   { id: 'invalid_http', kind: 'noise', lit: 'Invalid HTTP request', re: /Invalid HTTP request received/ },
   {
     // entrypoints/openai/serving_base.py OpenAIServingBase.handle_request: `except Exception as e:
@@ -392,10 +446,21 @@ const signatures: Signature[] = [
     re: /^Initialization failed\. warmup error/,
   },
   {
+    // multimodal_gen/runtime/entrypoints/http_server.py _run_server_warmup_after_http_ready (diffusion server):
+    // `logger.error("Server warmup failed; aborting startup: %s", e, exc_info=True)`, then SIGTERM to itself, so
+    // uvicorn's shutdown lines follow: the warm-up failed and took the launch down; what it caught (`e`, the
+    // traceback under it) says why
+    id: 'diffusion_warmup_failed',
+    kind: 'failure',
+    phase: 'warmup',
+    lit: 'Server warmup failed',
+    re: /^Server warmup failed; aborting startup: ?(.*)$/,
+  },
+  {
     // model_executor/piecewise_cuda_graph_runner.py enable_piecewise_cuda_graph (and the torch.compile backend's
     // twin): `logger.error("Piecewise CUDA Graph failed with error: %s\n%s", e, …CAPTURE_FAILED_MSG)` then raise.
     // It fires during the startup capture and on a recompilation while serving alike, so it names no phase (the
-    // traceback's frames do)
+    // traceback's frames do: a replay in the event loop before any ready line is the warm-up request's)
     id: 'piecewise_graph_failed',
     kind: 'failure',
     lit: 'Piecewise CUDA Graph failed',

@@ -40,6 +40,19 @@ describe('lines any engine prints: NCCL', () => {
   });
 });
 
+describe('lines any engine prints: Gloo', () => {
+  it("Gloo's `Rank N is connected to M peer ranks` marks distributed init, and never starts a launch once serving", () => {
+    const gloo = '[Gloo] Rank 3 is connected to 7 peer ranks. Expected number of connected peer ranks is : 7';
+    const starting = analyzeText(`${SGLANG_UP[0]}\n${gloo}\n`);
+    assert.equal(starting.launches[0]!.phase, 'dist_init');
+    const cut = analyzeText(`${gloo}\n${gloo.replace('Rank 3', 'Rank 4')}\n`);
+    assert.equal(cut.launches.at(-1)!.phase, 'dist_init');
+    const r = analyzeText(`${[...SGLANG_UP, gloo].join('\n')}\n`);
+    assert.equal(r.launches.length, 1);
+    assert.equal(r.launches[0]!.outcome, 'serving');
+  });
+});
+
 describe('Triton Inference Server around any backend', () => {
   // server src/main.cc loads the model repository, then starts the endpoints (grpc_server.cc, http_server.cc);
   // its default log format puts each message in double quotes (qa/L0_logging/log_format_test.py)

@@ -250,3 +250,140 @@ describe('failure classes', () => {
     assert.equal(classifyFailureText('ValueError: fp8 KV cache is not supported on this GPU'), 'unsupported');
   });
 });
+
+describe('SGLang: lines of other builds and front-ends', () => {
+  it("pynccl's `sglang is using nccl==` and the v0.4 bar `Capturing batches (avail_mem=…)` say SGLang by themselves", () => {
+    const nccl = last(
+      [
+        'sglang is using nccl==2.25.1',
+        'Custom allreduce is disabled because this process group spans across nodes.',
+      ].join('\n'),
+    );
+    assert.equal(nccl.engine, 'sglang');
+    assert.equal(nccl.phase, 'dist_init');
+    const bar = last('Capturing batches (avail_mem=7.08 GB):   0%|          | 0/17 [00:00<?, ?it/s]');
+    assert.equal(bar.engine, 'sglang');
+    assert.equal(bar.phase, 'cuda_graph');
+  });
+
+  it('the launch command pasted without a shell prompt opens the launch at args', () => {
+    const l = last(
+      [
+        'python3 -m sglang.launch_server --model-path org/model-0.5b --host 0.0.0.0',
+        '2025-11-14 12:47:54.547347: I tensorflow/core/util/port.cc:113] oneDNN custom operations are on.',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'sglang');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'args');
+    const serve = analyzeText('sglang serve --model-path org/model\n');
+    assert.equal(serve.launches[0]!.phase, 'args');
+  });
+
+  it("sglang-jax's precompile lines (tp_worker.py precompile_extend/decode) are compile", () => {
+    const l = last(
+      [
+        "[2025-09-03 04:38:50] server_args=ServerArgs(model_path='org/m', device='tpu')",
+        '[2025-09-03 04:38:57] [EXTEND] begin to precompile',
+        '[2025-09-03 04:38:57] [EXTEND] precompile (bs=1, num_tokens=64)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'compile');
+  });
+
+  it("the diffusion loader's `Loading model from N safetensors files` is loading the weights", () => {
+    const l = last(
+      [
+        "[12-11 17:47:40] Loading model from 2 safetensors files: ['/models/flux/transformer/a.safetensors', '/models/flux/transformer/b.safetensors']",
+        '[12-11 17:47:40] Loading FluxTransformer2DModel, default_dtype: torch.bfloat16',
+        '[12-11 17:52:52] Rank 0 scheduler is dead. Please check if there are relevant logs.',
+        '[12-11 17:52:54] Exit code: -9',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.class, 'killed');
+  });
+
+  it("a PD request's failed KV transfer (prefill.py/decode.py, then a 500 to that request) is serving, not a crash", () => {
+    const l = last(
+      [
+        'E0612 14:05:26.176716 1192408 tcp_transport.cpp:136] Session::writeBody failed. Error: Bad address (value: 14)',
+        sgl(
+          "Prefill transfer failed for request rank=0 req.rid='e3485' req.bootstrap_room=880423 with exception KVTransferError(bootstrap_room=880423): Decode instance could be dead",
+        ),
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'sglang');
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.phase, 'serving');
+  });
+});
+
+describe('SGLang: the router, torch.compile and the diffusion server', () => {
+  it('sgl-router waiting for its workers (src/router.rs) shows a launch begun, nothing further', () => {
+    const l = last(
+      [
+        '2025-07-08 19:58:04  INFO sglang_router_rs::router: src/router.rs:354: Worker is not ready yet',
+        '2025-07-08 19:58:04  INFO sglang_router_rs::router: src/router.rs:365: Initializing workers:',
+        '2025-07-08 19:58:04  INFO sglang_router_rs::router: src/router.rs:367:   http://0.0.0.0:31000 - Worker is not ready yet',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'sglang');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'args');
+  });
+
+  it("Inductor's max-autotune benchmarks are compiling, whatever the router says meanwhile", () => {
+    const l = last(
+      [
+        'SingleProcess AUTOTUNE benchmarking takes 1.3427 seconds and 8.8429 seconds precompiling',
+        'AUTOTUNE mm(4x4096, 4096x8)',
+        '  mm 0.0134 ms 100.0%',
+        '[Router (Rust)] 2025-03-08 02:33:09 - INFO - Worker http://0.0.0.0:31000 health check is pending with error: error sending request for url (http://0.0.0.0:31000/health)',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'sglang');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'compile');
+  });
+
+  it("the diffusion server's failed warm-up (http_server.py) is a crash in warm-up, its shutdown lines the cleanup", () => {
+    const l = last(
+      [
+        '[06-17 13:46:56] Server warmup failed; aborting startup: HTTP server did not become ready at http://[::1]:10454/health',
+        'Traceback (most recent call last):',
+        '  File "/usr/local/lib/python3.11/dist-packages/sglang/multimodal_gen/runtime/entrypoints/http_server.py", line 105, in _run_server_warmup_after_http_ready',
+        '    await _wait_until_http_ready(server_args)',
+        '  File "/usr/local/lib/python3.11/dist-packages/sglang/multimodal_gen/runtime/entrypoints/http_server.py", line 73, in _wait_until_http_ready',
+        '    raise RuntimeError(f"HTTP server did not become ready at {health_url}")',
+        'RuntimeError: HTTP server did not become ready at http://[::1]:10454/health',
+        '[2026-06-17 13:46:57] INFO:     Shutting down',
+        '[2026-06-17 13:46:57] INFO:     Finished server process [5698]',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'warmup');
+  });
+
+  it("DiffGenerator.from_pretrained starts the scheduler and waits on it: a child's death under it shows no loading", () => {
+    const gen = '/usr/local/lib/python3.12/dist-packages/sglang/multimodal_gen/runtime/entrypoints';
+    const l = last(
+      [
+        '[12-16 14:27:08] Rank 0 scheduler is dead. Please check if there are relevant logs.',
+        '[12-16 14:27:10] Exit code: -9',
+        'Traceback (most recent call last):',
+        `  File "${gen}/cli/generate.py", line 98, in generate_cmd`,
+        '    generator = DiffGenerator.from_pretrained(',
+        `  File "${gen}/diffusion_generator.py", line 115, in from_pretrained`,
+        '    return cls.from_server_args(server_args)',
+        `  File "${gen}/diffusion_generator.py", line 134, in from_server_args`,
+        '    instance.local_scheduler_process = instance._start_local_server_if_needed()',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'killed');
+    assert.notEqual(l.phase, 'loading_weights');
+  });
+});

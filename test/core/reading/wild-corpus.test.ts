@@ -19,8 +19,8 @@ const folders = fs
   .map((d) => d.name)
   .sort();
 
-/** Cases fully right, at least: the last measured figures (raise them as the reading improves; issue 22: 365/404 wild, 122/140 released). */
-const FLOOR = { wild: 0.9, released: 0.87 };
+/** Cases fully right, at least: the last measured figures (raise them as the reading improves; issue 22). */
+const FLOOR = { wild: 0.9, released: 0.89 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
   let cases = 0;

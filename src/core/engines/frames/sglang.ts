@@ -345,4 +345,6 @@ export const SGLANG_FRAMES: readonly FrameRule[] = [
   ['schedule_batch.py', 'get_model_worker_batch', 'serving'],
   // override: TokenizerManager.convert_logprob_style/add_logprob_to_meta_info/detokenize_*_logprobs_toke
   ['tokenizer_manager.py', '*logprob*', 'serving'],
+  // override: diffusion (`sglang generate`/`serve`) DiffGenerator.from_pretrained -> from_server_args ->
+  ['multimodal_gen/runtime/entrypoints/diffusion_generator.py', '*', null],
 ];
