@@ -454,6 +454,19 @@ function parseMinute(st: i32): bool {
   return true;
 }
 
+/** Whether the tag at `at` (`len` bytes) is one of the first `n` recorded in TAGS (positions relative to IN). */
+function tagRecorded(at: i32, len: i32, n: i32): bool {
+  for (let k = 0; k < n; k++) {
+    const p = TAGS + (<usize>k << 3);
+    if (load<i32>(p + 4) != len) continue;
+    const q = load<i32>(p);
+    let i = 0;
+    while (i < len && b(q + i) == b(at + i)) i++;
+    if (i == len) return true;
+  }
+  return false;
+}
+
 /**
  * Reads lines of ours from IN[start, end) (positions relative to IN) until one that is not, and returns
  * the position of the first unread byte. Results are in RES, HIST, TAGS and SERIES.
@@ -590,8 +603,11 @@ export function scan(start: i32, end: i32): i32 {
       if (bad) break;
       lineTs = <f64>((dig(st) * 10 + dig(st + 1)) * 3600 + (dig(st + 3) * 10 + dig(st + 4)) * 60 + dig(st + 6) * 10 + dig(st + 7));
     }
+    // A tag already recorded in this call is not recorded again (the reader keeps each once, in order of first
+    // appearance): DP attention's ranks take turns line by line, and would fill the room in a few dozen lines.
+    const newTag = tagChanged && !tagRecorded(tag0 + 1, tag1 - tag0 - 1, nTags);
     // room for what this line may record
-    if ((tagChanged && nTags >= MAX_TAGS) || nSeries >= MAX_SERIES - 1) break;
+    if ((newTag && nTags >= MAX_TAGS) || nSeries >= MAX_SERIES - 1) break;
     ts = lineTs;
     // a dated line sets the reading's year; a time of day alone leaves it
     if (dated) runYear = year;
@@ -604,7 +620,7 @@ export function scan(start: i32, end: i32): i32 {
     lines++;
     lastStart = s;
     lastEnd = e;
-    if (tagChanged) {
+    if (newTag) {
       store<i32>(TAGS + (<usize>nTags << 3), tag0 + 1);
       store<i32>(TAGS + (<usize>nTags << 3) + 4, tag1 - tag0 - 1);
       nTags++;
