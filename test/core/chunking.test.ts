@@ -392,6 +392,7 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
     'vllm-v1-engine-sgr',
     'vllm-access',
     'llamacpp-slots',
+    'tgi-router',
     'unknown-gin',
     'unknown-text',
     'mixed',
@@ -408,17 +409,28 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
       generateShapeLog(name: string, out: string, opts: { bytes: number; seed: number }): void;
     };
 
+  /**
+   * Real shapes the fast path does not read yet, and why: the test fails once one is read (take it off then).
+   * TGI's router lines under docker compose's `service | ` prefix: the shape scanner reads a TGI line's own
+   * stamp as its frame, and a wrapper ends bulk reading (LogAnalyzer.bulkScanner).
+   */
+  const OFF_FAST_PATH = new Set(['tgi-router']);
+
   it('every shape has its seed of real lines, each line with its source', async () => {
     const g = await gen();
     const have = g.shapeNames();
-    for (const s of SHAPES) {
+    // every shape the extractor looks for in the corpora, and every one this test names, has its bench file
+    const { SHAPES: extracted } = (await import(
+      path.join('..', '..', '..', 'scripts', 'extract-bench-seeds.mjs') as string
+    )) as { SHAPES: { name: string }[] };
+    for (const s of [...new Set([...SHAPES, ...extracted.map((x) => x.name)])]) {
       assert.ok(
         have.includes(s),
         `scripts/bench-seeds/${s}.json is missing: run scripts/extract-bench-seeds.mjs`,
       );
       const seed = g.readSeed(s);
       assert.ok(seed.serving.length > 0, `${s}: no lines`);
-      assert.match(seed.source, /corpus\/.+\.log$|README\.md$/, `${s}: no source`);
+      assert.match(seed.source, /(corpus|wild)\/.+\.log$|README\.md$/, `${s}: no source`);
     }
   });
 
@@ -448,7 +460,11 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
       const seed = g.readSeed(name);
       const serving = general.lines - seed.launch.lines.length;
       if (seed.engine !== null)
-        assert.ok(bulk >= serving * 0.95, `${name}: ${bulk} of ${serving} serving lines read in bulk`);
+        assert.equal(
+          bulk >= serving * 0.95,
+          !OFF_FAST_PATH.has(name),
+          `${name}: ${bulk} of ${serving} serving lines read in bulk`,
+        );
     });
   }
 });
