@@ -454,6 +454,19 @@ function parseMinute(st: i32): bool {
   return true;
 }
 
+/** Whether the tag at `at` (`len` bytes) is one of the first `n` recorded in TAGS (positions relative to IN). */
+function tagRecorded(at: i32, len: i32, n: i32): bool {
+  for (let k = 0; k < n; k++) {
+    const p = TAGS + (<usize>k << 3);
+    if (load<i32>(p + 4) != len) continue;
+    const q = load<i32>(p);
+    let i = 0;
+    while (i < len && b(q + i) == b(at + i)) i++;
+    if (i == len) return true;
+  }
+  return false;
+}
+
 /**
  * Reads lines of ours from IN[start, end) (positions relative to IN) until one that is not, and returns
  * the position of the first unread byte. Results are in RES, HIST, TAGS and SERIES.
@@ -500,13 +513,21 @@ export function scan(start: i32, end: i32): i32 {
   // Each call reports the rank tags it sees from its first line on.
   tagWordLen = 0;
 
+  // the year of the run's last dated line; -1: none (the reading's year stays)
+  let runYear: f64 = -1;
   const limit = end - REACH;
   while (s < limit) {
     const lineEnd = s + REACH;
-    if (b(s) != 91 || b(s + 5) != 45 || b(s + 8) != 45 || b(s + 11) != 32 || b(s + 14) != 58 || b(s + 17) != 58) break;
+    if (b(s) != 91) break;
+    // `[YYYY-MM-DD HH:MM:SS`, or `[HH:MM:SS` (SGLang before 0.3.4 printed no date: src/core/lines/prefix.ts
+    // readFrame keeps the time of day as the line's time).
+    let dated = true;
+    if (b(s + 5) == 45 && b(s + 8) == 45 && b(s + 11) == 32 && b(s + 14) == 58 && b(s + 17) == 58) dated = true;
+    else if (b(s + 3) == 58 && b(s + 6) == 58) dated = false;
+    else break;
     // Rank tags (` TP0`, ` DP1 TP3`) and the `] ` after them: usually the same bytes as the last line's,
     // compared in one load; otherwise read and checked.
-    const tag0 = s + 20;
+    const tag0 = dated ? s + 20 : s + 9;
     let tag1: i32;
     let tagChanged = false;
     if (b(tag0) == 93 && b(tag0 + 1) == 32) {
@@ -562,15 +583,34 @@ export function scan(start: i32, end: i32): i32 {
     }
     if (e < 0) break;
 
-    // the stamp: same minute as the cached one (bytes 0..15 compared from the end), or parsed
     const st = s + 1;
-    if (!(haveStamp && load<u64>(IN + <usize>st) == stampA && load<u64>(IN + <usize>(st + 8)) == stampB) && !parseMinute(st)) break;
-    const s1 = dig(st + 17);
-    const s2 = dig(st + 18);
-    if (s1 < 0 || s1 > 9 || s2 < 0 || s2 > 9) break;
+    let lineTs: f64;
+    if (dated) {
+      // the stamp: same minute as the cached one (bytes 0..15 compared from the end), or parsed
+      if (!(haveStamp && load<u64>(IN + <usize>st) == stampA && load<u64>(IN + <usize>(st + 8)) == stampB) && !parseMinute(st)) break;
+      const s1 = dig(st + 17);
+      const s2 = dig(st + 18);
+      if (s1 < 0 || s1 > 9 || s2 < 0 || s2 > 9) break;
+      lineTs = minute + <f64>(s1 * 10 + s2);
+    } else {
+      // HH:MM:SS, each a digit, ranges unchecked (the general path reads them as h * 3600 + m * 60 + s)
+      let bad = false;
+      for (let i = 0; i < 8; i++) {
+        if (i == 2 || i == 5) continue;
+        const d = dig(st + i);
+        if (d < 0 || d > 9) bad = true;
+      }
+      if (bad) break;
+      lineTs = <f64>((dig(st) * 10 + dig(st + 1)) * 3600 + (dig(st + 3) * 10 + dig(st + 4)) * 60 + dig(st + 6) * 10 + dig(st + 7));
+    }
+    // A tag already recorded in this call is not recorded again (the reader keeps each once, in order of first
+    // appearance): DP attention's ranks take turns line by line, and would fill the room in a few dozen lines.
+    const newTag = tagChanged && !tagRecorded(tag0 + 1, tag1 - tag0 - 1, nTags);
     // room for what this line may record
-    if ((tagChanged && nTags >= MAX_TAGS) || nSeries >= MAX_SERIES - 1) break;
-    ts = minute + <f64>(s1 * 10 + s2);
+    if ((newTag && nTags >= MAX_TAGS) || nSeries >= MAX_SERIES - 1) break;
+    ts = lineTs;
+    // a dated line sets the reading's year; a time of day alone leaves it
+    if (dated) runYear = year;
 
     // the line is ours
     if (lines == 0) {
@@ -580,7 +620,7 @@ export function scan(start: i32, end: i32): i32 {
     lines++;
     lastStart = s;
     lastEnd = e;
-    if (tagChanged) {
+    if (newTag) {
       store<i32>(TAGS + (<usize>nTags << 3), tag0 + 1);
       store<i32>(TAGS + (<usize>nTags << 3) + 4, tag1 - tag0 - 1);
       nTags++;
@@ -669,7 +709,7 @@ export function scan(start: i32, end: i32): i32 {
   res(R_KV_PEAK, kvPeak);
   res(R_FIRST_TS, firstTs);
   res(R_LAST_TS, ts);
-  res(R_YEAR, year);
+  res(R_YEAR, runYear);
   res(R_LAST_START, <f64>lastStart);
   res(R_LAST_END, <f64>lastEnd);
   res(R_LAST_SAMPLE, lastSample);

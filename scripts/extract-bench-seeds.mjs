@@ -4,7 +4,9 @@
 // corpus file and line it came from. The seeds are committed: the corpus is read-only data that a checkout may
 // not have, and a shape's lines must not change under the bench when the corpus grows.
 //
-// usage: node scripts/extract-bench-seeds.mjs [CORPUS_DIR...]   (default ../shared/corpus and test/fixtures/corpus)
+// usage: node scripts/extract-bench-seeds.mjs [--only SHAPE] [CORPUS_DIR...]
+//   (default ../shared/corpus, test/fixtures/corpus and test/fixtures/wild; --only: that shape's seed alone, the
+//   others left as they are)
 //
 // A shape is a regular expression on a whole line; its source is the corpus log with the most lines of it
 // (ties: the first path). The seed holds that log's lines before its first line of the shape (the launch, so
@@ -154,6 +156,14 @@ export const SHAPES = [
     re: /^(slot +\w+: id +\d+ \| task -?\d+ \| |prompt eval time =| {7}eval time =| {6}total time =|srv +(log_server_r|params_from_|update_slots|get_availabl|prompt_save|update): )/,
   },
   {
+    // The corpus's only real TGI serving lines: the router's per-request line, under docker compose's prefix.
+    name: 'tgi-router',
+    label: 'TGI router request lines (compose)',
+    engine: 'tgi',
+    sample: false,
+    re: /text_generation_router::server: router\/src\/server\.rs:\d+: Success$/,
+  },
+  {
     name: 'unknown-gin',
     label: 'unknown engine (Ollama GIN access)',
     engine: null,
@@ -222,16 +232,24 @@ function seedFor(shape, logs) {
 
 function main() {
   const args = process.argv.slice(2);
+  const o = args.indexOf('--only');
+  const only = o >= 0 ? args.splice(o, 2)[1] : null;
   const dirs = args.length
     ? args
-    : [path.join(REPO, '../shared/corpus'), path.join(REPO, 'test/fixtures/corpus')];
+    : [
+        path.join(REPO, '../shared/corpus'),
+        path.join(REPO, 'test/fixtures/corpus'),
+        path.join(REPO, 'test/fixtures/wild'),
+      ];
   const logs = listLogs(dirs);
   fs.mkdirSync(SEED_DIR, { recursive: true });
   for (const shape of [...SHAPES, MIXED]) {
+    if (only !== null && shape.name !== only) continue;
     const seed = seedFor(shape, logs);
     fs.writeFileSync(path.join(SEED_DIR, `${shape.name}.json`), `${JSON.stringify(seed, null, 1)}\n`);
     process.stderr.write(`${shape.name}: ${seed.serving.length} lines from ${seed.source}\n`);
   }
+  if (only !== null && only !== PLAIN.name) return;
   const readme = dirs.map((d) => path.join(d, 'README.md')).find((p) => fs.existsSync(p));
   const prose = fs.readFileSync(readme, 'utf8').split('\n');
   const serving = prose.map((text, i) => ({ line: i + 1, text })).filter((l) => l.text.trim() !== '');

@@ -91,6 +91,9 @@ export class LineSplitter {
         if (next !== s) {
           this.lineNo += bulk.lines;
           s = next;
+          // A reader stops where its room for one call's results ends (rank tags, series) as well as at a line
+          // it does not take: offered again, it goes on, where the general path would take a line it reads too.
+          if (bulk.lines > 0) continue;
         }
       }
       const e = buf.indexOf(10, s);

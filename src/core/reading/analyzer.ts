@@ -1314,7 +1314,7 @@ export class LogAnalyzer {
     if (r.lines === 0) return;
     this.current!.applyRun(r);
     if (r.lastTs !== null) this.lastTs = r.lastTs;
-    this.ctx.year = r.year;
+    if (r.year >= 0) this.ctx.year = r.year;
     this.tracker.reset();
   }
 }

@@ -17,6 +17,7 @@ export interface ServingRunData {
   /** null: no line of the run prints a time (llama-server). */
   firstTs: number | null;
   lastTs: number | null;
+  /** The reading's year after the run; -1: the run's lines carry no year (SGLang's `[HH:MM:SS` stamps), it stays. */
   year: number;
   tags: string[];
   requests: number;

@@ -257,6 +257,27 @@ describe('made-up serving lines of each engine: bulk on and off, whole and in sm
     assert.equal(rep.launches[0]!.outcome, 'serving');
   });
 
+  it('SGLang lines stamped with a time of day alone, and rank tags that change on every line', () => {
+    // SGLang before 0.3.4 printed `[HH:MM:SS TP0]` (src/core/lines/prefix.ts readFrame: the time of day is the
+    // line's time, the year stays); DP attention prints its ranks in turn, more changes than one call's room.
+    const tags = (i: number) => (i % 3 === 0 ? ' TP0' : ` DP${i % 5} TP${i % 7}${i % 2 ? ' EP3' : ''}`);
+    const lines: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      const t = `${String(10 + (i % 14)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:0${i % 10}`;
+      const stamp = i % 4 === 3 ? `2026-08-02 ${t}` : t;
+      lines.push(
+        i % 5 === 1
+          ? `[${stamp}${tags(i)}] Prefill batch. #new-seq: ${i % 9}, #new-token: ${i * 7}, #cached-token: ${i}, cache hit rate: ${i % 100}.25%, token usage: 0.${i % 10}1, #running-req: ${i % 30}, #queue-req: ${i % 4}`
+          : `[${stamp}${tags(i)}] Decode batch. #running-req: ${i % 40}, #token: ${i * 13}, token usage: 0.${i % 9}3, gen throughput (token/s): ${i}.${i % 10}7, #queue-req: ${i % 6}`,
+      );
+    }
+    const data = Buffer.from(
+      `${corpusHead('full/015.log', 'fired up and ready to roll') + lines.join('\n')}\n`,
+    );
+    const rep = check(data, 590);
+    assert.ok(rep.launches[0]!.throughput!.samples >= 480);
+  });
+
   it('llama-server slot, timing, request and idle lines', () => {
     const id = (t: number) => `id  ${t % 4} | task ${t} |`;
     const req = (t: number) => [
@@ -372,6 +393,7 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
     'vllm-v1-engine-sgr',
     'vllm-access',
     'llamacpp-slots',
+    'tgi-router',
     'unknown-gin',
     'unknown-text',
     'mixed',
@@ -382,22 +404,34 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
       readSeed(name: string): {
         engine: string | null;
         source: string;
+        launch: { lines: string[] };
         serving: { line: number; text: string }[];
       };
       generateShapeLog(name: string, out: string, opts: { bytes: number; seed: number }): void;
     };
 
+  /**
+   * Real shapes the fast path does not read yet, and why: the test fails once one is read (take it off then).
+   * TGI's router lines under docker compose's `service | ` prefix: the shape scanner reads a TGI line's own
+   * stamp as its frame, and a wrapper ends bulk reading (LogAnalyzer.bulkScanner).
+   */
+  const OFF_FAST_PATH = new Set(['tgi-router']);
+
   it('every shape has its seed of real lines, each line with its source', async () => {
     const g = await gen();
     const have = g.shapeNames();
-    for (const s of SHAPES) {
+    // every shape the extractor looks for in the corpora, and every one this test names, has its bench file
+    const { SHAPES: extracted } = (await import(
+      path.join('..', '..', '..', 'scripts', 'extract-bench-seeds.mjs') as string
+    )) as { SHAPES: { name: string }[] };
+    for (const s of [...new Set([...SHAPES, ...extracted.map((x) => x.name)])]) {
       assert.ok(
         have.includes(s),
         `scripts/bench-seeds/${s}.json is missing: run scripts/extract-bench-seeds.mjs`,
       );
       const seed = g.readSeed(s);
       assert.ok(seed.serving.length > 0, `${s}: no lines`);
-      assert.match(seed.source, /corpus\/.+\.log$|README\.md$/, `${s}: no source`);
+      assert.match(seed.source, /(corpus|wild)\/.+\.log$|README\.md$/, `${s}: no source`);
     }
   });
 
@@ -410,10 +444,28 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
       const data = fs.readFileSync(file);
       fs.rmSync(dir, { recursive: true });
       const general = analyzeChunks([data], false);
-      assert.deepEqual(analyzeChunks([data], true), general);
+      const a = new LogAnalyzer({ year: 2026 });
+      let bulk = 0;
+      const apply = a.applyRun.bind(a);
+      a.applyRun = (r) => {
+        bulk += r.lines;
+        apply(r);
+      };
+      a.push(data);
+      assert.deepEqual(a.end(), general);
       const pieces: Buffer[] = [];
       for (let at = 0; at < data.length; at += 4093) pieces.push(data.subarray(at, at + 4093));
       assert.deepEqual(analyzeChunks(pieces, true), general, 'in chunks');
+      // An engine's serving lines are read on the fast path, not only read alike: a shape that falls off it is
+      // tens of times slower (issue 23). The lines after the seed's launch are serving lines.
+      const seed = g.readSeed(name);
+      const serving = general.lines - seed.launch.lines.length;
+      if (seed.engine !== null)
+        assert.equal(
+          bulk >= serving * 0.95,
+          !OFF_FAST_PATH.has(name),
+          `${name}: ${bulk} of ${serving} serving lines read in bulk`,
+        );
     });
   }
 });
