@@ -58,7 +58,9 @@ function testFiles(dir) {
 const files = (named.length ? named : [dist]).flatMap((p) => {
   const abs = path.resolve(p);
   if (!fs.existsSync(abs)) {
-    process.stderr.write(`run-tests: ${p} does not exist: build first (npm run build) or name a file under dist/test/\n`);
+    process.stderr.write(
+      `run-tests: ${p} does not exist: build first (npm run build) or name a file under dist/test/\n`,
+    );
     process.exit(1);
   }
   return fs.statSync(abs).isDirectory() ? testFiles(abs) : [abs];
@@ -78,14 +80,15 @@ function nodeTest(list, n) {
   });
 }
 
-// Stopped (Ctrl-C, or with-decoy passing on a SIGTERM): node --test stops its files, then this stops too.
+// Stopped (Ctrl-C, or with-decoy passing on a SIGTERM): node --test stops its files on SIGINT (a SIGTERM
+// leaves them running), and the files not started yet are not started.
+let stopped = false;
 for (const s of ['SIGINT', 'SIGTERM'])
   process.on(s, () => {
-    running?.kill(s);
-    process.exitCode = 130;
-    alone.length = 0;
+    stopped = true;
+    running?.kill('SIGINT');
   });
 // The files run alone start after the rest, whatever the rest's result: a run reports every failure.
 const togetherCode = await nodeTest(together, concurrency);
-const aloneCode = await nodeTest(alone, 1);
+const aloneCode = stopped ? 130 : await nodeTest(alone, 1);
 process.exit(togetherCode || aloneCode);

@@ -13,7 +13,8 @@ export default async function* durations(source) {
   const files = new Map();
   const fileOf = (data) => {
     const name = data.file;
-    if (!files.has(name)) files.set(name, { name, summed: 0, first: Date.now(), last: Date.now(), tests: 0, ok: true });
+    if (!files.has(name))
+      files.set(name, { name, summed: 0, first: Date.now(), last: Date.now(), tests: 0, ok: true });
     const f = files.get(name);
     f.last = Date.now();
     return f;
@@ -26,7 +27,8 @@ export default async function* durations(source) {
     if ((event.type === 'test:pass' || event.type === 'test:fail') && event.data.nesting === 0) {
       f.summed += (event.data.details?.duration_ms ?? 0) / 1000;
     }
-    if ((event.type === 'test:pass' || event.type === 'test:fail') && event.data.details?.type !== 'suite') f.tests++;
+    if ((event.type === 'test:pass' || event.type === 'test:fail') && event.data.details?.type !== 'suite')
+      f.tests++;
   }
   const rows = [...files.values()].sort((a, b) => b.summed - a.summed);
   let table = '  tests  seen  tests result file\n';
