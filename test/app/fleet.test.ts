@@ -76,10 +76,14 @@ describe('Fleet', () => {
   });
 
   it('gives the targets of one host one session and one master connection', async () => {
-    // Copied here, not in before(): the copies' mtime is their last line's time, and a loading launch whose
-    // log has been quiet for longer than its phase gets (20 s) is stalled, however long the test before took.
-    for (const f of ['a.log', 'b.log'])
+    // A copy's mtime is its last line's time, and a loading launch whose log has been quiet for longer than
+    // its phase gets (20 s) is stalled. The state under test is a fresh log's, so the copies are dated as far
+    // ahead as the logins may take: however slow the machine, the launches are still loading when judged.
+    const fresh = Date.now() / 1000 + 2 * LOGIN_S;
+    for (const f of ['a.log', 'b.log']) {
       fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), path.join(dir, f));
+      fs.utimesSync(path.join(dir, f), fresh, fresh);
+    }
     const fleet = new Fleet(
       [
         { name: 'a', log: `firedup-test:${dir}/a.log` },
