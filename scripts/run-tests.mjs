@@ -7,7 +7,8 @@
  * machine, while most files spend their time waiting (on sshd, Postgres, dockerd, Chromium, llama-server, a
  * CLI child, a timer). Each file is isolated (its own temp dirs, ports picked by the kernel, names with its pid),
  * so they can overlap. Why some alone: the files in ALONE assert how soon something happens (a verdict within
- * 2 s of a container's death, a client's ITL within 15 ms of the server's), which other files' CPU would delay.
+ * 2 s of a container's death, a client's ITL within 15 ms of the server's) or meet a product deadline (ps's
+ * 15 s for a target to settle), which other files' CPU and docker calls would delay.
  *
  *   node scripts/run-tests.mjs [node --test options, e.g. --test-reporter=spec] [files or dirs]
  * FIREDUP_TEST_CONCURRENCY=N sets the files run at once (default 4; 1 runs everything serially).
@@ -20,11 +21,14 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist', 'test');
 
-/** Files (under dist/test/) that assert latencies, run after the rest, one at a time. */
+/** Files (under dist/test/) that assert latencies or hang on a product deadline, run after the rest, one at a time. */
 const ALONE = [
   'bench/loadgen-scripted.test.js', // client timings within 15 ms of the scripted server's own stamps
   'cli/docker-live.test.js', // an OOM kill said within 2 s of the container's exit
   'bench/bounds.test.js', // bench run ends within its --duration and cut-off, whatever the server does
+  // ps gives each target 15 s to settle (SETTLE_MS, src/cli/ps.ts): with the other docker files driving
+  // dockerd at once, a container's first inspect can come after it, and its row has no container yet.
+  'cli/docker-ps.test.js',
 ];
 
 const [major, minor] = process.versions.node.split('.').map(Number);
