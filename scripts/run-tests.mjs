@@ -74,19 +74,23 @@ const alone = files.filter((f) => ALONE.includes(rel(f)));
 const together = files.filter((f) => !ALONE.includes(rel(f)));
 
 let running = null;
+let stopped = false;
 function nodeTest(list, n) {
   if (!list.length) return Promise.resolve(0);
   return new Promise((resolve) => {
     running = spawn(process.execPath, ['--test', `--test-concurrency=${n}`, ...options, ...list], {
       stdio: 'inherit',
     });
-    running.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    running.on('exit', (code, signal) => {
+      // Killed (not stopped through this script, which sets `stopped` itself): the run is over.
+      if (signal) stopped = true;
+      resolve(code ?? 1);
+    });
   });
 }
 
 // Stopped (Ctrl-C, or with-decoy passing on a SIGTERM): node --test stops its files on SIGINT (a SIGTERM
 // leaves them running), and the files not started yet are not started.
-let stopped = false;
 for (const s of ['SIGINT', 'SIGTERM'])
   process.on(s, () => {
     stopped = true;
