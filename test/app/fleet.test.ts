@@ -8,14 +8,19 @@ import { startSshd, type TestSshd } from '../ssh.js';
 
 /** The fleet under `ps` and `serve`: one ssh connection per host, an unreachable host said at once. */
 
+/**
+ * How long ssh may take to log in to the test sshd: the 5 s default is for a real fleet, and a login here runs
+ * root's shell startup files on a machine that other test files (and other users) keep busy. The refused
+ * host, which these tests are about, is refused at once whatever the timeout.
+ */
+const LOGIN_S = 30;
+
 let sshd: TestSshd;
 let dir: string;
 
 before(async () => {
   sshd = await startSshd();
   dir = tmpDir();
-  for (const f of ['a.log', 'b.log'])
-    fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), path.join(dir, f));
   for (const i of [0, 1])
     fs.copyFileSync(
       path.join(ROOT, 'test', 'fixtures', 'multinode', `sglang-2node-oom-node${i}.log`),
@@ -44,11 +49,11 @@ describe('Fleet', () => {
           nodes: [`firedup-test:${dir}/n0.log`, 'firedup-refused:/var/log/n1.log'],
         },
       ],
-      { ledger: null, ssh: { config: sshd.config }, gpu: false },
+      { ledger: null, ssh: { config: sshd.config }, gpu: false, connectTimeoutSec: LOGIN_S },
     );
     try {
       fleet.start((t, e) => assert.fail(`${t.spec.name}: ${e.message}`));
-      await fleet.settled(30_000);
+      await fleet.settled(2 * LOGIN_S * 1000);
       const hosts = fleet.hosts;
       assert.equal(hosts.session(`firedup-test:${dir}/n0.log`), hosts.session(`firedup-test:${dir}/n1.log`));
       const [two, half] = fleet.rows();
@@ -71,17 +76,25 @@ describe('Fleet', () => {
   });
 
   it('gives the targets of one host one session and one master connection', async () => {
+    // A copy's mtime is its last line's time, and a loading launch whose log has been quiet for longer than
+    // its phase gets (20 s) is stalled. The state under test is a fresh log's, so the copies are dated as far
+    // ahead as the logins may take: however slow the machine, the launches are still loading when judged.
+    const fresh = Date.now() / 1000 + 2 * LOGIN_S;
+    for (const f of ['a.log', 'b.log']) {
+      fs.copyFileSync(path.join(SCENARIOS, 'glm5-relaunch-stuck-at-48pct.log'), path.join(dir, f));
+      fs.utimesSync(path.join(dir, f), fresh, fresh);
+    }
     const fleet = new Fleet(
       [
         { name: 'a', log: `firedup-test:${dir}/a.log` },
         { name: 'b', log: `firedup-test:${dir}/b.log` },
         { name: 'gone', log: 'firedup-refused:/var/log/x.log' },
       ],
-      { ledger: null, ssh: { config: sshd.config }, gpu: false },
+      { ledger: null, ssh: { config: sshd.config }, gpu: false, connectTimeoutSec: LOGIN_S },
     );
     try {
       fleet.start((t, e) => assert.fail(`${t.spec.name}: ${e.message}`));
-      await fleet.settled(20_000);
+      await fleet.settled(2 * LOGIN_S * 1000);
       const hosts = fleet.hosts;
       assert.equal(hosts.session(`firedup-test:${dir}/a.log`), hosts.session(`firedup-test:${dir}/b.log`));
       assert.ok((await hosts.session(`firedup-test:${dir}/a.log`).masterPid()) !== null, 'a master is up');

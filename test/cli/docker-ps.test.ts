@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildImage, ensureDocker, inspect, RUN, removeAll, run } from '../docker.js';
+import { buildImage, docker, ensureDocker, inspect, RUN, removeAll, run } from '../docker.js';
 import { ROOT, spawnCli, tmpDir } from '../helpers.js';
 import { freePort, waitFor } from '../llama.js';
 
@@ -28,6 +28,12 @@ describe('ps and serve over containers and files', { timeout: 180_000 }, () => {
     const serving = run(name('serving'), [image, 'engine', 'serve']);
     const oom = run(name('oom'), ['--memory', '32m', '--memory-swap', '32m', image, 'engine', 'oom', '0']);
     const restarts = run(name('restarts'), ['--restart', 'on-failure:2', image, 'engine', 'crash']);
+    // The engine writes its 150 lines up to serving at once, but `docker run -d` returns before it has run.
+    await waitFor(
+      () => docker(['logs', serving]).stderr.split('\n').length > 150,
+      30_000,
+      'the serving container up to serving',
+    );
     await waitFor(() => inspect(oom, '{{.State.Status}}') === 'exited', 30_000, 'the OOM kill');
     await waitFor(
       () => inspect(restarts, '{{.State.Status}} {{.RestartCount}}') === 'exited 2',

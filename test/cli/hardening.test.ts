@@ -114,7 +114,19 @@ describe('FIFOs, process substitutions and devices', () => {
     assert.match(r.stdout, /serving/);
 
     const idle = spawnCli(['runs', '--no-ledger', fifo]);
-    await new Promise((res) => setTimeout(res, 1800));
+    // SIGTERM once it has said why it waits (however long a busy machine takes to start it), not after a
+    // fixed pause that a slow start outlasts.
+    let said = '';
+    await new Promise<void>((res) => {
+      const deadline = setTimeout(res, 60_000);
+      idle.child.stderr!.on('data', (d) => {
+        said += d;
+        if (/a FIFO with no writer yet/.test(said)) {
+          clearTimeout(deadline);
+          res();
+        }
+      });
+    });
     idle.child.kill('SIGTERM');
     const i = await idle.done;
     assert.notEqual(i.code, 0);
