@@ -113,6 +113,7 @@ const HOSTILE = [
   '!!',
   '#comment',
   '<in >out',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion in a file name, on purpose
   '${IFS}touch${IFS}CANARY',
   '%s%n',
   'ünï©ødé ✓',
