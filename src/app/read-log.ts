@@ -6,7 +6,14 @@ import fs from 'node:fs';
 import type { AnalyzerOptions } from '../core/reading/analyzer.js';
 import type { LaunchRecord } from '../core/campaign/records.js';
 import { UsageError } from '../errors.js';
-import { analyzeFifo, analyzeStream, localKind, type ReadResult } from '../sources/file.js';
+import {
+  analyzeFifo,
+  analyzeStream,
+  describeFsError,
+  localKind,
+  NOT_REGULAR,
+  type ReadResult,
+} from '../sources/file.js';
 import type { SshOptions, SshSession } from '../sources/ssh/session.js';
 import { parseTarget } from '../sources/target.js';
 import type { LedgerStore } from '../store/ledger-store.js';
@@ -57,6 +64,10 @@ export async function readLog(
   if (t.kind === 'local') {
     const kind = localKind(t.path);
     if (kind === 'stream') return analyzeFifo(t.path, opts, onWaitingForWriter);
+    if (kind === 'socket')
+      throw new UsageError(
+        describeFsError(t.path, Object.assign(new Error('socket'), { code: NOT_REGULAR.socket })),
+      );
     if (kind === 'device')
       throw new UsageError(
         `${t.path}: a device, not a log file (name the server's log file, or pipe it: cmd | firedup status -)`,

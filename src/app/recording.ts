@@ -126,6 +126,12 @@ export class LiveRecording {
   /** The file the session's report was read from (see readingFrom). */
   private source: (() => ReadFile | null) | null = null;
   private sourcePath: string | null = null;
+  /**
+   * How many times the source's bytes had started over when the recorder was made: a log truncated and
+   * refilled is the same file (path and inode) with new launches, which a recorder that saw the old ones
+   * would take for launches it wrote already (same start offset, maybe the same outcome and phase).
+   */
+  private generation: number | undefined;
 
   constructor(
     private readonly ledger: LedgerStore,
@@ -147,9 +153,15 @@ export class LiveRecording {
     const read = this.where.local ? this.source?.() : null;
     if (read) {
       const id = `${read.dev}:${read.ino}`;
-      if (id !== this.fileId || read.path !== this.sourcePath || !this.recorder) {
+      if (
+        id !== this.fileId ||
+        read.path !== this.sourcePath ||
+        read.generation !== this.generation ||
+        !this.recorder
+      ) {
         this.fileId = id;
         this.sourcePath = read.path;
+        this.generation = read.generation;
         this.recorder = new LaunchRecorder(this.ledger, { ...this.where, path: read.path, fileId: id });
       }
       return this.recorder;
@@ -197,10 +209,12 @@ export class LiveRecording {
     const last = report?.launches.at(-1);
     const mark = liveMark(v, now);
     if (!last || mark === undefined) return Promise.resolve();
-    const key = `${last.startOffset}|${mark?.state ?? ''}`;
+    const rec = this.current(now).record(last, now);
+    // By the launch's id and the source's generation: a refilled log's launch at the same offset, in the same
+    // state, is another launch, and its record gets the verdict too.
+    const key = `${this.generation ?? ''}|${rec.id}|${mark?.state ?? ''}`;
     if (key === this.keptLive) return Promise.resolve();
     this.keptLive = key;
-    const rec = this.current(now).record(last, now);
     return this.enqueue(async () => {
       let kept = false;
       try {

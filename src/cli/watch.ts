@@ -10,7 +10,7 @@ import { remoteLive } from '../app/remote-live.js';
 import { PHASES } from '../core/base/types.js';
 import type { Verdict } from '../core/verdict/verdict.js';
 import { waitExitCode } from '../core/verdict/verdict.js';
-import { describeFsError, localKind } from '../sources/file.js';
+import { describeFsError, localKind, NOT_REGULAR } from '../sources/file.js';
 
 import { type FlagSpec, parseArgs } from './args.js';
 import { UsageError } from './errors.js';
@@ -117,7 +117,11 @@ export function checkFollowable(log: string): void {
     throw new UsageError(describeFsError(log, Object.assign(new Error('dir'), { code: 'EISDIR' })));
   // Following means reopening and re-reading by offset: a FIFO or a device has neither (and opening a FIFO
   // with no writer would block).
-  if (st.isFIFO() || st.isSocket())
+  if (st.isSocket())
+    throw new UsageError(
+      describeFsError(log, Object.assign(new Error('socket'), { code: NOT_REGULAR.socket })),
+    );
+  if (st.isFIFO())
     throw new UsageError(
       `${log} is a FIFO, not a regular file: following reads by offset; pipe it instead: cat ${log} | firedup watch -`,
     );

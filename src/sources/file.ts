@@ -208,7 +208,7 @@ export async function analyzeStream(
 }
 
 /** What a local path names, for reading it: a file to read (and resume), a stream to read once, or neither. */
-export type LocalKind = 'file' | 'stream' | 'device' | 'pseudo';
+export type LocalKind = 'file' | 'stream' | 'socket' | 'device' | 'pseudo';
 
 /**
  * Filesystems whose files say size 0 and make up their content when read (statfs f_type, from the kernel's
@@ -230,7 +230,9 @@ export function localKind(path: string): LocalKind {
   } catch (err) {
     throw new UsageError(describeFsError(path, err));
   }
-  if (st.isFIFO() || st.isSocket()) return 'stream';
+  if (st.isFIFO()) return 'stream';
+  // A Unix socket's path cannot be opened (ENXIO): nothing to read there, pipe or file.
+  if (st.isSocket()) return 'socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'device';
   // Some of these block on read (/proc/kmsg) or never end; none is a server's log.
   if (st.isFile() && st.size === 0 && onPseudoFs(path)) return 'pseudo';

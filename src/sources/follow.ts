@@ -20,6 +20,12 @@ export interface FollowOptions {
 
 /** Bytes kept from just before the read offset: a rewrite of them means the file was truncated and refilled. */
 const TAIL = 64;
+/**
+ * Bytes kept from the file's start. A refill that ends as the old content did (the same last line, a server's
+ * shutdown or ready line) passes the tail's check; its first line (a launch's first stamp) does not. The
+ * ledger's incremental read checks the same two places (app/ingest.ts: the head's and the tail's hashes).
+ */
+const HEAD = 4096;
 
 /** Node's fs errors carry the failing syscall; an exception without one was thrown by the listener. */
 function isFsError(err: unknown): err is NodeJS.ErrnoException {
@@ -46,8 +52,14 @@ export class FileFollower {
   private readonly chunkBytes: number;
   private buf: Buffer | null = null;
   private readonly tail = Buffer.alloc(TAIL);
-  private readonly probe = Buffer.alloc(TAIL);
+  private readonly probe = Buffer.alloc(HEAD);
   private tailLen = 0;
+  private readonly head = Buffer.alloc(HEAD);
+  private headLen = 0;
+  /** The open file's mtime and ctime when its content was last checked: unchanged, it was not refilled. */
+  private checkedTimes = '';
+  /** How many times the bytes at the path started over (a reset): the launches read since are new ones. */
+  private resets = 0;
   private fd: number | null = null;
   private ident: { dev: number; ino: number } | null = null;
   private offset = 0;
@@ -85,7 +97,7 @@ export class FileFollower {
    * and a record of these bytes must name the one they came from (null before any was opened).
    */
   file(): ReadFile | null {
-    return this.opened ? { ...this.opened } : null;
+    return this.opened ? { ...this.opened, generation: this.resets } : null;
   }
 
   /** How much of what the file held when opened is still unread (null: none; it is being followed). */
@@ -184,10 +196,9 @@ export class FileFollower {
     if (this.fd === null) return this.openPath('recreated');
     const cur = fs.fstatSync(this.fd);
     const atPath = fs.statSync(this.path, { throwIfNoEntry: false });
-    if (atPath && atPath.ino === this.ident!.ino && atPath.dev === this.ident!.dev)
-      return this.readNew(cur.size);
+    if (atPath && atPath.ino === this.ident!.ino && atPath.dev === this.ident!.dev) return this.readNew(cur);
     // The path no longer names our file: finish the old one first (its writer may have appended since).
-    if (this.readNew(cur.size) || this.stopped) return !this.stopped;
+    if (this.readNew(cur) || this.stopped) return !this.stopped;
     if (!atPath) {
       // Renamed away (still linked): the writer may keep appending until it reopens, so keep reading it.
       // Deleted: nobody else can see what is written to it any more, so let it go.
@@ -216,25 +227,48 @@ export class FileFollower {
     this.fd = fd;
     this.ident = { dev: st.dev, ino: st.ino };
     this.opened = { path: realPathOf(this.path, st), dev: st.dev, ino: st.ino };
-    this.offset = 0;
-    this.tailLen = 0;
+    this.startOver();
     this.heldAtOpen = st.size;
     if (this.missing) {
       this.missing = false;
       this.emit({ kind: 'appeared' });
     }
-    if (this.hadFile) this.emit({ kind: 'reset', reason });
+    if (this.hadFile) this.announceReset(reason);
     this.hadFile = true;
-    return this.stopped ? false : this.readNew(st.size);
+    return this.stopped ? false : this.readNew(st);
   }
 
-  /** Reads at most one chunk of what the file holds past the offset; true when more is waiting. */
-  private readNew(size: number): boolean {
+  private startOver(): void {
+    this.offset = 0;
+    this.tailLen = 0;
+    this.headLen = 0;
+    this.checkedTimes = '';
+  }
+
+  private announceReset(reason: 'truncated' | 'rotated' | 'recreated'): void {
+    this.resets++;
+    this.emit({ kind: 'reset', reason });
+  }
+
+  /**
+   * Reads at most one chunk of what the file holds past the offset; true when more is waiting. A file that
+   * shrank was truncated; one that grew, or was written without growing (its mtime or ctime moved), is checked
+   * for a refill: truncated and written again up to the old size or past it between two polls, which its size
+   * alone does not show.
+   */
+  private readNew(st: fs.Stats): boolean {
     const fd = this.fd!;
-    if (size < this.offset || (size > this.offset && !this.tailIntact(fd))) {
-      this.emit({ kind: 'reset', reason: 'truncated' });
-      this.offset = 0;
-      this.tailLen = 0;
+    const size = st.size;
+    const times = `${st.mtimeMs}:${st.ctimeMs}`;
+    const touched = times !== this.checkedTimes;
+    this.checkedTimes = times;
+    if (size < this.offset || ((size > this.offset || touched) && !this.contentIntact(fd))) {
+      this.announceReset('truncated');
+      this.startOver();
+      this.checkedTimes = times;
+      // What the refill holds already is the new file's history: read whole before a verdict, like a file
+      // just opened (the old size would be a backlog a shorter refill never reaches: "reading" for good).
+      this.heldAtOpen = size;
       if (this.stopped) return false;
     }
     if (size <= this.offset) return false;
@@ -242,6 +276,7 @@ export class FileFollower {
     const n = fs.readSync(fd, this.buf, 0, this.buf.length, this.offset);
     if (n === 0) return false;
     const chunk = this.buf.subarray(0, n);
+    this.keepHead(chunk, this.offset);
     this.keepTail(chunk);
     const at = this.offset;
     this.offset += n;
@@ -250,13 +285,29 @@ export class FileFollower {
   }
 
   /**
-   * A copytruncate followed by more writes than we had read leaves the size above our offset, so size alone
-   * misses it; the bytes just before the offset having changed gives it away.
+   * A copytruncate followed by as many writes as we had read or more leaves the size at or above our offset,
+   * so size alone misses it; the bytes just before the offset, or the file's first bytes, having changed
+   * give it away.
    */
-  private tailIntact(fd: number): boolean {
-    if (this.tailLen === 0) return true;
-    const got = fs.readSync(fd, this.probe, 0, this.tailLen, this.offset - this.tailLen);
-    return got === this.tailLen && this.probe.compare(this.tail, 0, this.tailLen, 0, got) === 0;
+  private contentIntact(fd: number): boolean {
+    return (
+      this.same(fd, this.tail, this.tailLen, this.offset - this.tailLen) &&
+      this.same(fd, this.head, this.headLen, 0)
+    );
+  }
+
+  /** Whether the file holds `len` bytes at `at` equal to `kept`'s first `len`. */
+  private same(fd: number, kept: Buffer, len: number, at: number): boolean {
+    if (len === 0) return true;
+    const got = fs.readSync(fd, this.probe, 0, len, at);
+    return got === len && this.probe.compare(kept, 0, len, 0, got) === 0;
+  }
+
+  /** Keeps what of `chunk` (read at `at`) falls in the file's first HEAD bytes. */
+  private keepHead(chunk: Buffer, at: number): void {
+    if (at !== this.headLen || this.headLen >= HEAD) return;
+    const n = chunk.copy(this.head, this.headLen, 0, Math.min(chunk.length, HEAD - this.headLen));
+    this.headLen += n;
   }
 
   private keepTail(chunk: Buffer): void {

@@ -33,6 +33,11 @@ export interface ReadFile {
   path: string;
   dev: number;
   ino: number;
+  /**
+   * How many times what the source read started over (truncated, rotated, recreated) by then: the same file
+   * refilled holds new launches, to be recorded afresh (absent: never counted).
+   */
+  generation?: number;
 }
 
 export interface Backlog {

@@ -37,8 +37,9 @@ export class LaunchRecorder {
   ): Promise<LaunchRecord[]> {
     const out: LaunchRecord[] = [];
     for (const l of report.launches) {
-      // A pid found after the launch was first written (the search takes a moment) is written too.
-      const key = `${signature(l)}|${l === report.launches.at(-1) ? (pid ?? '') : ''}`;
+      // A pid found after the launch was first written (the search takes a moment) is written too. The start
+      // line is in the key: another launch at the same offset (the file truncated and refilled) is not this one.
+      const key = `${signature(l)}|${l === report.launches.at(-1) ? (pid ?? '') : ''}|${l.startText}`;
       const prev = this.seen.get(l.startOffset);
       if (prev && prev.key === key && (prev.lines === l.endLine || (!force && now - prev.at < REFRESH_S)))
         continue;

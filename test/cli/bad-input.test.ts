@@ -114,6 +114,45 @@ describe('bad input', () => {
     assert.equal(stdin.stderr.replace('-:', 'F:'), file.stderr.replace(`${f}:`, 'F:'));
   });
 
+  it('a UTF-16 log (LE or BE) and a UTF-8 log with a byte-order mark read as the plain UTF-8 log: same lines, same start, same fingerprint', () => {
+    // SGLang's shapes (server_args.py's server_args=ServerArgs(...), model_runner.py's load_model lines).
+    const text = [
+      "[2026-02-19 13:02:11] server_args=ServerArgs(model_path='org/model', tp_size=1, port=30000)",
+      '[2026-02-19 13:02:20] Load weight begin. avail mem=78.50 GB',
+      '[2026-02-19 13:02:23] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB.',
+      '',
+    ].join('\n');
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const encodings: Array<[string, Buffer]> = [
+      ['utf8', Buffer.from(text)],
+      ['utf16le', le],
+      ['utf16be', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()])],
+      ['utf8-bom', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])],
+    ];
+    const seen = encodings.map(([name, bytes]) => {
+      const f = path.join(dir, `${name}.log`);
+      fs.writeFileSync(f, bytes);
+      const db = path.join(dir, `${name}.db`);
+      const read = runCli(['runs', '--json', '--ledger', db, f]);
+      assert.equal(read.code, 0, `${name}: ${read.stderr}`);
+      const [l, ...more] = JSON.parse(read.stdout).launches;
+      assert.equal(more.length, 0, name);
+      const listed = runCli(['runs', '--json', '--ledger', db]);
+      const [rec] = JSON.parse(listed.stdout).launches;
+      return {
+        startText: l.startText,
+        lines: [l.startLine, l.endLine],
+        outcome: l.outcome,
+        model: l.model,
+        failure: l.failure?.class,
+        fingerprint: rec.fingerprint,
+      };
+    });
+    assert.equal(seen[0]!.startText, text.split('\n')[0]);
+    assert.deepEqual(seen[0]!.lines, [1, 3]);
+    for (let i = 1; i < seen.length; i++) assert.deepEqual(seen[i], seen[0], encodings[i]![0]);
+  });
+
   it('watch - on an empty standard input: one line, exit 1, not a timeout', () => {
     const r = runCli(['watch', '-', '--no-gpu'], '');
     assert.equal(r.code, 1, r.stdout + r.stderr);

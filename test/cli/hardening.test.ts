@@ -1,6 +1,6 @@
 /** Damaged and hostile input through the real CLI (issue 15): one line naming the thing, never a trace. */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -100,6 +100,20 @@ describe('a damaged checkpoint in a valid ledger', () => {
   });
 });
 
+/** Resolves once the child has written something matching `re` (stdout or stderr), or has exited. */
+function said(child: ChildProcess, re: RegExp): Promise<void> {
+  return new Promise((resolve) => {
+    let out = '';
+    const see = (d: Buffer) => {
+      out += d.toString();
+      if (re.test(out)) resolve();
+    };
+    child.stdout!.on('data', see);
+    child.stderr!.on('data', see);
+    child.once('exit', () => resolve());
+  });
+}
+
 describe('FIFOs, process substitutions and devices', () => {
   const serving = () => fs.readFileSync(path.join(ROOT, 'examples', 'glm5-serving.log'));
 
@@ -114,19 +128,8 @@ describe('FIFOs, process substitutions and devices', () => {
     assert.match(r.stdout, /serving/);
 
     const idle = spawnCli(['runs', '--no-ledger', fifo]);
-    // SIGTERM once it has said why it waits (however long a busy machine takes to start it), not after a
-    // fixed pause that a slow start outlasts.
-    let said = '';
-    await new Promise<void>((res) => {
-      const deadline = setTimeout(res, 60_000);
-      idle.child.stderr!.on('data', (d) => {
-        said += d;
-        if (/a FIFO with no writer yet/.test(said)) {
-          clearTimeout(deadline);
-          res();
-        }
-      });
-    });
+    // Said after a second with no writer, however long the process took to start (a loaded machine).
+    await said(idle.child, /a FIFO with no writer yet/);
     idle.child.kill('SIGTERM');
     const i = await idle.done;
     assert.notEqual(i.code, 0);
@@ -310,11 +313,13 @@ describe('a watched local log rotated and recreated', () => {
       .split('\n');
     fs.writeFileSync(log, `${serving.slice(0, 150).join('\n')}\n`);
     const watch = spawnCli(['watch', log, '--json', '--no-gpu', '--timeout', '6s', '--ledger', ledger]);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Rotated once the watch has read the first launch (not after a fixed time: a loaded machine starts late).
+    await said(watch.child, /"phase":"serving"/);
     // logrotate's create mode: the old file moved aside (and still written to), a new one at the path.
     fs.renameSync(log, `${log}.1`);
     fs.writeFileSync(log, `${relaunch.slice(321, 360).join('\n')}\n`);
-    await new Promise((r) => setTimeout(r, 1500));
+    // The relaunch read (only what is printed from now on is looked at) before the old file grows.
+    await said(watch.child, /"phase":"loading_weights"/);
     fs.appendFileSync(`${log}.1`, `${serving.slice(150, 200).join('\n')}\n`);
     await watch.done;
     const listed = JSON.parse(runCli(['runs', '--json', '--ledger', ledger]).stdout);

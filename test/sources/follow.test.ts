@@ -116,6 +116,29 @@ describe('FileFollower', () => {
     assert.deepEqual(r.kinds(), ['reset:truncated']);
   });
 
+  it('truncated and refilled to the same size, ending as before, is seen (the first bytes changed), and its history is read before any verdict', async () => {
+    const f = path.join(dir, 'refill.log');
+    // The same last line (a server's "ready" line, longer than the bytes kept before the offset) and size.
+    const launch = (n: number) =>
+      `[2026-03-01 10:0${n}:00] server_args=ServerArgs(model_path='org/m-${n}')\n[2026-03-01 10:00:09] The server is fired up and ready to roll! (nothing more to say)\n`;
+    fs.writeFileSync(f, launch(1));
+    const r = follow(f);
+    await r.until('the first launch', () => r.text() === launch(1));
+    for (const n of [2, 3, 4]) {
+      // Faster than a poll: the follower sees only the refilled file, of the old size.
+      fs.writeFileSync(f, launch(n));
+      await r.until(`refill ${n}`, () => r.text() === launch(n));
+      assert.equal(r.follower.backlog(), null, 'nothing left to read once the refill is in');
+      assert.equal(r.follower.file()?.generation, n - 1);
+    }
+    assert.deepEqual(r.kinds(), ['reset:truncated', 'reset:truncated', 'reset:truncated']);
+    // A touch, or a write of the same bytes, is no refill.
+    fs.writeFileSync(f, launch(4));
+    fs.utimesSync(f, new Date(), new Date());
+    await new Promise((res) => setTimeout(res, 100));
+    assert.deepEqual(r.kinds(), ['reset:truncated', 'reset:truncated', 'reset:truncated']);
+  });
+
   it('rotation: the old file is drained before the reset, then the new file from 0', async () => {
     const f = path.join(dir, 'rot.log');
     fs.writeFileSync(f, 'a1\n');

@@ -119,7 +119,10 @@ describe('ssh errors, one line naming host and path', () => {
     try {
       const err = await errorOf(s, file);
       assert.equal(err?.kind, 'denied');
-      assert.equal(err?.message, `firedup-test:${file}: permission denied on firedup-test`);
+      assert.equal(
+        err?.message,
+        `firedup-test:${file}: permission denied on firedup-test (log in as a user who can read it)`,
+      );
     } finally {
       fs.rmSync(sub, { recursive: true, force: true });
     }

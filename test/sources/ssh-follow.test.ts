@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FollowEvent } from '../../src/sources/follow.js';
@@ -82,6 +83,75 @@ describe('ssh session', () => {
       assert.equal(fs.existsSync('/tmp/pwned'), false);
     } finally {
       fs.rmSync('/tmp/a b', { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * Shell syntax of every kind a file name can carry (no `/`, no NUL): substitutions, separators, quotes,
+ * globs, expansions, redirections, escapes, option-like starts, blanks and newlines, non-ASCII.
+ */
+const HOSTILE = [
+  '$(touch CANARY)',
+  '`touch CANARY`',
+  '; touch CANARY',
+  '| touch CANARY',
+  '&& touch CANARY',
+  "' ; touch CANARY ; '",
+  '" ; touch CANARY ; "',
+  '\ntouch CANARY\n',
+  '\ttab',
+  '  spaces  ',
+  '*',
+  '?',
+  '[a-z]',
+  '~root',
+  '-n',
+  '--',
+  '\\',
+  '{a,b}',
+  '!!',
+  '#comment',
+  '<in >out',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion in a file name, on purpose
+  '${IFS}touch${IFS}CANARY',
+  '%s%n',
+  'ünï©ødé ✓',
+];
+
+describe('ssh: 72 hostile remote file names (held since hardening round 3)', () => {
+  it('each is read as a file name, never as a command: cat and stat read its bytes, nothing runs', async () => {
+    const base = path.join(tmpDir(), 'hostile');
+    fs.mkdirSync(base);
+    // A name run as a command would leave this file where the remote shell runs (the login's home, /).
+    const token = `firedup-canary-${process.pid}`;
+    const names = HOSTILE.flatMap((h) => [h, `${h}.log`, `x${h}y.log`]).map((n) =>
+      n.replaceAll('CANARY', token),
+    );
+    assert.equal(new Set(names).size, 72);
+    try {
+      for (const [i, name] of names.entries()) {
+        const file = path.join(base, name);
+        const body = `payload ${i}\n`;
+        fs.writeFileSync(file, body);
+        const cat = await session.run(remoteArgv('cat', file));
+        assert.equal(cat.code, 0, `${JSON.stringify(name)}: ${cat.stderr}`);
+        assert.equal(cat.stdout.toString(), body, JSON.stringify(name));
+        const st = await session.run(remoteArgv('stat', file));
+        assert.match(
+          st.stdout.toString(),
+          new RegExp(`^\\d+ ${body.length} \\d{10}\\n$`),
+          JSON.stringify(name),
+        );
+        const missing = await session.run(remoteArgv('stat', `${file}.gone`));
+        assert.equal(session.classify(missing, `${file}.gone`)?.kind, 'missing', JSON.stringify(name));
+      }
+      // Nothing ran: no canary where the remote shell or this one runs, nor beside the files.
+      for (const where of [os.homedir(), '/', '/tmp', process.cwd(), base])
+        assert.equal(fs.existsSync(path.join(where, token)), false, where);
+      assert.equal(fs.readdirSync(base).length, names.length);
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
     }
   });
 });

@@ -124,6 +124,24 @@ describe('ledger: several processes', () => {
     l.close();
   });
 
+  it('ten writers at once on a new ledger: 3,000 rows, no SQLITE_BUSY (held since hardening round 3)', async () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'shared', 'ledger.db');
+    const logs = Array.from({ length: 10 }, (_, i) => `/logs/w${i}.log`);
+    const runs = await Promise.all(logs.map((p) => writer(dir, file, p, 300).exited));
+    for (const r of runs) assert.deepEqual([r.code, r.stderr], [0, '']);
+    const l = Ledger.open(file);
+    let rows = 0;
+    for (const p of logs) {
+      assert.equal(l.getLog({ host: 'gpu-a', path: p })?.offset, 300 * 100, p);
+      const launches = l.list({ path: p });
+      assert.equal(launches.filter((r) => r.outcome === 'in_progress').length, 1, p);
+      rows += launches.length;
+    }
+    l.close();
+    assert.equal(rows, 3000);
+  });
+
   it('a writer killed with -9 mid-loop leaves the offset and its launches consistent', async (t) => {
     const dir = tmpDir();
     const file = path.join(dir, 'ledger.db');

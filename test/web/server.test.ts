@@ -521,7 +521,7 @@ describe('firedup serve', () => {
     assert.ok(Number(head.headers['content-length']) > 100);
   });
 
-  it('no request reads a file outside the whitelist: .., encoded dots and slashes, absolute forms', async () => {
+  it('no request reads a file outside the whitelist: 15 paths of .., encoded dots and slashes, absolute forms', async () => {
     for (const p of [
       '/assets/../../package.json',
       '/assets/%2e%2e/%2e%2e/package.json',
@@ -534,6 +534,10 @@ describe('firedup serve', () => {
       '/assets/app.js/../../../package.json',
       '/x/../assets/app.js',
       'http://127.0.0.1/etc/passwd',
+      '/assets/%252e%252e/%252e%252e/package.json',
+      '/assets/.%2e/.%2e/package.json',
+      '/assets/%2e%2e%5c%2e%2e%5cpackage.json',
+      '/assets/%2fetc%2fpasswd',
     ]) {
       const r = await request(s.base, p);
       assert.equal(r.status, 404, p);

@@ -24,7 +24,21 @@ const BAR = /\d+%\s*(?:\||Completed \|)|\|\s*\d+\/\d+ \[|it\/s\]|s\/it\]/;
 const LONE_PREFIX = /^(?:\((?:[\w-]+(?: [\w=]+)? )?pid=\d+(?:, ip=[0-9A-Fa-f.:]+)?\) |[\w.-]+\s+\| |\s+)$/;
 
 export function decodeLine(buf: Buffer, start: number, end: number): string {
-  return cleanText(buf.toString('utf8', start, end));
+  return cleanText(buf.toString('utf8', start + bomLength(buf, start, end), end));
+}
+
+/**
+ * The length of a byte-order mark at `start` (a log written by a Windows tool, or saved from an editor): UTF-8's
+ * EF BB BF, or UTF-16's FF FE / FE FF, whose bytes never occur in UTF-8 text. Left in, it became the first
+ * line's first characters (`\uFEFF`, or `��`), and the launch's start text, so its fingerprint, changed with
+ * the encoding. A UTF-16 log's ASCII reads as text with every other byte a NUL (stripped by cleanText).
+ */
+function bomLength(buf: Buffer, start: number, end: number): number {
+  if (end - start < 2) return 0;
+  const a = buf[start];
+  const b = buf[start + 1];
+  if ((a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff)) return 2;
+  return a === 0xef && b === 0xbb && end - start >= 3 && buf[start + 2] === 0xbf ? 3 : 0;
 }
 
 /** A line's text without NULs and terminal escapes (what decodeLine makes of bytes; a wrapper's decoded line). */

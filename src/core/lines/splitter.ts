@@ -129,10 +129,17 @@ export class LineSplitter {
     this.consumed = offset;
   }
 
-  /** Flushes a last line that has no terminating newline. */
+  /**
+   * Flushes a last line that has no terminating newline. NUL bytes alone are no line: a UTF-16LE log ends
+   * its last line with `\n\0`, and the `\0` read as a line of its own gave the file one line more than it has.
+   */
   end(): void {
     if (!this.pending) return;
     this.pending = false;
+    if (!this.carryTruncated && this.carry.subarray(0, this.carryLen).every((b) => b === 0)) {
+      this.carryLen = 0;
+      return;
+    }
     this.lineNo++;
     this.flushCarry();
   }

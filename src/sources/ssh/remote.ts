@@ -7,11 +7,23 @@ import { REMOTE } from './session.js';
 
 const SCRIPT = `set -f
 m=$1 p=$2 from=$3
-[ -e "$p" ] || exit ${REMOTE.missing}
-[ -d "$p" ] && exit ${REMOTE.notFile}
+if [ ! -e "$p" ]; then
+  d=$p
+  while :; do
+    case $d in */*) d=\${d%/*} ;; *) break ;; esac
+    [ -n "$d" ] || d=/
+    if [ -d "$d" ]; then [ -x "$d" ] || exit ${REMOTE.denied}; break; fi
+    [ "$d" = / ] && break
+  done
+  exit ${REMOTE.missing}
+fi
+[ -d "$p" ] && exit ${REMOTE.directory}
+[ -p "$p" ] && exit ${REMOTE.fifo}
+[ -S "$p" ] && exit ${REMOTE.socket}
+{ [ -c "$p" ] || [ -b "$p" ]; } && exit ${REMOTE.device}
 [ -f "$p" ] || exit ${REMOTE.notFile}
 rp=$(readlink -f -- "$p" 2>/dev/null) || rp=$p
-case $rp in /proc/*|/sys/*|/dev/*) exit ${REMOTE.notFile} ;; esac
+case $rp in /proc/*|/sys/*) exit ${REMOTE.pseudo} ;; esac
 [ -r "$p" ] || exit ${REMOTE.denied}
 id=$(stat -L -c '%i %s %Y' -- "$p" 2>/dev/null) ||
   id=$(stat -L -f '%i %z %m' -- "$p" 2>/dev/null) ||
@@ -39,6 +51,14 @@ case $m in
 esac`;
 
 /**
+ * Why a path that is there is no log, told apart the way a local read tells it (sources/file.ts, app/read-log.ts),
+ * so the same path gets the same words on either side: a directory, a FIFO, a socket, a device, a kernel
+ * pseudo-file (a /proc or /sys entry: /proc/sysrq-trigger is a regular file of size 0 that only takes writes),
+ * a file the login may not read. A path that `test -e` does not see is missing only when its nearest
+ * directory that is there can be searched: a file inside a directory the login may not enter is there,
+ * unreadable, and was called missing. /dev is not refused as such: /dev/shm holds regular files, and its
+ * devices are caught by type.
+ *
  * `stream`'s tail -f would outlive its ssh session: nothing tells a remote command that the session ended (no
  * pty, so no SIGHUP), and a tail that has nothing to write never meets the SIGPIPE that would end it, so it
  * lived on the server for good once firedup went. Its stdin (fd 3 here) is firedup's side of the channel,

@@ -39,7 +39,18 @@ export interface RunResult {
 }
 
 /** Exit codes of our own remote scripts (chosen away from the shell's 126/127 and ssh's 255). */
-export const REMOTE = { missing: 10, denied: 11, notFile: 12, toolMissing: 13 } as const;
+export const REMOTE = {
+  missing: 10,
+  denied: 11,
+  /** There, but none of the kinds below (a door, an unknown type). */
+  notFile: 12,
+  toolMissing: 13,
+  directory: 14,
+  fifo: 15,
+  socket: 16,
+  device: 17,
+  pseudo: 18,
+} as const;
 
 export type SshErrorKind =
   | 'auth'
@@ -204,11 +215,37 @@ export class SshSession {
       case REMOTE.missing:
         return new SshError('missing', `${where}: no such file on ${this.target.host}`);
       case REMOTE.denied:
-        return new SshError('denied', `${where}: permission denied on ${this.target.host}`);
+        return new SshError(
+          'denied',
+          `${where}: permission denied on ${this.target.host} (log in as a user who can read it)`,
+        );
+      // The words of a local read of the same path (sources/file.ts describeFsError, app/read-log.ts).
+      case REMOTE.directory:
+        return new SshError(
+          'not_file',
+          `${where}: is a directory, not a log file (name the log file inside it)`,
+        );
+      case REMOTE.fifo:
+        return new SshError(
+          'not_file',
+          `${where} is a FIFO, not a regular file: a remote log is read by offset (to read a pipe once: ssh ${this.target.host} cat ${file} | firedup status -)`,
+        );
+      case REMOTE.socket:
+        return new SshError(
+          'not_file',
+          `${where} is a socket, not a regular file (name the server's log file)`,
+        );
+      case REMOTE.device:
+        return new SshError('not_file', `${where}: a device, not a log file (name the server's log file)`);
+      case REMOTE.pseudo:
+        return new SshError(
+          'not_file',
+          `${where}: a kernel pseudo-file (/proc, /sys), not a log file (name the server's log file)`,
+        );
       case REMOTE.notFile:
         return new SshError(
           'not_file',
-          `${where}: not a log file (a directory, a device, a FIFO or a /proc, /sys or /dev file): name the server's log file`,
+          `${where}: not a regular file, not a log file (name the server's log file)`,
         );
       case REMOTE.toolMissing:
       case 127:
