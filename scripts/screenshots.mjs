@@ -73,11 +73,14 @@ async function main() {
   for (const f of [loading, crashing, bench]) fs.writeFileSync(f, '');
   fs.mkdirSync(DOCS, { recursive: true });
   const fakeBin = path.join(REPO, 'test', 'fixtures', 'fake-bin');
-  const served = await startServe(['--ledger', ledgerFile, '--watch', loading, '--watch', crashing, '--watch', bench], {
-    PATH: `${fakeBin}:${process.env.PATH}`,
-    FAKE_GPU_STATE: 'busy',
-    FIREDUP_BUDGET_SCALE: '0.1',
-  });
+  const served = await startServe(
+    ['--ledger', ledgerFile, '--watch', loading, '--watch', crashing, '--watch', bench],
+    {
+      PATH: `${fakeBin}:${process.env.PATH}`,
+      FAKE_GPU_STATE: 'busy',
+      FIREDUP_BUDGET_SCALE: '0.1',
+    },
+  );
   const browser = await chromium.launch(CHROMIUM);
   const children = [];
   try {
@@ -112,7 +115,11 @@ async function main() {
     await page.locator('.detail section.last-look').waitFor();
     await shot('dashboard-stalled.png');
 
-    const ids = [(find('relaunch', 'serving') ?? find('relaunch', 'ended') ?? find('relaunch')).id, serving.id, crashed.id];
+    const ids = [
+      (find('relaunch', 'serving') ?? find('relaunch', 'ended') ?? find('relaunch')).id,
+      serving.id,
+      crashed.id,
+    ];
     await page.goto(`${served.base}/#/compare/${ids.join(',')}`);
     await page.locator('.compare table.phasecmp').waitFor();
     await page.locator('.compare .uplot canvas').waitFor();

@@ -18,11 +18,22 @@ const port = await new Promise((resolve) => {
 });
 const decoy = spawn(
   process.execPath,
-  [path.join(root, 'test', 'fixtures', 'scripted-sglang.mjs'), 'python3', '-m', 'sglang.launch_server',
-    '--model-path', 'other-team/Decoy-70B', '--port', String(port), '--serve-now'],
+  [
+    path.join(root, 'test', 'fixtures', 'scripted-sglang.mjs'),
+    'python3',
+    '-m',
+    'sglang.launch_server',
+    '--model-path',
+    'other-team/Decoy-70B',
+    '--port',
+    String(port),
+    '--serve-now',
+  ],
   { stdio: 'ignore' },
 );
-process.stderr.write(`with-decoy: an unrelated SGLang-looking server runs as pid ${decoy.pid} on port ${port}\n`);
+process.stderr.write(
+  `with-decoy: an unrelated SGLang-looking server runs as pid ${decoy.pid} on port ${port}\n`,
+);
 const [cmd, ...args] = process.argv.slice(2);
 const run = spawn(cmd, args, { stdio: 'inherit' });
 const stop = () => decoy.kill('SIGKILL');

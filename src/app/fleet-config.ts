@@ -23,8 +23,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Entry, parseToml } from '../core/config/toml.js';
 import { ENGINES, type EngineId } from '../core/base/types.js';
+import { type Entry, parseToml } from '../core/config/toml.js';
 import { UsageError } from '../errors.js';
 import { isUrl } from '../store/ledger-url.js';
 import { homeDir } from '../store/paths.js';

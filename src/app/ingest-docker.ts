@@ -4,11 +4,12 @@
  * the container's own state from `docker inspect`. The log's identity is the container's id: a container removed
  * and recreated under the same name is a new log, read afresh; a restart of the same container continues its log.
  */
+
+import type { EarlierLaunches } from '../core/campaign/records.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/reading/analyzer.js';
 import { CheckpointError } from '../core/reading/checkpoint.js';
-import type { ContainerObservation } from '../core/verdict/container.js';
-import type { EarlierLaunches } from '../core/campaign/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
+import type { ContainerObservation } from '../core/verdict/container.js';
 import { classifyDocker, spawnDocker } from '../sources/docker/cli.js';
 import { probeContainer } from '../sources/docker/inspect.js';
 import {

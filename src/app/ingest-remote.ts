@@ -6,9 +6,9 @@
  * the report holds the launches still open, and `earlier` reads the others back from the ledger when asked.
  */
 import type { Readable } from 'node:stream';
+import type { EarlierLaunches } from '../core/campaign/records.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/reading/analyzer.js';
 import { CheckpointError } from '../core/reading/checkpoint.js';
-import type { EarlierLaunches } from '../core/campaign/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
 import { UsageError } from '../errors.js';
 import { parseHeads, remoteArgv } from '../sources/ssh/remote.js';

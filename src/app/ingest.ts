@@ -12,11 +12,11 @@
  * report holds the launches still open, and `earlier` reads the others back from the ledger when asked.
  */
 import fs from 'node:fs';
+import { CONTENT_HASH_PREFIX, contentHash } from '../core/base/content-hash.js';
+import type { EarlierLaunches } from '../core/campaign/records.js';
+import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/reading/analyzer.js';
 import { CheckpointError } from '../core/reading/checkpoint.js';
-import { CONTENT_HASH_PREFIX, contentHash } from '../core/base/content-hash.js';
-import { DEFAULT_MAX_LINE } from '../core/lines/splitter.js';
-import type { EarlierLaunches } from '../core/campaign/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
 import type { ShapePlan } from '../core/reading/scan.js';
 import { UsageError } from '../errors.js';

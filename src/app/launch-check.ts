@@ -2,10 +2,11 @@
  * Intended vs logged, as the launch goes: each mismatch is reported once, as soon as the log shows it, and
  * the summary once the log has said all it will say about the config.
  */
-import { checkIntended, type IntendedCheck, type Mismatch } from '../core/campaign/intended-check.js';
-import type { LaunchReport } from '../core/reading/report.js';
+
 import type { EngineId } from '../core/base/types.js';
 import { phaseRank } from '../core/base/types.js';
+import { checkIntended, type IntendedCheck, type Mismatch } from '../core/campaign/intended-check.js';
+import type { LaunchReport } from '../core/reading/report.js';
 
 /** Whether the log has said enough that a flag still missing from its config will stay missing. */
 export function conclusive(l: LaunchReport, check: IntendedCheck, exited: boolean): boolean {

@@ -4,8 +4,8 @@
  * A ledger that cannot be opened or written costs a warning, never the launch.
  */
 
-import { redactText } from '../core/config/redact.js';
 import type { IntendedLaunch, LaunchRecord } from '../core/campaign/records.js';
+import { redactText } from '../core/config/redact.js';
 import type { LaunchReport } from '../core/reading/report.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { openLedger } from '../store/open.js';

@@ -12,12 +12,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import type { EngineId } from '../core/base/types.js';
 import { intendedUrl, type ParsedCommand, parseCommand } from '../core/campaign/intended.js';
 import { redactArgv, selectEnv } from '../core/campaign/intended-env.js';
 import type { IntendedLaunch } from '../core/campaign/records.js';
-import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
 import { earlierRuns } from '../core/campaign/run-boundary.js';
-import type { EngineId } from '../core/base/types.js';
+import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
 import type { Verdict } from '../core/verdict/verdict.js';
 import { FiredupError } from '../errors.js';
 import { discoverEngineInstall } from '../probes/engine-install.js';

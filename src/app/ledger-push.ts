@@ -6,8 +6,9 @@
  * launches: a run is the same run when its sweep, point and start time are (run numbers are the destination's
  * own, since someone else's sweep of the same name may be there already), and pushing again updates it.
  */
-import { redactConfig } from '../core/config/redact.js';
+
 import type { BenchResult, LaunchRecord, SweepPointRecord } from '../core/campaign/records.js';
+import { redactConfig } from '../core/config/redact.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 
 export interface PushResult {

@@ -5,8 +5,9 @@
  * not written yet; a resumed read checks first that the ledger still has every launch the checkpoint let go;
  * and the result's `earlier` reads them back. The readers differ only in how bytes reach the analyzer.
  */
-import type { LogAnalyzer } from '../core/reading/analyzer.js';
+
 import type { EarlierLaunches } from '../core/campaign/records.js';
+import type { LogAnalyzer } from '../core/reading/analyzer.js';
 import { type LaunchReport, settledReport } from '../core/reading/report.js';
 import type { LaunchRecord, LogKey, LogState } from '../store/types.js';
 import { type ClosedLedger, ClosedWriter, earlierInLedger, keepsClosed } from './closed-launches.js';

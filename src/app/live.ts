@@ -5,7 +5,9 @@
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import type { EngineId } from '../core/base/types.js';
 import { LogAnalyzer } from '../core/reading/analyzer.js';
+import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
 import { containerVerdict, publishedUrl } from '../core/verdict/container.js';
 import type { Expectations } from '../core/verdict/expectations.js';
 import type {
@@ -14,8 +16,6 @@ import type {
   Observations,
   ProcessObservation,
 } from '../core/verdict/observations.js';
-import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
-import type { EngineId } from '../core/base/types.js';
 import { liveVerdict, ProgressClock, type Verdict } from '../core/verdict/verdict.js';
 import { probeGpu } from '../probes/gpu.js';
 import { probeHttp } from '../probes/http.js';

@@ -4,13 +4,13 @@
  * single LiveSession: `event`, `tick` and `mismatch` events, `verdict`, `currentReport`, `observations`.
  */
 import { EventEmitter } from 'node:events';
+import type { LaunchRecord } from '../core/campaign/records.js';
 import { combineNodes, headLaunch, type MultiNodeReport } from '../core/multinode/combine.js';
 import { nodeIdentity } from '../core/multinode/identity.js';
 import { combineVerdicts } from '../core/multinode/live.js';
 import { matchLatest } from '../core/multinode/match.js';
-import type { Observations } from '../core/verdict/observations.js';
-import type { LaunchRecord } from '../core/campaign/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
+import type { Observations } from '../core/verdict/observations.js';
 import type { Verdict } from '../core/verdict/verdict.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import type { LiveEvent, LiveSession } from './live.js';

@@ -4,10 +4,10 @@
  * nodes, and recorded in the ledger as one launch (the head's) that carries its nodes.
  */
 
+import type { LaunchRecord } from '../core/campaign/records.js';
 import { combineNodes, headLaunch, type MultiNodeReport } from '../core/multinode/combine.js';
 import { combineVerdicts, type NodeVerdict } from '../core/multinode/live.js';
 import { type Match, matchLatest, matchTo, type NodeLog } from '../core/multinode/match.js';
-import type { LaunchRecord } from '../core/campaign/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
 import type { Verdict } from '../core/verdict/verdict.js';
 import { FiredupError, UsageError } from '../errors.js';

@@ -3,8 +3,8 @@
  * state where there is one, with one-line errors for everything a user can get wrong.
  */
 import fs from 'node:fs';
-import type { AnalyzerOptions } from '../core/reading/analyzer.js';
 import type { LaunchRecord } from '../core/campaign/records.js';
+import type { AnalyzerOptions } from '../core/reading/analyzer.js';
 import { UsageError } from '../errors.js';
 import {
   analyzeFifo,

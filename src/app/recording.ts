@@ -1,10 +1,10 @@
 /** Recording what is read into the ledger: where a log is, live verdicts kept on records, a live session's recorder. */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Expectations } from '../core/verdict/expectations.js';
-import { isKeptLiveState } from '../core/verdict/launch-state.js';
 import type { LaunchRecord, LiveMark } from '../core/campaign/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
+import type { Expectations } from '../core/verdict/expectations.js';
+import { isKeptLiveState } from '../core/verdict/launch-state.js';
 import type { Verdict } from '../core/verdict/verdict.js';
 import type { ReadFile } from '../sources/stdin.js';
 import { parseTarget } from '../sources/target.js';

@@ -3,10 +3,11 @@
  * found as `wait` finds them. The log says where the launch is; the file's age says how long ago that was; the
  * process says whether anyone is still there. One verdict, whichever command asks.
  */
-import { type ContainerObservation, containerVerdict, publishedUrl } from '../core/verdict/container.js';
-import type { Observations } from '../core/verdict/observations.js';
+
 import type { LiveMark } from '../core/campaign/records.js';
 import type { AnalysisReport, LaunchReport } from '../core/reading/report.js';
+import { type ContainerObservation, containerVerdict, publishedUrl } from '../core/verdict/container.js';
+import type { Observations } from '../core/verdict/observations.js';
 import { liveVerdict, progressAt, type Verdict } from '../core/verdict/verdict.js';
 import { ENGINE_DEFAULT_PORTS } from '../probes/server-identity.js';
 

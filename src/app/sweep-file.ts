@@ -29,7 +29,7 @@
  */
 
 import path from 'node:path';
-import { type Entry, type Keys, parseToml, type Value } from '../core/config/toml.js';
+import { ENGINES, type EngineId } from '../core/base/types.js';
 import {
   type BenchSpec,
   flagName,
@@ -40,7 +40,7 @@ import {
   type Variant,
 } from '../core/campaign/sweep/plan.js';
 import { parseTarget, TargetParseError } from '../core/campaign/targets.js';
-import { ENGINES, type EngineId } from '../core/base/types.js';
+import { type Entry, type Keys, parseToml, type Value } from '../core/config/toml.js';
 import { UsageError } from '../errors.js';
 import { readConfigFile } from './config-file.js';
 

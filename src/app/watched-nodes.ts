@@ -7,8 +7,8 @@
  * whose launch goes into the ledger as one launch with its nodes, as `watch --node` records it.
  */
 import { EventEmitter } from 'node:events';
-import type { NodeVerdict } from '../core/multinode/live.js';
 import type { LaunchRecord } from '../core/campaign/records.js';
+import type { NodeVerdict } from '../core/multinode/live.js';
 import type { Verdict } from '../core/verdict/verdict.js';
 import { LiveThrottle } from './live-throttle.js';
 import { MultiNodeLive, recordJoined } from './multinode-live.js';

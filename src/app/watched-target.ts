@@ -5,11 +5,11 @@
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import type { ContainerObservation } from '../core/verdict/container.js';
-import type { NodeVerdict } from '../core/multinode/live.js';
-import type { GpuObservation } from '../core/verdict/observations.js';
-import type { LaunchReport } from '../core/reading/report.js';
 import type { EngineId } from '../core/base/types.js';
+import type { NodeVerdict } from '../core/multinode/live.js';
+import type { LaunchReport } from '../core/reading/report.js';
+import type { ContainerObservation } from '../core/verdict/container.js';
+import type { GpuObservation } from '../core/verdict/observations.js';
 import type { Verdict } from '../core/verdict/verdict.js';
 import { identifyServer } from '../probes/process.js';
 import type { SshOptions, SshSession } from '../sources/ssh/session.js';

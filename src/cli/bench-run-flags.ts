@@ -4,7 +4,13 @@
  */
 import fs from 'node:fs';
 import type { BenchPlan, Endpoint } from '../bench/run.js';
-import { DatasetError, type Prompt, parseDataset, randomPrompt, rng } from '../core/campaign/bench/loadgen/prompts.js';
+import {
+  DatasetError,
+  type Prompt,
+  parseDataset,
+  randomPrompt,
+  rng,
+} from '../core/campaign/bench/loadgen/prompts.js';
 import { parseSlo } from '../core/campaign/bench/loadgen/slo.js';
 import type { Level } from '../core/campaign/bench/loadgen/types.js';
 import { type FlagSpec, parseArgs } from './args.js';

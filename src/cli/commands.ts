@@ -3,8 +3,9 @@
  * --help` (= `firedup help CMD`), "did you mean" on commands and `firedup completion`. Data only, so
  * help costs no command module's load.
  */
-import { LAUNCH_STATES } from '../core/verdict/launch-state.js';
+
 import { ENGINES } from '../core/base/types.js';
+import { LAUNCH_STATES } from '../core/verdict/launch-state.js';
 
 export interface CommandDoc {
   name: string;

@@ -1,7 +1,8 @@
 /** `firedup diff A B`: two launches side by side, only what differs, grouped as an engineer reads a change. */
-import { GROUP_TITLES } from '../core/config/groups.js';
+
 import type { LaunchDiff, MetricDelta, NumDelta, PhaseDelta } from '../core/campaign/launch-diff.js';
 import type { LaunchRecord } from '../core/campaign/records.js';
+import { GROUP_TITLES } from '../core/config/groups.js';
 import { fmtDuration, fmtValue } from './format.js';
 import { fmtNum, fmtTs, outcomePaint, outcomeText, shortId } from './format-ledger.js';
 import type { Style } from './style.js';

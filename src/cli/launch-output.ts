@@ -1,6 +1,7 @@
 /** The lines `firedup launch` prints: live events (as `watch` prints them), config mismatches, the exit. */
-import type { IntendedCheck, Mismatch } from '../core/campaign/intended-check.js';
+
 import type { EngineId } from '../core/base/types.js';
+import type { IntendedCheck, Mismatch } from '../core/campaign/intended-check.js';
 import type { Verdict } from '../core/verdict/verdict.js';
 import type { EngineInstall } from '../probes/engine-install.js';
 import { whyAfterState } from './format.js';

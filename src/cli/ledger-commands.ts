@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import { explainNoLaunch, isRemote, launchRecords } from '../app/read-log.js';
 import { logIdentity, thisUser } from '../app/recording.js';
 import { bestBench } from '../core/campaign/bench/select.js';
-import { redactText } from '../core/config/redact.js';
 import { diffLaunches } from '../core/campaign/launch-diff.js';
-import { LAUNCH_STATES } from '../core/verdict/launch-state.js';
-import { type NodeListEntry, nodeList } from '../core/multinode/combine.js';
 import type { LaunchRecord } from '../core/campaign/records.js';
-import { summaryKeys } from '../core/reading/report.js';
 import { evaluateTargets, parseTarget, TargetParseError } from '../core/campaign/targets.js';
+import { redactText } from '../core/config/redact.js';
+import { type NodeListEntry, nodeList } from '../core/multinode/combine.js';
+import { summaryKeys } from '../core/reading/report.js';
+import { LAUNCH_STATES } from '../core/verdict/launch-state.js';
 import type { VerdictEvidence } from '../core/verdict/verdict.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 

@@ -6,8 +6,8 @@
 
 import type { LiveEvent } from '../app/live.js';
 import type { NodeVerdict } from '../core/multinode/live.js';
-import type { GpuObservation } from '../core/verdict/observations.js';
 import type { AnalysisReport } from '../core/reading/report.js';
+import type { GpuObservation } from '../core/verdict/observations.js';
 import type { Verdict } from '../core/verdict/verdict.js';
 import { bar, fmtDuration, whyAfterState } from './format.js';
 import type { Style } from './style.js';

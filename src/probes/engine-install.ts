@@ -8,8 +8,8 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ParsedCommand } from '../core/campaign/intended.js';
 import type { EngineId } from '../core/base/types.js';
+import type { ParsedCommand } from '../core/campaign/intended.js';
 
 export interface EngineInstall {
   version: string | null;

@@ -1,7 +1,8 @@
 /** What the probes answer, as one interface: a live session runs these (local ones, or a remote host's over SSH). */
+
+import type { EngineId } from '../core/base/types.js';
 import type { ContainerObservation } from '../core/verdict/container.js';
 import type { GpuObservation, HttpObservation, ProcessObservation } from '../core/verdict/observations.js';
-import type { EngineId } from '../core/base/types.js';
 import type { ServerClaim, ServerMatch } from './server-identity.js';
 
 /** The probes a session runs; the defaults read this machine. */

@@ -1,9 +1,9 @@
 /** Reads a log file (or stdin) into the core, in fixed-size chunks so memory does not grow with the file. */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import type { EarlierLaunches } from '../core/campaign/records.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../core/reading/analyzer.js';
 import type { RangeScan } from '../core/reading/range-scan.js';
-import type { EarlierLaunches } from '../core/campaign/records.js';
 import type { AnalysisReport } from '../core/reading/report.js';
 import type { ShapePlan } from '../core/reading/scan.js';
 import { UsageError } from '../errors.js';

@@ -1,12 +1,12 @@
 /** Building what the ledger keeps: a launch record from a report (identity, config hash, indexed numbers), and rows back into records. */
 
 import { createRequire } from 'node:module';
-import { VOLATILE } from '../core/campaign/diff.js';
-import { launchState } from '../core/verdict/launch-state.js';
-import { nodeList } from '../core/multinode/combine.js';
-import type { LaunchReport } from '../core/reading/report.js';
 import { sha256Hex } from '../core/base/sha256.js';
 import { PHASES } from '../core/base/types.js';
+import { VOLATILE } from '../core/campaign/diff.js';
+import { nodeList } from '../core/multinode/combine.js';
+import type { LaunchReport } from '../core/reading/report.js';
+import { launchState } from '../core/verdict/launch-state.js';
 import { machineOf, thisUser } from './identity.js';
 import type {
   BenchRecord,

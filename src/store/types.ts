@@ -3,8 +3,9 @@
  * Other parts (CLI, dashboard, exporter) code against these types and `LedgerStore` (ledger-store.ts) only; `ledger.ts`
  * implements them on SQLite, `pg/store.ts` on Postgres.
  */
-import type { NodeListEntry } from '../core/multinode/combine.js';
+
 import type { LaunchRecord } from '../core/campaign/records.js';
+import type { NodeListEntry } from '../core/multinode/combine.js';
 
 export type {
   BenchRecord,

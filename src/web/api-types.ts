@@ -4,8 +4,8 @@
  */
 
 import type { GpuSummary, TargetSnapshot } from '../app/watched-target.js';
-import type { NodeListEntry } from '../core/multinode/combine.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/campaign/records.js';
+import type { NodeListEntry } from '../core/multinode/combine.js';
 import type { LaunchReport, ThroughputReport } from '../core/reading/report.js';
 import type { LaunchFacets } from '../store/types.js';
 

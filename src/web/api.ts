@@ -5,10 +5,10 @@
  */
 
 import { sweepReport } from '../app/sweep-report.js';
-import { LAUNCH_STATES } from '../core/verdict/launch-state.js';
 import type { BenchRecord, LaunchRecord, TargetRecord } from '../core/campaign/records.js';
-import { summaryKeys } from '../core/reading/report.js';
 import { evaluateTargets } from '../core/campaign/targets.js';
+import { summaryKeys } from '../core/reading/report.js';
+import { LAUNCH_STATES } from '../core/verdict/launch-state.js';
 import type { LedgerStore, SweepSummary } from '../store/ledger-store.js';
 import { listItemOf } from '../store/record.js';
 import {

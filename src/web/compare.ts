@@ -3,9 +3,10 @@
  * `firedup diff` groups them (parallelism, memory, scheduling, kernels, …). Volatile fields (random seeds,
  * ports picked at random) never count as a difference: they change on every launch.
  */
-import { groupByConfig } from '../core/config/groups.js';
+
 import { diffConfig } from '../core/campaign/diff.js';
 import type { LaunchRecord } from '../core/campaign/records.js';
+import { groupByConfig } from '../core/config/groups.js';
 
 export function compareConfigs(launches: ReadonlyArray<{ report: Pick<LaunchRecord['report'], 'config'> }>): {
   changes: Array<{ key: string; values: unknown[] }>;

@@ -5,9 +5,10 @@
  * yet (no progress bar, no throughput) is left out rather than written as 0: an absent series does not
  * fire alerts or bend graphs the way a made-up zero would.
  */
+
+import { type EngineId, PHASES, type Phase } from '../core/base/types.js';
 import { engineModule } from '../core/engines/index.js';
 import type { LaunchReport } from '../core/reading/report.js';
-import { type EngineId, PHASES, type Phase } from '../core/base/types.js';
 import { LIVE_STATES, type Verdict } from '../core/verdict/verdict.js';
 import type { GpuSummary } from './api-types.js';
 

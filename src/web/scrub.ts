@@ -4,9 +4,10 @@
  * still hold a credential: every value under a secret-looking key, every token-shaped string and every
  * value following a secret flag in an argv is masked here too.
  */
-import { isSecretKey, REDACTED, redactConfig } from '../core/config/redact.js';
+
 import { redactArgv } from '../core/campaign/intended-env.js';
 import type { IntendedLaunch, LaunchRecord } from '../core/campaign/records.js';
+import { isSecretKey, REDACTED, redactConfig } from '../core/config/redact.js';
 
 /** `['--api-key', 'x']` and `['--api-key=x']` both lose `x` (the same rule `launch` applies when it records). */
 export function scrubArgv(argv: readonly string[]): string[] {

@@ -6,8 +6,9 @@
  * vLLM's `non-default args` leaves out defaults and llama-server prints almost none, so there an absent
  * flag is "not observable", never a false mismatch. Pure.
  */
-import { REDACTED } from '../config/redact.js';
+
 import type { EngineId } from '../base/types.js';
+import { REDACTED } from '../config/redact.js';
 
 export type CheckStatus = 'match' | 'mismatch' | 'absent' | 'unobservable';
 

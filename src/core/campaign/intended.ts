@@ -3,8 +3,9 @@
  * flags as the config keys the engine's own dump uses (`--tp-size 8` → tp_size: 8), so `firedup launch` can
  * hold them against the config the log shows. Pure: argv in, keys out.
  */
-import { isSecretKey, redactConfig } from '../config/redact.js';
+
 import type { EngineId } from '../base/types.js';
+import { isSecretKey, redactConfig } from '../config/redact.js';
 
 export interface ParsedCommand {
   engine: EngineId | null;

@@ -3,11 +3,11 @@
  * timings, load time, throughput, benchmark results, outcome). Pure: the CLI fetches records and benches.
  */
 
-import { bestBench, bestByConcurrency } from './bench/select.js';
+import { PHASES } from '../base/types.js';
 import { type ConfigGroup, groupByConfig } from '../config/groups.js';
+import { bestBench, bestByConcurrency } from './bench/select.js';
 import { type ConfigChange, diffConfig } from './diff.js';
 import type { BenchRecord, IntendedLaunch, LaunchRecord } from './records.js';
-import { PHASES } from '../base/types.js';
 
 export interface NumDelta {
   a: number | null;

@@ -2,8 +2,9 @@
  * The domain's records: a launch as firedup remembers it, a benchmark, a target, a sweep point. Every layer speaks
  * these types; `store/` maps them to rows (and re-exports them from `store/types.ts`).
  */
-import type { KeptLiveState, LaunchState } from '../verdict/launch-state.js';
+
 import type { LaunchReport } from '../base/report-types.js';
+import type { KeptLiveState, LaunchState } from '../verdict/launch-state.js';
 
 /** What `firedup launch` knew before the server printed anything. */
 export interface IntendedLaunch {

@@ -1,7 +1,7 @@
 /** TensorRT-LLM (`trtllm-serve`, PyTorch backend): research/vllm-and-peers.md §2. */
 
-import { parseTrtllmPyTorchConfig } from '../config/engine-config.js';
 import type { LogLine } from '../base/types.js';
+import { parseTrtllmPyTorchConfig } from '../config/engine-config.js';
 import { clickSignatures } from './cli-errors.js';
 import type { EngineModule, Signature } from './types.js';
 

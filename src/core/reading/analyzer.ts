@@ -3,18 +3,15 @@
  * `end`, read `report`. Memory is bounded by the number of launches, not the size of the log.
  */
 
-import { BulkHook, type ServingRunData } from './bulk.js';
-import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
+import { classifyExceptionType, classifyFailureText } from '../base/failure-class.js';
+import type { EngineId, FailureClass, LogLine, Phase } from '../base/types.js';
+import { PHASES, phaseRank, phaseRankIn } from '../base/types.js';
 import { mayHoldSecret, redactText } from '../config/redact.js';
-import { EngineDetector } from './detect.js';
 import { CATALOG_ENGINES, type CatalogLine, catalogLine, classifyRaise } from '../engines/catalog-match.js';
 import { commonSignatures } from '../engines/common.js';
 import { genericSignatures } from '../engines/generic.js';
 import { ENGINE_MODULES, engineModule } from '../engines/index.js';
 import type { EngineModule, ServingSample, Signature } from '../engines/types.js';
-import { ExplainCollector } from './explain.js';
-import { classifyExceptionType, classifyFailureText } from '../base/failure-class.js';
-import { type FailureCandidate, FRAME_RULE, LaunchBuilder, rayLine } from './launch.js';
 import { decodeLine, logicalSegments } from '../lines/clean.js';
 import { commonGutter, HEAD_CHARS, HEAD_LINES, type HeadLine } from '../lines/gutter.js';
 import { continuesWrap, HardWrap } from '../lines/hard-wrap.js';
@@ -28,6 +25,11 @@ import {
 } from '../lines/prefix.js';
 import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from '../lines/splitter.js';
 import { frameInside } from '../lines/wrapper.js';
+import { BulkHook, type ServingRunData } from './bulk.js';
+import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
+import { EngineDetector } from './detect.js';
+import { ExplainCollector } from './explain.js';
+import { type FailureCandidate, FRAME_RULE, LaunchBuilder, rayLine } from './launch.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
 import { type AnalysisReport, buildReport } from './report.js';
 import {
@@ -40,8 +42,6 @@ import {
 } from './scan.js';
 import { barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
-import type { EngineId, FailureClass, LogLine, Phase } from '../base/types.js';
-import { PHASES, phaseRank, phaseRankIn } from '../base/types.js';
 
 /**
  * An access line of a probe: load balancers, Kubernetes and Prometheus poll these paths on their own

@@ -18,9 +18,9 @@
  * generated ones.
  */
 import { bulkInstance } from '../base/bulk-instance.js';
+import { BINS, SeriesSummary, TimeSeries } from '../base/stats.js';
 import { type LineScanner, newScanChunk, type ScanEnv } from './scan.js';
 import type { ServingRunData } from './serving-run.js';
-import { BINS, SeriesSummary, TimeSeries } from '../base/stats.js';
 
 export type { ServingRunData } from './serving-run.js';
 

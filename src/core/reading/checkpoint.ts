@@ -13,16 +13,16 @@
  */
 import { FiredupError } from '../../errors.js';
 import { bulkInstance } from '../base/bulk-instance.js';
-import { EngineDetector } from './detect.js';
-import { commonSignatures } from '../engines/common.js';
-import { ENGINE_MODULES } from '../engines/index.js';
-import { LaunchBuilder } from './launch.js';
-import { HardWrap } from '../lines/hard-wrap.js';
-import { DEFAULT_MAX_LINE, LineSplitter } from '../lines/splitter.js';
 import { type ClassSpec, type IntoSpec, type Json, StateCodec } from '../base/state-codec.js';
 import { SeriesSummary, TimeSeries } from '../base/stats.js';
-import { TracebackTracker } from './traceback.js';
 import type { EngineId } from '../base/types.js';
+import { commonSignatures } from '../engines/common.js';
+import { ENGINE_MODULES } from '../engines/index.js';
+import { HardWrap } from '../lines/hard-wrap.js';
+import { DEFAULT_MAX_LINE, LineSplitter } from '../lines/splitter.js';
+import { EngineDetector } from './detect.js';
+import { LaunchBuilder } from './launch.js';
+import { TracebackTracker } from './traceback.js';
 
 /** Bump when the meaning of saved state changes in a way the field fingerprint cannot see. */
 /** v4: a launch keeps its Ray nodes (LaunchBuilder.ray, LogLine.ip); a v3 checkpoint is read afresh. */

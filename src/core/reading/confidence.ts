@@ -13,10 +13,11 @@
  * - `high` when none applies: a start anchor, recognised milestones and, for a crash, a cause or exception
  *   line with a specific class.
  */
-import type { FailureCandidate, LaunchBuilder } from './launch.js';
-import { FRAME_RULE } from './launch.js';
+
 import type { Confidence } from '../base/report-types.js';
 import type { FailureClass } from '../base/types.js';
+import type { FailureCandidate, LaunchBuilder } from './launch.js';
+import { FRAME_RULE } from './launch.js';
 
 export type { Confidence };
 

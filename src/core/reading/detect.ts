@@ -8,10 +8,11 @@
  * Ollama's. Once such a server says its name, the engine is reported as none of ours (the label rules'
  * `other`); the runner's engine still reads the phases.
  */
+
+import type { EngineId, LogLine } from '../base/types.js';
 import { PROGRAMS } from '../engines/generic.js';
 import { ENGINE_MODULES } from '../engines/index.js';
 import type { EngineModule } from '../engines/types.js';
-import type { EngineId, LogLine } from '../base/types.js';
 
 const LOCK_SCORE = 40;
 /** Voting lines kept per engine for `status --explain`: the heaviest few, so the state stays small. */

@@ -3,14 +3,15 @@
  * phases, progress, ready, failure, config) and the engine-looking lines no rule recognised. Built from an
  * analyzer read with `explain: true`; plain data, printed as text or JSON by the CLI.
  */
+
+import type { EngineId, Evidence, FailureClass, Outcome, Phase } from '../base/types.js';
+import { ENGINES } from '../base/types.js';
+import { LITERAL, NUMBER_GUTTERS } from '../lines/wrapper.js';
 import type { LogAnalyzer } from './analyzer.js';
 import type { Confidence, FailureSource } from './confidence.js';
 import { failureSource } from './confidence.js';
 import type { Vote } from './detect.js';
 import type { UnrecognisedShape } from './explain.js';
-import { LITERAL, NUMBER_GUTTERS } from '../lines/wrapper.js';
-import type { EngineId, Evidence, FailureClass, Outcome, Phase } from '../base/types.js';
-import { ENGINES } from '../base/types.js';
 
 export interface Explanation {
   launch: { number: number; of: number; startLine: number; endLine: number };

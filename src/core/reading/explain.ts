@@ -3,9 +3,10 @@
  * user can paste the gap into a bug report, and how the next missing rule is found. Bounded: at most
  * MAX_SHAPES distinct shapes are kept; lines of further shapes are only counted.
  */
+
+import type { LogLine } from '../base/types.js';
 import { lineShape } from './shape.js';
 import { parseBar } from './tqdm.js';
-import type { LogLine } from '../base/types.js';
 
 export const MAX_SHAPES = 200;
 

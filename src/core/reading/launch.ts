@@ -2,13 +2,13 @@
  * Everything the log says about one launch, accumulated line by line in constant memory.
  */
 
-import type { ServingRunData } from './bulk.js';
-import { classifyRaise } from '../engines/catalog-match.js';
-import type { ProgressReading, RaiseRule, ServingSample } from '../engines/types.js';
 import { SeriesSummary, TimeSeries } from '../base/stats.js';
-import type { ExceptionEvent } from './traceback.js';
 import type { EngineId, Evidence, FailureClass, Outcome, Phase } from '../base/types.js';
 import { phaseRank, phaseRankIn } from '../base/types.js';
+import { classifyRaise } from '../engines/catalog-match.js';
+import type { ProgressReading, RaiseRule, ServingSample } from '../engines/types.js';
+import type { ServingRunData } from './bulk.js';
+import type { ExceptionEvent } from './traceback.js';
 
 export interface FailureCandidate {
   cls: FailureClass;

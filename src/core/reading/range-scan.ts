@@ -4,11 +4,12 @@
  * own lines (`LogAnalyzer.applySegments`), which gives the same report as reading the file straight through
  * while the two parts are read at the same time on two cores.
  */
-import { BulkHook, type ServingRunData } from './bulk.js';
-import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from '../lines/splitter.js';
-import { importShapes, type LineScanner, SCANNERS, type ScanEnv, type ShapePlan } from './scan.js';
+
 import type { TimeSeries } from '../base/stats.js';
 import type { EngineId } from '../base/types.js';
+import { DEFAULT_MAX_LINE, LineSplitter, type RawLineSink } from '../lines/splitter.js';
+import { BulkHook, type ServingRunData } from './bulk.js';
+import { importShapes, type LineScanner, SCANNERS, type ScanEnv, type ShapePlan } from './scan.js';
 
 /** What a shape scanner's run was read with: the joining reader applies it only where it has the same. */
 export interface Assumed {

@@ -1,10 +1,5 @@
 /** A log's report from what the analyzer read (its JSON shapes, `runs --json`, `status --json`: report-types.ts). */
-import { launchConfidence, WEAK_ENGINE_SCORE } from './confidence.js';
-import { redactText } from '../config/redact.js';
-import type { EngineDetector } from './detect.js';
-import { engineModule } from '../engines/index.js';
-import type { LaunchBuilder } from './launch.js';
-import { isRayMultiNode, rayLaunch } from '../multinode/ray.js';
+
 import type {
   AnalysisReport,
   FailureReport,
@@ -14,6 +9,12 @@ import type {
   ThroughputReport,
 } from '../base/report-types.js';
 import type { EngineId, Evidence } from '../base/types.js';
+import { redactText } from '../config/redact.js';
+import { engineModule } from '../engines/index.js';
+import { isRayMultiNode, rayLaunch } from '../multinode/ray.js';
+import { launchConfidence, WEAK_ENGINE_SCORE } from './confidence.js';
+import type { EngineDetector } from './detect.js';
+import type { LaunchBuilder } from './launch.js';
 
 export type {
   AnalysisReport,

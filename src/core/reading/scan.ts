@@ -17,10 +17,10 @@
  */
 
 import { bulkInstance } from '../base/bulk-instance.js';
-import { mayHoldSecret } from '../config/redact.js';
-import type { ServingRunData } from './serving-run.js';
 import { BINS, type SeriesSummary, type TimeSeries } from '../base/stats.js';
 import type { EngineId } from '../base/types.js';
+import { mayHoldSecret } from '../config/redact.js';
+import type { ServingRunData } from './serving-run.js';
 
 /** What a scanner needs from the analyzer's state at the start of a run. */
 export interface ScanEnv {

@@ -1,6 +1,7 @@
 /** tqdm progress bars: SGLang/vLLM's `NN% Completed | a/b [..]` format and tqdm's default `NN%|███| a/b [..]`. */
-import type { ProgressReading } from '../engines/types.js';
+
 import type { Phase } from '../base/types.js';
+import type { ProgressReading } from '../engines/types.js';
 
 const BAR =
   /^(.*?):\s+(\d{1,3})%\s*(?:Completed \||\|[^|]*\|)\s*(\d+)\/(\d+)(?:\s*\[([\d:]+)(?:<([\d:?]+))?(?:,\s*([\d.?]+)\s*(it\/s|s\/it))?)?/;

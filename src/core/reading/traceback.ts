@@ -2,6 +2,10 @@
  * Groups a Python traceback, printed over many lines (each possibly carrying a logger prefix), into one
  * exception event: its type, message, rank, first line and the line that names the exception.
  */
+
+import { classifyExceptionType, classifyFailureText } from '../base/failure-class.js';
+import type { FailureClass, LogLine, Phase } from '../base/types.js';
+import { phaseRank } from '../base/types.js';
 import {
   type FrameEngine,
   type FramePhase,
@@ -10,10 +14,7 @@ import {
   lookupFrame,
   PARTIAL_FRAME_TABLES,
 } from '../engines/frames/index.js';
-import { classifyExceptionType, classifyFailureText } from '../base/failure-class.js';
 import { textBeforeMessage } from '../lines/prefix.js';
-import type { FailureClass, LogLine, Phase } from '../base/types.js';
-import { phaseRank } from '../base/types.js';
 
 /**
  * Fallback for frames the engine-source catalog does not cover (TGI, TensorRT-LLM, versions before the

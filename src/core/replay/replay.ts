@@ -3,11 +3,12 @@
  * listened and turned ready, so `firedup replay` can rebuild a launch for a live watcher to be tested on.
  * Pure: text in, schedule out.
  */
-import { LogAnalyzer } from '../reading/analyzer.js';
+
+import type { EngineId } from '../base/types.js';
 import { decodeLine } from '../lines/clean.js';
 import { type PrefixContext, parseLine } from '../lines/prefix.js';
+import { LogAnalyzer } from '../reading/analyzer.js';
 import { parseBar } from '../reading/tqdm.js';
-import type { EngineId } from '../base/types.js';
 
 export interface ReplayStep {
   /** Seconds after the start of the replay at which to write the line. */

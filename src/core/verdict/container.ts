@@ -3,9 +3,10 @@
  * data; and how that changes a live verdict read from the log alone. The container's facts answer "is it dead,
  * and why" where the log is silent: a server killed by the cgroup's memory limit writes no line about it.
  */
-import type { ContainerObservation, ContainerState } from './observations.js';
+
 import type { LaunchReport } from '../base/report-types.js';
 import type { Verdict, VerdictEvidence } from '../base/verdict-types.js';
+import type { ContainerObservation, ContainerState } from './observations.js';
 
 export type { ContainerObservation, ContainerState } from './observations.js';
 

@@ -3,7 +3,11 @@
  * `docker top` (its processes as host pids, which tie the GPUs' processes to it). It runs beside the process probe:
  * a server in its own PID namespace, or on another machine's daemon, is seen through docker.
  */
-import { type ContainerObservation, containerFromInspect, missingContainer } from '../../core/verdict/container.js';
+import {
+  type ContainerObservation,
+  containerFromInspect,
+  missingContainer,
+} from '../../core/verdict/container.js';
 import { classifyDocker, DockerError, runDocker } from './cli.js';
 import type { DockerTarget } from './target.js';
 

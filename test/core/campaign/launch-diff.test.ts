@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parseBenchOutput } from '../../../src/core/campaign/bench/index.js';
-import { configGroup } from '../../../src/core/config/groups.js';
 import { diffLaunches, numDelta } from '../../../src/core/campaign/launch-diff.js';
+import { configGroup } from '../../../src/core/config/groups.js';
 import { SHARED } from '../../helpers.js';
 import { benchRecord, scenarioRecords } from '../../ledger-fixtures.js';
 

@@ -1,9 +1,9 @@
 /** Which launches of an appended-to log are the new server's, from where the log ended before it started. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { earlierRuns } from '../../../src/core/campaign/run-boundary.js';
 import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import type { LaunchReport } from '../../../src/core/reading/report.js';
-import { earlierRuns } from '../../../src/core/campaign/run-boundary.js';
 import { analyzeText } from '../../helpers.js';
 
 /** As `firedup launch` reads a llama-server log: the engine known from the command. */

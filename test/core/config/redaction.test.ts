@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { isSecretKey, redactText } from '../../../src/core/config/redact.js';
 import { redactArgv } from '../../../src/core/campaign/intended-env.js';
+import { isSecretKey, redactText } from '../../../src/core/config/redact.js';
 import { analyzeText, readShared, runCli, tmpDir } from '../../helpers.js';
 
 describe('secrets in server_args', () => {

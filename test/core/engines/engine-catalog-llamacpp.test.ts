@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import { catalogLine } from '../../../src/core/engines/catalog-match.js';
+import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import type { LaunchBuilder } from '../../../src/core/reading/launch.js';
 import {
   fill,

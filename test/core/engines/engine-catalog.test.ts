@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import type { EngineId } from '../../../src/core/base/types.js';
 import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import type { LaunchBuilder } from '../../../src/core/reading/launch.js';
-import type { EngineId } from '../../../src/core/base/types.js';
 import { SHARED } from '../../helpers.js';
 
 interface LogEntry {

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { FailureClass, Outcome, Phase } from '../../../src/core/base/types.js';
 import { ENGINE_MODULES } from '../../../src/core/engines/index.js';
 import { parseLine } from '../../../src/core/lines/prefix.js';
-import type { FailureClass, Outcome, Phase } from '../../../src/core/base/types.js';
 import { analyzeText } from '../../helpers.js';
 
 type Row = { src: string; line: string; phase?: Phase; outcome?: Outcome; cls?: FailureClass };

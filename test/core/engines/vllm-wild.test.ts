@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { frameEngine } from '../../../src/core/engines/frames/index.js';
 import { classifyFailureText } from '../../../src/core/base/failure-class.js';
+import { frameEngine } from '../../../src/core/engines/frames/index.js';
 import { analyzeText } from '../../helpers.js';
 
 const last = (text: string) => {

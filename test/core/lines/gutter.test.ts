@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import { commonGutter } from '../../../src/core/lines/gutter.js';
 import { startsReadable } from '../../../src/core/lines/prefix.js';
+import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import type { AnalysisReport } from '../../../src/core/reading/report.js';
 
 const readable = (t: string) => startsReadable(t, 2026);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import { decodeLine } from '../../../src/core/lines/clean.js';
 import { type PrefixContext, parseLine } from '../../../src/core/lines/prefix.js';
 import { prefixShape } from '../../../src/core/lines/wrapper.js';
+import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import { analyzeText } from '../../helpers.js';
 
 /** Reads made-up lines in order through one context, as the analyzer does for a file. */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import { parseLine } from '../../../src/core/lines/prefix.js';
 import type { MultiNodeReport } from '../../../src/core/multinode/combine.js';
 import type { NodeVerdict } from '../../../src/core/multinode/live.js';
+import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import type { LaunchReport } from '../../../src/core/reading/report.js';
 import { liveVerdict } from '../../../src/core/verdict/verdict.js';
 

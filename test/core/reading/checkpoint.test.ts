@@ -4,6 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
+import { StateCodec } from '../../../src/core/base/state-codec.js';
+import { ENGINE_MODULES } from '../../../src/core/engines/index.js';
 import { type AnalyzerOptions, LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import {
   ANALYZER_SPEC,
@@ -13,9 +15,7 @@ import {
   SPLITTER_SPEC,
   sum53,
 } from '../../../src/core/reading/checkpoint.js';
-import { ENGINE_MODULES } from '../../../src/core/engines/index.js';
 import type { AnalysisReport } from '../../../src/core/reading/report.js';
-import { StateCodec } from '../../../src/core/base/state-codec.js';
 import { ROOT, SCENARIOS, SHARED, tmpDir } from '../../helpers.js';
 
 const OPTS = { year: 2026 };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EngineDetector } from '../../../src/core/reading/detect.js';
 import { decodeLine } from '../../../src/core/lines/clean.js';
 import { type PrefixContext, parseLine } from '../../../src/core/lines/prefix.js';
+import { EngineDetector } from '../../../src/core/reading/detect.js';
 import { analyzeText } from '../../helpers.js';
 
 function detect(lines: string[]): EngineDetector {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
+import type { Phase } from '../../../src/core/base/types.js';
 import { lookupFrame } from '../../../src/core/engines/frames/index.js';
 import { parseLine } from '../../../src/core/lines/prefix.js';
+import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import { TracebackTracker } from '../../../src/core/reading/traceback.js';
-import type { Phase } from '../../../src/core/base/types.js';
 import { SHARED } from '../../helpers.js';
 
 interface CatalogFrame {

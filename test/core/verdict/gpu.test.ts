@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { gpuActivity, parseComputeApps, parseGpuQuery, parseSmiNumber } from '../../../src/core/verdict/gpu.js';
+import {
+  gpuActivity,
+  parseComputeApps,
+  parseGpuQuery,
+  parseSmiNumber,
+} from '../../../src/core/verdict/gpu.js';
 import type { GpuObservation } from '../../../src/core/verdict/observations.js';
 import { SHARED } from '../../helpers.js';
 

@@ -3,9 +3,10 @@
  * Cartesian product), each with the exact command it runs. Pure: the sweep file's reader (src/app/sweep-file.ts)
  * builds the spec, the runner hashes each point's identity (hashing stays out of the core).
  */
+
+import type { EngineId } from '../../base/types.js';
 import { isSecretKey, REDACTED, redactText } from '../../config/redact.js';
 import { redactArgv } from '../intended-env.js';
-import type { EngineId } from '../../base/types.js';
 
 export type GridValue = string | number | boolean;
 
