@@ -215,6 +215,56 @@ describe('firedup sweep with a real llama-server', { timeout: 120_000, skip }, (
     }
   });
 
+  it('a secret grid axis never shows: progress, ranking, report, --json, stored flags, log file names', async () => {
+    // Issue 25.3: llama-server's --api-key as a grid axis. The bench gets 401s (it sends no key): what is
+    // checked is that neither value leaves the sweep file, whatever the points' results.
+    const secrets = ['sk-live-AAAA1111SECRETONE', 'sk-live-BBBB2222SECRETTWO'];
+    const p2 = await freePort();
+    const f = file(
+      'secret.toml',
+      [
+        'name = "secret-axis"',
+        `command = "./llama-server -m tiny.gguf --host 127.0.0.1 --port ${p2} -t 1"`,
+        '[grid]',
+        `api_key = ["${secrets[0]}", "${secrets[1]}"]`,
+        '[bench]',
+        'concurrency = [1]',
+        'input_len = 8',
+        'output_len = 4',
+        'requests = 2',
+        '[timeouts]',
+        'ready = "30s"',
+        'stop = "5s"',
+        '',
+      ].join('\n'),
+    );
+    const before = new Set(fs.readdirSync(work, { recursive: true }) as string[]);
+    const json = sweep(['--json', f], ledger, work);
+    assert.notEqual(await json.done, null, json.stderr());
+    pids.push(...json.events.filter((e) => e.type === 'start').map((e) => e.pid));
+    assert.equal(json.events.filter((e) => e.type === 'start').length, 2, json.stderr());
+    const outputs = [json.stdout(), json.stderr()];
+    for (const args of [
+      ['report', 'secret-axis'],
+      ['report', 'secret-axis', '--json'],
+    ]) {
+      const r = spawnSync(process.execPath, [BIN, 'sweep', ...args, '--ledger', ledger], {
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
+      });
+      assert.equal(r.status, 0, r.stderr);
+      outputs.push(r.stdout, r.stderr);
+    }
+    const rows = points(ledger, 'secret-axis');
+    assert.equal(rows.length, 2);
+    outputs.push(JSON.stringify(rows));
+    const made = (fs.readdirSync(work, { recursive: true }) as string[]).filter((n) => !before.has(n));
+    outputs.push(made.join('\n'));
+    for (const out of outputs)
+      for (const secret of secrets)
+        assert.ok(!out.includes(secret), `${secret} shown in:\n${out.slice(0, 2000)}`);
+  });
+
   it('--resume skips the points done; a plain rerun is run 2 of each point, kept apart and summarised', async () => {
     const resumed = sweep(['--json', '--resume', grid], ledger, work);
     assert.equal(await resumed.done, 0, resumed.stderr());
