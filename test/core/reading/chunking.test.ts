@@ -422,7 +422,7 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
     const have = g.shapeNames();
     // every shape the extractor looks for in the corpora, and every one this test names, has its bench file
     const { SHAPES: extracted } = (await import(
-      path.join('..', '..', '..', 'scripts', 'extract-bench-seeds.mjs') as string
+      pathToFileURL(path.join(ROOT, 'scripts', 'extract-bench-seeds.mjs')).href
     )) as { SHAPES: { name: string }[] };
     for (const s of [...new Set([...SHAPES, ...extracted.map((x) => x.name)])]) {
       assert.ok(
