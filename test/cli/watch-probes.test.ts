@@ -37,9 +37,21 @@ describe('watch: probes', () => {
           String(sleeper.pid),
         ],
         {},
-        30_000,
+        90_000,
       );
-      await new Promise((r) => setTimeout(r, 2500));
+      // The shutdown is appended once watch has said the server runs, with its probes (not after a fixed
+      // pause, which a loaded machine's slow start outlasts).
+      await new Promise<void>((res) => {
+        let out = '';
+        const deadline = setTimeout(res, 60_000);
+        w.child.stdout!.on('data', (d) => {
+          out += d;
+          if (/"type":"verdict"[^\n]*"state":"(serving|idle)"[^\n]*HTTP 200/.test(out)) {
+            clearTimeout(deadline);
+            res();
+          }
+        });
+      });
       fs.appendFileSync(log, src.slice(382).join('\n'));
       const r = await w.done;
       assert.equal(r.code, 5, r.stderr);
