@@ -86,9 +86,14 @@ const TGI_NAME =
 // TGI's compact tracing frame carries span names and a target before the message (research/vllm-and-peers.md):
 // an ISO stamp and a level alone do not make a TGI line (container runtimes print the stamp).
 const TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*\w+(?:::\w+)*: /;
+// tower-http's TraceLayer events (`tower_http::trace::on_failure: response failed …`): TGI's router adds no
+// TraceLayer (router/src/server.rs: extensions, OtelAxumLayer, a body limit, CORS), Dynamo's frontend does (lib/llm/src/http/service/
+// service_v2.rs): another Rust server's line, not TGI's
+const NOT_TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*tower_http::/;
 
 export function tgiEvidence(line: LogLine): number {
   if (TGI_NAME.test(line.text)) return 8;
-  if (line.frame === 'tgi' && TGI_TARGET.test(line.msg)) return WEIGHT.frame;
+  if (line.frame === 'tgi' && TGI_TARGET.test(line.msg) && !NOT_TGI_TARGET.test(line.msg))
+    return WEIGHT.frame;
   return 0;
 }

@@ -153,15 +153,26 @@ export const genericSignatures: Signature[] = [
     re: /status="?llm server loading model/,
   },
   {
-    // Ollama llm/server.go WaitUntilRunning, which polls the runner it has just started until the model is in:
-    // `waiting for server to become available` (whatever status it reports: loading, or the error it died with)
-    // and the older `waiting for llama runner to start responding`; the runner was started, so past its arguments
-    id: 'ollama_waiting_runner',
+    // Ollama llm/server.go ollamaServer.Load (0.12+): `slog.Info("loading model", "model layers", …)` as it lays the
+    // model out on the devices and asks its runner to load it
+    id: 'ollama_load_model',
     kind: 'phase',
     phase: 'loading_weights',
     weak: true,
-    lit: 'msg="waiting for ',
-    re: /msg="waiting for (?:server to become available|llama runner to start responding)"/,
+    lit: 'msg="loading model"',
+    re: /msg="loading model" /,
+  },
+  {
+    // Ollama's `slog.Info("system memory", …)`, the first line of a model's load: llm/server.go NewLlamaServer
+    // (0.3–0.11), llamaServer.Load / ollamaServer.Load (0.12+), server/sched.go (2026). A runner for a model
+    // starts here (see ollama_runner_start)
+    id: 'ollama_load_start',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    restarts: true,
+    lit: 'msg="system memory"',
+    re: /msg="system memory" /,
   },
   {
     // A Go goroutine dump (a runner's panic) through Ollama's runner loading its model: runner/ollamarunner
@@ -192,6 +203,36 @@ export const genericSignatures: Signature[] = [
     weak: true,
     lit: 'Loading ',
     re: /(?:\| model_worker \| Loading the model |^Loading model: \S)/,
+  },
+  {
+    // LMDeploy lmdeploy/turbomind/turbomind.py _from_hf / _load_weights: `logger.warning(f'get {len(tm_params)}
+    // model params')` once the checkpoint's tensors are gathered, as they are copied into TurboMind's weights
+    id: 'turbomind_params',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: ' model params',
+    re: /(?:^|- )get \d+ model params$/,
+  },
+  {
+    // TurboMind src/turbomind/models/llama/BlockManager.cc: `TM_LOG_INFO("[BlockManager] block_size = %.3f MB")`,
+    // `max_block_count = %d`: the KV cache's blocks are sized and allocated
+    id: 'turbomind_kv_blocks',
+    kind: 'phase',
+    phase: 'kv_cache',
+    weak: true,
+    lit: '[BlockManager] ',
+    re: /^\[TM\]\[INFO\] \[BlockManager\] (?:block_size|max_block_count) = /,
+  },
+  {
+    // TurboMind src/turbomind/models/llama/LlamaBatch.cc: `TM_LOG_INFO("[Gemm2] Tuning sequence: %s")`, then one
+    // line per batch size tuned: the GEMM kernels are tuned before the engine serves
+    id: 'turbomind_gemm_tuning',
+    kind: 'phase',
+    phase: 'autotune',
+    weak: true,
+    lit: '[Gemm2] ',
+    re: /^\[TM\]\[INFO\] \[Gemm2\] (?:Tuning sequence: |\d+$)/,
   },
   // ---- ready ----
   {
@@ -283,6 +324,28 @@ export const genericSignatures: Signature[] = [
     lit: 'Success ip=',
     re: new RegExp(`Success ip=\\S* latency=\\S+ method=POST status=2\\d\\d url=${INFER}`),
   },
+  {
+    // text-embeddings-inference's router (router/src/http/server.rs and grpc/server.rs): each model route is an
+    // instrumented span (`embed{…}`, `openai_embed{…}`, `rerank{…}`, …) and ends a request answered with
+    // `tracing::info!("Success")`, as TGI's generate does: a request served
+    id: 'tei_served',
+    kind: 'serving',
+    phase: 'serving',
+    completes: true,
+    lit: 'Success',
+    re: /(?:^|: )(?:embed|embed_all|embed_sparse|openai_embed|predict|rerank|similarity)\{.*\}.*: text_embeddings_router::\S+: (?:\S+\.rs:\d+: )?Success$/,
+  },
+  {
+    // llama-box's access log (llama-box/httpserver.hpp: `SRV_FUNC_INF(" response", "rid %s | %4s %s %s:%d |
+    // status %d | cost …")`, `log_server_response` before its v2 logging): a model request answered 2xx
+    id: 'llama_box_served',
+    kind: 'serving',
+    phase: 'serving',
+    lit: '| status 2',
+    re: new RegExp(
+      `\\bsrv +(?:log_server_)?response: rid \\S+ \\| +POST ${INFER} \\S+ \\| status 2\\d\\d \\|`,
+    ),
+  },
   // ---- failures ----
   {
     // Ollama's runner killed by a signal (the kernel's OOM killer, or a stop from outside): `error="signal: killed"`
@@ -293,13 +356,31 @@ export const genericSignatures: Signature[] = [
     re: /llama runner (?:terminated"? error="?|process has terminated: )signal: killed/,
   },
   {
-    // Ollama llm/server.go: `slog.Error("llama runner terminated", "error", err)`; server/sched.go:
-    // `slog.Error("error loading llama server", "error", err)`; before 0.1.3x llm/llama.go `error starting llama
-    // runner: %v`: the model's runner process is gone; the error names why (the class is read from it)
+    // Ollama server/sched.go load: `slog.Error("error loading llama server", "error", err)` when
+    // llm.WaitUntilRunning fails: the runner it started died (or timed out) before it had the model in. Where the
+    // runner's own error says it could not initialise its backend (the MLX runner's `failed to initialize MLX:
+    // …`), it died before loading anything; otherwise it died loading the model. The error names why (the class
+    // is read from it)
+    id: 'ollama_runner_init_failed',
+    kind: 'failure',
+    lit: 'error loading llama server',
+    re: /msg="?error loading llama server"? error="?([^"]*failed to initiali[sz]e[^"]*)/,
+  },
+  {
+    id: 'ollama_load_failed',
+    kind: 'failure',
+    phase: 'loading_weights',
+    lit: 'error loading llama server',
+    re: /msg="?error loading llama server"? error="?([^"]*)/,
+  },
+  {
+    // Ollama llm/server.go: `slog.Error("llama runner terminated", "error", err)` (the runner's process exited,
+    // at any time); before 0.1.3x llm/llama.go `error starting llama runner: %v`: the model's runner process is
+    // gone; the error names why (the class is read from it)
     id: 'ollama_runner_failed',
     kind: 'failure',
     lit: 'llama ',
-    re: /(?:msg="?llama runner terminated"? error="?([^"]*)|msg="?error loading llama server"? error="?([^"]*)|error starting llama runner: (.*))/,
+    re: /(?:msg="?llama runner terminated"? error="?([^"]*)|error starting llama runner: (.*))/,
   },
   {
     // The client's `Error: …` line of a Go CLI (cobra) or a Rust one (anyhow): Ollama's `Error: llama runner process has terminated: …`
@@ -586,10 +667,28 @@ export const PROGRAMS: readonly ProgramRule[] = [
     name: 'ollama',
     lit: 'llama',
     // Go's log/slog text handler with a source file (Ollama is the Go server among these): `level=INFO source=routes.go:N msg=`
-    re: /level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=|ollama\[\d+\]|\bollama (?:serve|run|runner)\b|Ollama Service|OLLAMA_[A-Z_]+[:=]|llama runner |\/api\/(?:generate|chat|tags|show)"|status="llm server|ollama_llama_server|\/ollama\/server\./,
+    // (and a Go stack through its own packages: `github.com/ollama/ollama/llama/runner.(*Server).loadModel`)
+    re: /level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=|github\.com\/ollama\/ollama\/|ollama\[\d+\]|\bollama (?:serve|run|runner)\b|Ollama Service|OLLAMA_[A-Z_]+[:=]|llama runner |\/api\/(?:generate|chat|tags|show)"|status="llm server|ollama_llama_server|\/ollama\/server\./,
     wraps: true,
   },
-  { name: 'lmdeploy', lit: 'm', re: /\blmdeploy\b|^\[TM\]\[|\bturbomind\b/, wraps: true },
+  {
+    name: 'lmdeploy',
+    lit: 'm',
+    // (turbomind.py from_pretrained: `logger.info(f'model_source: {model_source}')`, its ModelSource values)
+    re: /\blmdeploy\b|^\[TM\]\[|\bturbomind\b|^model_source: (?:hf_model|hf_lmdeploy|workspace)$/,
+    wraps: true,
+  },
+  // TGI's relatives, whose tracing targets are their own crates (Cargo.toml): LoRAX (lorax-launcher,
+  // lorax-router, lorax-client) and text-embeddings-inference (text-embeddings-router, -backend, -core)
+  { name: 'lorax', lit: 'lorax', re: /\blorax[_-](?:launcher|router|client|server)\b/, wraps: true },
+  {
+    name: 'text-embeddings-inference',
+    lit: 'embeddings',
+    re: /\btext[_-]embeddings[_-](?:router|backend|core)\b/,
+    wraps: true,
+  },
+  // llama-box (GPUStack's llama.cpp server): its server lines carry a request id (httpserver.hpp `rid %s | …`)
+  { name: 'llama-box', lit: 'rid ', re: /\bllama-box\b|\bsrv +\S+: rid \S+ \| /, wraps: true },
   { name: 'xinference', lit: 'nference', re: /\bxinference\b/i, wraps: true },
   {
     name: 'localai',

@@ -937,8 +937,12 @@ export class LogAnalyzer {
     switch (sig.kind) {
       case 'launch':
       case 'phase':
-        if (sig.restarts && launch.up() && launch.candidates.length === 0 && launch.shutdown === null)
+        if (sig.restarts && launch.shutdown === null && (launch.up() || launch.candidates.length > 0)) {
+          // The server starts another runner after one died: the server lived on (Ollama's scheduler loads
+          // the model again for the next request), so that runner's failure is behind it
+          launch.recover();
           launch.phase = null;
+        }
         if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         if (line.msg.includes('%')) this.progressBar(launch, line);
         if (sig.readyOnceListening && launch.listening !== null) this.ready(launch, line, ts, sig.id);

@@ -222,12 +222,126 @@ describe('generic reader: Ollama runner loads (issue 22)', () => {
     assert.equal(l?.phase, 'loading_weights');
   });
 
-  it('waiting for the runner it started is loading, whatever status the runner reports', () => {
-    const { l } = read([
-      'time=2025-06-01T10:00:00.000Z level=INFO source=server.go:400 msg="starting llama server" cmd="/usr/bin/ollama runner --model /m/x --port 40000"',
-      'time=2025-06-01T10:00:00.500Z level=INFO source=server.go:600 msg="waiting for server to become available" status="llm server not responding"',
+  it("waiting for a runner that does not answer yet stays at its start; its 'loading model' status is loading", () => {
+    const start =
+      'time=2025-06-01T10:00:00.000Z level=INFO source=server.go:400 msg="starting llama server" cmd="/usr/bin/ollama runner --model /m/x --port 40000"';
+    const waiting = read([
+      start,
+      'time=2025-06-01T10:00:00.001Z level=INFO source=server.go:560 msg="waiting for llama runner to start responding"',
+      'time=2025-06-01T10:00:00.002Z level=INFO source=server.go:600 msg="waiting for server to become available" status="llm server error"',
     ]);
-    assert.equal(l?.outcome, 'in_progress');
+    assert.equal(waiting.l?.outcome, 'in_progress');
+    assert.equal(waiting.l?.phase, 'args');
+    const loading = read([
+      start,
+      'time=2025-06-01T10:00:00.900Z level=INFO source=server.go:600 msg="waiting for server to become available" status="llm server loading model"',
+    ]);
+    assert.equal(loading.l?.phase, 'loading_weights');
+  });
+
+  it("the scheduler's 'loading model' (0.12+) is loading", () => {
+    const { l } = read([
+      'time=2025-11-01T09:00:00.000+01:00 level=INFO source=server.go:400 msg="starting runner" cmd="/usr/bin/ollama runner --ollama-engine --model /m/y --port 41000"',
+      'time=2025-11-01T09:00:00.001+01:00 level=INFO source=server.go:650 msg="loading model" "model layers"=29 requested=-1',
+    ]);
     assert.equal(l?.phase, 'loading_weights');
+  });
+
+  it("'error loading llama server' alone is a runner that died loading, unless it could not initialise its backend", () => {
+    const died = read([
+      'time=2025-02-01T08:00:00.000Z level=ERROR source=sched.go:460 msg="error loading llama server" error="llama runner process has terminated: exit status 3"',
+    ]);
+    assert.equal(died.l?.outcome, 'crashed');
+    assert.equal(died.l?.phase, 'loading_weights');
+    const init = read([
+      'time=2026-05-01T08:00:00.000Z level=ERROR source=sched.go:570 msg="error loading llama server" error="mlx runner failed: Error: failed to initialize MLX: libfoo.dylib not found (exit: exit status 1)"',
+    ]);
+    assert.equal(init.l?.outcome, 'crashed');
+    assert.equal(init.l?.phase, 'args');
+  });
+
+  it('a runner that died, then the next load starting: the server lives on, the new load is at its start', () => {
+    const { r, l } = read([
+      'time=2025-07-01T12:00:00.000Z level=ERROR source=server.go:420 msg="llama runner terminated" error="signal: killed"',
+      'time=2025-07-01T12:00:05.000Z level=WARN source=sched.go:650 msg="gpu VRAM usage didn\'t recover within timeout" seconds=5.1',
+      'time=2025-07-01T12:00:06.000Z level=INFO source=server.go:150 msg="system memory" total="64.0 GiB" free="60.1 GiB" free_swap="0 B"',
+    ]);
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.outcome, 'in_progress');
+    assert.equal(l?.phase, 'args');
+  });
+
+  it("a Go stack through Ollama's own packages names it under a compose gutter of any name", () => {
+    const { r, engine } = read([
+      'llm  | llama_model_load: error loading model: unable to allocate CUDA0 buffer',
+      'llm  | llama_load_model_from_file: failed to load model',
+      'llm  | panic: unable to load model: /models/blobs/sha256-0123',
+      'llm  | ',
+      'llm  | goroutine 9 [running]:',
+      'llm  | github.com/ollama/ollama/llama/runner.(*Server).loadModel(0xc000200000, ...)',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'ollama');
+  });
+});
+
+describe("generic reader: TGI's relatives, llama-box, LMDeploy, Dynamo (issue 22)", () => {
+  it("LoRAX's launcher and router name it: not TGI, read with TGI's phases", () => {
+    const { r, l, engine } = read([
+      '2024-05-01T10:00:00.000000Z  INFO shard-manager: lorax_launcher: Shard ready in 12.5s rank=0',
+      '2024-05-01T10:00:00.100000Z  INFO lorax_launcher: Starting Webserver',
+      '2024-05-01T10:00:00.200000Z  INFO lorax_router: router/src/main.rs:300: Warming up model',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'lorax');
+    assert.equal(l?.outcome, 'in_progress');
+  });
+
+  it("text-embeddings-inference's router names it, and an embedding request answered is serving", () => {
+    const { r, l, engine } = read([
+      '2025-01-01T00:00:01.000000Z  INFO embed{total_time="20ms" tokenization_time="1ms" queue_time="1ms" inference_time="18ms"}: text_embeddings_router::http::server: router/src/http/server.rs:700: Success',
+      '2025-01-01T00:00:02.000000Z  INFO rerank{total_time="30ms" tokenization_time="1ms" queue_time="1ms" inference_time="28ms"}: text_embeddings_router::http::server: router/src/http/server.rs:400: Success',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'text-embeddings-inference');
+    assert.equal(l?.outcome, 'serving');
+  });
+
+  it("llama-box's request-id lines name it, and a model request answered 200 is serving", () => {
+    const { r, l, engine } = read([
+      '01.02.003.004 I srv        log_server_request: rid 111 | POST /v1/completions 10.0.0.9:50000',
+      '01.05.003.004 I srv  oaicompat_completions_res: rid 111 | prompt_tokens: 10, completion_tokens: 20, tps: 9.9',
+      '01.05.003.100 I srv       log_server_response: rid 111 | POST /v1/completions 10.0.0.9:50000 | status 200 | cost 3.00s',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'llama-box');
+    assert.equal(l?.outcome, 'serving');
+  });
+
+  it("tower-http's trace line (Dynamo's frontend) is no TGI line", () => {
+    const { engine } = read([
+      '2025-10-01T00:00:00.000000Z ERROR http-request: tower_http::trace::on_failure: response failed classification=Status code: 503 Service Unavailable latency=1 ms method=GET uri=/health version=HTTP/1.1',
+      '2025-10-01T00:00:01.000000Z ERROR http-request: tower_http::trace::on_failure: response failed classification=Status code: 503 Service Unavailable latency=1 ms method=GET uri=/health version=HTTP/1.1',
+    ]);
+    assert.notEqual(engine, 'tgi');
+  });
+
+  it("TurboMind's load: its params gathered is loading, its KV blocks sized, its GEMMs tuned", () => {
+    const params = read(['model_source: workspace', 'get 321 model params']);
+    assert.equal(params.r.program, 'lmdeploy');
+    assert.equal(params.l?.phase, 'loading_weights');
+    const kv = read([
+      '2025-01-01 10:00:00,000 - lmdeploy - WARNING - turbomind.py:200 - get 500 model params',
+      '[TM][INFO] [BlockManager] block_size = 4.000 MB',
+      '[TM][INFO] [BlockManager] max_block_count = 1000',
+    ]);
+    assert.equal(kv.l?.phase, 'kv_cache');
+    const tune = read([
+      '[TM][INFO] [BlockManager] block_size = 4.000 MB',
+      '[TM][INFO] [Gemm2] Tuning sequence: 4, 8, 16',
+      '[TM][INFO] [Gemm2] 4',
+    ]);
+    assert.equal(tune.l?.phase, 'autotune');
+    assert.equal(tune.l?.outcome, 'in_progress');
   });
 });
