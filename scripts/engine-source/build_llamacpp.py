@@ -197,7 +197,10 @@ def main():
             # cut-short file, missing tensor, wrong shape): not a flag the user got wrong, so `other` (the synthetic
             # label of a truncated download, synthetic-ll19, says the same); invalid_argument is a bad value.
             fallback = 'config_error' if exc == 'std::invalid_argument' else 'other'
-            cls = classify(t, fallback)
+            # src/llama.cpp llama_model_load rethrows what load_arch/load_hparams/load_vocab threw with the step in
+            # front (`error loading model vocabulary: %s`): the step names no cause, the filled-in what() does
+            # (catalog-match.ts classifyRaise reads it), so the site's own class is the fallback
+            cls = fallback if re.match(r'^error loading model \w+: %s$', t) else classify(t, fallback)
             if exc == 'std::invalid_argument' and cls in ('other',):
                 cls = 'config_error'
             # common/arg.cpp: a throw while parsing an argument is a bad argument (common_params_parse prints

@@ -59,7 +59,10 @@ const signatures: Signature[] = [
     // load_all_data reads the weights into those buffers, so they are still loading: llama.cpp prints no line once
     // the weights are in (src/llama-model-loader.cpp load_all_data's own `load_all_data: using async uploads for device
     // …` is printed as it starts reading them)
-    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:state:\{"state":"loading"|^load_all_data: /,
+    // (src/llama-vocab.cpp init_tokenizer, run by load_vocab: `init_tokenizer: initializing tokenizer for type %d`;
+    // the GGML-v3 loader of 2023: `llama.cpp: loading model from %s` (llama_file_loader), then
+    // `llama_model_load_internal: format = …`)
+    re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:state:\{"state":"loading"|^load_all_data: |^init_tokenizer: initializing tokenizer|^llama\.cpp: loading model from |^llama_model_load_internal: /,
   },
   {
     id: 'kv',
@@ -220,9 +223,11 @@ const signatures: Signature[] = [
   },
   {
     // src/llama.cpp llama_model_load: `LLAMA_LOG_ERROR("%s: error loading model: %s\n", __func__, err.what())`,
-    // the exception's own text is the cause: the loader's raise site classes it (engine-source catalog)
+    // the exception's own text is the cause: the loader's raise site classes it (engine-source catalog). It is
+    // the model load's own catch: the launch was loading
     id: 'load_error',
     kind: 'failure',
+    phase: 'loading_weights',
     raised: true,
     lit: 'error loading model: ',
     re: /error loading model: (.+)/,
@@ -332,7 +337,7 @@ export const llamacpp: EngineModule = {
   id: 'llamacpp',
   detect(line: LogLine): number {
     if (
-      /llama_server:|llama_model_loader:|^llm_load_|llama_context:|llama_kv_cache|load_tensors:|print_info: |gguf_init_from_file|ggml_cuda_init|main: server is listening/.test(
+      /llama_server:|llama_model_loader:|^llm_load_|llama_context:|llama_kv_cache|load_tensors:|print_info: |gguf_init_from_file|ggml_cuda_init|main: server is listening|^llama_model_load(?:_from_file_impl)?: |^init_tokenizer: initializing tokenizer|^llama_model_load_internal: /.test(
         line.msg,
       )
     )

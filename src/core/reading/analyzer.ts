@@ -881,6 +881,12 @@ export class LogAnalyzer {
       phaseRank(hit.sig.phase) <= phaseRank('loading_weights')
     ) {
       const up = cur.phase !== null && phaseRank(cur.phase) >= phaseRank('ready');
+      if (up && cur.readyAtStart && cur.phase === 'ready') {
+        // the listening line the fragment began with was the port opening before the model loaded (llamafile
+        // and llama-server builds of 2024-01 listen first): the same launch, still starting
+        cur.listenedFirst();
+        return;
+      }
       // In another program's log (Ollama, LocalAI, …) the engine's start-up lines after the server is up are the
       // runner it starts for a model (Ollama's scheduler, on the first request): the same server, not a restart.
       if ((up && !this.detector.wrapped) || cur.shutdown !== null) this.open(line, false);
@@ -913,6 +919,7 @@ export class LogAnalyzer {
     // Before, a rule matching says nothing of the engine (another engine's rule may match the same shape first).
     if (this.detector.locked !== null) launch.engine ??= engine.id;
     if (!COMMON.has(sig) && hit.shared !== true) launch.engineLines++;
+    launch.readyAtStart = false;
     if (sig.version) launch.version ??= sig.version(m);
     if (sig.config && /Args \{$/.test(line.msg)) {
       // TGI prints its arguments as a multi-line Debug dump: gather it, parse it at the closing brace.
@@ -948,6 +955,8 @@ export class LogAnalyzer {
         if (sig.readyOnceListening && launch.listening !== null) this.ready(launch, line, ts, sig.id);
         return;
       case 'ready':
+        // (a listening line read as ready because nothing came before it: see LaunchBuilder.readyAtStart)
+        launch.readyAtStart = sig.after !== undefined && launch.phase === null;
         this.ready(launch, line, ts, sig.id);
         return;
       case 'serving': {

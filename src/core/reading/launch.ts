@@ -117,6 +117,11 @@ export class LaunchBuilder {
   caughtPrefix: string | null = null;
   /** The HTTP server said it listens before the model was loaded (a signature's `after`): not ready by itself. */
   listening: Evidence | null = null;
+  /**
+   * The launch's first line was a listening line read as ready (a signature's `afterKnown`: most builds print it
+   * once the model is in), and nothing has followed it yet: a start-up line next says the build listens first.
+   */
+  readyAtStart = false;
   shutdown: (Evidence & { ts: number | null }) | null = null;
   readonly gen = new SeriesSummary(true);
   readonly running = new SeriesSummary();
@@ -437,6 +442,22 @@ export class LaunchBuilder {
     const rec = r.recent;
     for (let i = rec.length - 2; i >= 0; i -= 2) if (rec[i] === line) return r.nodes[rec[i + 1]!]!.b;
     return r.nodes[r.cur]!.b;
+  }
+
+  /**
+   * The ready read from the fragment's first line (readyAtStart) was the HTTP server listening before the model
+   * loaded: a start-up line followed it. The line is kept as `listening`, and the launch has no phase yet.
+   */
+  listenedFirst(): void {
+    const r = this.ready;
+    this.readyAtStart = false;
+    if (r === null) return;
+    this.listening ??= { line: r.line, text: r.text };
+    this.ready = null;
+    this.marked.delete('ready');
+    const i = this.marks.findIndex((m) => m.phase === 'ready');
+    if (i >= 0) this.marks.splice(i, 1);
+    this.phase = null;
   }
 
   /** Whether the server got as far as ready. */

@@ -336,3 +336,40 @@ describe('llama.cpp: native stacks and router lines (issue 22)', () => {
     assert.equal(r.launches[0]!.outcome, 'serving');
   });
 });
+
+describe('llama.cpp: loader lines of every era (issue 22)', () => {
+  it("the loader's own error names the engine and the phase; a rethrown step's what() names the class", () => {
+    const l = last([
+      'init_tokenizer: initializing tokenizer for type 1',
+      'llama_model_load: error loading model: error loading model hyperparameters: std::bad_variant_access',
+      'llama_model_load_from_file_impl: failed to load model',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.class, 'other');
+  });
+
+  it("2023's GGML-v3 loader (llama.cpp: loading model from …, llama_model_load_internal) is loading", () => {
+    const l = last([
+      '{"timestamp":1690000000,"level":"INFO","function":"main","line":1000,"message":"build info","build":800,"commit":"abc1234"}',
+      'llama.cpp: loading model from /models/x.ggmlv3.q4_0.bin',
+      'llama_model_load_internal: format     = ggjt v3 (latest)',
+    ]);
+    assert.equal(l.phase, 'loading_weights');
+  });
+
+  it('a fragment that starts at a listening line, then loads: the port opened first, one launch', () => {
+    const r = analyzeText(
+      [
+        'llama server listening at http://127.0.0.1:8081',
+        'loading weights...',
+        '{"timestamp":1700000000,"level":"INFO","function":"main","line":3000,"message":"HTTP server listening","hostname":"127.0.0.1","port":8081}',
+        'all slots are idle and system prompt is empty, clear the KV cache',
+        'slot 0 is processing [task id: 0]',
+      ].join('\n'),
+    );
+    assert.equal(r.launches.length, 1);
+    assert.equal(r.launches[0]!.outcome, 'serving');
+  });
+});
