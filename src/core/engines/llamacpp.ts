@@ -45,7 +45,9 @@ const signatures: Signature[] = [
     phase: 'args',
     lit: 'e',
     // (before 2024-04 ggml-cuda's init printed as `ggml_init_cublas: …`; the 2026 uptime format tags lines `cmn  common_param: …`)
-    re: /^(?:main: )?system info:|^system_info:|^(?:cmn +)?common_param|^load_backend: loaded|^main: HTTP server is listening|^device_info|^ggml_init_cublas: /,
+    // (server.cpp main sets up its HTTP server before it loads the model: `main: binding port with default address
+    // family`, then `main: HTTP server is listening`)
+    re: /^(?:main: )?system info:|^system_info:|^(?:cmn +)?common_param|^load_backend: loaded|^main: HTTP server is listening|^main: binding port with |^device_info|^ggml_init_cublas: /,
   },
   {
     id: 'loading',

@@ -19,6 +19,8 @@ export const HEAD_CHARS = 64 * 1024;
 const MIN_LINES = 3;
 /** Lines that must read as an engine's own once the gutter is off. */
 const MIN_REVEALED = 2;
+/** A Markdown quote's marker. */
+const QUOTE = /^> /;
 
 /** A line of the head, kept to be read again. */
 export interface HeadLine {
@@ -42,13 +44,16 @@ export function commonGutter(
 ): string | null {
   const lines = texts.filter((t) => t.trim() !== '');
   if (lines.length < MIN_LINES) return null;
-  // Only a line that does not read as it is can be revealed: too few of them, and no gutter is looked for.
+  // Only a line that does not read as it is can be revealed: too few of them, and no gutter is looked for. A
+  // Markdown quote (`> ` before every line: a paste quoted whole) needs one: loguru's `>` marks a single frame
+  // of a traceback, never every line.
+  const need = lines.every((t) => QUOTE.test(t)) ? 1 : MIN_REVEALED;
   const unread = new Set(lines.filter((t) => !readable(t)));
-  if (unread.size < MIN_REVEALED) return null;
+  if (unread.size < need) return null;
   // A number column first: a shape would take it together with whatever follows it on the first lines.
   const numbers = Object.keys(NUMBER_GUTTERS);
   for (const cand of numbersOnly ? numbers : [...numbers, ...literalGutters(lines), ...shapeGutters(lines)]) {
-    if (reveals(cand, lines, unread, readable)) return cand;
+    if (reveals(cand, lines, unread, readable, need)) return cand;
   }
   return null;
 }
@@ -58,15 +63,16 @@ function reveals(
   lines: readonly string[],
   unread: ReadonlySet<string>,
   readable: (text: string) => boolean,
+  need: number,
 ): boolean {
   const re = shapeRegex(cand);
   let revealed = 0;
   for (const t of lines) {
     const m = re.exec(t);
     if (m === null) return false;
-    if (revealed < MIN_REVEALED && unread.has(t) && readable(t.slice(m[0].length))) revealed++;
+    if (revealed < need && unread.has(t) && readable(t.slice(m[0].length))) revealed++;
   }
-  return revealed >= MIN_REVEALED;
+  return revealed >= need;
 }
 
 /** At most this many places to end a gutter are tried, shortest first. */

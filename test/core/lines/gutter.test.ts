@@ -106,6 +106,23 @@ describe('gutters no rule names, learned from the head of the file', () => {
     assert.deepEqual(reading(analyze(wrapped)), reading(analyze(llama)));
   });
 
+  it("a Markdown quote (`> ` on every line) needs only one line it reveals; loguru's single `>` frame is no gutter", () => {
+    const quoted = [
+      '> main: binding port with default address family',
+      "> main: couldn't bind HTTP server socket, hostname: 0.0.0.0, port: 9000",
+      '> srv   operator (): operator (): cleaning up before exit...',
+    ];
+    const r = analyze(quoted);
+    assert.equal(r.engine, 'llamacpp');
+    assert.equal(r.launches[r.launches.length - 1]?.failure?.class, 'port_in_use');
+    const loguru = [
+      'Traceback (most recent call last):',
+      '> File "/x/server.py", line 3, in serve',
+      'RuntimeError: boom',
+    ];
+    assert.equal(commonGutter(loguru, readable), null);
+  });
+
   it('a line-number column: `cat -n`, and `grep -n` with its context lines (`N-`)', () => {
     const catN = VLLM_OOM.map((l, i) => `${String(i + 1).padStart(6)}\t${l}`);
     assert.equal(commonGutter(catN, readable), '#cat -n');

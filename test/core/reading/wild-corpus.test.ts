@@ -20,7 +20,7 @@ const folders = fs
   .sort();
 
 /** Cases fully right, at least: the last measured figures (raise them as the reading improves; issue 22). */
-const FLOOR = { wild: 0.9, released: 0.89, unseen: 0.67 };
+const FLOOR = { wild: 0.92, released: 0.89, unseen: 0.81 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
   let cases = 0;
