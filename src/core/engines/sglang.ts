@@ -353,11 +353,18 @@ const signatures: Signature[] = [
     re: /^(?:\w+(?:\.\w+)*(?:Error|Exception)): Capture (?:\w+ )*graph failed: ?(.*)$/,
   },
   {
+    // The KV pool's sizing raises (engine-source catalog, phase kv_cache, class oom): ModelRunner.init_memory_pool
+    // (v0.4.10), ModelRunnerKVCacheMixin.init_memory_pool (v0.5.9) and pool_configurator.py MemoryPoolConfig
+    // `Not enough memory. Please try to increase --mem-fraction-static…`; newest kv_cache_configurator.py
+    // KVCacheConfigurator._profile_available_bytes `Loaded weights leave no GPU memory for the KV cache under …`,
+    // _handle_max_mamba_cache / resolve_max_num_reqs for the hybrid state cache, SWAChunkCapPoolConfigurator
+    // `SWA pool cap (…) leaves no room for the full KV pool`: the weights are in, the pool does not fit. The
+    // prefix alone names it (a paste often cuts the long message).
     id: 'not_enough_memory',
     kind: 'failure',
     failure: 'oom',
-    lit: 'Not enough memory',
-    re: /Not enough memory\. Please try to increase --mem-fraction-static/,
+    phase: 'kv_cache',
+    re: /Not enough memory\. Please try to increase --mem-fraction-static|^(?:ValueError: )?Loaded weights leave no GPU memory for the KV cache|^(?:RuntimeError: )?(?:Not enough GPU memory for hybrid \(mamba\/linear-attention\) state cache|Hybrid \(mamba\/linear-attention\) state cache is too small to serve any requests|SWA pool cap \(.*\) leaves no room for the full KV pool)/,
   },
   {
     id: 'runtime_oom',

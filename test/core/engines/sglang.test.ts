@@ -387,3 +387,17 @@ describe('SGLang: the router, torch.compile and the diffusion server', () => {
     assert.notEqual(l.phase, 'loading_weights');
   });
 });
+
+describe('SGLang: the KV pool does not fit', () => {
+  it("kv_cache_configurator.py's raise, cut after its first sentence, is an OOM while sizing the KV cache", () => {
+    const l = last(
+      [
+        sgl('Load weight end. quant=fp8, avail mem=12.25 GB, mem usage=125.65 GB.'),
+        'ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.9.',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'kv_cache');
+    assert.equal(l.failure?.class, 'oom');
+  });
+});
