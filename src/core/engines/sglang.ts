@@ -347,8 +347,11 @@ const signatures: Signature[] = [
   },
   // failures
   {
+    // model_executor/cuda_graph_runner.py CudaGraphRunner.__init__ (and the draft/target runners' twins) wraps
+    // what capture() raised: `Exception: Capture cuda graph failed: {e}` and the fixes (CUDA_GRAPH_CAPTURE_FAILED_MSG)
     id: 'capture_failed',
     kind: 'failure',
+    phase: 'cuda_graph',
     lit: 'graph failed',
     re: /^(?:\w+(?:\.\w+)*(?:Error|Exception)): Capture (?:\w+ )*graph failed: ?(.*)$/,
   },
@@ -466,12 +469,24 @@ const signatures: Signature[] = [
   {
     // model_executor/piecewise_cuda_graph_runner.py enable_piecewise_cuda_graph (and the torch.compile backend's
     // twin): `logger.error("Piecewise CUDA Graph failed with error: %s\n%s", e, …CAPTURE_FAILED_MSG)` then raise.
-    // It fires during the startup capture and on a recompilation while serving alike, so it names no phase (the
-    // traceback's frames do: a replay in the event loop before any ready line is the warm-up request's)
+    // It fires during the startup capture and on a recompilation while serving alike: it names cuda_graph, which
+    // a launch already warming up or serving keeps (phases only advance), so before the server is up it is the
+    // startup capture's failure (a replay in the event loop before any ready line stays the warm-up request's)
     id: 'piecewise_graph_failed',
     kind: 'failure',
+    phase: 'cuda_graph',
     lit: 'Piecewise CUDA Graph failed',
     re: /^Piecewise CUDA Graph failed with error: ?(.*)$/,
+  },
+  {
+    // The CUDA driver's own line when a GPU exception (illegal address, trap, MMU fault) hits a process running
+    // with CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1, which SGLang sets from --crash-dump-folder (server_args.py
+    // ServerArgs._handle_crash_dump_env, `Auto-set %s=%s`) or the user exports: only a kernel fault starts one
+    id: 'gpu_coredump',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'GPU coredump',
+    re: /^Starting GPU coredump generation\b/,
   },
   {
     id: 'http_bind',
