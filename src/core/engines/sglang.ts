@@ -334,6 +334,17 @@ const signatures: Signature[] = [
     lit: 'transfer failed for request',
     re: /^(?:Prefill|Decode) transfer failed for request rank=\d+ /,
   },
+  {
+    // managers/utils.py validate_input_length, called by Scheduler.handle_generate_request on each request it
+    // receives (engine-source catalog phase serving): `Input length (N tokens) exceeds the maximum allowed length
+    // (M tokens). Use a shorter input or enable --allow-auto-truncate.` (logger.error, the request is answered
+    // with it) or, with truncation, `Request length is longer than the KV cache pool size or the max context
+    // length. Truncated. …`: a user's request reached the scheduler, which goes on
+    id: 'input_too_long',
+    kind: 'phase',
+    phase: 'serving',
+    re: /^Input length \(\d+ tokens\) exceeds the maximum allowed length \(\d+ tokens\)|^Request length is longer than the KV cache pool size or the max context length\. Truncated\./,
+  },
   { id: 'invalid_http', kind: 'noise', lit: 'Invalid HTTP request', re: /Invalid HTTP request received/ },
   {
     // entrypoints/openai/serving_base.py OpenAIServingBase.handle_request: `except Exception as e:
