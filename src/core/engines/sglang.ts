@@ -274,11 +274,13 @@ const signatures: Signature[] = [
     re: /^Decode batch(?: \[\d+\])?[.,] #running-req: (\d+), (?:.*?token usage: ([\d.]+), )?.*?gen throughput \(token\/s\): ([\d.]+)(?:, #queue-req: (\d+))?/,
   },
   {
+    // managers/scheduler_metrics_mixin.py log_prefill_stats; a PD prefill server (disaggregation mode prefill)
+    // prints `#unbootstrapped-req: N, #queue-req: N, #transferring-req: N` where others print `#running-req`
     id: 'prefill_batch',
     kind: 'serving',
     phase: 'warmup',
     lit: 'Prefill batch',
-    re: /^Prefill batch(?:\(mixed #running-req: \d+\))?(?: \[\d+\])?[.,] #new-seq: \d+, #new-token: \d+, #cached-token: \d+, (?:.*?token usage: ([\d.]+), )?#running-req: (\d+), #queue-req: (\d+)(?:.*?input throughput \(token\/s\): ([\d.]+))?/,
+    re: /^Prefill batch(?:\(mixed #running-req: \d+\))?(?: \[\d+\])?[.,] #new-seq: \d+, #new-token: \d+, #cached-token: \d+, (?:.*?token usage: ([\d.]+), )?(?:#running-req: (\d+)|#unbootstrapped-req: \d+), #queue-req: (\d+)(?:.*?input throughput \(token\/s\): ([\d.]+))?/,
   },
   {
     id: 'old_fill_batch',

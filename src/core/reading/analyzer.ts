@@ -92,6 +92,14 @@ function collectiveTimeoutGap(prev: number | null, ts: number | null): boolean {
 }
 const DIST_TIMEOUT_S = 1800;
 
+/** A weight-loading progress bar short of its total is the launch's last progress: a rank is still loading. */
+function otherRankLoading(launch: LaunchBuilder): boolean {
+  const p = launch.progress;
+  return (
+    launch.phase === 'loading_weights' && p !== null && p.phase === 'loading_weights' && p.done < p.total
+  );
+}
+
 /** The rule prefix of a phase a failure line names (`failure:<signature id>`). */
 const FAILURE_RULE = 'failure:';
 
@@ -978,7 +986,12 @@ export class LogAnalyzer {
           launch.recover();
           launch.phase = null;
         }
-        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
+        if (sig.phase === 'weights_loaded' && otherRankLoading(launch)) {
+          // one rank's weights are in while a shard bar is still short of its total: another rank (the one
+          // printing the bar) is still loading, and the launch with it (ranks load at their own pace) until
+          // the bar completes
+          this.loadedWhileBar.set(launch, { sig: sig.id });
+        } else if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         if (line.msg.includes('%')) this.progressBar(launch, line);
         if (sig.readyOnceListening && launch.listening !== null) this.ready(launch, line, ts, sig.id);
         return;
@@ -1164,6 +1177,9 @@ export class LogAnalyzer {
     if (sample) launch.addSample(sample, text);
   }
 
+  /** A rank's `weights loaded` line read while another rank's shard bar was short of its total. */
+  private readonly loadedWhileBar = new WeakMap<LaunchBuilder, { sig: string }>();
+
   /** Reads a load or capture progress bar; false when the line is none. */
   private progressBar(launch: LaunchBuilder, line: LogLine): boolean {
     const bar = parseBar(line.msg);
@@ -1183,6 +1199,11 @@ export class LogAnalyzer {
     if (ts !== null && (launch.lastTs === null || ts > launch.lastTs)) launch.touch(line.no, line.offset, ts);
     launch.mark(phase, line.no, ts, line.text, 'progress-bar');
     launch.setProgress({ ...bar, line: line.no, text: line.text.slice(0, 512), ts, phase });
+    const held = this.loadedWhileBar.get(launch);
+    if (held && phase === 'loading_weights' && bar.done >= bar.total) {
+      this.loadedWhileBar.delete(launch);
+      launch.mark('weights_loaded', line.no, ts, line.text, held.sig);
+    }
     return true;
   }
 

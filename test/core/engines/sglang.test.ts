@@ -507,3 +507,41 @@ describe('SGLang: a request refused for its length', () => {
     assert.equal(l.phase, 'serving');
   });
 });
+
+describe('SGLang: a PD prefill server', () => {
+  it('its prefill batch line (#unbootstrapped-req / #transferring-req) is a batch served', () => {
+    const l = last(
+      [
+        sgl(
+          'Prefill batch. #new-seq: 1, #new-token: 1, #cached-token: 0, token usage: 0.00, #unbootstrapped-req: 0, #queue-req: 0, #transferring-req: 0, input throughput (token/s): 0.10',
+        ),
+        '[2026-03-01 10:00:08] INFO:     10.0.0.1:29496 - "GET /health HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'serving');
+  });
+});
+
+describe('SGLang: ranks that load at their own pace', () => {
+  const bar = (n: number) =>
+    `Loading safetensors checkpoint shards:  ${Math.round((n / 10) * 100)}% Completed | ${n}/10 [00:0${n}<00:01,  2.00it/s]`;
+  it("one rank's Load weight end while another rank's shard bar is short of its total: still loading", () => {
+    const l = last(
+      [bar(6), sgl('Load weight end. type=X, dtype=torch.bfloat16, avail mem=58.12 GB', 'TP7'), bar(7)].join(
+        '\n',
+      ),
+    );
+    assert.equal(l.phase, 'loading_weights');
+  });
+  it('once that bar completes the weights are in', () => {
+    const l = last(
+      [
+        bar(6),
+        sgl('Load weight end. type=X, dtype=torch.bfloat16, avail mem=58.12 GB', 'TP7'),
+        bar(9),
+        bar(10),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'weights_loaded');
+  });
+});
