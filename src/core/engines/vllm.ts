@@ -450,11 +450,16 @@ const signatures: Signature[] = [
     re: /^Available KV cache memory: -[\d.]+ ?GiB/,
   },
   {
+    // v1/worker/gpu_worker.py Worker.init_device (2025-09), v1/worker/utils.py request_memory (newest): `Free
+    // memory on device [cuda:0 ](%s/%s GiB) on startup is less than desired GPU memory utilization (%s, %s GiB).`,
+    // raised while the worker takes its device, before any weight loads (dist_init). The sentence is read up to
+    // `is less than`: a comment or a narrow terminal wraps the rest onto the next line.
     id: 'free_memory',
     kind: 'failure',
     failure: 'oom',
+    phase: 'dist_init',
     lit: 'Free memory on device',
-    re: /Free memory on device .* on startup is less than desired GPU memory utilization/,
+    re: /Free memory on device (?:\S+ )?\([\d.]+\/[\d.]+ GiB\) on startup is less than/,
   },
   {
     id: 'load_oom',

@@ -1,0 +1,35 @@
+/**
+ * vLLM rules found by reading real pastes (issue 22: the corpus's vLLM cases, test/fixtures/wild/vllm,
+ * test/fixtures/unseen-2026-12-02/vllm): each is tested with made-up lines of the shape vLLM prints, and names
+ * the source it rests on.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../helpers.js';
+
+const last = (text: string) => {
+  const r = analyzeText(text);
+  return { ...r.launches[r.launches.length - 1]!, engine: r.engine, count: r.launches.length };
+};
+
+describe("the worker's start-up memory check (Worker.init_device, v1/worker/utils.py request_memory)", () => {
+  it('is out of memory before any weight loads, and says vLLM, even with its sentence wrapped', () => {
+    const l = last(
+      [
+        'ValueError: Free memory on device cuda:1 (12.50/79.19 GiB) on startup is less than',
+        'desired GPU memory utilization (0.9, 71.27 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'oom');
+    assert.equal(l.phase, 'dist_init');
+  });
+
+  it('the 2025-09 wording names no device', () => {
+    const l = last(
+      'ValueError: Free memory on device (3.1/23.5 GiB) on startup is less than desired GPU memory utilization (0.9, 21.15 GiB).',
+    );
+    assert.equal(l.failure?.class, 'oom');
+  });
+});
