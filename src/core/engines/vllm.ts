@@ -579,7 +579,18 @@ const signatures: Signature[] = [
 
     // `WorkerProc was terminated`: v1/executor/multiproc_executor.py WorkerProc.worker_main, on the SIGTERM/SIGINT
     // the executor or Ctrl-C sends (after an engine failure the failure has already been read)
-    re: /^Shutting down Fas|^WorkerProc was terminated$|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
+    re: /^Shutting down Fas|^WorkerProc was terminated$|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
+  },
+  {
+    // uvicorn's own stop (uvicorn/server.py Server._serve: startup, main_loop, then shutdown() `Shutting down`,
+    // the lifespan's `Waiting for application shutdown.` / `Application shutdown complete.`, then `Finished server
+    // process [%d]`; a failed startup returns before any of them), and vLLM's serve_http starts uvicorn only once
+    // the engine is up: these lines say the server had been ready, even in a paste that begins with them
+    id: 'uvicorn_shutdown',
+    kind: 'shutdown',
+    phase: 'ready',
+    lit: 'INFO:',
+    re: /^INFO: +(?:Shutting down$|Waiting for application shutdown|Application shutdown complete|Finished server process)/,
   },
   {
     // newest vLLM's structured teardown (v1/engine/core.py _handle_shutdown, entrypoints/launcher.py serve_http,

@@ -33,3 +33,32 @@ describe("the worker's start-up memory check (Worker.init_device, v1/worker/util
     assert.equal(l.failure?.class, 'oom');
   });
 });
+
+describe("uvicorn's stop lines (uvicorn/server.py Server._serve), which vLLM's serve_http runs once the engine is up", () => {
+  it('say the server had been ready, in a paste that begins with them', () => {
+    const l = last(
+      [
+        'INFO:     Shutting down',
+        'INFO:     Waiting for application shutdown.',
+        'INFO:     Application shutdown complete.',
+        'INFO:     Finished server process [4242]',
+        'INFO 03-01 10:00:00 async_llm_engine.py:51] Engine is gracefully shutting down.',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.outcome, 'shutdown');
+    assert.equal(l.phase, 'ready');
+  });
+
+  it('do not move a launch that served back to ready', () => {
+    const l = last(
+      [
+        'INFO 03-01 09:59:00 metrics.py:351] Avg prompt throughput: 5.4 tokens/s, Avg generation throughput: 4.0 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.1%, CPU KV cache usage: 0.0%.',
+        'INFO:     Shutting down',
+        'INFO:     Finished server process [4242]',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'shutdown');
+    assert.equal(l.phase, 'serving');
+  });
+});
