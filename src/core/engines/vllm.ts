@@ -157,6 +157,19 @@ const signatures: Signature[] = [
     re: /^world_size=\d+ rank=\d+ local_rank=\d+|^vLLM is using nccl==|GPU P2P access cache|^rank \d+ in world size \d+ is assigned as|^Custom allreduce is disabled|^Initializing distributed environment|^Found nccl from library/,
   },
   {
+    // v1/engine/utils.py wait_for_engine_startup (DEBUG, every STARTUP_POLL_PERIOD_MS): `Waiting for %d local, %d
+    // remote core engine proc(s) to connect.` / `… to start.`: the API server has started the engine-core
+    // processes and waits for their handshake, which they send once their own start-up (loading, KV cache,
+    // capture) is done: the start is under way past the args. Repeated while the engine loads, so it starts
+    // nothing (weak).
+    id: 'engine_wait',
+    kind: 'phase',
+    phase: 'dist_init',
+    weak: true,
+    lit: 'core engine proc(s) to',
+    re: /^Waiting for \d+ local, \d+ remote core engine proc\(s\) to (?:start|connect)\.$/,
+  },
+  {
     // V0 executor/ray_distributed_executor.py (ray_gpu_executor.py before) RayDistributedExecutor._init_workers_ray:
     // `use_ray_spmd_worker: %s`, logged once the placement group is in hand, before the Ray workers are created
     id: 'ray_workers',

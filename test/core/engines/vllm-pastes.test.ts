@@ -62,3 +62,28 @@ describe("uvicorn's stop lines (uvicorn/server.py Server._serve), which vLLM's s
     assert.equal(l.phase, 'serving');
   });
 });
+
+describe("the API server's wait for the engine cores (v1/engine/utils.py wait_for_engine_startup)", () => {
+  const wait = (ts: string) =>
+    `(APIServer pid=7) DEBUG 09-02 17:29:${ts} [utils.py:777] Waiting for 1 local, 0 remote core engine proc(s) to start.`;
+  it('is the start under way (dist_init), one launch however often it repeats', () => {
+    const l = last([wait('06'), wait('16'), wait('26')].join('\n'));
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'dist_init');
+    assert.equal(l.count, 1);
+  });
+
+  it('repeating among the loading lines, it moves nothing back and opens no launch', () => {
+    const l = last(
+      [
+        '(EngineCore_DP0 pid=9) INFO 09-02 17:29:10 [gpu_model_runner.py:1953] Starting to load model m/x...',
+        wait('16'),
+        '(EngineCore_DP0 pid=9) INFO 09-02 17:29:20 [gpu_model_runner.py:1985] Model loading took 8.5 GiB and 9.9 seconds',
+        wait('26'),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'weights_loaded');
+    assert.equal(l.count, 1);
+  });
+});
