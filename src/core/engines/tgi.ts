@@ -63,13 +63,37 @@ const signatures: Signature[] = [
     re: /Server started at unix:\/\/|Shard (?:\d+ )?ready in/,
   },
   {
+    // launcher/src/main.rs main: spawn_shards returns once every shard said it is ready (`Shard ready in`), and
+    // only then does spawn_webserver log `Starting Webserver` and start the router, whose connect_backend warms
+    // the shards up (`Warming up model`): the weights are in, warm-up has not started
+    id: 'webserver_start',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    lit: 'Starting Webserver',
+    re: /Starting Webserver/,
+  },
+  {
+    // The router's start: it asks the hub about the model (router/src/main.rs get_model_info before 2.x, `Serving
+    // revision {sha} of model {id}`, `Could not retrieve model info from the Hugging Face hub.`, `no pipeline tag
+    // found for model …`, `Could not find a fast tokenizer implementation for …`; router/src/server.rs run since,
+    // `Using the Hugging Face API`, `Offline mode active using cache defaults`). Before 2.x it did so before it
+    // connected to the shards and warmed them up; since, backends/v3/src/main.rs warms up first and then calls
+    // server::run, where a phase that only moves forward changes nothing: the shards are ready either way.
+    id: 'router_hub',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    // (the message follows the event's target and, in 0.9–1.x, its file:line: `text_generation_router:
+    // router/src/main.rs:346: Serving revision …`)
+    re: /(?:^|: )(?:Serving revision \S+ of model |Could not retrieve model info from the Hugging Face hub|no pipeline tag found for model |Could not find a fast tokenizer implementation for |Using the Hugging Face API$|Offline mode active using cache defaults$)/,
+  },
+  {
     id: 'webserver',
     kind: 'phase',
     phase: 'warmup',
     lit: 'e',
     // router (backends/v3/src/{lib,main}.rs, router/src/main.rs before 2.x): the limits it settles on while
     // the shards warm up
-    re: /Starting Webserver|Warming up model|Cuda Graphs are disabled|Setting max batch total tokens to|Using backend V3|Inferred max batch total tokens|Model does not support automatic max batch total tokens|Maximum (?:input|total) tokens defaulted to|Warming up TunableOp for seqlen=|PyTorch (?:ROCm )?TunableOp /,
+    re: /Warming up model|Cuda Graphs are disabled|Setting max batch total tokens to|Using backend V3|Inferred max batch total tokens|Model does not support automatic max batch total tokens|Maximum (?:input|total) tokens defaulted to|Warming up TunableOp for seqlen=|PyTorch (?:ROCm )?TunableOp /,
   },
   {
     // models/flash_causal_lm.py FlashCausalLM.warmup, inside the router's Warmup RPC: the paged KV cache is sized
@@ -107,6 +131,20 @@ const signatures: Signature[] = [
     re: /(?:^|: )Connected$|"message":"Connected"/,
   },
   {
+    // The same error where the router's gRPC call never reached the shard: the client's tonic channel to the
+    // shard's unix socket (server.py serve_inner, `unix:///tmp/text-generation-server-N`) reports a transport
+    // failure as the Status message (`error trying to connect: No such file or directory (os error 2)`: the socket
+    // file is gone; `Connection refused`: nobody listens; `transport error`: the connection dropped mid-call). The
+    // shard process is dead, and the launcher stops every shard once it sees one gone (`Shard N crashed`): the
+    // server died while it served.
+    id: 'request_failed_shard_gone',
+    kind: 'failure',
+    failure: 'other',
+    phase: 'serving',
+    lit: 'Request failed during generation',
+    re: /Request failed during generation: Server error: (?:error trying to connect|transport error|Connection refused|Broken pipe)/,
+  },
+  {
     // router/src/infer/mod.rs InferError::GenerationError: a shard failed the batch. Whether the server lives
     // on depends on the error: since 2.4 (server/…/interceptor.py) a RuntimeError, CUDA OOM included, stops
     // the shard and the launcher then says `Shard N crashed`; so this line alone neither kills nor recovers.
@@ -135,18 +173,21 @@ const signatures: Signature[] = [
     // router/src/server.rs handlers are traced spans (`#[instrument] async fn generate…`): every line inside
     // one, a refused request's validation error (`Input validation error: …`, `\`inputs\` tokens + …`)
     // included, is a request the HTTP server took.
+    // (a paste that drops the event's time keeps its level word before the spans: `INFO generate{parameters=…`)
     id: 'request_debug',
     kind: 'serving',
     phase: 'serving',
-    re: /^(?:generate|generate_stream|chat_completions|completions|vertex_compatibility|compat_generate)(?:\{|:(?:generate|async_stream|chat|completions))/,
+    re: /^(?:(?:TRACE|DEBUG|INFO|WARN|ERROR) +)?(?:generate|generate_stream|chat_completions|completions|vertex_compatibility|compat_generate)(?:\{|:(?:generate|async_stream|chat|completions))/,
   },
   {
     // server/text_generation_server/models/flash_causal_lm.py (and mamba.py) warmup: `except
     // torch.cuda.OutOfMemoryError: logger.exception("Decode cuda graph warmup failed")` — the OOM is caught and
     // warmup returns without the remaining CUDA graphs. loguru prints the traceback under the message and the
     // launcher relays the whole text as one event, so the unframed lines under it are the caught exception's.
+    // The `try` holds the capture loop that `Cuda Graphs are enabled for sizes` opens: the launch was capturing.
     id: 'cuda_graph_warmup_failed',
     kind: 'degraded',
+    phase: 'cuda_graph',
     catches: true,
     lit: 'cuda graph warmup failed',
     re: /Decode cuda graph warmup failed/,
@@ -245,11 +286,24 @@ const signatures: Signature[] = [
   },
   {
     // launcher/src/main.rs spawn_shards: a shard process that exited before it said ready (`Shard {rank} failed to
-    // start`, then main's `Error: ShardCannotStart`): it was loading the model (shard_start above)
+    // start`, then main's `Error: ShardCannotStart`): it was loading the model (shard_start above), unless the
+    // shard's own lines before it said where it stopped (its torch.distributed setup, below)
     id: 'shard_cannot_start',
     kind: 'failure',
-    phase: 'loading_weights',
+    phaseIfUnplaced: 'loading_weights',
     re: /Shard \d+ failed to start$|^Error: ShardCannotStart$/,
+  },
+  {
+    // server/text_generation_server/utils/dist.py initialize_torch_distributed: init_process_group makes the c10d
+    // TCPStore at MASTER_ADDR:MASTER_PORT (the launcher's --master-port, 29500), whose socket errors (c10d
+    // socket.cpp: `The server socket has failed to listen on any local network address.`, `The client socket has
+    // failed to connect to …` / `has timed out after …`) mean the shards never met: distributed init, before any
+    // weight is read
+    id: 'dist_store_socket',
+    kind: 'failure',
+    phase: 'dist_init',
+    lit: ' socket has ',
+    re: /The server socket has failed to (?:listen on|bind to)|The client socket has (?:failed to connect to|timed out after)/,
   },
   {
     // server/text_generation_server/server.py serve_inner logs this, then re-raises: the traceback follows

@@ -50,10 +50,14 @@ const signatures: Signature[] = [
     // runtime/tllmRuntime.cpp `Engine load time %d ms`, and TensorRT's own allocation lines once the engine
     // is deserialized and its context made (`[MemUsageChange] TensorRT-managed allocation in engine
     // deserialization: CPU +…, GPU +… (MiB)`); before `weights`, whose `deserializ` would take it for loading
+    // (tllmRuntime.cpp assessLikelihoodOfRuntimeAllocation, called by the TllmRuntime constructor once
+    // deserializeCudaEngine has returned the engine: `Inspecting the engine to identify potential runtime issues...`,
+    // then `The profiling verbosity of the engine does not allow this analysis…` or `Model has %i layers.` and its
+    // warnings about `allocate` layers)
     id: 'engine_loaded',
     kind: 'phase',
     phase: 'weights_loaded',
-    re: /^Engine load time \d+ ms|\[MemUsageChange\] (?:TensorRT-managed allocation in engine deserialization|Allocated [\d.]+ \w+ for execution context memory)/,
+    re: /^Engine load time \d+ ms|^Inspecting the engine to identify potential runtime issues|^The profiling verbosity of the engine does not allow this analysis|^Model has \d+ layers\.$|^Engine layer infos could not be parsed|^There were a total of \d+ layers with type 'allocate'|\[MemUsageChange\] (?:TensorRT-managed allocation in engine deserialization|Allocated [\d.]+ \w+ for execution context memory)/,
   },
   {
     id: 'weights',
@@ -290,6 +294,43 @@ const signatures: Signature[] = [
     re: /^Encountered an error in forward function: /,
   },
   {
+    // plugins/ncclPlugin/allreducePlugin.cpp AllreducePlugin::initialize → initGroupTopology → setGroupTopology:
+    // `Detecting local TP group for rank %d`, then `TP group is intra-node for rank %d` or `Found inter-node TP
+    // group for rank %d`. TensorRT initialises an engine's plugins while deserializeCudaEngine builds it, so in the
+    // TensorRT flow these come between `Loaded engine size` and `Inspecting the engine`: loading. (The PyTorch
+    // flow's all-reduce op, thop/allreduceOp.cpp, prints them at its first use, later: a phase only moves forward.)
+    id: 'plugin_tp_group',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'TP group',
+    re: /^Detecting local TP group for rank \d+|^TP group is intra-node for rank \d+|^Found inter-node TP group for rank \d+/,
+  },
+  {
+    // A native stack through a plugin's initialize() (IPluginV2::initialize, which TensorRT calls as it builds the
+    // engine from its serialized form: `tensorrt_llm::plugins::AllreducePlugin::initialize() + 204` under
+    // libnvinfer's frames): it died while the engine was being deserialized
+    id: 'frame_plugin_initialize',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'tensorrt_llm::plugins::',
+    re: /tensorrt_llm::plugins::\w+::initialize\(\)/,
+  },
+  {
+    // common/tllmException.cpp: TLLM_CHECK / TLLM_CHECK_WITH_INFO throw a TllmException whose what() is
+    // `[TensorRT-LLM][ERROR] Assertion failed: <check or info> (<file>:<line>)`; whoever catches it and prints
+    // it quotes that text (a host program's `Unhandled exception in …, what(): [TensorRT-LLM][ERROR] Assertion
+    // failed: …`, the backend's model table). The rules above take the forward step's and Triton's own quotes
+    // first; any other is the check that stopped the step it was in.
+    id: 'tllm_assertion',
+    kind: 'failure',
+    lit: 'Assertion failed',
+    // (not a request's error that a caller quotes with the forward step's words: that step goes on)
+    // (the quoted `[TensorRT-LLM][ERROR] ` is read as the line's frame where it starts the message: `what():  […`)
+    re: /^(?!.*Encountered an error in forward)(?:.*?\[TensorRT-LLM\]\[ERROR\] )?Assertion failed: (.*)$/,
+  },
+  {
     // runtime/tllmRuntime.cpp TllmRuntime::TllmRuntime: makes the TensorRT runtime (createInferRuntime) and
     // deserializes the engine into it (the model's weights are in the engine); a native stack through it (a
     // segfault's backtrace) died while the engine was being loaded
@@ -365,6 +406,17 @@ function tritonSignatures(): Signature[] {
       kind: 'phase',
       phase: 'args',
       re: /^"?(?:loading: [\w.-]+:\d+"?$|AsyncLoad\(\) '|TRITONBACKEND_ModelInstanceInitialize: |Starting Python backend stub: |Creating instance [\w.-]+ on )|^\| *(?:Model|Backend|Repository Agent) +\| +(?:Version|Path) +\| +(?:Status|Config|Args) +\|$/,
+    },
+    {
+      // The backends table src/server.cc prints once the repository's loads have ended (`| Backend | Path | Config
+      // |`): Triton loads a backend's library only for a model that uses it (backend_model.cc TritonModel::Create
+      // → TritonBackendManager::CreateBackend), so a `tensorrtllm` row says the engine's model was being loaded;
+      // whether it loaded only the models table below says
+      id: 'triton_backend_row',
+      kind: 'phase',
+      phase: 'loading_weights',
+      lit: 'libtriton_tensorrtllm',
+      re: /^\|? *tensorrtllm +\| +\S*libtriton_tensorrtllm\.so +\|/,
     },
     {
       id: 'triton_engine_loaded',
@@ -468,12 +520,13 @@ function tritonSignatures(): Signature[] {
   ];
 }
 
-// Triton's own source files in a glog record (core and server repositories, the python backend), its container
+// Triton's own source files in a glog record (core and server repositories, the python backend; the record's stamp
+// with the year where glog 0.6+ prints it, `I20240227 08:25:18.989490 …`), its container
 // banner, command and model table: Triton serves any backend, so these say little by themselves (a log of Triton
 // alone is read as the TensorRT-LLM family's; a vLLM backend's own lines outweigh them). Its tensorrtllm backend
 // (its library, tensorrtllm_backend's launch script) says TensorRT-LLM; a line about its vllm backend says nothing.
 const TRITON_FILE =
-  /(?:^|[\s|>"])[IWEF]\d{4} [\d:.]+ +\d+ (?:model_lifecycle|model_repository_manager|server|grpc_server|http_server|pinned_memory_manager|cuda_memory_manager|backend_model|backend_model_instance|backend_manager|backend_factory|python_be|pb_stub|stub_launcher|tritonserver|metrics|model_config_utils|ensemble_scheduler|shared_library|model_instance_state|\w+_backend_factory)\.(?:cc|h):\d+\] /;
+  /(?:^|[\s|>"])[IWEF](?:\d{4})?\d{4} [\d:.]+ +\d+ (?:model_lifecycle|model_repository_manager|server|grpc_server|http_server|pinned_memory_manager|cuda_memory_manager|backend_model|backend_model_instance|backend_manager|backend_factory|python_be|pb_stub|stub_launcher|tritonserver|metrics|model_config_utils|ensemble_scheduler|shared_library|model_instance_state|\w+_backend_factory)\.(?:cc|h):\d+\] /;
 const TRITON_OTHER =
   /== Triton Inference Server ==|(?:^|[$#] +)(?:\S*\/)?tritonserver +--|^\|? *[\w.-]+ +\| \d+ +\| (?:READY|UNAVAILABLE)|\/opt\/tritonserver\/|libtriton_\w+\.so/;
 const TRITON_TRTLLM = /libtriton_tensorrtllm|backends\/tensorrtllm\/|\blaunch_triton_server\.py\b/;

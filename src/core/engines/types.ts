@@ -41,6 +41,12 @@ export interface Signature {
    * (engine-source catalog, catalog-match.ts classifyRaise) classes it before the wording rules do.
    */
   raised?: boolean;
+  /**
+   * For failure lines that report a failure of a step the launch may have placed already (a launcher's "the child
+   * failed to start" after the child's own traceback): the phase the failure implies only where the launch has shown
+   * none, the fragment starting at the failure. Where the child's lines placed it, they say where it died.
+   */
+  phaseIfUnplaced?: Phase;
   /** For launch anchors: strong anchors are the engine's own "I am starting" line. */
   strong?: boolean;
   /**
