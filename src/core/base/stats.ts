@@ -139,6 +139,28 @@ export class TimeSeries {
     this.put(this.key(t), hundredths, n);
   }
 
+  /**
+   * The triples (time, sum of hundredths, count) in `tri`, as addSum on each in turn: a run of them that falls
+   * in one bucket at the width of the moment is summed first and put once (sums are whole hundredths, so the
+   * order of the additions does not change them), sparing a map look-up per second of a busy log.
+   */
+  addSums(tri: Float64Array): void {
+    const n = tri.length;
+    let i = 0;
+    while (i < n) {
+      const k = this.key(tri[i]!);
+      let sum = tri[i + 1]!;
+      let count = tri[i + 2]!;
+      i += 3;
+      while (i < n && this.key(tri[i]!) === k) {
+        sum += tri[i + 1]!;
+        count += tri[i + 2]!;
+        i += 3;
+      }
+      this.put(k, sum, count);
+    }
+  }
+
   private put(k: number, sum: number, n: number): void {
     this.insert(k, sum, n);
     if (this.used > this.max) this.coarsen();
