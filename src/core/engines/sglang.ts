@@ -347,17 +347,27 @@ const signatures: Signature[] = [
   },
   // failures
   {
+    // model_executor/cuda_graph_runner.py CudaGraphRunner.__init__ (and the draft/target runners' twins) wraps
+    // what capture() raised: `Exception: Capture cuda graph failed: {e}` and the fixes (CUDA_GRAPH_CAPTURE_FAILED_MSG)
     id: 'capture_failed',
     kind: 'failure',
+    phase: 'cuda_graph',
     lit: 'graph failed',
     re: /^(?:\w+(?:\.\w+)*(?:Error|Exception)): Capture (?:\w+ )*graph failed: ?(.*)$/,
   },
   {
+    // The KV pool's sizing raises (engine-source catalog, phase kv_cache, class oom): ModelRunner.init_memory_pool
+    // (v0.4.10), ModelRunnerKVCacheMixin.init_memory_pool (v0.5.9) and pool_configurator.py MemoryPoolConfig
+    // `Not enough memory. Please try to increase --mem-fraction-static…`; newest kv_cache_configurator.py
+    // KVCacheConfigurator._profile_available_bytes `Loaded weights leave no GPU memory for the KV cache under …`,
+    // _handle_max_mamba_cache / resolve_max_num_reqs for the hybrid state cache, SWAChunkCapPoolConfigurator
+    // `SWA pool cap (…) leaves no room for the full KV pool`: the weights are in, the pool does not fit. The
+    // prefix alone names it (a paste often cuts the long message).
     id: 'not_enough_memory',
     kind: 'failure',
     failure: 'oom',
-    lit: 'Not enough memory',
-    re: /Not enough memory\. Please try to increase --mem-fraction-static/,
+    phase: 'kv_cache',
+    re: /Not enough memory\. Please try to increase --mem-fraction-static|^(?:ValueError: )?Loaded weights leave no GPU memory for the KV cache|^(?:RuntimeError: )?(?:Not enough GPU memory for hybrid \(mamba\/linear-attention\) state cache|Hybrid \(mamba\/linear-attention\) state cache is too small to serve any requests|SWA pool cap \(.*\) leaves no room for the full KV pool)/,
   },
   {
     id: 'runtime_oom',
@@ -459,12 +469,24 @@ const signatures: Signature[] = [
   {
     // model_executor/piecewise_cuda_graph_runner.py enable_piecewise_cuda_graph (and the torch.compile backend's
     // twin): `logger.error("Piecewise CUDA Graph failed with error: %s\n%s", e, …CAPTURE_FAILED_MSG)` then raise.
-    // It fires during the startup capture and on a recompilation while serving alike, so it names no phase (the
-    // traceback's frames do: a replay in the event loop before any ready line is the warm-up request's)
+    // It fires during the startup capture and on a recompilation while serving alike: it names cuda_graph, which
+    // a launch already warming up or serving keeps (phases only advance), so before the server is up it is the
+    // startup capture's failure (a replay in the event loop before any ready line stays the warm-up request's)
     id: 'piecewise_graph_failed',
     kind: 'failure',
+    phase: 'cuda_graph',
     lit: 'Piecewise CUDA Graph failed',
     re: /^Piecewise CUDA Graph failed with error: ?(.*)$/,
+  },
+  {
+    // The CUDA driver's own line when a GPU exception (illegal address, trap, MMU fault) hits a process running
+    // with CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1, which SGLang sets from --crash-dump-folder (server_args.py
+    // ServerArgs._handle_crash_dump_env, `Auto-set %s=%s`) or the user exports: only a kernel fault starts one
+    id: 'gpu_coredump',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'GPU coredump',
+    re: /^Starting GPU coredump generation\b/,
   },
   {
     id: 'http_bind',

@@ -76,6 +76,19 @@ const WORKER_SCANNED: ReadonlySet<EngineId> = new Set<EngineId>(['llamacpp']);
 /** What a shape scanner never takes on a shape's word: digit-dependent credential masks, traceback lines, slog. */
 const SHAPE_UNSAFE =
   /hf_|sk-|gh[pousr]_|github_pat_|AKIA|Bearer|:\/\/|--|Traceback|File "|Error|Exception|Interrupt|SystemExit|raise |^\s*\^|^time=/;
+/**
+ * A traceback cut before its exception, stamped 30 minutes after the launch's line before it: torch.distributed's
+ * default process-group timeout (torch/distributed/constants.py default_pg_timeout, 30 min; SGLang's
+ * --dist-timeout and vLLM leave it unset), so a collective (a gloo or NCCL barrier, broadcast) waited out its
+ * timeout and raised. A few seconds more for the watchdog's poll.
+ */
+function collectiveTimeoutGap(prev: number | null, ts: number | null): boolean {
+  if (prev === null || ts === null) return false;
+  const gap = ts - prev;
+  return gap >= DIST_TIMEOUT_S && gap < DIST_TIMEOUT_S + 30;
+}
+const DIST_TIMEOUT_S = 1800;
+
 /** The rule `status --explain` names for a line read through the engine-source catalog. */
 const CATALOG_RULE = 'engine-source catalog';
 /** The same for a line of the server hosting the engine (Triton Inference Server's catalog). */
@@ -658,6 +671,7 @@ export class LogAnalyzer {
       (hit !== null && OWN_AFTER_END.has(hit.sig.kind));
     if (told) launch.ownEnd = null;
     else launch.ownEnd ??= { line: launch.endLine, offset: launch.endOffset, ts: launch.lastTs };
+    const prevTs = launch.lastTs;
     launch.touch(no, offset, ts);
     if (line.tags) launch.ranks.add(line.tags);
     if (line.pid !== null) launch.pids.add(line.pid);
@@ -669,7 +683,13 @@ export class LogAnalyzer {
     if (this.tracker.opened === line.no && launch.shutdown === null) {
       // A traceback that the file cuts before its exception line still says an exception was hit.
       launch.addFailure({
-        ...lineFailure(line, 'python_exception', 1.8, ts, launch),
+        ...lineFailure(
+          line,
+          collectiveTimeoutGap(prevTs, ts) ? 'timeout' : 'python_exception',
+          1.8,
+          ts,
+          launch,
+        ),
         startLine: line.no,
         startText: line.text,
       });
@@ -684,7 +704,9 @@ export class LogAnalyzer {
           cls,
           `${raise.type}: ${raise.text.replace(/[)"']+$/, '')}`,
         );
-    }
+    } else if (this.tracker.cutClass !== null && !exc && this.tracker.openStart !== null)
+      // no raise shown: the innermost frame's step names what it raises (frames/cut-class.ts)
+      launch.refineClass(this.tracker.openStart, this.tracker.cutClass);
     if (this.tracker.scopedStart !== null) launch.dropFailure(this.tracker.scopedStart);
     this.takeFramePhase(launch);
     if (exc) {

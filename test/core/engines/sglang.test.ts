@@ -387,3 +387,62 @@ describe('SGLang: the router, torch.compile and the diffusion server', () => {
     assert.notEqual(l.phase, 'loading_weights');
   });
 });
+
+describe('SGLang: the KV pool does not fit', () => {
+  it("kv_cache_configurator.py's raise, cut after its first sentence, is an OOM while sizing the KV cache", () => {
+    const l = last(
+      [
+        sgl('Load weight end. quant=fp8, avail mem=12.25 GB, mem usage=125.65 GB.'),
+        'ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.9.',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'kv_cache');
+    assert.equal(l.failure?.class, 'oom');
+  });
+});
+
+describe('SGLang: graph capture and GPU faults', () => {
+  it('a piecewise CUDA graph failure before the server is up is the startup capture; its init traceback keeps it', () => {
+    const l = last(
+      [
+        sgl('Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=60.00 GB'),
+        sgl("Piecewise CUDA Graph failed with error: 'Ctx' object has no attribute 'n'", 'TP1'),
+        sgl('Scheduler hit an exception: Traceback (most recent call last):', 'TP1'),
+        `  File "${pkg}/managers/scheduler.py", line 700, in init_tp_model_worker`,
+        '    self.tp_worker = TpModelWorker(**worker_kwargs)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'cuda_graph');
+  });
+
+  it("a traceback cut at the model worker's construction shows only its first step begun (dist_init)", () => {
+    const l = last(
+      [
+        sgl('Scheduler hit an exception: Traceback (most recent call last):'),
+        `  File "${pkg}/managers/scheduler.py", line 700, in init_tp_model_worker`,
+        '    self.tp_worker = TpModelWorker(**worker_kwargs)',
+        `  File "${pkg}/managers/tp_worker.py", line 262, in __init__`,
+        '    self._init_model_runner()',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'dist_init');
+  });
+
+  it("the CUDA driver starting a GPU coredump is a kernel fault: cuda_error over the scheduler's cut traceback", () => {
+    const l = last(
+      [
+        sgl(
+          'Decode batch, #running-req: 3, #token: 900, token usage: 0.01, gen throughput (token/s): 80.00, #queue-req: 0',
+        ),
+        'Starting GPU coredump generation, set the CUDA_COREDUMP_SHOW_PROGRESS environment variable to 1 to enable more detailed output',
+        sgl('Scheduler hit an exception: Traceback (most recent call last):'),
+        `  File "${pkg}/managers/scheduler.py", line 2353, in run_scheduler_process`,
+        '    scheduler.event_loop_overlap()',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+  });
+});
