@@ -249,6 +249,31 @@ const signatures: Signature[] = [
     phase: 'compile',
     re: /^(?:INFO:Neuron:)?(?:Generating HLOs for the following models|Generated all HLOs in|Starting compilation for (?:the priority HLO|all HLOs)|Done compilation for the priority HLO|Finished Compilation for all HLOs|Neuron compiler flags:)|\|\|NEURON_(?:CC_WRAPPER|CACHE)\|\|: (?:Call compiler|Compile cache path)|\[INFO\]: (?:Compilation Successfully Completed for model\.|Using a cached neff at )/,
   },
+  {
+    // Hybrid (mamba + attention) models' block size: `Setting attention block size to %d tokens to ensure that
+    // attention page size is >= mamba page size.` and `Padding mamba page size by %.2f%% …`. Until 2026 the
+    // API server logged them while it built the config (model_executor/models/config.py
+    // HybridAttentionMambaModelConfig.verify_and_update_config, args); the newest builds log them from
+    // platforms/interface.py Platform.update_block_size_for_backend, which the worker calls once load_model is
+    // done, before the profile run. Read as args, which moves no launch back: never as the KV-cache sizing that
+    // the catalog's newest-version phase would say (it would hide the torch.compile that follows, whose rank is
+    // below the KV cache's in vLLM: base/types.ts ENGINE_RANK).
+    id: 'hybrid_block_size',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    re: /^Setting attention block size to \d+ tokens|^Padding mamba page size by [\d.]+%/,
+  },
+  {
+    // v1/worker/gpu_model_runner.py GPUModelRunner.profile_run opens with the encoder's profile: `Encoder cache
+    // will be initialized with a budget of %s tokens, and profiled with %s %s items of the maximum feature
+    // size.` (or `Skipping memory profiling for multimodal encoder and encoder cache.`), before the dummy run in
+    // which torch.compile compiles: the weights are in, the compile not started (weights_loaded).
+    id: 'encoder_profile',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    re: /^Encoder cache will be initialized with a budget of \d+ tokens|^Skipping (?:memory profiling for multimodal encoder and encoder cache|encoder profiling for embedding-only mode)/,
+  },
   // torch.compile
   {
     id: 'compile',

@@ -87,3 +87,45 @@ describe("the API server's wait for the engine cores (v1/engine/utils.py wait_fo
     assert.equal(l.count, 1);
   });
 });
+
+describe('between the weights and the torch.compile of the profile run (vLLM V1)', () => {
+  const core = (msg: string) => `(EngineCore pid=12) INFO 05-06 21:00:00 ${msg}`;
+  const loaded = core('[gpu_model_runner.py:4879] Model loading took 12.66 GiB memory and 31.6 seconds');
+  const compiling = core(
+    "[backends.py:1069] Using cache directory: /root/.cache/vllm/torch_compile_cache/ab12/rank_0_0/backbone for vLLM's torch.compile",
+  );
+
+  it("the encoder's profile (GPUModelRunner.profile_run) comes before the compile: the compile then shows", () => {
+    const budget = core(
+      '[gpu_model_runner.py:5820] Encoder cache will be initialized with a budget of 8192 tokens, and profiled with 3 video items of the maximum feature size.',
+    );
+    assert.equal(last([loaded, budget].join('\n')).phase, 'weights_loaded');
+    assert.equal(last([loaded, budget, compiling].join('\n')).phase, 'compile');
+  });
+
+  it("a hybrid model's block size (update_block_size_for_backend after load_model) hides no compile either", () => {
+    const l = last(
+      [
+        loaded,
+        core(
+          '[interface.py:905] Setting attention block size to 1568 tokens to ensure that attention page size is >= mamba page size.',
+        ),
+        core(
+          '[interface.py:929] Padding mamba page size by 0.13% to ensure that mamba page size and attention page size are exactly equal.',
+        ),
+        compiling,
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'compile');
+  });
+
+  it('logged by the API server while it builds the config (before 2026), the same line is args, not KV sizing', () => {
+    const l = last(
+      [
+        "(APIServer pid=733) INFO 11-14 21:01:38 [utils.py:253] non-default args: {'model': 'm/x'}",
+        '(APIServer pid=733) INFO 11-14 21:01:39 [config.py:422] Setting attention block size to 528 tokens to ensure that attention page size is >= mamba page size.',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'args');
+  });
+});
