@@ -416,6 +416,78 @@ describe('TGI (issue 22): the launcher, router and shard lines of real pastes', 
     assert.equal(l.failure?.class, 'other');
   });
 
+  it("the download step's conversion lines, the shard's model-code imports and the router's config reads", () => {
+    const dl = last([
+      at(
+        1,
+        'INFO',
+        'download: text_generation_launcher: Convert /data/m/pytorch_model-00001-of-00002.bin to /data/m/model-00001-of-00002.safetensors.',
+      ),
+      at(9, 'INFO', 'download: text_generation_launcher: Convert: [1/2] -- Took: 0:00:40.570538'),
+    ]);
+    assert.equal(dl.phase, 'loading_weights');
+    assert.equal(
+      last([
+        launcher(1, 'INFO', 'weights_cache_override is set to Some("/data/m").'),
+        launcher(1, 'INFO', 'Skipping download.'),
+      ]).phase,
+      'loading_weights',
+    );
+    const imports = last([
+      ...ARGS,
+      launcher(
+        2,
+        'WARN',
+        'Could not import Flash Attention enabled models: Flash Attention V2 is not installed.',
+      ),
+      at(2, 'WARN', "shard-manager: text_generation_launcher: We're not using custom kernels."),
+    ]);
+    assert.equal(imports.phase, 'loading_weights');
+    const router = last([
+      launcher(3, 'INFO', 'Starting Webserver'),
+      at(4, 'INFO', 'text_generation_router::server: router/src/server.rs:1716: Using config Some(Mistral)'),
+      at(
+        4,
+        'WARN',
+        'text_generation_router::server: router/src/server.rs:1879: Invalid hostname, defaulting to 0.0.0.0',
+      ),
+    ]);
+    assert.equal(router.phase, 'weights_loaded');
+  });
+
+  it("the router client's error in the warm-up call: a crash in warm-up, unless the shard's traceback placed it", () => {
+    const client = (s: number) =>
+      at(
+        s,
+        'ERROR',
+        'warmup{max_input_length=500 max_prefill_tokens=550 max_total_tokens=13107 max_batch_size=None}:warmup: text_generation_client: router/client/src/lib.rs:46: Server error: CANCELLED',
+      );
+    const warm = last([launcher(2, 'INFO', 'Starting Webserver'), client(5)]);
+    assert.equal(warm.outcome, 'crashed');
+    assert.equal(warm.phase, 'warmup');
+    const capture = last([
+      '  File "/opt/conda/lib/python3.10/site-packages/torch/cuda/graphs.py", line 82, in capture_end',
+      '    super().capture_end()',
+      'RuntimeError: CUDA error: out of memory',
+      client(6),
+      client(6),
+    ]);
+    assert.equal(capture.phase, 'cuda_graph');
+    assert.equal(capture.failure?.class, 'oom');
+  });
+
+  it("the batching task's own report that the shard's socket is gone is a crash while serving", () => {
+    const l = last([
+      at(
+        7,
+        'ERROR',
+        'batch{batch_size=1}:prefill:clear_cache{batch_id=Some(81)}:clear_cache{batch_id=Some(81)}: text_generation_client: router/client/src/lib.rs:33: Server error: error trying to connect: Connection refused (os error 111)',
+      ),
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+
   it("a request span pasted without its time is TGI's router serving", () => {
     const l = last([
       'INFO generate{parameters=GenerateParameters { best_of: Some(1), temperature: Some(0.2), max_new_tokens: 48, stop: ["\\n}"] } total_time="667ms"',
