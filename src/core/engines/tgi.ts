@@ -102,7 +102,9 @@ const signatures: Signature[] = [
     // The same function reads the model's config and tokenizer files: `Using config Some(…)`, `Using local tokenizer
     // config`, `Using chat template from chat_template.json`, `Tokenizer_config …`, `Odd tokenizer detected, …`,
     // `Failed to import python tokenizer …`, then binds its address (`Invalid hostname, defaulting to 0.0.0.0`).
-    re: /(?:^|: )(?:Serving revision \S+ of model |Could not retrieve model info from the Hugging Face hub|no pipeline tag found for model |Could not find a fast tokenizer implementation for |Using the Hugging Face API$|Offline mode active using cache defaults$|Using config Some\(|Using local tokenizer config$|Using chat template from chat_template\.json$|Tokenizer_config (?:None|Some)|Odd tokenizer detected, falling back on legacy tokenization$|Failed to import python tokenizer |Invalid hostname, defaulting to 0\.0\.0\.0$)/,
+    // Before the hub call (0.9+): `` `--revision` is not set``, `We strongly advise to set it to a known supported
+    // commit.` (LoRAX's router, a fork, says the same)
+    re: /(?:^|: )(?:Serving revision \S+ of model |Could not retrieve model info from the Hugging Face hub|no pipeline tag found for model |Could not find a fast tokenizer implementation for |Using the Hugging Face API$|Offline mode active using cache defaults$|Using config Some\(|Using local tokenizer config$|Using chat template from chat_template\.json$|Tokenizer_config (?:None|Some)|Odd tokenizer detected, falling back on legacy tokenization$|Failed to import python tokenizer |Invalid hostname, defaulting to 0\.0\.0\.0$|`--revision` is not set$|We strongly advise to set it to a known supported commit\.$)/,
   },
   {
     id: 'webserver',

@@ -103,7 +103,7 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'loading_weights',
     weak: true,
-    re: /^\w+ is not specified, will (?:use default|be set to|be automatically set)|^\w+ not set, defaulting to |^Cannot find parameter with name: |^Parameter \w+ cannot be read from json:|^Optional value for parameter \w+ will not be set\./,
+    re: /^\w+ is not specified, will (?:use default|be set to|be automatically set)|^\w+ not set, defaulting to |^batch_scheduler_policy parameter was not found or is invalid|^Cannot find parameter with name: |^Parameter \w+ cannot be read from json:|^Optional value for parameter \w+ will not be set\./,
   },
   {
     // `Loaded engine size: %d MiB`: TensorRT's own line (through the C++ runtime's logger) as
@@ -312,6 +312,17 @@ const signatures: Signature[] = [
     phase: 'serving',
     lit: 'Encountered an error in forward function',
     re: /^Encountered an error in forward function: /,
+  },
+  {
+    // TensorRT's warning from createInferRuntime, which TllmRuntime's constructor calls right before it deserializes
+    // the engine, when another runtime or builder of the process set the global logger first (`The logger passed
+    // into createInferRuntime differs from one already provided for an existing builder, runtime, or refitter. …`)
+    id: 'runtime_create',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'createInferRuntime',
+    re: /^The logger passed into createInferRuntime differs/,
   },
   {
     // plugins/ncclPlugin/allreducePlugin.cpp AllreducePlugin::initialize → initGroupTopology → setGroupTopology:

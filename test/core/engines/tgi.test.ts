@@ -374,6 +374,16 @@ describe('TGI (issue 22): the launcher, router and shard lines of real pastes', 
       ),
     ]);
     assert.equal(hub.phase, 'weights_loaded');
+    const revision = last([
+      launcher(2, 'INFO', 'Starting Webserver'),
+      at(3, 'WARN', 'text_generation_router: router/src/main.rs:356: `--revision` is not set'),
+      at(
+        3,
+        'WARN',
+        'text_generation_router: router/src/main.rs:357: We strongly advise to set it to a known supported commit.',
+      ),
+    ]);
+    assert.equal(revision.phase, 'weights_loaded');
     const warm = last([
       launcher(2, 'INFO', 'Starting Webserver'),
       at(4, 'INFO', 'text_generation_router: router/src/main.rs:212: Warming up model'),

@@ -423,6 +423,9 @@ describe('TensorRT-LLM (issue 22): the C++ runtime loading an engine, and its ch
       cpp('lora_cache_max_adapter_size not set, defaulting to 64', 'WARNING'),
       cpp('Parameter max_draft_len cannot be read from json:', 'WARNING'),
       cpp('Capacity Scheduler Policy: GUARANTEED_NO_EVICT'),
+      cpp(
+        'The logger passed into createInferRuntime differs from one already provided for an existing builder, runtime, or refitter. Uses of the global logger, returned by nvinfer1::getLogger(), will return the existing value.',
+      ),
     ]);
     assert.equal(params.engine, 'trtllm');
     assert.equal(params.phase, 'loading_weights');
