@@ -57,7 +57,10 @@ const signatures: Signature[] = [
     id: 'engine_loaded',
     kind: 'phase',
     phase: 'weights_loaded',
-    re: /^Engine load time \d+ ms|^Inspecting the engine to identify potential runtime issues|^The profiling verbosity of the engine does not allow this analysis|^Model has \d+ layers\.$|^Engine layer infos could not be parsed|^There were a total of \d+ layers with type 'allocate'|\[MemUsageChange\] (?:TensorRT-managed allocation in engine deserialization|Allocated [\d.]+ \w+ for execution context memory)/,
+    // (then batch_manager/trtGptModelInflightBatching.cpp, once the engine's runtime is made: TensorRT's
+    // `[MemUsageChange] TensorRT-managed allocation in IExecutionContext creation: …`, `[MemUsageChange] Allocated
+    // %s GPU memory for runtime buffers.`, `… for decoder.`, before the KV cache is sized)
+    re: /^Engine load time \d+ ms|^\[MemUsageChange\] (?:TensorRT-managed allocation in IExecutionContext creation|Allocated \S+ \w+ GPU memory for (?:runtime buffers|decoder)\.)|^Inspecting the engine to identify potential runtime issues|^The profiling verbosity of the engine does not allow this analysis|^Model has \d+ layers\.$|^Engine layer infos could not be parsed|^There were a total of \d+ layers with type 'allocate'|\[MemUsageChange\] (?:TensorRT-managed allocation in engine deserialization|Allocated [\d.]+ \w+ for execution context memory)/,
   },
   {
     id: 'weights',
@@ -84,15 +87,29 @@ const signatures: Signature[] = [
     // batch_manager trtGptModel.h, the TrtGptModel constructor: `TRTGptModel maxNumSequences: %d`, `… maxBatchSize`,
     // … printed as the model that holds the engine is built, its TllmRuntime (the engine read and deserialized)
     // next
+    // (and the schedulers it makes there: `Capacity Scheduler Policy: %s`, `Context Chunking Scheduler Policy: %s`)
     id: 'engine_model',
     kind: 'phase',
     phase: 'loading_weights',
-    lit: 'TRTGptModel',
-    re: /^TRTGptModel \w+: /,
+    re: /^TRTGptModel \w+: |^(?:Capacity|Context Chunking) Scheduler Policy: \w+/,
   },
   {
-    // C++ runtime (runtime/tllmRuntime.cpp): `Loaded engine size: %d MiB` is the file read into host memory,
-    // before the engine is deserialized onto the GPU (where an OOM strikes); `Engine load time %d ms` after it
+    // The model's parameters read as its instance is created, before its engine is: Triton's tensorrtllm backend
+    // (inflight_batcher_llm model_instance_state.cc getExecutorConfigFromParams and friends: `max_beam_width is
+    // not specified, will use default value of 1`, `lora_cache_max_adapter_size not set, defaulting to 64`,
+    // model_state.cc `Cannot find parameter with name: …`) and the engine's config.json (runtime/gptJsonConfig.cpp
+    // parseJsonFieldOr: `Parameter %s cannot be read from json:`, `Optional value for parameter %s will not be set.`)
+    id: 'model_parameters',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    re: /^\w+ is not specified, will (?:use default|be set to|be automatically set)|^\w+ not set, defaulting to |^batch_scheduler_policy parameter was not found or is invalid|^Cannot find parameter with name: |^Parameter \w+ cannot be read from json:|^Optional value for parameter \w+ will not be set\./,
+  },
+  {
+    // `Loaded engine size: %d MiB`: TensorRT's own line (through the C++ runtime's logger) as
+    // IRuntime::deserializeCudaEngine starts on the engine read into host memory (trtexec and Triton's tensorrt
+    // backend print it the same way, before `TensorRT-managed allocation in engine deserialization`), i.e. before
+    // the engine is on the GPU (where an OOM strikes); `Engine load time %d ms` after it
     id: 'engine_read',
     kind: 'phase',
     phase: 'loading_weights',
@@ -116,7 +133,9 @@ const signatures: Signature[] = [
     // (inside|outside torch) …`, `Memory dynamically allocated during inference …`, `Memory used outside torch …`)
     // The C++ batch manager before the PyTorch backend (the tensorrtllm backend's 0.x logs): `Allocate %zu bytes for
     // k/v cache.`, `Using %d [total ]tokens in paged KV cache[, and %d blocks per sequence]`
-    re: /\[MemUsageChange\] Allocated [\d.]+ GiB for max tokens in paged KV cache|^Allocate \d+ bytes for k\/v cache|^Using \d+ (?:total )?tokens in paged KV cache|^Peak memory during memory usage profiling|^max_seq_len=\d+, max_num_requests=\d+|^Estimated max memory in KV cache|^max_seq_len is not specified, using inferred value|^Using Sampler: \w+|^Max KV cache (?:blocks|pages) per sequence: \d+|^Max tokens in paged KV cache: \d+|^Number of tokens per block: \d+|^cache_transceiver is (?:disabled|enabled)|^Memory (?:used after loading model weights|dynamically allocated during inference|used outside torch)/,
+    // (batch_manager/kvCacheManager.cpp, the C++ flow sizing its pools: `Memory usage when calculating max tokens in
+    // paged kv cache: total: …, available: …`, `Number of blocks in KV cache primary pool: %d`, `… secondary pool: …`)
+    re: /\[MemUsageChange\] Allocated [\d.]+ GiB for max tokens in paged KV cache|^Memory usage when calculating max tokens in paged kv cache|^Number of blocks in KV cache (?:primary|secondary) pool: \d+|^Allocate \d+ bytes for k\/v cache|^Using \d+ (?:total )?tokens in paged KV cache|^Peak memory during memory usage profiling|^max_seq_len=\d+, max_num_requests=\d+|^Estimated max memory in KV cache|^max_seq_len is not specified, using inferred value|^Using Sampler: \w+|^Max KV cache (?:blocks|pages) per sequence: \d+|^Max tokens in paged KV cache: \d+|^Number of tokens per block: \d+|^cache_transceiver is (?:disabled|enabled)|^Memory (?:used after loading model weights|dynamically allocated during inference|used outside torch)/,
   },
   {
     id: 'autotune',
@@ -134,7 +153,8 @@ const signatures: Signature[] = [
     id: 'autotune_warmup',
     kind: 'phase',
     phase: 'autotune',
-    re: /^Running autotuner warmup|^(?:\[Autotuner\] )?Cache size after warmup is \d+/,
+    // (mid-2025 wording: `Run autotuning warmup for batch size=%d`, `Autotuner Cache size after warmup %d`)
+    re: /^Running autotuner warmup|^Run autotuning warmup for batch size=\d+|^(?:\[Autotuner\] |Autotuner )?Cache size after warmup (?:is )?\d+/,
   },
   {
     id: 'cuda_graph',
@@ -292,6 +312,17 @@ const signatures: Signature[] = [
     phase: 'serving',
     lit: 'Encountered an error in forward function',
     re: /^Encountered an error in forward function: /,
+  },
+  {
+    // TensorRT's warning from createInferRuntime, which TllmRuntime's constructor calls right before it deserializes
+    // the engine, when another runtime or builder of the process set the global logger first (`The logger passed
+    // into createInferRuntime differs from one already provided for an existing builder, runtime, or refitter. …`)
+    id: 'runtime_create',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'createInferRuntime',
+    re: /^The logger passed into createInferRuntime differs/,
   },
   {
     // plugins/ncclPlugin/allreducePlugin.cpp AllreducePlugin::initialize → initGroupTopology → setGroupTopology:

@@ -42,9 +42,10 @@ export interface Signature {
    */
   raised?: boolean;
   /**
-   * For failure lines that report a failure of a step the launch may have placed already (a launcher's "the child
-   * failed to start" after the child's own traceback): the phase the failure implies only where the launch has shown
-   * none, the fragment starting at the failure. Where the child's lines placed it, they say where it died.
+   * For failure lines that relay a failure another process may have reported already (a launcher's "the child
+   * failed to start" after the child's own traceback, a client's error for a call the server died in): the phase
+   * the failure implies, unless an earlier failure of the launch was placed (the child's own lines said where it
+   * died). With no earlier failure, or none placed, it marks the phase as `phase` would.
    */
   phaseIfUnplaced?: Phase;
   /** For launch anchors: strong anchors are the engine's own "I am starting" line. */

@@ -1004,7 +1004,7 @@ export class LogAnalyzer {
           launch.shutdown = null;
         }
         if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text);
-        else if (sig.phaseIfUnplaced && launch.phase === null)
+        else if (sig.phaseIfUnplaced && (launch.phase === null || launch.candidates.length === 0))
           launch.mark(sig.phaseIfUnplaced, line.no, ts, line.text);
         const cls =
           (sig.raised && m[1] !== undefined ? classifyRaise(engine.id, '*', m[1], () => null) : null) ??

@@ -374,6 +374,16 @@ describe('TGI (issue 22): the launcher, router and shard lines of real pastes', 
       ),
     ]);
     assert.equal(hub.phase, 'weights_loaded');
+    const revision = last([
+      launcher(2, 'INFO', 'Starting Webserver'),
+      at(3, 'WARN', 'text_generation_router: router/src/main.rs:356: `--revision` is not set'),
+      at(
+        3,
+        'WARN',
+        'text_generation_router: router/src/main.rs:357: We strongly advise to set it to a known supported commit.',
+      ),
+    ]);
+    assert.equal(revision.phase, 'weights_loaded');
     const warm = last([
       launcher(2, 'INFO', 'Starting Webserver'),
       at(4, 'INFO', 'text_generation_router: router/src/main.rs:212: Warming up model'),
@@ -414,6 +424,78 @@ describe('TGI (issue 22): the launcher, router and shard lines of real pastes', 
     assert.equal(l.outcome, 'crashed');
     assert.equal(l.phase, 'serving');
     assert.equal(l.failure?.class, 'other');
+  });
+
+  it("the download step's conversion lines, the shard's model-code imports and the router's config reads", () => {
+    const dl = last([
+      at(
+        1,
+        'INFO',
+        'download: text_generation_launcher: Convert /data/m/pytorch_model-00001-of-00002.bin to /data/m/model-00001-of-00002.safetensors.',
+      ),
+      at(9, 'INFO', 'download: text_generation_launcher: Convert: [1/2] -- Took: 0:00:40.570538'),
+    ]);
+    assert.equal(dl.phase, 'loading_weights');
+    assert.equal(
+      last([
+        launcher(1, 'INFO', 'weights_cache_override is set to Some("/data/m").'),
+        launcher(1, 'INFO', 'Skipping download.'),
+      ]).phase,
+      'loading_weights',
+    );
+    const imports = last([
+      ...ARGS,
+      launcher(
+        2,
+        'WARN',
+        'Could not import Flash Attention enabled models: Flash Attention V2 is not installed.',
+      ),
+      at(2, 'WARN', "shard-manager: text_generation_launcher: We're not using custom kernels."),
+    ]);
+    assert.equal(imports.phase, 'loading_weights');
+    const router = last([
+      launcher(3, 'INFO', 'Starting Webserver'),
+      at(4, 'INFO', 'text_generation_router::server: router/src/server.rs:1716: Using config Some(Mistral)'),
+      at(
+        4,
+        'WARN',
+        'text_generation_router::server: router/src/server.rs:1879: Invalid hostname, defaulting to 0.0.0.0',
+      ),
+    ]);
+    assert.equal(router.phase, 'weights_loaded');
+  });
+
+  it("the router client's error in the warm-up call: a crash in warm-up, unless the shard's traceback placed it", () => {
+    const client = (s: number) =>
+      at(
+        s,
+        'ERROR',
+        'warmup{max_input_length=500 max_prefill_tokens=550 max_total_tokens=13107 max_batch_size=None}:warmup: text_generation_client: router/client/src/lib.rs:46: Server error: CANCELLED',
+      );
+    const warm = last([launcher(2, 'INFO', 'Starting Webserver'), client(5)]);
+    assert.equal(warm.outcome, 'crashed');
+    assert.equal(warm.phase, 'warmup');
+    const capture = last([
+      '  File "/opt/conda/lib/python3.10/site-packages/torch/cuda/graphs.py", line 82, in capture_end',
+      '    super().capture_end()',
+      'RuntimeError: CUDA error: out of memory',
+      client(6),
+      client(6),
+    ]);
+    assert.equal(capture.phase, 'cuda_graph');
+    assert.equal(capture.failure?.class, 'oom');
+  });
+
+  it("the batching task's own report that the shard's socket is gone is a crash while serving", () => {
+    const l = last([
+      at(
+        7,
+        'ERROR',
+        'batch{batch_size=1}:prefill:clear_cache{batch_id=Some(81)}:clear_cache{batch_id=Some(81)}: text_generation_client: router/client/src/lib.rs:33: Server error: error trying to connect: Connection refused (os error 111)',
+      ),
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
   });
 
   it("a request span pasted without its time is TGI's router serving", () => {

@@ -417,6 +417,36 @@ describe('TensorRT-LLM (issue 22): the C++ runtime loading an engine, and its ch
     assert.equal(inspected.phase, 'weights_loaded');
   });
 
+  it("the C++ flow's steps: parameters read, schedulers made, the execution context and buffers, the KV pools", () => {
+    const params = last([
+      cpp('max_beam_width is not specified, will use default value of 1', 'WARNING'),
+      cpp('lora_cache_max_adapter_size not set, defaulting to 64', 'WARNING'),
+      cpp('Parameter max_draft_len cannot be read from json:', 'WARNING'),
+      cpp('Capacity Scheduler Policy: GUARANTEED_NO_EVICT'),
+      cpp(
+        'The logger passed into createInferRuntime differs from one already provided for an existing builder, runtime, or refitter. Uses of the global logger, returned by nvinfer1::getLogger(), will return the existing value.',
+      ),
+    ]);
+    assert.equal(params.engine, 'trtllm');
+    assert.equal(params.phase, 'loading_weights');
+    const buffers = last([
+      cpp(
+        '[MemUsageChange] TensorRT-managed allocation in IExecutionContext creation: CPU +0, GPU +0, now: CPU 0, GPU 6678 (MiB)',
+      ),
+      cpp('[MemUsageChange] Allocated 43.29 MB GPU memory for runtime buffers.'),
+      cpp('[MemUsageChange] Allocated 180.30 MB GPU memory for decoder.'),
+    ]);
+    assert.equal(buffers.phase, 'weights_loaded');
+    const pools = last([
+      cpp('[MemUsageChange] Allocated 180.30 MB GPU memory for decoder.'),
+      cpp(
+        'Memory usage when calculating max tokens in paged kv cache: total: 79.10 GiB, available: 70.48 GiB',
+      ),
+      cpp('Number of blocks in KV cache primary pool: 4060'),
+    ]);
+    assert.equal(pools.phase, 'kv_cache');
+  });
+
   it("a native stack through a plugin's initialize() died deserializing the engine; an MPI check is the ranks' communication", () => {
     const l = last([
       "terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'",
@@ -464,5 +494,14 @@ describe('TensorRT-LLM (issue 22): the C++ runtime loading an engine, and its ch
     ]);
     assert.equal(backends.engine, 'trtllm');
     assert.equal(backends.phase, 'loading_weights');
+  });
+
+  it("the autotuner's warm-up in its mid-2025 wording is autotune", () => {
+    const l = last([
+      VERSION,
+      py('Run autotuning warmup for batch size=1'),
+      py('Autotuner Cache size after warmup 112'),
+    ]);
+    assert.equal(l.phase, 'autotune');
   });
 });
