@@ -30,4 +30,22 @@ describe('TimeSeries.addSums', () => {
       }
     }
   });
+
+  it('into an empty series, with times in order, ends at the same width as adding them one by one', () => {
+    for (const n of [1, 2, 300, 513, 1024, 5000, 16_383]) {
+      for (const max of [8, 512]) {
+        for (const step of [1, 2, 3600]) {
+          const pts: Array<[number, number, number]> = [];
+          for (let i = 0; i < n; i++)
+            pts.push([1_760_000_000 + Math.floor((i * step) / 3), (i * 31) % 5000, 1]);
+          const one = new TimeSeries(max);
+          for (const [t, s, c] of pts) one.addSum(t, s, c);
+          const batch = new TimeSeries(max);
+          batch.addSums(new Float64Array(pts.flat()));
+          assert.deepEqual(batch.toData(), one.toData(), `n=${n} max=${max} step=${step}`);
+          assert.equal(batch.width, one.width);
+        }
+      }
+    }
+  });
 });
