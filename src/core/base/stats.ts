@@ -139,6 +139,78 @@ export class TimeSeries {
     this.put(this.key(t), hundredths, n);
   }
 
+  /**
+   * The triples (time, sum of hundredths, count) in `tri`, as addSum on each in turn: a run of them that falls
+   * in one bucket at the width of the moment is summed first and put once (sums are whole hundredths, so the
+   * order of the additions does not change them), sparing a map look-up per second of a busy log.
+   */
+  addSums(tri: Float64Array): void {
+    const n = tri.length;
+    if (this.used === 0 && this.addSortedFresh(tri)) return;
+    let i = 0;
+    while (i < n) {
+      const k = this.key(tri[i]!);
+      let sum = tri[i + 1]!;
+      let count = tri[i + 2]!;
+      i += 3;
+      while (i < n && this.key(tri[i]!) === k) {
+        sum += tri[i + 1]!;
+        count += tri[i + 2]!;
+        i += 3;
+      }
+      this.put(k, sum, count);
+    }
+  }
+
+  /**
+   * addSums into an empty series of triples in time order (a reader's call, the usual case): the width the
+   * buckets end at is found first, the least (a power of two times the present one) at which their keys
+   * number at most `max`, and each bucket put once. The same buckets and order as adding them one by one,
+   * which doubles the width each time the buckets outnumber `max` and so ends at that same least width,
+   * with the keys in order of first appearance; without a coarsening (a rebuilt map) per doubling.
+   * False, having added nothing, when the times are not in order.
+   */
+  private addSortedFresh(tri: Float64Array): boolean {
+    const n = tri.length;
+    for (let i = 3; i < n; i += 3) if (tri[i]! < tri[i - 3]!) return false;
+    // The buckets at the present width, then halved (floor(floor(x / w) / 2) = floor(x / 2w)) and merged
+    // while they outnumber max.
+    if (scratch.length < n) scratch = new Float64Array(n);
+    const b = scratch;
+    let m = 0;
+    for (let i = 0; i < n; i += 3) {
+      const k = this.key(tri[i]!);
+      if (m > 0 && b[m - 3] === k) {
+        b[m - 2]! += tri[i + 1]!;
+        b[m - 1]! += tri[i + 2]!;
+      } else {
+        b[m] = k;
+        b[m + 1] = tri[i + 1]!;
+        b[m + 2] = tri[i + 2]!;
+        m += 3;
+      }
+    }
+    while (m / 3 > this.max) {
+      this.width *= 2;
+      let j = 0;
+      for (let i = 0; i < m; i += 3) {
+        const k = Math.floor(b[i]! / 2);
+        if (j > 0 && b[j - 3] === k) {
+          b[j - 2]! += b[i + 1]!;
+          b[j - 1]! += b[i + 2]!;
+        } else {
+          b[j] = k;
+          b[j + 1] = b[i + 1]!;
+          b[j + 2] = b[i + 2]!;
+          j += 3;
+        }
+      }
+      m = j;
+    }
+    for (let i = 0; i < m; i += 3) this.insert(b[i]!, b[i + 1]!, b[i + 2]!);
+    return true;
+  }
+
   private put(k: number, sum: number, n: number): void {
     this.insert(k, sum, n);
     if (this.used > this.max) this.coarsen();
@@ -233,6 +305,8 @@ export class TimeSeries {
 }
 
 const ORIGIN = 2 ** 30;
+/** TimeSeries.addSortedFresh's buckets (one thread, one call at a time). */
+let scratch = new Float64Array(0);
 
 function grow(a: Float64Array): Float64Array {
   const b = new Float64Array(a.length * 2);

@@ -58,9 +58,11 @@ const VL_CONFIG =
   /^non-default args: \{|^vLLM (?:API )?server version|LLM engine \(v|[█▀▄]\s+version\s+\S+|Avg prompt throughput: .* Avg generation throughput|\bvllm serve\b|-m vllm\.entrypoints\./;
 // Milestones only vLLM prints (research/engine-source vllm.json): the capture bar `Capturing CUDA graphs ({}, {})`
 // (v1/worker/gpu_model_runner.py), `Starting vLLM API server %d on %s`, `Model loading took %s GiB`,
-// `Available KV cache memory: %s GiB`, `Graph capturing finished in %.0f secs`.
+// `Available KV cache memory: %s GiB`, `Graph capturing finished in %.0f secs`, the worker's start-up memory
+// check (v1/worker/gpu_worker.py Worker.init_device, v1/worker/utils.py request_memory): `Free memory on device
+// (%s/%s GiB) on startup is less than desired GPU memory utilization`.
 const VL_MILESTONE =
-  /^Capturing CUDA graphs \(|^Starting vLLM API server|^Model loading took [\d.]+ GiB|^Available KV cache memory: |^Graph capturing finished in \d/;
+  /^Capturing CUDA graphs \(|^Starting vLLM API server|^Model loading took [\d.]+ GiB|^Available KV cache memory: |^Graph capturing finished in \d|Free memory on device (?:\S+ )?\([\d.]+\/[\d.]+ GiB\) on startup is less than/;
 // vLLM's worker process names (v1/executor/multiproc_executor.py, v1/engine/core.py, Ray workers: 0.2–0.3's
 // engine/ray_utils.py RayWorkerVllm, later RayWorkerWrapper, vllm-ascend's NPURayWorkerWrapper).
 const VL_TAGS =
@@ -91,8 +93,15 @@ const TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*\w+(?:::\w+)*: /;
 // service_v2.rs): another Rust server's line, not TGI's
 const NOT_TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*tower_http::/;
 
+// The router's request span (router/src/server.rs: `#[instrument(fields(parameters = ?req.parameters, …))]` on its
+// generate handlers) prints the request's `GenerateParameters { best_of: …` struct: TGI's router says so by itself
+// (its relatives LoRAX and TEI name themselves by their crates, engines/generic.ts PROGRAMS)
+const TGI_REQUEST_SPAN =
+  /\b(?:generate|generate_stream|compat_generate|chat_completions|completions)\{parameters=GenerateParameters \{/;
+
 export function tgiEvidence(line: LogLine): number {
   if (TGI_NAME.test(line.text)) return 8;
+  if (line.msg.includes('GenerateParameters {') && TGI_REQUEST_SPAN.test(line.msg)) return WEIGHT.milestone;
   if (line.frame === 'tgi' && TGI_TARGET.test(line.msg) && !NOT_TGI_TARGET.test(line.msg))
     return WEIGHT.frame;
   return 0;

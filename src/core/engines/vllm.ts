@@ -157,6 +157,19 @@ const signatures: Signature[] = [
     re: /^world_size=\d+ rank=\d+ local_rank=\d+|^vLLM is using nccl==|GPU P2P access cache|^rank \d+ in world size \d+ is assigned as|^Custom allreduce is disabled|^Initializing distributed environment|^Found nccl from library/,
   },
   {
+    // v1/engine/utils.py wait_for_engine_startup (DEBUG, every STARTUP_POLL_PERIOD_MS): `Waiting for %d local, %d
+    // remote core engine proc(s) to connect.` / `… to start.`: the API server has started the engine-core
+    // processes and waits for their handshake, which they send once their own start-up (loading, KV cache,
+    // capture) is done: the start is under way past the args. Repeated while the engine loads, so it starts
+    // nothing (weak).
+    id: 'engine_wait',
+    kind: 'phase',
+    phase: 'dist_init',
+    weak: true,
+    lit: 'core engine proc(s) to',
+    re: /^Waiting for \d+ local, \d+ remote core engine proc\(s\) to (?:start|connect)\.$/,
+  },
+  {
     // V0 executor/ray_distributed_executor.py (ray_gpu_executor.py before) RayDistributedExecutor._init_workers_ray:
     // `use_ray_spmd_worker: %s`, logged once the placement group is in hand, before the Ray workers are created
     id: 'ray_workers',
@@ -235,6 +248,31 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'compile',
     re: /^(?:INFO:Neuron:)?(?:Generating HLOs for the following models|Generated all HLOs in|Starting compilation for (?:the priority HLO|all HLOs)|Done compilation for the priority HLO|Finished Compilation for all HLOs|Neuron compiler flags:)|\|\|NEURON_(?:CC_WRAPPER|CACHE)\|\|: (?:Call compiler|Compile cache path)|\[INFO\]: (?:Compilation Successfully Completed for model\.|Using a cached neff at )/,
+  },
+  {
+    // Hybrid (mamba + attention) models' block size: `Setting attention block size to %d tokens to ensure that
+    // attention page size is >= mamba page size.` and `Padding mamba page size by %.2f%% …`. Until 2026 the
+    // API server logged them while it built the config (model_executor/models/config.py
+    // HybridAttentionMambaModelConfig.verify_and_update_config, args); the newest builds log them from
+    // platforms/interface.py Platform.update_block_size_for_backend, which the worker calls once load_model is
+    // done, before the profile run. Read as args, which moves no launch back: never as the KV-cache sizing that
+    // the catalog's newest-version phase would say (it would hide the torch.compile that follows, whose rank is
+    // below the KV cache's in vLLM: base/types.ts ENGINE_RANK).
+    id: 'hybrid_block_size',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    re: /^Setting attention block size to \d+ tokens|^Padding mamba page size by [\d.]+%/,
+  },
+  {
+    // v1/worker/gpu_model_runner.py GPUModelRunner.profile_run opens with the encoder's profile: `Encoder cache
+    // will be initialized with a budget of %s tokens, and profiled with %s %s items of the maximum feature
+    // size.` (or `Skipping memory profiling for multimodal encoder and encoder cache.`), before the dummy run in
+    // which torch.compile compiles: the weights are in, the compile not started (weights_loaded).
+    id: 'encoder_profile',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    re: /^Encoder cache will be initialized with a budget of \d+ tokens|^Skipping (?:memory profiling for multimodal encoder and encoder cache|encoder profiling for embedding-only mode)/,
   },
   // torch.compile
   {
@@ -450,11 +488,16 @@ const signatures: Signature[] = [
     re: /^Available KV cache memory: -[\d.]+ ?GiB/,
   },
   {
+    // v1/worker/gpu_worker.py Worker.init_device (2025-09), v1/worker/utils.py request_memory (newest): `Free
+    // memory on device [cuda:0 ](%s/%s GiB) on startup is less than desired GPU memory utilization (%s, %s GiB).`,
+    // raised while the worker takes its device, before any weight loads (dist_init). The sentence is read up to
+    // `is less than`: a comment or a narrow terminal wraps the rest onto the next line.
     id: 'free_memory',
     kind: 'failure',
     failure: 'oom',
+    phase: 'dist_init',
     lit: 'Free memory on device',
-    re: /Free memory on device .* on startup is less than desired GPU memory utilization/,
+    re: /Free memory on device (?:\S+ )?\([\d.]+\/[\d.]+ GiB\) on startup is less than/,
   },
   {
     id: 'load_oom',
@@ -574,7 +617,18 @@ const signatures: Signature[] = [
 
     // `WorkerProc was terminated`: v1/executor/multiproc_executor.py WorkerProc.worker_main, on the SIGTERM/SIGINT
     // the executor or Ctrl-C sends (after an engine failure the failure has already been read)
-    re: /^Shutting down Fas|^WorkerProc was terminated$|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^INFO: +(?:Shutting down|Waiting for application shutdown|Application shutdown complete|Finished server process)|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
+    re: /^Shutting down Fas|^WorkerProc was terminated$|^Shutdown initiated \(timeout=|^Shutdown complete$|^EngineCore exiting|^Aborting \d+ requests|^Draining \d+ in-flight requests/,
+  },
+  {
+    // uvicorn's own stop (uvicorn/server.py Server._serve: startup, main_loop, then shutdown() `Shutting down`,
+    // the lifespan's `Waiting for application shutdown.` / `Application shutdown complete.`, then `Finished server
+    // process [%d]`; a failed startup returns before any of them), and vLLM's serve_http starts uvicorn only once
+    // the engine is up: these lines say the server had been ready, even in a paste that begins with them
+    id: 'uvicorn_shutdown',
+    kind: 'shutdown',
+    phase: 'ready',
+    lit: 'INFO:',
+    re: /^INFO: +(?:Shutting down$|Waiting for application shutdown|Application shutdown complete|Finished server process)/,
   },
   {
     // newest vLLM's structured teardown (v1/engine/core.py _handle_shutdown, entrypoints/launcher.py serve_http,

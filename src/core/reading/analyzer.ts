@@ -925,7 +925,10 @@ export class LogAnalyzer {
       }
       // In another program's log (Ollama, LocalAI, …) the engine's start-up lines after the server is up are the
       // runner it starts for a model (Ollama's scheduler, on the first request): the same server, not a restart.
-      if ((up && !this.detector.wrapped) || cur.shutdown !== null) this.open(line, false);
+      // A fragment that begins at a stop (a worker's `WorkerProc was terminated` on Ctrl-C) shows nothing of the
+      // launch before it: the start-up lines after it are its other processes, still printing while they stop.
+      const stopFirst = cur.shutdown !== null && cur.phase === null && cur.shutdown.line === cur.startLine;
+      if ((up && !this.detector.wrapped) || (cur.shutdown !== null && !stopFirst)) this.open(line, false);
     }
   }
 
@@ -1020,6 +1023,8 @@ export class LogAnalyzer {
           launch.shutdown = null;
         }
         if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, `${FAILURE_RULE}${sig.id}`);
+        else if (sig.phaseIfUnplaced && (launch.phase === null || launch.candidates.length === 0))
+          launch.mark(sig.phaseIfUnplaced, line.no, ts, line.text, `${FAILURE_RULE}${sig.id}`);
         const cls =
           (sig.raised && m[1] !== undefined ? classifyRaise(engine.id, '*', m[1], () => null) : null) ??
           sig.failure ??

@@ -198,8 +198,7 @@ export class BulkReader {
       run.gen.zeros += r[R.genZeros]!;
       fold(run.gen, genN, r[R.genLast]!, r[R.genPeak]!);
       const series = new Float64Array(mem, SERIES, 3 * r[R.nSeries]!);
-      const ts = run.series as TimeSeries;
-      for (let i = 0; i < series.length; i += 3) ts.addSum(series[i]!, series[i + 1]!, series[i + 2]!);
+      (run.series as TimeSeries).addSums(series);
       const peakGen = r[R.peakGen]!;
       if (run.peak === null || peakGen > run.peak.genTps) {
         run.peak = {
