@@ -1024,7 +1024,7 @@ export class LogAnalyzer {
         }
         if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, `${FAILURE_RULE}${sig.id}`);
         else if (sig.phaseIfUnplaced && (launch.phase === null || launch.candidates.length === 0))
-          launch.mark(sig.phaseIfUnplaced, line.no, ts, line.text, `${FAILURE_RULE}${sig.id}`);
+          launch.mark(sig.phaseIfUnplaced, line.no, ts, line.text);
         const cls =
           (sig.raised && m[1] !== undefined ? classifyRaise(engine.id, '*', m[1], () => null) : null) ??
           sig.failure ??
