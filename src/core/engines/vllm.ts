@@ -572,6 +572,17 @@ const signatures: Signature[] = [
     re: /\[Rank:\d+\] FATAL ERROR :: MODULE:\w+ /,
   },
   {
+    // The same report when the worker's error names the start of a graph capture: torch's CUDAGraph.capture_begin
+    // (torch/cuda/graphs.py; torch_npu's NPUGraph.capture_begin, whose ACL call is `aclmdlRICaptureBegin`), which
+    // the runner reaches only in its graph capture (GPUModelRunner.capture_model; vllm-ascend's ACL graph mode):
+    // the worker failed capturing graphs
+    id: 'worker_failed_capture',
+    kind: 'failure',
+    phase: 'cuda_graph',
+    lit: 'Worker failed with error',
+    re: /Worker failed with error '(.*?(?:capture_begin|CaptureBegin).*?)(?:', please check the stack trace above|$)/,
+  },
+  {
     id: 'worker_failed',
     kind: 'failure',
     lit: 'Worker failed with error',

@@ -129,3 +129,27 @@ describe('between the weights and the torch.compile of the profile run (vLLM V1)
     assert.equal(l.phase, 'args');
   });
 });
+
+describe("a worker's failure that names the start of a graph capture (torch's / torch_npu's capture_begin)", () => {
+  it('failed in graph capture, classed by its text as the plain report is', () => {
+    const l = last(
+      [
+        "(EngineCore pid=90) INFO 04-17 09:16:00 [core.py:93] Initializing a V1 LLM engine (v0.18.0) with config: model='m/x'",
+        " RuntimeError: Worker failed with error 'NPUModelRunner failed, error is capture_begin:build/CMakeFiles/torch_npu.dir/graphs.cpp:80 NPU function error: c10_npu::acl::AclmdlRICaptureBegin(capture_stream, mode), error code is 207005', please check the stack trace above for the root cause",
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'cuda_graph');
+    assert.equal(l.failure?.class, 'cuda_error');
+  });
+
+  it('a worker failure without it keeps the phase the log showed', () => {
+    const l = last(
+      [
+        "(EngineCore pid=90) INFO 04-17 09:16:00 [core.py:93] Initializing a V1 LLM engine (v0.18.0) with config: model='m/x'",
+        " RuntimeError: Worker failed with error 'CUDA error: an illegal memory access was encountered', please check the stack trace above for the root cause",
+      ].join('\n'),
+    );
+    assert.notEqual(l.phase, 'cuda_graph');
+  });
+});
