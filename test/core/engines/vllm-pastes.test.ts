@@ -153,3 +153,33 @@ describe("a worker's failure that names the start of a graph capture (torch's / 
     assert.notEqual(l.phase, 'cuda_graph');
   });
 });
+
+describe("the engine-core monitor's report (MPClient.start_engine_core_monitor, started once every core is ready)", () => {
+  it('a core that died after start-up: crashed in its busy loop, serving', () => {
+    const l = last(
+      [
+        '2025-11-02 13:17:04,315 - vllm.v1.engine.core_client - ERROR - Engine core proc EngineCore_DP0 died unexpectedly, shutting down client.',
+        '2025-11-02 13:17:04,315 - vllm.v1.executor.multiproc_executor - INFO - WorkerProc shutting down.',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it("the newest wording, after the core's own traceback, keeps that traceback's class", () => {
+    const l = last(
+      [
+        '(EngineCore_DP0 pid=5) ERROR 03-01 10:00:00 [core.py:900] EngineCore encountered a fatal error.',
+        '(EngineCore_DP0 pid=5) ERROR 03-01 10:00:00 [core.py:900] Traceback (most recent call last):',
+        '(EngineCore_DP0 pid=5) ERROR 03-01 10:00:00 [core.py:900]   File "/x/vllm/v1/engine/core.py", line 880, in run_busy_loop',
+        '(EngineCore_DP0 pid=5) ERROR 03-01 10:00:00 [core.py:900]     self._process_engine_step()',
+        '(EngineCore_DP0 pid=5) ERROR 03-01 10:00:00 [core.py:900] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.',
+        '(APIServer pid=1) WARNING 03-01 10:00:01 [core_client.py:700] [shutdown] MPClient: engine core exited unexpectedly; starting cleanup',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.failure?.class, 'oom');
+  });
+});
