@@ -1041,6 +1041,8 @@ export class LogAnalyzer {
       case 'consequence': {
         if (launch.shutdown !== null) return;
         launch.addConsequence({ line: line.no, text: line.text });
+        // (a consequence only a running part prints shows that phase reached: vLLM's engine-core monitor)
+        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         // (a consequence whose words read as a cause, `failed to load model`, names its class: `other`)
         const cls = sig.failure ?? classifyFailureText(line.msg) ?? 'other';
         launch.addFailure(lineFailure(line, cls, 1, ts, launch));
