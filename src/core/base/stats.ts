@@ -145,8 +145,8 @@ export class TimeSeries {
    * order of the additions does not change them), sparing a map look-up per second of a busy log.
    */
   addSums(tri: Float64Array): void {
-    const n = tri.length;
     if (this.used === 0 && this.addSortedFresh(tri)) return;
+    const n = tri.length;
     let i = 0;
     while (i < n) {
       const k = this.key(tri[i]!);
@@ -172,13 +172,12 @@ export class TimeSeries {
    */
   private addSortedFresh(tri: Float64Array): boolean {
     const n = tri.length;
-    for (let i = 3; i < n; i += 3) if (tri[i]! < tri[i - 3]!) return false;
-    // The buckets at the present width, then halved (floor(floor(x / w) / 2) = floor(x / 2w)) and merged
-    // while they outnumber max.
     if (scratch.length < n) scratch = new Float64Array(n);
     const b = scratch;
+    // The buckets at the present width (nothing of the series is touched before the order is known)
     let m = 0;
     for (let i = 0; i < n; i += 3) {
+      if (i > 0 && tri[i]! < tri[i - 3]!) return false;
       const k = this.key(tri[i]!);
       if (m > 0 && b[m - 3] === k) {
         b[m - 2]! += tri[i + 1]!;
@@ -190,11 +189,15 @@ export class TimeSeries {
         m += 3;
       }
     }
+    // Then f times wider (floor(floor(x / w) / f) = floor(x / fw)) while they outnumber max: a bucket f times
+    // wider holds at most f of them, so no width below c / max times this one fits c buckets, and f starts there.
     while (m / 3 > this.max) {
-      this.width *= 2;
+      let f = 2;
+      while (m / 3 / f > this.max) f *= 2;
+      this.width *= f;
       let j = 0;
       for (let i = 0; i < m; i += 3) {
-        const k = Math.floor(b[i]! / 2);
+        const k = Math.floor(b[i]! / f);
         if (j > 0 && b[j - 3] === k) {
           b[j - 2]! += b[i + 1]!;
           b[j - 1]! += b[i + 2]!;
