@@ -119,7 +119,7 @@ export class TimeSeries {
   private counts: Float64Array;
   private used = 0;
 
-  constructor(private readonly max = 512) {
+  constructor(readonly max = 512) {
     // Small at first and doubled as buckets come (grow): a launch that never serves keeps almost nothing.
     this.sums = new Float64Array(Math.min(max + 1, 8));
     this.counts = new Float64Array(Math.min(max + 1, 8));
@@ -170,6 +170,20 @@ export class TimeSeries {
    * with the keys in order of first appearance; without a coarsening (a rebuilt map) per doubling.
    * False, having added nothing, when the times are not in order.
    */
+  /** Whether nothing was added yet, at the first width: what `addFitted` needs. */
+  isFresh(): boolean {
+    return this.used === 0 && this.width === 1;
+  }
+
+  /**
+   * Into a fresh series (isFresh), buckets already made as addSums makes them into one (the bulk reader's
+   * seriesFit in assembly/bulk.ts, the same operations as addSortedFresh): `key, sum, count` at `width`.
+   */
+  addFitted(width: number, buckets: Float64Array): void {
+    this.width = width;
+    for (let i = 0; i < buckets.length; i += 3) this.insert(buckets[i]!, buckets[i + 1]!, buckets[i + 2]!);
+  }
+
   private addSortedFresh(tri: Float64Array): boolean {
     const n = tri.length;
     if (scratch.length < n) scratch = new Float64Array(n);
