@@ -226,6 +226,17 @@ const signatures: Signature[] = [
     lit: 'raph',
     re: /^Capture (?:cuda|cpu|npu|musa|xpu) graph end\.|^Capture (?:target|draft) (?:decode|verify|prefill) \w+ graph end\.|^Capture piecewise CUDA graph end\./,
   },
+  {
+    // PyTorch refuses a call on a CUDA stream being captured (c10/cuda CUDAGeneratorImpl `Cannot call
+    // CUDAGeneratorImpl::current_seed during CUDA graph capture … Current cudaStreamCaptureStatus:
+    // cudaStreamCaptureStatusActive`; the CUDA runtime's `operation not permitted when stream is capturing`): the
+    // error happened inside a graph capture, which SGLang runs at startup (CudaGraphRunner.capture)
+    id: 'during_capture',
+    kind: 'phase',
+    phase: 'cuda_graph',
+    lit: 'aptur',
+    re: /during CUDA graph capture\b|cudaStreamCaptureStatusActive|operation not permitted when stream is capturing/,
+  },
   // HTTP server and warm-up: uvicorn being up is not readiness for SGLang
   {
     id: 'uvicorn_start',

@@ -1132,9 +1132,10 @@ export class LogAnalyzer {
       // A serving loop's frames before the ready line: init is over and the first batches are the warmup
       // (SGLang runs its warmup request through the scheduler's event loop: catalog README §3 note).
       // (a phase only the failure line itself named, with no startup line before it, is no startup shown)
-      const shown = launch.phase !== null && !launch.marks.every((m) => m.rule?.startsWith(FAILURE_RULE));
-      const before = shown && phaseRank(launch.phase!) < phaseRank('warmup');
-      if (!shown || before)
+      const early = launch.phase !== null && phaseRank(launch.phase) < phaseRank('warmup');
+      const shown = !launch.marks.every((m) => m.rule?.startsWith(FAILURE_RULE));
+      const before = early && shown;
+      if (launch.phase === null || early)
         launch.mark(before ? 'warmup' : 'serving', line.no, line.ts ?? this.lastTs, line.text, FRAME_RULE);
       return;
     }

@@ -545,3 +545,21 @@ describe('SGLang: ranks that load at their own pace', () => {
     assert.equal(l.phase, 'weights_loaded');
   });
 });
+
+describe('SGLang: an error raised inside a graph capture', () => {
+  it("PyTorch's `during CUDA graph capture` places the crash in cuda_graph, whatever cut frames follow", () => {
+    const l = last(
+      [
+        'torch._dynamo.exc.InternalTorchDynamoError: RuntimeError: Cannot call CUDAGeneratorImpl::current_seed during CUDA graph capture. Current cudaStreamCaptureStatus: cudaStreamCaptureStatusActive',
+        '',
+        'During handling of the above exception, another exception occurred:',
+        '',
+        'Traceback (most recent call last):',
+        `  File "${pkg}/managers/scheduler.py", line 2255, in run_scheduler_process`,
+        '    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, pp_rank, dp_rank)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'cuda_graph');
+  });
+});
