@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeText } from '../../helpers.js';
 
-const worker = (tag: string, msg: string) => `(Worker_${tag} pid=1387) WARNING 04-03 16:05:24 [multiproc_executor.py:866] ${msg}`;
+const worker = (tag: string, msg: string) =>
+  `(Worker_${tag} pid=1387) WARNING 04-03 16:05:24 [multiproc_executor.py:866] ${msg}`;
 
 describe('a fragment that begins at a stop', () => {
   it('is one launch with the shard bar printed among the stopping workers, stopped while loading', () => {

@@ -18,15 +18,34 @@ const added = 'INFO 09-10 09:54:45 async_llm_engine.py:206] Added request cmpl-1
 
 describe('a serving launch that stopped making progress', () => {
   it('three stats lines in a row with requests running and no token made: in progress, at serving', () => {
-    const l = last([added, stats('01', '4.0', 2), stats('11', '0.0', 2), stats('21', '0.0', 2), stats('31', '0.0', 2)].join('\n'));
+    const l = last(
+      [
+        added,
+        stats('01', '4.0', 2),
+        stats('11', '0.0', 2),
+        stats('21', '0.0', 2),
+        stats('31', '0.0', 2),
+      ].join('\n'),
+    );
     assert.equal(l.outcome, 'in_progress');
     assert.equal(l.phase, 'serving');
   });
 
   it('idle stats with nothing running, or tokens made again, are serving', () => {
-    assert.equal(last([added, stats('01', '0.0', 0), stats('11', '0.0', 0), stats('21', '0.0', 0)].join('\n')).outcome, 'serving');
     assert.equal(
-      last([added, stats('01', '0.0', 2), stats('11', '0.0', 2), stats('21', '0.0', 2), stats('31', '3.5', 2)].join('\n')).outcome,
+      last([added, stats('01', '0.0', 0), stats('11', '0.0', 0), stats('21', '0.0', 0)].join('\n')).outcome,
+      'serving',
+    );
+    assert.equal(
+      last(
+        [
+          added,
+          stats('01', '0.0', 2),
+          stats('11', '0.0', 2),
+          stats('21', '0.0', 2),
+          stats('31', '3.5', 2),
+        ].join('\n'),
+      ).outcome,
       'serving',
     );
   });
