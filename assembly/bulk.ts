@@ -54,6 +54,7 @@ const R_N_SERIES = 32;
 const R_N_TAGS = 33;
 const R_FIRST_START = 34;
 const R_QU_N = 35;
+const R_FIT_N = 36;
 
 // The histogram bin uses the host's Math.log, so that both readers put a value in the same bin.
 @external("env", "log")
@@ -319,25 +320,19 @@ function parseDecode(msg: i32, lineEnd: i32): i32 {
   let p = POS;
   if (b(p) != 44 || b(p + 1) != 32) return -1;
   p += 2;
-  let kvAt = -1;
-  let genAt = -1;
-  let e = -1;
-  for (; p < lineEnd; p++) {
-    const c = b(p);
-    if (c == 10) {
-      e = p;
-      break;
-    }
-    if (c < 32 || c > 126 || c == 37) return -1;
-    if (c == 116 && kvAt < 0 && litIs(p, L_USAGE, L_USAGE_N)) kvAt = p + L_USAGE_N;
-    else if (c == 103 && kvAt >= 0 && genAt < 0 && litIs(p, L_GEN, L_GEN_N)) genAt = p + L_GEN_N;
-  }
-  if (e < 0 || kvAt < 0 || genAt < 0) return -1;
+  // The line's end: its first byte outside printable ASCII or a `%`, which must be its newline (16 at a time).
+  const e = firstOdd(p, lineEnd);
+  if (e < 0 || b(e) != 10) return -1;
+  // The first `token usage: ` and the first throughput after it; neither holds a newline, so both lie in [p, e).
+  const kvAt = findLit(p, e, L_USAGE, L_USAGE_N);
+  if (kvAt < 0) return -1;
+  const genAt = findLit(kvAt + L_USAGE_N, e, L_GEN, L_GEN_N);
+  if (genAt < 0) return -1;
   // `token usage: ([\d.]+), ` with nothing but the number before the comma
-  if (!readFloat(kvAt, e) || b(POS) != 44 || b(POS + 1) != 32) return -1;
+  if (!readFloat(kvAt + L_USAGE_N, e) || b(POS) != 44 || b(POS + 1) != 32) return -1;
   KV = NUM;
-  if (genAt - L_GEN_N < POS + 2) return -1;
-  if (!readFloat(genAt, e)) return -1;
+  if (genAt < POS + 2) return -1;
+  if (!readFloat(genAt + L_GEN_N, e)) return -1;
   GEN = NUM;
   p = POS;
   if (b(p) == 46 || (b(p) >= 48 && b(p) <= 57)) return -1;
@@ -348,6 +343,50 @@ function parseDecode(msg: i32, lineEnd: i32): i32 {
   }
   PROMPT = -1;
   return e;
+}
+
+// The first byte in [p, lineEnd) below lo, above hi or equal to ex (0: none besides), else lineEnd: 16 bytes at
+// a time (reading up to 15 bytes past lineEnd: the chunk's zero padding is longer).
+@inline function firstNotIn(p: i32, lineEnd: i32, lo: i32, hi: i32, ex: i32): i32 {
+  const vlo = i8x16.splat(<i8>lo);
+  const vhi = i8x16.splat(<i8>hi);
+  const vex = i8x16.splat(<i8>ex);
+  for (let q = p; q < lineEnd; q += 16) {
+    const v = v128.load(IN + <usize>q);
+    const odd = v128.or(v128.or(i8x16.lt_u(v, vlo), i8x16.gt_u(v, vhi)), i8x16.eq(v, vex));
+    const m = i8x16.bitmask(odd);
+    if (m != 0) {
+      const at = q + ctz(m);
+      return at < lineEnd ? at : lineEnd;
+    }
+  }
+  return lineEnd;
+}
+
+// The first byte in [p, lineEnd) below 32, above 126 or a `%` (a newline among them); -1: none.
+function firstOdd(p: i32, lineEnd: i32): i32 {
+  const at = firstNotIn(p, lineEnd, 32, 126, 37);
+  return at < lineEnd ? at : -1;
+}
+
+// The first position in [p, e) where the n bytes at lit start and end before e (n >= 8), or -1: the bytes
+// whose first and last byte both match are found 16 at a time, then compared whole (litIs).
+function findLit(p: i32, e: i32, lit: usize, n: i32): i32 {
+  const first = i8x16.splat(load<u8>(lit));
+  const last = i8x16.splat(load<u8>(lit + <usize>(n - 1)));
+  const stop = e - n;
+  for (let q = p; q <= stop; q += 16) {
+    let m =
+      i8x16.bitmask(i8x16.eq(v128.load(IN + <usize>q), first)) &
+      i8x16.bitmask(i8x16.eq(v128.load(IN + <usize>(q + n - 1)), last));
+    while (m != 0) {
+      const at = q + ctz(m);
+      if (at > stop) return -1;
+      if (litIs(at, lit, n)) return at;
+      m &= m - 1;
+    }
+  }
+  return -1;
 }
 
 function parsePrefill(msg: i32, lineEnd: i32): i32 {
@@ -384,14 +423,14 @@ function parseAccess(p: i32, lineEnd: i32): i32 {
   // after "INFO:     ": CLIENT - "GET|POST PATH HTTP/V" NNN ...
   while (b(p) == 32) p++;
   const c0 = p;
-  while (p < lineEnd && b(p) > 32 && b(p) <= 126) p++;
+  p = firstNotIn(p, lineEnd, 33, 126, 0);
   if (p == c0 || b(p) != 32 || b(p + 1) != 45 || b(p + 2) != 32 || b(p + 3) != 34) return -1;
   p += 4;
   if (b(p) == 71 && b(p + 1) == 69 && b(p + 2) == 84 && b(p + 3) == 32) p += 4;
   else if (b(p) == 80 && b(p + 1) == 79 && b(p + 2) == 83 && b(p + 3) == 84 && b(p + 4) == 32) p += 5;
   else return -1;
   const u0 = p;
-  while (p < lineEnd && b(p) > 32 && b(p) <= 126 && b(p) != 34) p++;
+  p = firstNotIn(p, lineEnd, 33, 126, 34);
   if (p == u0 || b(p) != 32 || b(p + 1) != 72 || b(p + 2) != 84 || b(p + 3) != 84 || b(p + 4) != 80 || b(p + 5) != 47) return -1;
   p += 6;
   const v0 = p;
@@ -401,12 +440,9 @@ function parseAccess(p: i32, lineEnd: i32): i32 {
   for (let i = 0; i < 3; i++) if (b(p + i) < 48 || b(p + i) > 57) return -1;
   p += 3;
   if (b(p) >= 48 && b(p) <= 57) return -1;
-  for (; p < lineEnd; p++) {
-    const c = b(p);
-    if (c == 10) return p;
-    if (c < 32 || c > 126) return -1;
-  }
-  return -1;
+  // the rest: printable ASCII to the newline
+  p = firstNotIn(p, lineEnd, 32, 126, 0);
+  return p < lineEnd && b(p) == 10 ? p : -1;
 }
 
 // days since 1970-01-01 of a civil date (Howard Hinnant's algorithm): exact, like Date.UTC.
@@ -724,6 +760,67 @@ export function scan(start: i32, end: i32): i32 {
   res(R_N_SERIES, <f64>nSeries);
   res(R_N_TAGS, <f64>nTags);
   return s;
+}
+
+// The ORIGIN of src/core/base/stats.ts TimeSeries: keys count from 2^30 s.
+const SERIES_ORIGIN: f64 = 1073741824;
+
+/**
+ * TimeSeries.addSums into an empty series of width 1 (stats.ts addSortedFresh), done here on the n triples
+ * (second, sum, count) scan left in SERIES: turned in place into buckets (key, sum, count) at the least width,
+ * a power of two, at which they number at most max; their count goes in RES[R_FIT_N]. Returns the width, or
+ * -1, with SERIES untouched, when the seconds are not in order. The same f64 operations in the same order as
+ * addSortedFresh, so the same buckets to the bit.
+ */
+export function seriesFit(n: i32, max: f64): f64 {
+  for (let i = 1; i < n; i++) {
+    if (load<f64>(SERIES + <usize>i * 24) < load<f64>(SERIES + <usize>(i - 1) * 24)) return -1;
+  }
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const sp = SERIES + <usize>i * 24;
+    const k = Math.floor(load<f64>(sp) - SERIES_ORIGIN);
+    const sum = load<f64>(sp + 8);
+    const cnt = load<f64>(sp + 16);
+    if (m > 0 && load<f64>(SERIES + <usize>(m - 1) * 24) == k) {
+      const q = SERIES + <usize>(m - 1) * 24;
+      store<f64>(q + 8, load<f64>(q + 8) + sum);
+      store<f64>(q + 16, load<f64>(q + 16) + cnt);
+    } else {
+      const q = SERIES + <usize>m * 24;
+      store<f64>(q, k);
+      store<f64>(q + 8, sum);
+      store<f64>(q + 16, cnt);
+      m++;
+    }
+  }
+  let width: f64 = 1;
+  while (<f64>m > max) {
+    let f: f64 = 2;
+    while (<f64>m / f > max) f *= 2;
+    width *= f;
+    let j = 0;
+    for (let i = 0; i < m; i++) {
+      const sp = SERIES + <usize>i * 24;
+      const k = Math.floor(load<f64>(sp) / f);
+      const sum = load<f64>(sp + 8);
+      const cnt = load<f64>(sp + 16);
+      if (j > 0 && load<f64>(SERIES + <usize>(j - 1) * 24) == k) {
+        const q = SERIES + <usize>(j - 1) * 24;
+        store<f64>(q + 8, load<f64>(q + 8) + sum);
+        store<f64>(q + 16, load<f64>(q + 16) + cnt);
+      } else {
+        const q = SERIES + <usize>j * 24;
+        store<f64>(q, k);
+        store<f64>(q + 8, sum);
+        store<f64>(q + 16, cnt);
+        j++;
+      }
+    }
+    m = j;
+  }
+  res(R_FIT_N, <f64>m);
+  return width;
 }
 
 /** Forgets the cached stamp and tags (a new reader). */

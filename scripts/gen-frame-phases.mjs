@@ -98,6 +98,21 @@ const OVERRIDES = {
       'serving',
       "TokenizerManager.convert_logprob_style/add_logprob_to_meta_info/detokenize_*_logprobs_tokens: building a finished request's response",
     ],
+    // The model worker's construction runs several steps in turn (ModelRunner.__init__ -> initialize: device and
+    // torch.distributed init first, then load_model, the memory pool, graph capture): its own frame, innermost
+    // (the deeper frames cut off), says only that the first of them began; a deeper frame names the step
+    [
+      'scheduler.py',
+      'init_tp_model_worker',
+      'dist_init',
+      'Scheduler.init_tp_model_worker: constructs TpModelWorker/ModelRunner, whose first step is torch.distributed init',
+    ],
+    [
+      'tp_worker.py',
+      '_init_model_runner',
+      'dist_init',
+      'TpModelWorker._init_model_runner: ModelRunner construction, torch.distributed init first',
+    ],
     [
       'multimodal_gen/runtime/entrypoints/diffusion_generator.py',
       '*',

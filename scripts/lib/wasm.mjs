@@ -13,6 +13,9 @@ export function compileBulkWasm(root, outFile) {
     '--runtime',
     'stub',
     '--noAssert',
+    // SIMD (16 bytes per step in the line scanners): in every Node since 16.4
+    '--enable',
+    'simd',
     '--memoryBase',
     '9216',
     '--outFile',

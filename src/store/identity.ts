@@ -4,13 +4,29 @@
  */
 import os from 'node:os';
 
+// Each launch's row names its machine and user, and the first read of a long log writes 100,000 of them:
+// os.userInfo() reads the passwd database each time (getpwuid), most of that read's system time. Both are
+// kept for a few seconds, so that a `watch` or `serve` that runs for days still sees a renamed host.
+const KEEP_MS = 5000;
+let machine: { name: string; at: number } | null = null;
+let user: { name: string | null; at: number } | null = null;
+
 /** This machine as people name it: its hostname. */
 export function thisMachine(): string {
-  return os.hostname() || 'localhost';
+  const now = Date.now();
+  if (machine === null || now - machine.at > KEEP_MS)
+    machine = { name: os.hostname() || 'localhost', at: now };
+  return machine.name;
 }
 
 /** The account running firedup; null where the system cannot say (no passwd entry in a container). */
 export function thisUser(): string | null {
+  const now = Date.now();
+  if (user === null || now - user.at > KEEP_MS) user = { name: lookUpUser(), at: now };
+  return user.name;
+}
+
+function lookUpUser(): string | null {
   try {
     return os.userInfo().username || null;
   } catch {

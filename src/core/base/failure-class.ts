@@ -17,7 +17,9 @@ const RULES: Array<[FailureClass, RegExp]> = [
     'nccl',
     // torch/csrc/distributed/c10d/ProcessGroupWrapper.cpp (TORCH_DISTRIBUTED_DEBUG=DETAIL): ranks ran different
     // collectives, `Detected mismatch between collectives on ranks. Rank 13 is running collective: …`
-    /NCCL error|nccl\w*Error|Detected mismatch between collectives|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport|waiting for clients\. \d+\/\d+ clients joined/i,
+    // (`Failed: MPI error <file>:<line> '<code>'`: the MPICHECK of NCCL's examples, which TensorRT-LLM's
+    // common/mpiUtils.cpp keeps for its MPI calls between ranks: the ranks' communication failed)
+    /NCCL error|Failed: MPI error|nccl\w*Error|Detected mismatch between collectives|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport|waiting for clients\. \d+\/\d+ clients joined/i,
   ],
   // (TensorRT-LLM's TLLM_CUDA_CHECK, cpp/include/tensorrt_llm/common/cudaUtils.h: `CUDA runtime error in fn(…): msg`)
   [

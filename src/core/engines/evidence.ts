@@ -93,8 +93,15 @@ const TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*\w+(?:::\w+)*: /;
 // service_v2.rs): another Rust server's line, not TGI's
 const NOT_TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*tower_http::/;
 
+// The router's request span (router/src/server.rs: `#[instrument(fields(parameters = ?req.parameters, …))]` on its
+// generate handlers) prints the request's `GenerateParameters { best_of: …` struct: TGI's router says so by itself
+// (its relatives LoRAX and TEI name themselves by their crates, engines/generic.ts PROGRAMS)
+const TGI_REQUEST_SPAN =
+  /\b(?:generate|generate_stream|compat_generate|chat_completions|completions)\{parameters=GenerateParameters \{/;
+
 export function tgiEvidence(line: LogLine): number {
   if (TGI_NAME.test(line.text)) return 8;
+  if (line.msg.includes('GenerateParameters {') && TGI_REQUEST_SPAN.test(line.msg)) return WEIGHT.milestone;
   if (line.frame === 'tgi' && TGI_TARGET.test(line.msg) && !NOT_TGI_TARGET.test(line.msg))
     return WEIGHT.frame;
   return 0;

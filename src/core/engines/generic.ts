@@ -234,7 +234,27 @@ export const genericSignatures: Signature[] = [
     lit: '[Gemm2] ',
     re: /^\[TM\]\[INFO\] \[Gemm2\] (?:Tuning sequence: |\d+$)/,
   },
+  {
+    // text-embeddings-inference's start (its crates' targets stay in the message: `text_embeddings_core::download:
+    // core/src/download.rs:42: Starting download`): core/src/download.rs download_artifacts (`Starting download`,
+    // `Model artifacts downloaded in …`), router/src/lib.rs run (`Starting model backend`, then the backend's
+    // `Starting {Bert,FlashBert,Qwen3,…} model on {device}`, backends/candle/src/lib.rs), before `Warming up model`
+    id: 'tei_loading',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'text_embeddings_',
+    re: /text_embeddings_\w+(?:::\w+)*: (?:\S+\.rs:\d+: )?(?:Starting download$|Model artifacts downloaded in |Starting model backend$|Starting \w+ model on )/,
+  },
   // ---- ready ----
+  {
+    // text-embeddings-inference's router (router/src/http/server.rs and grpc/server.rs run): `Starting HTTP server:
+    // {addr}`, then `Ready` once it serves
+    id: 'tei_ready',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Ready',
+    re: /text_embeddings_router::(?:http|grpc)::server: (?:\S+\.rs:\d+: )?Ready$/,
+  },
   {
     // uvicorn's own line once its socket listens (uvicorn/server.py Server._log_started_message:
     // `Uvicorn running on %s://%s:%d (Press CTRL+C to quit)`): every FastAPI app prints it (LMDeploy, FastChat,

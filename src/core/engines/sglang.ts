@@ -274,11 +274,13 @@ const signatures: Signature[] = [
     re: /^Decode batch(?: \[\d+\])?[.,] #running-req: (\d+), (?:.*?token usage: ([\d.]+), )?.*?gen throughput \(token\/s\): ([\d.]+)(?:, #queue-req: (\d+))?/,
   },
   {
+    // managers/scheduler_metrics_mixin.py log_prefill_stats; a PD prefill server (disaggregation mode prefill)
+    // prints `#unbootstrapped-req: N, #queue-req: N, #transferring-req: N` where others print `#running-req`
     id: 'prefill_batch',
     kind: 'serving',
     phase: 'warmup',
     lit: 'Prefill batch',
-    re: /^Prefill batch(?:\(mixed #running-req: \d+\))?(?: \[\d+\])?[.,] #new-seq: \d+, #new-token: \d+, #cached-token: \d+, (?:.*?token usage: ([\d.]+), )?#running-req: (\d+), #queue-req: (\d+)(?:.*?input throughput \(token\/s\): ([\d.]+))?/,
+    re: /^Prefill batch(?:\(mixed #running-req: \d+\))?(?: \[\d+\])?[.,] #new-seq: \d+, #new-token: \d+, #cached-token: \d+, (?:.*?token usage: ([\d.]+), )?(?:#running-req: (\d+)|#unbootstrapped-req: \d+), #queue-req: (\d+)(?:.*?input throughput \(token\/s\): ([\d.]+))?/,
   },
   {
     id: 'old_fill_batch',
@@ -334,6 +336,17 @@ const signatures: Signature[] = [
     lit: 'transfer failed for request',
     re: /^(?:Prefill|Decode) transfer failed for request rank=\d+ /,
   },
+  {
+    // managers/utils.py validate_input_length, called by Scheduler.handle_generate_request on each request it
+    // receives (engine-source catalog phase serving): `Input length (N tokens) exceeds the maximum allowed length
+    // (M tokens). Use a shorter input or enable --allow-auto-truncate.` (logger.error, the request is answered
+    // with it) or, with truncation, `Request length is longer than the KV cache pool size or the max context
+    // length. Truncated. …`: a user's request reached the scheduler, which goes on
+    id: 'input_too_long',
+    kind: 'phase',
+    phase: 'serving',
+    re: /^Input length \(\d+ tokens\) exceeds the maximum allowed length \(\d+ tokens\)|^Request length is longer than the KV cache pool size or the max context length\. Truncated\./,
+  },
   { id: 'invalid_http', kind: 'noise', lit: 'Invalid HTTP request', re: /Invalid HTTP request received/ },
   {
     // entrypoints/openai/serving_base.py OpenAIServingBase.handle_request: `except Exception as e:
@@ -347,17 +360,27 @@ const signatures: Signature[] = [
   },
   // failures
   {
+    // model_executor/cuda_graph_runner.py CudaGraphRunner.__init__ (and the draft/target runners' twins) wraps
+    // what capture() raised: `Exception: Capture cuda graph failed: {e}` and the fixes (CUDA_GRAPH_CAPTURE_FAILED_MSG)
     id: 'capture_failed',
     kind: 'failure',
+    phase: 'cuda_graph',
     lit: 'graph failed',
     re: /^(?:\w+(?:\.\w+)*(?:Error|Exception)): Capture (?:\w+ )*graph failed: ?(.*)$/,
   },
   {
+    // The KV pool's sizing raises (engine-source catalog, phase kv_cache, class oom): ModelRunner.init_memory_pool
+    // (v0.4.10), ModelRunnerKVCacheMixin.init_memory_pool (v0.5.9) and pool_configurator.py MemoryPoolConfig
+    // `Not enough memory. Please try to increase --mem-fraction-static…`; newest kv_cache_configurator.py
+    // KVCacheConfigurator._profile_available_bytes `Loaded weights leave no GPU memory for the KV cache under …`,
+    // _handle_max_mamba_cache / resolve_max_num_reqs for the hybrid state cache, SWAChunkCapPoolConfigurator
+    // `SWA pool cap (…) leaves no room for the full KV pool`: the weights are in, the pool does not fit. The
+    // prefix alone names it (a paste often cuts the long message).
     id: 'not_enough_memory',
     kind: 'failure',
     failure: 'oom',
-    lit: 'Not enough memory',
-    re: /Not enough memory\. Please try to increase --mem-fraction-static/,
+    phase: 'kv_cache',
+    re: /Not enough memory\. Please try to increase --mem-fraction-static|^(?:ValueError: )?Loaded weights leave no GPU memory for the KV cache|^(?:RuntimeError: )?(?:Not enough GPU memory for hybrid \(mamba\/linear-attention\) state cache|Hybrid \(mamba\/linear-attention\) state cache is too small to serve any requests|SWA pool cap \(.*\) leaves no room for the full KV pool)/,
   },
   {
     id: 'runtime_oom',
@@ -459,12 +482,24 @@ const signatures: Signature[] = [
   {
     // model_executor/piecewise_cuda_graph_runner.py enable_piecewise_cuda_graph (and the torch.compile backend's
     // twin): `logger.error("Piecewise CUDA Graph failed with error: %s\n%s", e, …CAPTURE_FAILED_MSG)` then raise.
-    // It fires during the startup capture and on a recompilation while serving alike, so it names no phase (the
-    // traceback's frames do: a replay in the event loop before any ready line is the warm-up request's)
+    // It fires during the startup capture and on a recompilation while serving alike: it names cuda_graph, which
+    // a launch already warming up or serving keeps (phases only advance), so before the server is up it is the
+    // startup capture's failure (a replay in the event loop before any ready line stays the warm-up request's)
     id: 'piecewise_graph_failed',
     kind: 'failure',
+    phase: 'cuda_graph',
     lit: 'Piecewise CUDA Graph failed',
     re: /^Piecewise CUDA Graph failed with error: ?(.*)$/,
+  },
+  {
+    // The CUDA driver's own line when a GPU exception (illegal address, trap, MMU fault) hits a process running
+    // with CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1, which SGLang sets from --crash-dump-folder (server_args.py
+    // ServerArgs._handle_crash_dump_env, `Auto-set %s=%s`) or the user exports: only a kernel fault starts one
+    id: 'gpu_coredump',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'GPU coredump',
+    re: /^Starting GPU coredump generation\b/,
   },
   {
     id: 'http_bind',

@@ -28,8 +28,9 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'args',
     lit: 'e',
-    // launcher/src/main.rs main: also `Parsing num_shard from CUDA_VISIBLE_DEVICES/…` (num_shard)
-    re: /Using attention \S+ - Prefix caching|Default `max_batch_prefill_tokens` to|Using default cuda graphs|Sharding model on \d+ processes|Model supports up to \d+|Runtime environment:$|Parsing num_shard from CUDA_VISIBLE_DEVICES/,
+    // launcher/src/main.rs main: also `Parsing num_shard from CUDA_VISIBLE_DEVICES/…` (num_shard), `Default
+    // \`max_input_tokens\` to {value}` (2.x), and launcher/src/gpu.rs `Cannot determine GPU compute capability: …`
+    re: /Using attention \S+ - Prefix caching|Default `max_(?:batch_prefill|input)_tokens` to|Cannot determine GPU compute capability: |Using default cuda graphs|Sharding model on \d+ processes|Model supports up to \d+|Runtime environment:$|Parsing num_shard from CUDA_VISIBLE_DEVICES/,
   },
   {
     id: 'download',
@@ -38,7 +39,17 @@ const signatures: Signature[] = [
     lit: 'ownload',
     // launcher download_convert_model (`Starting download process.` before 2.x); server utils/hub.py
     // download_weights: `Download file:`, `Downloaded {path} in {time}.`, `Download: [i/n] -- ETA:`
-    re: /Starting check and download process|Starting download process\.|Files are already present on the host|Download file:|Downloaded \S+ in [\d:.]+|Download: \[\d+\/\d+\]|Successfully downloaded weights/,
+    // (cli.py before 0.9: `Files are already present in the local cache. Skipping download.`)
+    re: /Starting check and download process|Starting download process\.|Files are already present (?:on the host|in the local cache)|Download file:|Downloaded \S+ in [\d:.]+|Download: \[\d+\/\d+\]|Successfully downloaded weights/,
+  },
+  {
+    // The download step's other lines, which name no download: utils/convert.py convert_files, for .bin checkpoints
+    // (`Convert {pt} to {sf}.`, `Convert: [i/n] -- Took: …`); the launcher of early 2023 with
+    // --weights-cache-override (`weights_cache_override is set to …`, then `Skipping download.`)
+    id: 'download_steps',
+    kind: 'phase',
+    phase: 'loading_weights',
+    re: /(?:^|: )(?:Convert: \[\d+\/\d+\] -- Took: |Convert \S+ to \S+|weights_cache_override is set to |Skipping download\.$)/,
   },
   {
     id: 'shard_start',
@@ -52,7 +63,11 @@ const signatures: Signature[] = [
     // (GPTQ weights: utils/weights.py, later layers/gptq/__init__.py, log `Using exllama kernels[ v2]` as the layers
     // are built from the checkpoint; transformers' configuration_utils warns `You are using a model of type x to
     // instantiate a model of type y` when get_model reads the checkpoint's config in the shard)
-    re: /^You are using a model of type \w* to instantiate a model of type |Starting shard(?: rank=| )\d+|"message":"Starting shard"|Waiting for shard (?:\d+ )?to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids|Using exllama kernels(?: v\d)?$|Using (?:experimental )?prefill chunking = /,
+    // (and what the shard says as it imports its model code: models/__init__.py `Could not import Flash Attention
+    // enabled models: …`, `Could not import Mamba: …`; utils/flash_attn.py `Unable to use Flash Attention V2: …`;
+    // custom_modeling `We're not using custom kernels.`; utils/layers.py `Disabling exllama v2 and using v1 instead
+    // because there are issues when sharding`; models/metadata_kernels.py `Using optimized Triton indexing kernels.`)
+    re: /^You are using a model of type \w* to instantiate a model of type |Could not import (?:Flash Attention enabled models|Mamba|Flash Transformers Backend): |Unable to use Flash Attention V2: |We're not using custom kernels\.|Disabling exllama v2 and using v1 instead|Using optimized Triton indexing kernels\.|Starting shard(?: rank=| )\d+|"message":"Starting shard"|Waiting for shard (?:\d+ )?to be ready|Using prefix caching = \w+|Using Attention = \w+|Auto selecting quantization method|Using speculation \S+ with \d+ input ids|Using exllama kernels(?: v\d)?$|Using (?:experimental )?prefill chunking =/,
   },
   {
     // server/text_generation_server/server.py serve_inner builds the model, then starts the gRPC server and
@@ -63,13 +78,44 @@ const signatures: Signature[] = [
     re: /Server started at unix:\/\/|Shard (?:\d+ )?ready in/,
   },
   {
+    // launcher/src/main.rs main: spawn_shards returns once every shard said it is ready (`Shard ready in`), and
+    // only then does spawn_webserver log `Starting Webserver` and start the router, whose connect_backend warms
+    // the shards up (`Warming up model`): the weights are in, warm-up has not started
+    id: 'webserver_start',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    lit: 'Starting Webserver',
+    re: /Starting Webserver/,
+  },
+  {
+    // The router's start: it asks the hub about the model (router/src/main.rs get_model_info before 2.x, `Serving
+    // revision {sha} of model {id}`, `Could not retrieve model info from the Hugging Face hub.`, `no pipeline tag
+    // found for model …`, `Could not find a fast tokenizer implementation for …`; router/src/server.rs run since,
+    // `Using the Hugging Face API`, `Offline mode active using cache defaults`). Before 2.x it did so before it
+    // connected to the shards and warmed them up; since, backends/v3/src/main.rs warms up first and then calls
+    // server::run, where a phase that only moves forward changes nothing: the shards are ready either way.
+    id: 'router_hub',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    // (the message follows the event's target and, in 0.9–1.x, its file:line: `text_generation_router:
+    // router/src/main.rs:346: Serving revision …`)
+    // The same function reads the model's config and tokenizer files: `Using config Some(…)`, `Using local tokenizer
+    // config`, `Using chat template from chat_template.json`, `Tokenizer_config …`, `Odd tokenizer detected, …`,
+    // `Failed to import python tokenizer …`, then binds its address (`Invalid hostname, defaulting to 0.0.0.0`).
+    // Before the hub call (0.9+): `` `--revision` is not set``, `We strongly advise to set it to a known supported
+    // commit.` (LoRAX's router, a fork, says the same)
+    re: /(?:^|: )(?:Serving revision \S+ of model |Could not retrieve model info from the Hugging Face hub|no pipeline tag found for model |Could not find a fast tokenizer implementation for |Using the Hugging Face API$|Offline mode active using cache defaults$|Using config Some\(|Using local tokenizer config$|Using chat template from chat_template\.json$|Tokenizer_config (?:None|Some)|Odd tokenizer detected, falling back on legacy tokenization$|Failed to import python tokenizer |Invalid hostname, defaulting to 0\.0\.0\.0$|`--revision` is not set$|We strongly advise to set it to a known supported commit\.$)/,
+  },
+  {
     id: 'webserver',
     kind: 'phase',
     phase: 'warmup',
     lit: 'e',
     // router (backends/v3/src/{lib,main}.rs, router/src/main.rs before 2.x): the limits it settles on while
     // the shards warm up
-    re: /Starting Webserver|Warming up model|Cuda Graphs are disabled|Setting max batch total tokens to|Using backend V3|Inferred max batch total tokens|Model does not support automatic max batch total tokens|Maximum (?:input|total) tokens defaulted to|Warming up TunableOp for seqlen=|PyTorch (?:ROCm )?TunableOp /,
+    // (backends/v3/src/backend.rs Backend::new, which connect_backend makes after the warm-up: `Model supports
+    // prefill chunking. …`)
+    re: /Warming up model|Model supports prefill chunking\. |Cuda Graphs are disabled|Setting max batch total tokens to|Using backend V3|Inferred max batch total tokens|Model does not support automatic max batch total tokens|Maximum (?:input|total) tokens defaulted to|Warming up TunableOp for seqlen=|PyTorch (?:ROCm )?TunableOp /,
   },
   {
     // models/flash_causal_lm.py FlashCausalLM.warmup, inside the router's Warmup RPC: the paged KV cache is sized
@@ -89,6 +135,19 @@ const signatures: Signature[] = [
     re: /Cuda Graphs are enabled for sizes/,
   },
   {
+    // The router's gRPC client turns each failed call into a ClientError and logs it as it does (backends/v3/src/
+    // client/mod.rs, router/client/src/lib.rs before: `impl From<Status> for ClientError` → `Server error: {msg}`),
+    // under the span of the call: in the Warmup call's span it is the shard's failure relayed (its message, or
+    // `CANCELLED` for the other shards' calls once one died), which ends the router's start (`Error:
+    // Backend(Warmup(…))`). Where the shard's own traceback placed the step that failed (a CUDA-graph capture), that
+    // step stands; otherwise the launch was warming up.
+    id: 'warmup_client_error',
+    kind: 'failure',
+    phaseIfUnplaced: 'warmup',
+    lit: 'warmup{',
+    re: /^warmup\{[^}]*\}:warmup: .*Server error: (.*)$/,
+  },
+  {
     // The router's `warmup` function is traced as a span (backends/*/src/client: `#[instrument] warmup`):
     // its lines, errors included, are printed inside `warmup{max_input_length=…}:warmup:`.
     id: 'warmup_span',
@@ -105,6 +164,22 @@ const signatures: Signature[] = [
     phase: 'ready',
     lit: 'Connected',
     re: /(?:^|: )Connected$|"message":"Connected"/,
+  },
+  {
+    // request_failed below where the router's gRPC call never reached the shard: the client's tonic channel to the
+    // shard's unix socket (server.py serve_inner, `unix:///tmp/text-generation-server-N`) reports a transport
+    // failure as the Status message (`error trying to connect: No such file or directory (os error 2)`: the socket
+    // file is gone; `Connection refused`: nobody listens; `transport error`: the connection dropped mid-call). The
+    // shard process is dead, and the launcher stops every shard once it sees one gone (`Shard N crashed`): the
+    // server died while it served.
+    id: 'request_failed_shard_gone',
+    kind: 'failure',
+    failure: 'other',
+    phase: 'serving',
+    lit: 'Server error: ',
+    // The batching task's own report of the same call (router/client/src/lib.rs, backends/v3/src/client: the
+    // ClientError logged under the `batch{…}:prefill|decode` spans) says it first.
+    re: /(?:Request failed during generation: |^batch\{[^}]*\}:.*: )Server error: (?:error trying to connect|transport error|Connection refused|Broken pipe)/,
   },
   {
     // router/src/infer/mod.rs InferError::GenerationError: a shard failed the batch. Whether the server lives
@@ -135,18 +210,21 @@ const signatures: Signature[] = [
     // router/src/server.rs handlers are traced spans (`#[instrument] async fn generate…`): every line inside
     // one, a refused request's validation error (`Input validation error: …`, `\`inputs\` tokens + …`)
     // included, is a request the HTTP server took.
+    // (a paste that drops the event's time keeps its level word before the spans: `INFO generate{parameters=…`)
     id: 'request_debug',
     kind: 'serving',
     phase: 'serving',
-    re: /^(?:generate|generate_stream|chat_completions|completions|vertex_compatibility|compat_generate)(?:\{|:(?:generate|async_stream|chat|completions))/,
+    re: /^(?:(?:TRACE|DEBUG|INFO|WARN|ERROR) +)?(?:generate|generate_stream|chat_completions|completions|vertex_compatibility|compat_generate)(?:\{|:(?:generate|async_stream|chat|completions))/,
   },
   {
     // server/text_generation_server/models/flash_causal_lm.py (and mamba.py) warmup: `except
     // torch.cuda.OutOfMemoryError: logger.exception("Decode cuda graph warmup failed")` — the OOM is caught and
     // warmup returns without the remaining CUDA graphs. loguru prints the traceback under the message and the
     // launcher relays the whole text as one event, so the unframed lines under it are the caught exception's.
+    // The `try` holds the capture loop that `Cuda Graphs are enabled for sizes` opens: the launch was capturing.
     id: 'cuda_graph_warmup_failed',
     kind: 'degraded',
+    phase: 'cuda_graph',
     catches: true,
     lit: 'cuda graph warmup failed',
     re: /Decode cuda graph warmup failed/,
@@ -245,11 +323,25 @@ const signatures: Signature[] = [
   },
   {
     // launcher/src/main.rs spawn_shards: a shard process that exited before it said ready (`Shard {rank} failed to
-    // start`, then main's `Error: ShardCannotStart`): it was loading the model (shard_start above)
+    // start`, then main's `Error: ShardCannotStart`): it was loading the model (shard_start above), unless the
+    // shard's own lines before it said where it stopped (its torch.distributed setup, below)
     id: 'shard_cannot_start',
     kind: 'failure',
-    phase: 'loading_weights',
-    re: /Shard \d+ failed to start$|^Error: ShardCannotStart$/,
+    phaseIfUnplaced: 'loading_weights',
+    // (before 0.9: `Shard {rank} failed to start:` with the shard's error on the lines under it)
+    re: /Shard \d+ failed to start:?$|^Error: ShardCannotStart$/,
+  },
+  {
+    // server/text_generation_server/utils/dist.py initialize_torch_distributed: init_process_group makes the c10d
+    // TCPStore at MASTER_ADDR:MASTER_PORT (the launcher's --master-port, 29500), whose socket errors (c10d
+    // socket.cpp: `The server socket has failed to listen on any local network address.`, `The client socket has
+    // failed to connect to …` / `has timed out after …`) mean the shards never met: distributed init, before any
+    // weight is read
+    id: 'dist_store_socket',
+    kind: 'failure',
+    phase: 'dist_init',
+    lit: ' socket has ',
+    re: /The server socket has failed to (?:listen on|bind to)|The client socket has (?:failed to connect to|timed out after)/,
   },
   {
     // server/text_generation_server/server.py serve_inner logs this, then re-raises: the traceback follows

@@ -50,10 +50,17 @@ const signatures: Signature[] = [
     // runtime/tllmRuntime.cpp `Engine load time %d ms`, and TensorRT's own allocation lines once the engine
     // is deserialized and its context made (`[MemUsageChange] TensorRT-managed allocation in engine
     // deserialization: CPU +…, GPU +… (MiB)`); before `weights`, whose `deserializ` would take it for loading
+    // (tllmRuntime.cpp assessLikelihoodOfRuntimeAllocation, called by the TllmRuntime constructor once
+    // deserializeCudaEngine has returned the engine: `Inspecting the engine to identify potential runtime issues...`,
+    // then `The profiling verbosity of the engine does not allow this analysis…` or `Model has %i layers.` and its
+    // warnings about `allocate` layers)
     id: 'engine_loaded',
     kind: 'phase',
     phase: 'weights_loaded',
-    re: /^Engine load time \d+ ms|\[MemUsageChange\] (?:TensorRT-managed allocation in engine deserialization|Allocated [\d.]+ \w+ for execution context memory)/,
+    // (then batch_manager/trtGptModelInflightBatching.cpp, once the engine's runtime is made: TensorRT's
+    // `[MemUsageChange] TensorRT-managed allocation in IExecutionContext creation: …`, `[MemUsageChange] Allocated
+    // %s GPU memory for runtime buffers.`, `… for decoder.`, before the KV cache is sized)
+    re: /^Engine load time \d+ ms|^\[MemUsageChange\] (?:TensorRT-managed allocation in IExecutionContext creation|Allocated \S+ \w+ GPU memory for (?:runtime buffers|decoder)\.)|^Inspecting the engine to identify potential runtime issues|^The profiling verbosity of the engine does not allow this analysis|^Model has \d+ layers\.$|^Engine layer infos could not be parsed|^There were a total of \d+ layers with type 'allocate'|\[MemUsageChange\] (?:TensorRT-managed allocation in engine deserialization|Allocated [\d.]+ \w+ for execution context memory)/,
   },
   {
     id: 'weights',
@@ -80,15 +87,29 @@ const signatures: Signature[] = [
     // batch_manager trtGptModel.h, the TrtGptModel constructor: `TRTGptModel maxNumSequences: %d`, `… maxBatchSize`,
     // … printed as the model that holds the engine is built, its TllmRuntime (the engine read and deserialized)
     // next
+    // (and the schedulers it makes there: `Capacity Scheduler Policy: %s`, `Context Chunking Scheduler Policy: %s`)
     id: 'engine_model',
     kind: 'phase',
     phase: 'loading_weights',
-    lit: 'TRTGptModel',
-    re: /^TRTGptModel \w+: /,
+    re: /^TRTGptModel \w+: |^(?:Capacity|Context Chunking) Scheduler Policy: \w+/,
   },
   {
-    // C++ runtime (runtime/tllmRuntime.cpp): `Loaded engine size: %d MiB` is the file read into host memory,
-    // before the engine is deserialized onto the GPU (where an OOM strikes); `Engine load time %d ms` after it
+    // The model's parameters read as its instance is created, before its engine is: Triton's tensorrtllm backend
+    // (inflight_batcher_llm model_instance_state.cc getExecutorConfigFromParams and friends: `max_beam_width is
+    // not specified, will use default value of 1`, `lora_cache_max_adapter_size not set, defaulting to 64`,
+    // model_state.cc `Cannot find parameter with name: …`) and the engine's config.json (runtime/gptJsonConfig.cpp
+    // parseJsonFieldOr: `Parameter %s cannot be read from json:`, `Optional value for parameter %s will not be set.`)
+    id: 'model_parameters',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    re: /^\w+ is not specified, will (?:use default|be set to|be automatically set)|^\w+ not set, defaulting to |^batch_scheduler_policy parameter was not found or is invalid|^Cannot find parameter with name: |^Parameter \w+ cannot be read from json:|^Optional value for parameter \w+ will not be set\./,
+  },
+  {
+    // `Loaded engine size: %d MiB`: TensorRT's own line (through the C++ runtime's logger) as
+    // IRuntime::deserializeCudaEngine starts on the engine read into host memory (trtexec and Triton's tensorrt
+    // backend print it the same way, before `TensorRT-managed allocation in engine deserialization`), i.e. before
+    // the engine is on the GPU (where an OOM strikes); `Engine load time %d ms` after it
     id: 'engine_read',
     kind: 'phase',
     phase: 'loading_weights',
@@ -112,7 +133,9 @@ const signatures: Signature[] = [
     // (inside|outside torch) …`, `Memory dynamically allocated during inference …`, `Memory used outside torch …`)
     // The C++ batch manager before the PyTorch backend (the tensorrtllm backend's 0.x logs): `Allocate %zu bytes for
     // k/v cache.`, `Using %d [total ]tokens in paged KV cache[, and %d blocks per sequence]`
-    re: /\[MemUsageChange\] Allocated [\d.]+ GiB for max tokens in paged KV cache|^Allocate \d+ bytes for k\/v cache|^Using \d+ (?:total )?tokens in paged KV cache|^Peak memory during memory usage profiling|^max_seq_len=\d+, max_num_requests=\d+|^Estimated max memory in KV cache|^max_seq_len is not specified, using inferred value|^Using Sampler: \w+|^Max KV cache (?:blocks|pages) per sequence: \d+|^Max tokens in paged KV cache: \d+|^Number of tokens per block: \d+|^cache_transceiver is (?:disabled|enabled)|^Memory (?:used after loading model weights|dynamically allocated during inference|used outside torch)/,
+    // (batch_manager/kvCacheManager.cpp, the C++ flow sizing its pools: `Memory usage when calculating max tokens in
+    // paged kv cache: total: …, available: …`, `Number of blocks in KV cache primary pool: %d`, `… secondary pool: …`)
+    re: /\[MemUsageChange\] Allocated [\d.]+ GiB for max tokens in paged KV cache|^Memory usage when calculating max tokens in paged kv cache|^Number of blocks in KV cache (?:primary|secondary) pool: \d+|^Allocate \d+ bytes for k\/v cache|^Using \d+ (?:total )?tokens in paged KV cache|^Peak memory during memory usage profiling|^max_seq_len=\d+, max_num_requests=\d+|^Estimated max memory in KV cache|^max_seq_len is not specified, using inferred value|^Using Sampler: \w+|^Max KV cache (?:blocks|pages) per sequence: \d+|^Max tokens in paged KV cache: \d+|^Number of tokens per block: \d+|^cache_transceiver is (?:disabled|enabled)|^Memory (?:used after loading model weights|dynamically allocated during inference|used outside torch)/,
   },
   {
     id: 'autotune',
@@ -130,7 +153,8 @@ const signatures: Signature[] = [
     id: 'autotune_warmup',
     kind: 'phase',
     phase: 'autotune',
-    re: /^Running autotuner warmup|^(?:\[Autotuner\] )?Cache size after warmup is \d+/,
+    // (mid-2025 wording: `Run autotuning warmup for batch size=%d`, `Autotuner Cache size after warmup %d`)
+    re: /^Running autotuner warmup|^Run autotuning warmup for batch size=\d+|^(?:\[Autotuner\] |Autotuner )?Cache size after warmup (?:is )?\d+/,
   },
   {
     id: 'cuda_graph',
@@ -290,6 +314,54 @@ const signatures: Signature[] = [
     re: /^Encountered an error in forward function: /,
   },
   {
+    // TensorRT's warning from createInferRuntime, which TllmRuntime's constructor calls right before it deserializes
+    // the engine, when another runtime or builder of the process set the global logger first (`The logger passed
+    // into createInferRuntime differs from one already provided for an existing builder, runtime, or refitter. …`)
+    id: 'runtime_create',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'createInferRuntime',
+    re: /^The logger passed into createInferRuntime differs/,
+  },
+  {
+    // plugins/ncclPlugin/allreducePlugin.cpp AllreducePlugin::initialize → initGroupTopology → setGroupTopology:
+    // `Detecting local TP group for rank %d`, then `TP group is intra-node for rank %d` or `Found inter-node TP
+    // group for rank %d`. TensorRT initialises an engine's plugins while deserializeCudaEngine builds it, so in the
+    // TensorRT flow these come between `Loaded engine size` and `Inspecting the engine`: loading. (The PyTorch
+    // flow's all-reduce op, thop/allreduceOp.cpp, prints them at its first use, later: a phase only moves forward.)
+    id: 'plugin_tp_group',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'TP group',
+    re: /^Detecting local TP group for rank \d+|^TP group is intra-node for rank \d+|^Found inter-node TP group for rank \d+/,
+  },
+  {
+    // A native stack through a plugin's initialize() (IPluginV2::initialize, which TensorRT calls as it builds the
+    // engine from its serialized form: `tensorrt_llm::plugins::AllreducePlugin::initialize() + 204` under
+    // libnvinfer's frames): it died while the engine was being deserialized
+    id: 'frame_plugin_initialize',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'tensorrt_llm::plugins::',
+    re: /tensorrt_llm::plugins::\w+::initialize\(\)/,
+  },
+  {
+    // common/tllmException.cpp: TLLM_CHECK / TLLM_CHECK_WITH_INFO throw a TllmException whose what() is
+    // `[TensorRT-LLM][ERROR] Assertion failed: <check or info> (<file>:<line>)`; whoever catches it and prints
+    // it quotes that text (a host program's `Unhandled exception in …, what(): [TensorRT-LLM][ERROR] Assertion
+    // failed: …`, the backend's model table). The rules above take the forward step's and Triton's own quotes
+    // first; any other is the check that stopped the step it was in.
+    id: 'tllm_assertion',
+    kind: 'failure',
+    lit: 'Assertion failed',
+    // (not a request's error that a caller quotes with the forward step's words: that step goes on)
+    // (the quoted `[TensorRT-LLM][ERROR] ` is read as the line's frame where it starts the message: `what():  […`)
+    re: /^(?!.*Encountered an error in forward)(?:.*?\[TensorRT-LLM\]\[ERROR\] )?Assertion failed: (.*)$/,
+  },
+  {
     // runtime/tllmRuntime.cpp TllmRuntime::TllmRuntime: makes the TensorRT runtime (createInferRuntime) and
     // deserializes the engine into it (the model's weights are in the engine); a native stack through it (a
     // segfault's backtrace) died while the engine was being loaded
@@ -365,6 +437,17 @@ function tritonSignatures(): Signature[] {
       kind: 'phase',
       phase: 'args',
       re: /^"?(?:loading: [\w.-]+:\d+"?$|AsyncLoad\(\) '|TRITONBACKEND_ModelInstanceInitialize: |Starting Python backend stub: |Creating instance [\w.-]+ on )|^\| *(?:Model|Backend|Repository Agent) +\| +(?:Version|Path) +\| +(?:Status|Config|Args) +\|$/,
+    },
+    {
+      // The backends table src/server.cc prints once the repository's loads have ended (`| Backend | Path | Config
+      // |`): Triton loads a backend's library only for a model that uses it (backend_model.cc TritonModel::Create
+      // → TritonBackendManager::CreateBackend), so a `tensorrtllm` row says the engine's model was being loaded;
+      // whether it loaded only the models table below says
+      id: 'triton_backend_row',
+      kind: 'phase',
+      phase: 'loading_weights',
+      lit: 'libtriton_tensorrtllm',
+      re: /^\|? *tensorrtllm +\| +\S*libtriton_tensorrtllm\.so +\|/,
     },
     {
       id: 'triton_engine_loaded',
@@ -468,12 +551,13 @@ function tritonSignatures(): Signature[] {
   ];
 }
 
-// Triton's own source files in a glog record (core and server repositories, the python backend), its container
+// Triton's own source files in a glog record (core and server repositories, the python backend; the record's stamp
+// with the year where glog 0.6+ prints it, `I20240227 08:25:18.989490 …`), its container
 // banner, command and model table: Triton serves any backend, so these say little by themselves (a log of Triton
 // alone is read as the TensorRT-LLM family's; a vLLM backend's own lines outweigh them). Its tensorrtllm backend
 // (its library, tensorrtllm_backend's launch script) says TensorRT-LLM; a line about its vllm backend says nothing.
 const TRITON_FILE =
-  /(?:^|[\s|>"])[IWEF]\d{4} [\d:.]+ +\d+ (?:model_lifecycle|model_repository_manager|server|grpc_server|http_server|pinned_memory_manager|cuda_memory_manager|backend_model|backend_model_instance|backend_manager|backend_factory|python_be|pb_stub|stub_launcher|tritonserver|metrics|model_config_utils|ensemble_scheduler|shared_library|model_instance_state|\w+_backend_factory)\.(?:cc|h):\d+\] /;
+  /(?:^|[\s|>"])[IWEF](?:\d{4})?\d{4} [\d:.]+ +\d+ (?:model_lifecycle|model_repository_manager|server|grpc_server|http_server|pinned_memory_manager|cuda_memory_manager|backend_model|backend_model_instance|backend_manager|backend_factory|python_be|pb_stub|stub_launcher|tritonserver|metrics|model_config_utils|ensemble_scheduler|shared_library|model_instance_state|\w+_backend_factory)\.(?:cc|h):\d+\] /;
 const TRITON_OTHER =
   /== Triton Inference Server ==|(?:^|[$#] +)(?:\S*\/)?tritonserver +--|^\|? *[\w.-]+ +\| \d+ +\| (?:READY|UNAVAILABLE)|\/opt\/tritonserver\/|libtriton_\w+\.so/;
 const TRITON_TRTLLM = /libtriton_tensorrtllm|backends\/tensorrtllm\/|\blaunch_triton_server\.py\b/;

@@ -41,6 +41,13 @@ export interface Signature {
    * (engine-source catalog, catalog-match.ts classifyRaise) classes it before the wording rules do.
    */
   raised?: boolean;
+  /**
+   * For failure lines that relay a failure another process may have reported already (a launcher's "the child
+   * failed to start" after the child's own traceback, a client's error for a call the server died in): the phase
+   * the failure implies, unless an earlier failure of the launch was placed (the child's own lines said where it
+   * died). With no earlier failure, or none placed, it marks the phase as `phase` would.
+   */
+  phaseIfUnplaced?: Phase;
   /** For launch anchors: strong anchors are the engine's own "I am starting" line. */
   strong?: boolean;
   /**

@@ -117,7 +117,9 @@ const TGI =
 const LLAMACPP = /^(\d+)\.(\d{2})\.(\d{3})\.(\d{3}) ([IWEDT]) /;
 const PYLOG =
   /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:[,.]\d+)? (?:- [\w.]+ - )?(DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::| -)? /;
-const GLOG = /^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.\d+\s+\d+ [\w.-]+:\d+\] /;
+// glog's prefix, `Lmmdd hh:mm:ss.uuuuuu threadid file:line] `; glog 0.6+ (logging.cc, FLAGS_log_year_in_prefix, on by
+// default) writes the year too: `I20240227 08:25:18.989490 35588 grpc_server.cc:2495] ` (Triton's builds of 2024)
+const GLOG = /^([IWEF])(\d{4})?(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.\d+\s+\d+ [\w.-]+:\d+\] /;
 /** A vLLM frame cut at the left by a paste: `[multiproc_executor.py:492] msg`. */
 const FILE_ONLY = /^\[?[\w./-]+\.py:\d+\] /;
 const UVICORN = /^(INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE):\s/;
@@ -465,7 +467,8 @@ function readFrame(line: LogLine, rest: string, ctx: PrefixContext): LogFrame | 
     frame = 'pylog';
   } else if ((m = GLOG.exec(rest))) {
     line.level = LEVEL_WORD[m[1]!] ?? null;
-    line.ts = utc(ctx.year, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+    if (m[2] !== undefined) ctx.year = Number(m[2]);
+    line.ts = utc(ctx.year, +m[3]!, +m[4]!, +m[5]!, +m[6]!, +m[7]!);
     rest = rest.slice(m[0].length);
     frame = 'glog';
   } else if ((m = LEVEL_PID.exec(rest))) {

@@ -384,6 +384,12 @@ export class LaunchBuilder {
     }
   }
 
+  /** The same, keeping the message: a cut traceback's class told by its innermost frame (frames/cut-class.ts). */
+  refineClass(line: number, cls: FailureClass): void {
+    const c = this.candidates.find((x) => x.line === line);
+    if (c) this.refineFailure(line, cls, c.message);
+  }
+
   /** An exception's message came on a later line (pydantic's wrapped error): its class is read again from it. */
   reclassify(line: number, cls: FailureClass, message: string): void {
     if (this.ray !== null) for (const n of this.ray.nodes) n.b.reclassify(line, cls, message);

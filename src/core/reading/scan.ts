@@ -585,9 +585,7 @@ export abstract class LineScanner {
       fold(run.gen, genN, R[S.genLast]!, R[S.genPeak]!);
       const nSeries = R[S.nSeries]!;
       if (nSeries > 0) {
-        const tri = w.series(nSeries);
-        const ts = run.series as TimeSeries;
-        for (let i = 0; i < tri.length; i += 3) ts.addSum(tri[i]!, tri[i + 1]!, tri[i + 2]!);
+        (run.series as TimeSeries).addSums(w.series(nSeries));
       }
       const genTps = R[S.genPeak]!;
       if (run.peak === null || genTps > (run.peak.genTps ?? -1)) {

@@ -6,6 +6,7 @@
 import { classifyExceptionType, classifyFailureText } from '../base/failure-class.js';
 import type { FailureClass, LogLine, Phase } from '../base/types.js';
 import { phaseRank } from '../base/types.js';
+import { cutCallClass, cutFrameClass } from '../engines/frames/cut-class.js';
 import {
   type FrameEngine,
   type FramePhase,
@@ -53,6 +54,7 @@ const SERVING_FRAME =
 // CPython's faulthandler (Python/traceback.c dump_frame) prints its stack dump on a fatal signal with no comma
 // before `in`: `  File "…/scheduler.py", line 1257 in process_batch_result_decode`.
 const FILE_LINE = /^\s*File ["“”'](.*?)["“”'], line \d+,? in (\S+)/;
+const FAULTHANDLER_FRAME = /^\s*File ["“”'].*?["“”'], line \d+ in \S+\s*$/;
 /**
  * Other libraries' frames that still tell the phase (catalog README §5): torch.compile at work (not the
  * runtime wrappers a compiled model runs through while serving) and CUDA graph capture (not replay).
@@ -359,6 +361,7 @@ export class TracebackTracker {
       this.outer = [];
       if (!this.open) {
         this.lastRaise = null;
+        this.cutClass = null;
         this.opened = line.no;
         this.frame = null;
         this.call = null;
@@ -431,6 +434,7 @@ export class TracebackTracker {
         // line or a blank line of the frame above, which set sawFrames without opening it).
         this.open = true;
         this.lastRaise = null;
+        this.cutClass = null;
         this.opened = line.no;
         this.start = line.no;
         this.startText = line.text;
@@ -502,6 +506,12 @@ export class TracebackTracker {
   lastRaise: { type: string; text: string } | null = null;
 
   /**
+   * The class the innermost frame read so far shows when the file cuts the traceback before its exception
+   * (frames/cut-class.ts; `other` for a faulthandler dump): the caller refines the cut traceback's class by it.
+   */
+  cutClass: FailureClass | null = null;
+
+  /**
    * A phase for the caller to take: a request handler's traceback (serving), or the innermost frame's phase
    * of a traceback that ended without its exception line (cut by the file or by another line).
    */
@@ -521,6 +531,7 @@ export class TracebackTracker {
     if (call && this.frameEngine !== null && !FILE_LINE.test(msg)) {
       const phase = lookupCall(this.frameEngine, call[1]!);
       this.call = phase === null ? null : { phase, weak: false, no: line.no, ts: line.ts, text: line.text };
+      this.cutClass = cutCallClass(this.frameEngine, call[1]!) ?? this.cutClass;
     }
     // vLLM (and SGLang's copy) distributed/device_communicators/pynccl.py PyNcclCommunicator.__init__ reaches NCCL
     // only through pynccl_wrapper.py NCCLLibrary.NCCL_CHECK, `raise RuntimeError(f"NCCL error: {error_str}")`: a
@@ -544,6 +555,13 @@ export class TracebackTracker {
     else if (CLIENT_FRAME.test(f[1]!)) this.clientFrames = true;
     this.call = null;
     this.frameEngine = frameEngine(f[1]!);
+    // Python's faulthandler (traceback.c dump_frame) prints `File "…", line N in fn`, no comma: a dump after a
+    // fatal signal (`Fatal Python error: …`) or a timer, no exception: what killed the process is no Python error
+    this.cutClass = FAULTHANDLER_FRAME.test(msg)
+      ? 'other'
+      : this.frameEngine === null
+        ? null
+        : cutFrameClass(this.frameEngine, f[1]!, f[2]!);
     const v = readFrame(f[1]!, f[2]!, this.outer);
     this.outer.push(f[2]!);
     if (v === null || v === 'relay' || (v.weak && this.frame !== null)) return;

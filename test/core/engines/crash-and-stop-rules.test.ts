@@ -66,6 +66,15 @@ describe('failure classes', () => {
     ])
       assert.equal(classifyFailureText(t), 'cuda_error', t);
   });
+
+  it("read an MPI call between ranks that failed (TensorRT-LLM's MPICHECK, common/mpiUtils.cpp) as nccl", () => {
+    assert.equal(
+      classifyFailureText(
+        "Assertion failed: Failed: MPI error /src/cpp/tensorrt_llm/common/mpiUtils.cpp:211 '6'",
+      ),
+      'nccl',
+    );
+  });
 });
 
 describe('crash lines of other shapes', () => {

@@ -307,6 +307,26 @@ describe("generic reader: TGI's relatives, llama-box, LMDeploy, Dynamo (issue 22
     assert.equal(l?.outcome, 'serving');
   });
 
+  it("text-embeddings-inference's start: its download and model backend load, then `Ready` once it serves", () => {
+    const start = [
+      '2024-05-01T10:00:01.000000Z  INFO download_artifacts: text_embeddings_core::download: core/src/download.rs:20: Starting download',
+      '2024-05-01T10:00:03.000000Z  INFO download_artifacts: text_embeddings_core::download: core/src/download.rs:37: Model artifacts downloaded in 2.1s',
+      '2024-05-01T10:00:03.500000Z  INFO text_embeddings_router: router/src/lib.rs:241: Starting model backend',
+      '2024-05-01T10:00:06.000000Z  INFO text_embeddings_backend_candle: backends/candle/src/lib.rs:124: Starting FlashBert model on Cuda(CudaDevice(DeviceId(1)))',
+    ];
+    const loading = read(start);
+    assert.equal(loading.engine, 'other');
+    assert.equal(loading.l?.outcome, 'in_progress');
+    assert.equal(loading.l?.phase, 'loading_weights');
+    const ready = read([
+      ...start,
+      '2024-05-01T10:00:09.000000Z  INFO text_embeddings_router: router/src/lib.rs:257: Warming up model',
+      '2024-05-01T10:00:10.000000Z  INFO text_embeddings_router::http::server: router/src/http/server.rs:1555: Starting HTTP server: 0.0.0.0:80',
+      '2024-05-01T10:00:10.000000Z  INFO text_embeddings_router::http::server: router/src/http/server.rs:1556: Ready',
+    ]);
+    assert.equal(ready.l?.outcome, 'ready');
+  });
+
   it("llama-box's request-id lines name it, and a model request answered 200 is serving", () => {
     const { r, l, engine } = read([
       '01.02.003.004 I srv        log_server_request: rid 111 | POST /v1/completions 10.0.0.9:50000',

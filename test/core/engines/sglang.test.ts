@@ -387,3 +387,161 @@ describe('SGLang: the router, torch.compile and the diffusion server', () => {
     assert.notEqual(l.phase, 'loading_weights');
   });
 });
+
+describe('SGLang: the KV pool does not fit', () => {
+  it("kv_cache_configurator.py's raise, cut after its first sentence, is an OOM while sizing the KV cache", () => {
+    const l = last(
+      [
+        sgl('Load weight end. quant=fp8, avail mem=12.25 GB, mem usage=125.65 GB.'),
+        'ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.9.',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'kv_cache');
+    assert.equal(l.failure?.class, 'oom');
+  });
+});
+
+describe('SGLang: graph capture and GPU faults', () => {
+  it('a piecewise CUDA graph failure before the server is up is the startup capture; its init traceback keeps it', () => {
+    const l = last(
+      [
+        sgl('Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=60.00 GB'),
+        sgl("Piecewise CUDA Graph failed with error: 'Ctx' object has no attribute 'n'", 'TP1'),
+        sgl('Scheduler hit an exception: Traceback (most recent call last):', 'TP1'),
+        `  File "${pkg}/managers/scheduler.py", line 700, in init_tp_model_worker`,
+        '    self.tp_worker = TpModelWorker(**worker_kwargs)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'cuda_graph');
+  });
+
+  it("a traceback cut at the model worker's construction shows only its first step begun (dist_init)", () => {
+    const l = last(
+      [
+        sgl('Scheduler hit an exception: Traceback (most recent call last):'),
+        `  File "${pkg}/managers/scheduler.py", line 700, in init_tp_model_worker`,
+        '    self.tp_worker = TpModelWorker(**worker_kwargs)',
+        `  File "${pkg}/managers/tp_worker.py", line 262, in __init__`,
+        '    self._init_model_runner()',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'dist_init');
+  });
+
+  it("the CUDA driver starting a GPU coredump is a kernel fault: cuda_error over the scheduler's cut traceback", () => {
+    const l = last(
+      [
+        sgl(
+          'Decode batch, #running-req: 3, #token: 900, token usage: 0.01, gen throughput (token/s): 80.00, #queue-req: 0',
+        ),
+        'Starting GPU coredump generation, set the CUDA_COREDUMP_SHOW_PROGRESS environment variable to 1 to enable more detailed output',
+        sgl('Scheduler hit an exception: Traceback (most recent call last):'),
+        `  File "${pkg}/managers/scheduler.py", line 2353, in run_scheduler_process`,
+        '    scheduler.event_loop_overlap()',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+  });
+});
+
+describe('SGLang: requests before the ready line', () => {
+  it("a client's POST to the OpenAI API answered is a request served, not the warm-up (which posts to /generate)", () => {
+    const l = last(
+      [
+        '[2026-03-01 10:00:01] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)',
+        '[2026-03-01 10:00:02] INFO:     10.0.0.1:5000 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'serving');
+    const w = last(
+      [
+        '[2026-03-01 10:00:01] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)',
+        '[2026-03-01 10:00:02] INFO:     127.0.0.1:5000 - "POST /generate HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(w.phase, 'warmup');
+  });
+
+  it('a fragment of metrics scrapes only shows the server up and answering: ready, not serving', () => {
+    const l = last(
+      [
+        '[2026-03-01 10:00:02] INFO:     10.0.0.4:41646 - "GET /metrics HTTP/1.1" 200 OK',
+        '[2026-03-01 10:00:17] INFO:     10.0.0.4:41647 - "GET /metrics HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'ready');
+  });
+
+  it("a piecewise graph failure that opens the fragment, then the event loop's traceback: a crash while serving", () => {
+    const l = last(
+      [
+        sgl('Piecewise CUDA Graph failed with error: Tensor match failed', 'TP6'),
+        sgl('Scheduler hit an exception: Traceback (most recent call last):', 'TP6'),
+        `  File "${pkg}/managers/scheduler.py", line 3811, in run_scheduler_process`,
+        '    scheduler.run_event_loop()',
+        `  File "${pkg}/managers/scheduler.py", line 1567, in event_loop_overlap`,
+        '    batch_result = self.run_batch(batch)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+});
+
+describe('SGLang: a request refused for its length', () => {
+  it("validate_input_length's error shows a request reached the scheduler: serving, whatever a cut traceback after it shows", () => {
+    const l = last(
+      [
+        sgl(
+          'Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens). Use a shorter input or enable --allow-auto-truncate.',
+          'TP5',
+        ),
+        sgl('Scheduler hit an exception: Traceback (most recent call last):', 'TP5'),
+        `  File "${pkg}/managers/scheduler.py", line 1796, in run_scheduler_process`,
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+});
+
+describe('SGLang: a PD prefill server', () => {
+  it('its prefill batch line (#unbootstrapped-req / #transferring-req) is a batch served', () => {
+    const l = last(
+      [
+        sgl(
+          'Prefill batch. #new-seq: 1, #new-token: 1, #cached-token: 0, token usage: 0.00, #unbootstrapped-req: 0, #queue-req: 0, #transferring-req: 0, input throughput (token/s): 0.10',
+        ),
+        '[2026-03-01 10:00:08] INFO:     10.0.0.1:29496 - "GET /health HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'serving');
+  });
+});
+
+describe('SGLang: ranks that load at their own pace', () => {
+  const bar = (n: number) =>
+    `Loading safetensors checkpoint shards:  ${Math.round((n / 10) * 100)}% Completed | ${n}/10 [00:0${n}<00:01,  2.00it/s]`;
+  it("one rank's Load weight end while another rank's shard bar is short of its total: still loading", () => {
+    const l = last(
+      [bar(6), sgl('Load weight end. type=X, dtype=torch.bfloat16, avail mem=58.12 GB', 'TP7'), bar(7)].join(
+        '\n',
+      ),
+    );
+    assert.equal(l.phase, 'loading_weights');
+  });
+  it('once that bar completes the weights are in', () => {
+    const l = last(
+      [
+        bar(6),
+        sgl('Load weight end. type=X, dtype=torch.bfloat16, avail mem=58.12 GB', 'TP7'),
+        bar(9),
+        bar(10),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'weights_loaded');
+  });
+});

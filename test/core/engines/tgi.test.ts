@@ -353,3 +353,156 @@ describe('TGI: where its errors fall (launcher main.rs, router, interceptor.py)'
     assert.equal(l.outcome, 'crashed');
   });
 });
+
+describe('TGI (issue 22): the launcher, router and shard lines of real pastes', () => {
+  const launcher = (s: number, level: string, msg: string) =>
+    at(s, level, `text_generation_launcher: ${msg}`);
+
+  it('`Starting Webserver` and the router asking the hub come after the shards are ready, before warm-up', () => {
+    const start = last([
+      launcher(1, 'INFO', 'Shard 0 ready in 11.8s'),
+      launcher(2, 'INFO', 'Starting Webserver'),
+    ]);
+    assert.equal(start.phase, 'weights_loaded');
+    // launcher/src/main.rs spawn_webserver; router/src/main.rs get_model_info (0.9–1.x)
+    const hub = last([
+      launcher(2, 'INFO', 'Starting Webserver'),
+      at(
+        3,
+        'INFO',
+        'text_generation_router: router/src/main.rs:346: Serving revision 0123abcd of model org/m',
+      ),
+    ]);
+    assert.equal(hub.phase, 'weights_loaded');
+    const revision = last([
+      launcher(2, 'INFO', 'Starting Webserver'),
+      at(3, 'WARN', 'text_generation_router: router/src/main.rs:356: `--revision` is not set'),
+      at(
+        3,
+        'WARN',
+        'text_generation_router: router/src/main.rs:357: We strongly advise to set it to a known supported commit.',
+      ),
+    ]);
+    assert.equal(revision.phase, 'weights_loaded');
+    const warm = last([
+      launcher(2, 'INFO', 'Starting Webserver'),
+      at(4, 'INFO', 'text_generation_router: router/src/main.rs:212: Warming up model'),
+    ]);
+    assert.equal(warm.phase, 'warmup');
+  });
+
+  it('a caught CUDA-graph warm-up failure alone is the capture step, still going', () => {
+    const l = last([
+      launcher(1, 'ERROR', 'Decode cuda graph warmup failed'),
+      'Traceback (most recent call last):',
+      '  File "/opt/conda/bin/text-generation-server", line 8, in <module>',
+      '    sys.exit(app())',
+    ]);
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'cuda_graph');
+  });
+
+  it("a shard that failed to start takes the phase its own error shows: the torch.distributed store's port", () => {
+    const l = last([
+      'RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).',
+      ' rank=0',
+      launcher(3, 'ERROR', 'Shard 0 failed to start'),
+      launcher(3, 'INFO', 'Shutting down shards'),
+      'Error: ShardCannotStart',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'dist_init');
+    assert.equal(l.failure?.class, 'port_in_use');
+    // without one, `failed to start` says the shard was loading
+    assert.equal(last([launcher(3, 'ERROR', 'Shard 0 failed to start')]).phase, 'loading_weights');
+  });
+
+  it("a request the router could not send to the shard's socket: the shard is gone, the server died serving", () => {
+    const l = last([
+      '{"timestamp":"2025-08-29T14:40:17.288163Z","level":"ERROR","message":"Request failed during generation: Server error: error trying to connect: No such file or directory (os error 2)","target":"text_generation_router_v3::backend","filename":"backends/v3/src/backend.rs","line_number":546}',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.failure?.class, 'other');
+  });
+
+  it("the download step's conversion lines, the shard's model-code imports and the router's config reads", () => {
+    const dl = last([
+      at(
+        1,
+        'INFO',
+        'download: text_generation_launcher: Convert /data/m/pytorch_model-00001-of-00002.bin to /data/m/model-00001-of-00002.safetensors.',
+      ),
+      at(9, 'INFO', 'download: text_generation_launcher: Convert: [1/2] -- Took: 0:00:40.570538'),
+    ]);
+    assert.equal(dl.phase, 'loading_weights');
+    assert.equal(
+      last([
+        launcher(1, 'INFO', 'weights_cache_override is set to Some("/data/m").'),
+        launcher(1, 'INFO', 'Skipping download.'),
+      ]).phase,
+      'loading_weights',
+    );
+    const imports = last([
+      ...ARGS,
+      launcher(
+        2,
+        'WARN',
+        'Could not import Flash Attention enabled models: Flash Attention V2 is not installed.',
+      ),
+      at(2, 'WARN', "shard-manager: text_generation_launcher: We're not using custom kernels."),
+    ]);
+    assert.equal(imports.phase, 'loading_weights');
+    const router = last([
+      launcher(3, 'INFO', 'Starting Webserver'),
+      at(4, 'INFO', 'text_generation_router::server: router/src/server.rs:1716: Using config Some(Mistral)'),
+      at(
+        4,
+        'WARN',
+        'text_generation_router::server: router/src/server.rs:1879: Invalid hostname, defaulting to 0.0.0.0',
+      ),
+    ]);
+    assert.equal(router.phase, 'weights_loaded');
+  });
+
+  it("the router client's error in the warm-up call: a crash in warm-up, unless the shard's traceback placed it", () => {
+    const client = (s: number) =>
+      at(
+        s,
+        'ERROR',
+        'warmup{max_input_length=500 max_prefill_tokens=550 max_total_tokens=13107 max_batch_size=None}:warmup: text_generation_client: router/client/src/lib.rs:46: Server error: CANCELLED',
+      );
+    const warm = last([launcher(2, 'INFO', 'Starting Webserver'), client(5)]);
+    assert.equal(warm.outcome, 'crashed');
+    assert.equal(warm.phase, 'warmup');
+    const capture = last([
+      '  File "/opt/conda/lib/python3.10/site-packages/torch/cuda/graphs.py", line 82, in capture_end',
+      '    super().capture_end()',
+      'RuntimeError: CUDA error: out of memory',
+      client(6),
+      client(6),
+    ]);
+    assert.equal(capture.phase, 'cuda_graph');
+    assert.equal(capture.failure?.class, 'oom');
+  });
+
+  it("the batching task's own report that the shard's socket is gone is a crash while serving", () => {
+    const l = last([
+      at(
+        7,
+        'ERROR',
+        'batch{batch_size=1}:prefill:clear_cache{batch_id=Some(81)}:clear_cache{batch_id=Some(81)}: text_generation_client: router/client/src/lib.rs:33: Server error: error trying to connect: Connection refused (os error 111)',
+      ),
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it("a request span pasted without its time is TGI's router serving", () => {
+    const l = last([
+      'INFO generate{parameters=GenerateParameters { best_of: Some(1), temperature: Some(0.2), max_new_tokens: 48, stop: ["\\n}"] } total_time="667ms"',
+    ]);
+    assert.equal(l.engine, 'tgi');
+    assert.equal(l.phase, 'serving');
+  });
+});

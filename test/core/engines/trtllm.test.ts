@@ -389,3 +389,119 @@ describe('TensorRT-LLM: native stacks, sticky CUDA errors, the worker request lo
     assert.equal(l.phase, 'serving');
   });
 });
+
+describe('TensorRT-LLM (issue 22): the C++ runtime loading an engine, and its checks quoted by others', () => {
+  const cpp = (msg: string, level = 'INFO') => `[TensorRT-LLM][${level}] ${msg}`;
+  const READ = [
+    cpp('TRTGptModel maxNumSequences: 256'),
+    cpp('Loaded engine size: 922 MiB'),
+    cpp('Loaded engine size: 922 MiB'),
+  ];
+
+  it("the all-reduce plugin's topology is the engine being deserialized; the engine inspection comes once it is in", () => {
+    const plugins = last([
+      ...READ,
+      cpp('Detecting local TP group for rank 0'),
+      cpp('TP group is intra-node for rank 0'),
+    ]);
+    assert.equal(plugins.outcome, 'in_progress');
+    assert.equal(plugins.phase, 'loading_weights');
+    const inspected = last([
+      ...READ,
+      cpp('Detecting local TP group for rank 0'),
+      cpp('Inspecting the engine to identify potential runtime issues...'),
+      cpp(
+        "The profiling verbosity of the engine does not allow this analysis to proceed. Re-build the engine with 'detailed' profiling verbosity to get more diagnostics.",
+      ),
+    ]);
+    assert.equal(inspected.phase, 'weights_loaded');
+  });
+
+  it("the C++ flow's steps: parameters read, schedulers made, the execution context and buffers, the KV pools", () => {
+    const params = last([
+      cpp('max_beam_width is not specified, will use default value of 1', 'WARNING'),
+      cpp('lora_cache_max_adapter_size not set, defaulting to 64', 'WARNING'),
+      cpp('Parameter max_draft_len cannot be read from json:', 'WARNING'),
+      cpp('Capacity Scheduler Policy: GUARANTEED_NO_EVICT'),
+      cpp(
+        'The logger passed into createInferRuntime differs from one already provided for an existing builder, runtime, or refitter. Uses of the global logger, returned by nvinfer1::getLogger(), will return the existing value.',
+      ),
+    ]);
+    assert.equal(params.engine, 'trtllm');
+    assert.equal(params.phase, 'loading_weights');
+    const buffers = last([
+      cpp(
+        '[MemUsageChange] TensorRT-managed allocation in IExecutionContext creation: CPU +0, GPU +0, now: CPU 0, GPU 6678 (MiB)',
+      ),
+      cpp('[MemUsageChange] Allocated 43.29 MB GPU memory for runtime buffers.'),
+      cpp('[MemUsageChange] Allocated 180.30 MB GPU memory for decoder.'),
+    ]);
+    assert.equal(buffers.phase, 'weights_loaded');
+    const pools = last([
+      cpp('[MemUsageChange] Allocated 180.30 MB GPU memory for decoder.'),
+      cpp(
+        'Memory usage when calculating max tokens in paged kv cache: total: 79.10 GiB, available: 70.48 GiB',
+      ),
+      cpp('Number of blocks in KV cache primary pool: 4060'),
+    ]);
+    assert.equal(pools.phase, 'kv_cache');
+  });
+
+  it("a native stack through a plugin's initialize() died deserializing the engine; an MPI check is the ranks' communication", () => {
+    const l = last([
+      "terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'",
+      "  what():  [TensorRT-LLM][ERROR] Assertion failed: Failed: MPI error /src/cpp/tensorrt_llm/common/mpiUtils.cpp:211 '6' (/src/cpp/tensorrt_llm/common/mpiUtils.cpp:211)",
+      '1       0x7f00000001 tensorrt_llm::common::throwRuntimeError(char const*, int, std::string const&) + 82',
+      '2       0x7f00000002 tensorrt_llm::plugins::AllreducePlugin::initialize() + 204',
+      '3       0x7f00000003 /usr/local/lib/python3.10/dist-packages/tensorrt_libs/libnvinfer.so.10(+0x108c6e5) [0x7f00000003]',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.class, 'nccl');
+  });
+
+  it("a check's exception quoted by a host program is a failure; a forward step's request error is not", () => {
+    const host = last([
+      cpp('Max tokens in paged KV cache: 128. Allocating 16777216 bytes.'),
+      '20240806 09:33:16.023000 UTC 10952 ERROR Unhandled exception in /inferences/server/loadmodel, what(): [TensorRT-LLM][ERROR] Assertion failed: maxTokensInPagedKvCache must be large enough',
+    ]);
+    assert.equal(host.outcome, 'crashed');
+    assert.equal(host.phase, 'kv_cache');
+    const request = last([
+      VERSION,
+      py('Model init total -- 55.0s'),
+      'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+      cpp(
+        'Encountered an error in forward function: [TensorRT-LLM][ERROR] Assertion failed: too many tokens (/src/x.cpp:1)',
+        'ERROR',
+      ),
+    ]);
+    assert.notEqual(request.outcome, 'crashed');
+  });
+
+  it("Triton's glog records with the year, and its backends table", () => {
+    const ready = last([
+      'WARNING: Logging before InitGoogleLogging() is written to STDERR',
+      'I20240227 08:25:18.989490 35588 grpc_server.cc:2495] Started GRPCInferenceService at 0.0.0.0:8001',
+    ]);
+    assert.equal(ready.engine, 'trtllm');
+    assert.equal(ready.outcome, 'ready');
+    // src/server.cc's backends table: a backend is loaded only for a model that uses it
+    const backends = last([
+      '| python      | /opt/tritonserver/backends/python/libtriton_python.so           | {} |',
+      '| tensorrtllm | /opt/tritonserver/backends/tensorrtllm/libtriton_tensorrtllm.so | {} |',
+      '+-------------+-----------------------------------------------------------------+----+',
+    ]);
+    assert.equal(backends.engine, 'trtllm');
+    assert.equal(backends.phase, 'loading_weights');
+  });
+
+  it("the autotuner's warm-up in its mid-2025 wording is autotune", () => {
+    const l = last([
+      VERSION,
+      py('Run autotuning warmup for batch size=1'),
+      py('Autotuner Cache size after warmup 112'),
+    ]);
+    assert.equal(l.phase, 'autotune');
+  });
+});

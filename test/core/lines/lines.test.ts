@@ -243,3 +243,21 @@ describe('engine frames whose stamp the paste took out', () => {
     assert.deepEqual(read(bare), read(stamped));
   });
 });
+
+describe('glog records', () => {
+  it('read the same with the year glog 0.6+ writes (`I20240227 …`): level, time, message', () => {
+    const old = line(
+      'I0227 08:25:18.989490 35588 grpc_server.cc:2495] Started GRPCInferenceService at 0.0.0.0:8001',
+    );
+    const year = parseLine(
+      'I20240227 08:25:18.989490 35588 grpc_server.cc:2495] Started GRPCInferenceService at 0.0.0.0:8001',
+      1,
+      0,
+      { year: 2026 },
+    );
+    assert.equal(year.frame, 'glog');
+    assert.equal(year.msg, old.msg);
+    assert.equal(year.level, 'info');
+    assert.equal(year.ts, Date.UTC(2024, 1, 27, 8, 25, 18) / 1000);
+  });
+});

@@ -27,6 +27,9 @@ function catalog(engine: string): { frames: CatalogFrame[]; relay_frames: Catalo
 const OVERRIDDEN: Record<string, string> = {
   'vllm kernel_warmup.py kernel_warmup': 'warmup',
   'vllm deep_gemm_warmup.py deep_gemm_warmup': 'warmup',
+  // the model worker's construction: its first step (gen-frame-phases.mjs OVERRIDES)
+  'sglang scheduler.py Scheduler.init_tp_model_worker': 'dist_init',
+  'sglang tp_worker.py TpModelWorker._init_model_runner': 'dist_init',
 };
 
 /** A concrete name for a glob (`models/*.py` → `models/x.py`, `*_weights_iterator` → `x_weights_iterator`). */

@@ -105,12 +105,12 @@ export const SGLANG_FRAMES: readonly FrameRule[] = [
   ['models/*.py', 'load_weights', 'loading_weights'],
   // *.process_weights_after_loading: quantization post-processing of loaded weights
   ['layers/quantization/*.py', 'process_weights_after_loading', 'loading_weights'],
-  // Scheduler.init_tp_model_worker: constructs TpModelWorker/ModelRunner (dist init + load in <=v0.5.x)
-  ['scheduler.py', 'init_tp_model_worker', 'loading_weights'],
+  // override: Scheduler.init_tp_model_worker: constructs TpModelWorker/ModelRunner, whose first step is
+  ['scheduler.py', 'init_tp_model_worker', 'dist_init'],
   // Scheduler.maybe_init_draft_worker: speculative draft model load
   ['scheduler.py', 'maybe_init_draft_worker', 'loading_weights'],
-  // TpModelWorker._init_model_runner: ModelRunner construction
-  ['tp_worker.py', '_init_model_runner', 'loading_weights'],
+  // override: TpModelWorker._init_model_runner: ModelRunner construction, torch.distributed init first
+  ['tp_worker.py', '_init_model_runner', 'dist_init'],
   // ModelRunnerKVCacheMixin.init_memory_pool: v0.5.x: KV/req pool sizing and allocation
   ['model_runner_kv_cache_mixin.py', 'init_memory_pool', 'kv_cache'],
   // ModelRunnerKVCacheMixin.profile_max_num_token: v0.5.x: tokens that fit in free memory

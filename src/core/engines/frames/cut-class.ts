@@ -1,0 +1,50 @@
+/**
+ * The failure class a traceback cut before its exception line still shows (issue 22): the innermost frame of
+ * the engine's own code, or the step its code line calls, when every raise the source has there is of one kind.
+ * The class the cut traceback otherwise gets is `python_exception` (no type, no message); these rows name
+ * what the engine's source raises at that step.
+ */
+import type { FailureClass } from '../../base/types.js';
+import type { FrameEngine } from './index.js';
+
+/** [file suffix (basename or `dir/file.py`), bare function name or `*`, class]. */
+export type CutClassRule = readonly [file: string, fn: string, cls: FailureClass];
+
+const SGLANG: readonly CutClassRule[] = [
+  // server_args.py (prepare_server_args → ServerArgs.__post_init__ → check_server_args, _handle_*): argument
+  // parsing and validation; of its raises in the engine-source catalog two thirds are config_error (a bad flag
+  // or flag combination), the rest unsupported combinations named by a flag too
+  ['server_args.py', '*', 'config_error'],
+  ['arg_groups/overrides.py', '*', 'config_error'],
+  // v0.1.x managers/router/model_runner.py get_model_cls_by_arch_name: `raise ValueError(f"Unsupported
+  // architectures: {arch}. Supported list: …")` when the config's architecture has no model class; its heir
+  // model_loader/utils.py get_model_architecture → models/registry.py ModelRegistry.resolve_model_cls raises
+  // `Model architectures {architectures} are not supported for now.`
+  ['model_runner.py', 'get_model_cls_by_arch_name', 'unsupported'],
+  ['model_loader/utils.py', 'get_model_architecture', 'unsupported'],
+  ['registry.py', 'resolve_model_cls', 'unsupported'],
+  ['registry.py', '_raise_for_unsupported', 'unsupported'],
+];
+
+const RULES: Partial<Record<FrameEngine, readonly CutClassRule[]>> = { sglang: SGLANG };
+
+const suffix = (path: string, file: string): boolean => {
+  const p = path.replace(/\\/g, '/');
+  return p === file || p.endsWith(`/${file}`);
+};
+
+/** The class the frame `File "<path>", line N, in <fn>` of `engine`'s code shows when the traceback is cut there. */
+export function cutFrameClass(engine: FrameEngine, path: string, fn: string): FailureClass | null {
+  for (const [file, f, cls] of RULES[engine] ?? [])
+    if ((f === '*' || f === fn) && suffix(path, file)) return cls;
+  return null;
+}
+
+/**
+ * The class of a call on the innermost frame's code line (`model_class = get_model_cls_by_arch_name(archs)`)
+ * when the file cuts the callee's own frame off: only a row naming that function (not a whole module) tells.
+ */
+export function cutCallClass(engine: FrameEngine, fn: string): FailureClass | null {
+  for (const [, f, cls] of RULES[engine] ?? []) if (f === fn) return cls;
+  return null;
+}

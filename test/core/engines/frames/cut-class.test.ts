@@ -1,0 +1,71 @@
+/**
+ * A traceback cut before its exception line (issue 22): its innermost engine frame, a faulthandler dump's shape,
+ * or a 30-minute gap before it name the failure class; made-up lines of the shapes SGLang and Python print.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { cutCallClass, cutFrameClass } from '../../../../src/core/engines/frames/cut-class.js';
+import { analyzeText } from '../../../helpers.js';
+
+const last = (text: string) => {
+  const r = analyzeText(text);
+  return r.launches[r.launches.length - 1]!;
+};
+const pkg = '/opt/venv/lib/python3.11/site-packages/sglang';
+
+describe('cut tracebacks: the class their innermost frame shows', () => {
+  it('the table: server_args.py frames are argument validation, the architecture lookup is unsupported', () => {
+    assert.equal(cutFrameClass('sglang', `${pkg}/srt/server_args.py`, 'check_server_args'), 'config_error');
+    assert.equal(cutFrameClass('sglang', `${pkg}/srt/model_executor/model_runner.py`, 'load_model'), null);
+    assert.equal(cutCallClass('sglang', 'get_model_cls_by_arch_name'), 'unsupported');
+    assert.equal(cutCallClass('sglang', 'load_model'), null);
+  });
+
+  it('a launch cut inside prepare_server_args crashed on its arguments', () => {
+    const l = last(
+      [
+        'Traceback (most recent call last):',
+        `  File "${pkg}/launch_server.py", line 11, in <module>`,
+        '    server_args = prepare_server_args(sys.argv[1:])',
+        `  File "${pkg}/srt/server_args.py", line 3001, in prepare_server_args`,
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'config_error');
+  });
+
+  it('a load cut on the call to the architecture lookup is an unsupported model', () => {
+    const l = last(
+      [
+        'Traceback (most recent call last):',
+        `  File "${pkg}/srt/managers/router/model_runner.py", line 290, in load_model`,
+        '    model_class = get_model_cls_by_arch_name(architectures)',
+      ].join('\n'),
+    );
+    assert.equal(l.failure?.class, 'unsupported');
+  });
+
+  it('a faulthandler dump (`line N in fn`, no comma) is no Python exception: other', () => {
+    const l = last(
+      [
+        'Current thread 0x00007f0000000000 (most recent call first):',
+        `  File "${pkg}/srt/models/llama.py", line 400 in load_weights`,
+        `  File "${pkg}/srt/model_loader/loader.py", line 380 in load_model`,
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'other');
+  });
+
+  it("a cut traceback 30 minutes after the line before it is torch.distributed's default timeout", () => {
+    const text = (t: string) =>
+      [
+        '[2026-03-01 10:00:00 TP0] Capture cuda graph begin. This can take up to several minutes. avail mem=20.00 GB',
+        `[2026-03-01 ${t} TP0] Scheduler hit an exception: Traceback (most recent call last):`,
+        `  File "${pkg}/srt/model_executor/cuda_graph_runner.py", line 296, in __init__`,
+        '    self.capture()',
+      ].join('\n');
+    assert.equal(last(text('10:30:00')).failure?.class, 'timeout');
+    assert.equal(last(text('10:05:00')).failure?.class, 'python_exception');
+  });
+});
