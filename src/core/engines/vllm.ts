@@ -93,6 +93,16 @@ const signatures: Signature[] = [
     config: parseVllmEngineConfig,
     version: (m) => m[1] ?? null,
   },
+  {
+    // The tail of V0's engine config line (engine/llm_engine.py LLMEngine.__init__ `Initializing an LLM engine
+    // with config: model=%r, …, enforce_eager=%s, seed=%d)` in 0.2.x–0.3.x), a paste cut inside it: args
+    id: 'engine_config_tail',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'seed=',
+    re: /\benforce_eager=(?:True|False), seed=\d+\)\s*$/,
+  },
   // A node of a multi-node launch that serves no API prints neither the banner nor `non-default args` (those
   // come from the API server's setup): these lines are all it says of its place (multinode/identity.ts).
   {
@@ -341,7 +351,9 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'cuda_graph',
     lit: 'raph',
-    re: /^Capturing CUDA graph|^Capturing cudagraphs for decoding|^Graph capturing finished in|^CUDA graph pool memory|^Capturing the model for CUDA graphs/,
+    // (`Graph capturing for %d input tokens`: the per-size capture lines of gpu_model_runner.py builds with the
+    // lazy CUDA-graph change, vLLM PR builds of 2025-08)
+    re: /^Capturing CUDA graph|^Capturing cudagraphs for decoding|^Graph capturing finished in|^Graph capturing for \d+ input tokens|^CUDA graph pool memory|^Capturing the model for CUDA graphs/,
   },
   // engine up, API server starting: vLLM has no warm-up request, this is the window before uvicorn listens
   {

@@ -1076,6 +1076,7 @@ export class LogAnalyzer {
         if (launch.degraded.length < 20) launch.degraded.push({ line: line.no, text: line.text });
         return;
       case 'stall_hint':
+        launch.quietHints++;
         if (launch.stallHints.length < 20) launch.stallHints.push({ line: line.no, text: line.text });
         return;
       default:
@@ -1182,6 +1183,7 @@ export class LogAnalyzer {
       launch.requests++;
       if (ok && up && launch.candidates.length) launch.recover();
     } else if (sig.completes && up && launch.candidates.length) launch.recover();
+    launch.noteServing(sample);
     if (sample) launch.addSample(sample, text);
   }
 

@@ -139,6 +139,10 @@ export class LaunchBuilder {
   consequences: Evidence[] = [];
   degraded: Evidence[] = [];
   stallHints: Evidence[] = [];
+  /** Stall hints read since the last serving line that showed work (a request, tokens made): see stuck(). */
+  quietHints = 0;
+  /** The last serving stats read in a row that had requests running and made no token: see stuck(). */
+  idleSamples = 0;
   ranks = new Set<string>();
   pids = new Set<number>();
   hasStart: boolean;
@@ -315,6 +319,9 @@ export class LaunchBuilder {
     if (this.ray !== null) rayRun(this.ray, r);
     // Serving lines after a stop tell nothing more of this launch (see ownEnd), read in bulk or not.
     if (this.ended) this.ownEnd ??= { line: this.endLine, offset: this.endOffset, ts: this.lastTs };
+    // (a run read in bulk is a busy server's: it ends any stall read before it)
+    this.quietHints = 0;
+    this.idleSamples = 0;
     if (this.startTs === null) this.startTs = r.firstTs;
     this.endLine = r.lastLine;
     this.endOffset = r.lastOffset;
@@ -471,10 +478,26 @@ export class LaunchBuilder {
     return this.phase !== null && phaseRank(this.phase) >= phaseRank('ready');
   }
 
+  /**
+   * A serving launch whose last lines say it stopped making progress: two stall hints in a row (vLLM's engine
+   * core waiting a minute each on workers still inside one step), or three stats lines in a row with requests
+   * running and no token made (an interval each, 5-10 s). Still going, not serving: the label scheme's hung.
+   */
+  stuck(): boolean {
+    return this.phase === 'serving' && (this.quietHints >= 2 || this.idleSamples >= 3);
+  }
+
+  /** A serving line: one that shows work ends a stall; stats with requests running and nothing made extend it. */
+  noteServing(s: ServingSample | null): void {
+    const idle = s !== null && s.running !== null && s.running > 0 && s.genTps === 0 && !s.promptTps;
+    this.idleSamples = idle ? this.idleSamples + 1 : 0;
+    if (!idle) this.quietHints = 0;
+  }
+
   outcome(): Outcome {
     if (this.candidates.length) return 'crashed';
     if (this.shutdown) return 'shutdown';
-    if (this.phase === 'serving') return 'serving';
+    if (this.phase === 'serving') return this.stuck() ? 'in_progress' : 'serving';
     if (this.phase === 'ready') return 'ready';
     return 'in_progress';
   }

@@ -183,3 +183,25 @@ describe("the engine-core monitor's report (MPClient.start_engine_core_monitor, 
     assert.equal(l.failure?.class, 'oom');
   });
 });
+
+describe('cut and per-size lines', () => {
+  it("the tail of V0's engine config line (LLMEngine.__init__, 0.2-0.3) is args", () => {
+    const l = last(
+      [
+        'ensor_parallel_size=8, quantization=None, enforce_eager=False, seed=0)   ',
+        "(RayWorkerVllm pid=343834) WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions.",
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'args');
+  });
+
+  it('`Graph capturing for N input tokens` (lazy CUDA-graph builds of gpu_model_runner.py) is graph capture', () => {
+    const l = last(
+      [
+        'INFO 08-14 12:59:48 [gpu_model_runner.py:2592] Graph capturing for 224 input tokens',
+        'INFO 08-14 12:59:48 [gpu_model_runner.py:2592]                         finished in 0.048 secs, took 4.00 MiB',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'cuda_graph');
+  });
+});
