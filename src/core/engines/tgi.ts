@@ -101,10 +101,11 @@ const signatures: Signature[] = [
     // router/src/main.rs:346: Serving revision …`)
     // The same function reads the model's config and tokenizer files: `Using config Some(…)`, `Using local tokenizer
     // config`, `Using chat template from chat_template.json`, `Tokenizer_config …`, `Odd tokenizer detected, …`,
-    // `Failed to import python tokenizer …`, then binds its address (`Invalid hostname, defaulting to 0.0.0.0`).
+    // `Failed to import python tokenizer …`. (Its address, `Invalid hostname, defaulting to 0.0.0.0`, is read after
+    // the warm-up in every era: the catalog's warmup.)
     // Before the hub call (0.9+): `` `--revision` is not set``, `We strongly advise to set it to a known supported
     // commit.` (LoRAX's router, a fork, says the same)
-    re: /(?:^|: )(?:Serving revision \S+ of model |Could not retrieve model info from the Hugging Face hub|no pipeline tag found for model |Could not find a fast tokenizer implementation for |Using the Hugging Face API$|Offline mode active using cache defaults$|Using config Some\(|Using local tokenizer config$|Using chat template from chat_template\.json$|Tokenizer_config (?:None|Some)|Odd tokenizer detected, falling back on legacy tokenization$|Failed to import python tokenizer |Invalid hostname, defaulting to 0\.0\.0\.0$|`--revision` is not set$|We strongly advise to set it to a known supported commit\.$)/,
+    re: /(?:^|: )(?:Serving revision \S+ of model |Could not retrieve model info from the Hugging Face hub|no pipeline tag found for model |Could not find a fast tokenizer implementation for |Using the Hugging Face API$|Offline mode active using cache defaults$|Using config Some\(|Using local tokenizer config$|Using chat template from chat_template\.json$|Tokenizer_config (?:None|Some)|Odd tokenizer detected, falling back on legacy tokenization$|Failed to import python tokenizer |`--revision` is not set$|We strongly advise to set it to a known supported commit\.$)/,
   },
   {
     id: 'webserver',
