@@ -54,6 +54,7 @@ const R_N_SERIES = 32;
 const R_N_TAGS = 33;
 const R_FIRST_START = 34;
 const R_QU_N = 35;
+const R_FIT_N = 36;
 
 // The histogram bin uses the host's Math.log, so that both readers put a value in the same bin.
 @external("env", "log")
@@ -759,6 +760,67 @@ export function scan(start: i32, end: i32): i32 {
   res(R_N_SERIES, <f64>nSeries);
   res(R_N_TAGS, <f64>nTags);
   return s;
+}
+
+// The ORIGIN of src/core/base/stats.ts TimeSeries: keys count from 2^30 s.
+const SERIES_ORIGIN: f64 = 1073741824;
+
+/**
+ * TimeSeries.addSums into an empty series of width 1 (stats.ts addSortedFresh), done here on the n triples
+ * (second, sum, count) scan left in SERIES: turned in place into buckets (key, sum, count) at the least width,
+ * a power of two, at which they number at most max; their count goes in RES[R_FIT_N]. Returns the width, or
+ * -1, with SERIES untouched, when the seconds are not in order. The same f64 operations in the same order as
+ * addSortedFresh, so the same buckets to the bit.
+ */
+export function seriesFit(n: i32, max: f64): f64 {
+  for (let i = 1; i < n; i++) {
+    if (load<f64>(SERIES + <usize>i * 24) < load<f64>(SERIES + <usize>(i - 1) * 24)) return -1;
+  }
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const sp = SERIES + <usize>i * 24;
+    const k = Math.floor(load<f64>(sp) - SERIES_ORIGIN);
+    const sum = load<f64>(sp + 8);
+    const cnt = load<f64>(sp + 16);
+    if (m > 0 && load<f64>(SERIES + <usize>(m - 1) * 24) == k) {
+      const q = SERIES + <usize>(m - 1) * 24;
+      store<f64>(q + 8, load<f64>(q + 8) + sum);
+      store<f64>(q + 16, load<f64>(q + 16) + cnt);
+    } else {
+      const q = SERIES + <usize>m * 24;
+      store<f64>(q, k);
+      store<f64>(q + 8, sum);
+      store<f64>(q + 16, cnt);
+      m++;
+    }
+  }
+  let width: f64 = 1;
+  while (<f64>m > max) {
+    let f: f64 = 2;
+    while (<f64>m / f > max) f *= 2;
+    width *= f;
+    let j = 0;
+    for (let i = 0; i < m; i++) {
+      const sp = SERIES + <usize>i * 24;
+      const k = Math.floor(load<f64>(sp) / f);
+      const sum = load<f64>(sp + 8);
+      const cnt = load<f64>(sp + 16);
+      if (j > 0 && load<f64>(SERIES + <usize>(j - 1) * 24) == k) {
+        const q = SERIES + <usize>(j - 1) * 24;
+        store<f64>(q + 8, load<f64>(q + 8) + sum);
+        store<f64>(q + 16, load<f64>(q + 16) + cnt);
+      } else {
+        const q = SERIES + <usize>j * 24;
+        store<f64>(q, k);
+        store<f64>(q + 8, sum);
+        store<f64>(q + 16, cnt);
+        j++;
+      }
+    }
+    m = j;
+  }
+  res(R_FIT_N, <f64>m);
+  return width;
 }
 
 /** Forgets the cached stamp and tags (a new reader). */

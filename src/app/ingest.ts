@@ -25,7 +25,7 @@ import {
   middleLineStart,
   openRegular,
   PARALLEL_MIN_BYTES,
-  scanInWorker,
+  ScanWorker,
 } from '../sources/file.js';
 import { recordFromReport } from '../store/record.js';
 import type { LaunchRecord, LogKey, LogState } from '../store/types.js';
@@ -360,12 +360,20 @@ export async function ingestLocal(
       boundary - resumedFrom >= min && opts.bulk !== false ? middleLineStart(fd, boundary, resumedFrom) : -1;
     let from = resumedFrom;
     let plan: ShapePlan | undefined;
+    // Started before the head is read, so that its start-up (tens of ms) overlaps that read; stopped unused if
+    // the head says this thread reads the rest alone.
+    const early = mid > 0 ? new ScanWorker() : null;
     if (mid > 0) {
       // A first part tells the engine: one whose serving lines a shape scanner reads (vLLM, TGI) is read
       // faster and in less memory by this thread alone, unless the worker can read them with the shapes this
       // thread learned in that part (llama-server: `shapePlan`); the worker reads SGLang's in bulk.
       const head = Math.min(mid, resumedFrom + HEAD_PROBE);
-      reached = from = await file.push(a, resumedFrom, head, saver);
+      try {
+        reached = from = await file.push(a, resumedFrom, head, saver);
+      } catch (err) {
+        early?.stop();
+        throw err;
+      }
       // -2: the file shrank under the read, which stops here
       if (reached !== head) mid = -2;
       else if (a.oneThread()) {
@@ -373,12 +381,14 @@ export async function ingestLocal(
         if (plan === undefined) mid = -1;
       }
     }
+    if (mid <= 0) early?.stop();
     if (mid > 0) {
       // The second half on another thread, joined to this thread's first half (same report as a straight read).
-      const worker = scanInWorker(real, mid, boundary, opts.maxLine ?? DEFAULT_MAX_LINE, plan);
+      const worker = early!;
+      const scanned = worker.scan(real, mid, boundary, opts.maxLine ?? DEFAULT_MAX_LINE, plan);
       try {
         reached = await file.push(a, from, mid, saver);
-        const scan = reached === mid ? await worker.scan : null;
+        const scan = reached === mid ? await scanned : null;
         file.bytesRead += boundary - mid;
         if (reached === mid) {
           const rest = scan ? a.applySegments(scan) : { lineNo: a.lineCount, offset: mid };

@@ -146,20 +146,49 @@ export function scanInWorker(
   maxLine: number,
   plan?: ShapePlan,
 ): { scan: Promise<RangeScan | null>; stop: () => void } {
-  // Required here, not imported: only a read of 64 MB or more starts a worker, and loading worker_threads
-  // costs every `firedup status` milliseconds. Synchronously, so the worker starts before this thread reads.
-  const { Worker } = createRequire(import.meta.url)(
-    'node:worker_threads',
-  ) as typeof import('node:worker_threads');
-  const worker = new Worker(new URL('./scan-worker.js', import.meta.url), {
-    workerData: { path, start, end, maxLine, plan },
-  });
-  const scan = new Promise<RangeScan | null>((resolve) => {
-    worker.once('message', (m: RangeScan) => resolve(m));
-    worker.once('error', () => resolve(null));
-    worker.once('exit', () => resolve(null));
-  });
-  return { scan, stop: () => void worker.terminate() };
+  const w = new ScanWorker();
+  return { scan: w.scan(path, start, end, maxLine, plan), stop: () => w.stop() };
+}
+
+/**
+ * A worker thread started before its job is known: Node takes tens of milliseconds to start one (its own
+ * isolate, its internal modules), which then pass while this thread reads the log's head, which tells
+ * whether the worker is needed (ingest.ts). Given no job, `stop` ends it unused.
+ */
+export class ScanWorker {
+  private readonly worker: import('node:worker_threads').Worker;
+  private readonly done: Promise<RangeScan | null>;
+
+  constructor() {
+    // Required here, not imported: only a read of 64 MB or more starts a worker, and loading worker_threads
+    // costs every `firedup status` milliseconds. Synchronously, so the worker starts before this thread reads.
+    const { Worker } = createRequire(import.meta.url)(
+      'node:worker_threads',
+    ) as typeof import('node:worker_threads');
+    const worker = new Worker(new URL('./scan-worker.js', import.meta.url), { workerData: null });
+    this.worker = worker;
+    this.done = new Promise<RangeScan | null>((resolve) => {
+      worker.once('message', (m: RangeScan) => resolve(m));
+      worker.once('error', () => resolve(null));
+      worker.once('exit', () => resolve(null));
+    });
+  }
+
+  /** Its job (see scanInWorker): given once. */
+  scan(
+    path: string,
+    start: number,
+    end: number,
+    maxLine: number,
+    plan?: ShapePlan,
+  ): Promise<RangeScan | null> {
+    this.worker.postMessage({ path, start, end, maxLine, plan });
+    return this.done;
+  }
+
+  stop(): void {
+    void this.worker.terminate();
+  }
 }
 
 export function analyzeFile(path: string, opts: FileOptions = {}): ReadResult {

@@ -13,20 +13,26 @@ interface Job {
   plan?: ShapePlan;
 }
 
-const job = workerData as Job;
-const scanner = new RangeScanner(job.start, 8 << 20, job.maxLine, job.plan);
-const CHUNK = 8 << 20;
-const buf = Buffer.allocUnsafe(CHUNK);
-const fd = fs.openSync(job.path, 'r');
-try {
-  let pos = job.start;
-  while (pos < job.end) {
-    const n = fs.readSync(fd, buf, 0, Math.min(CHUNK, job.end - pos), pos);
-    if (n === 0) break;
-    scanner.push(buf.subarray(0, n));
-    pos += n;
+function run(job: Job): void {
+  const scanner = new RangeScanner(job.start, 8 << 20, job.maxLine, job.plan);
+  const CHUNK = 8 << 20;
+  const buf = Buffer.allocUnsafe(CHUNK);
+  const fd = fs.openSync(job.path, 'r');
+  try {
+    let pos = job.start;
+    while (pos < job.end) {
+      const n = fs.readSync(fd, buf, 0, Math.min(CHUNK, job.end - pos), pos);
+      if (n === 0) break;
+      scanner.push(buf.subarray(0, n));
+      pos += n;
+    }
+  } finally {
+    fs.closeSync(fd);
   }
-} finally {
-  fs.closeSync(fd);
+  parentPort!.postMessage(scanner.end());
 }
-parentPort!.postMessage(scanner.end());
+
+// The job comes with the worker, or after it (started early: ScanWorker.scan), in its one message.
+const given = workerData as Job | null;
+if (given) run(given);
+else parentPort!.once('message', run);

@@ -119,7 +119,7 @@ export class TimeSeries {
   private counts: Float64Array;
   private used = 0;
 
-  constructor(private readonly max = 512) {
+  constructor(readonly max = 512) {
     // Small at first and doubled as buckets come (grow): a launch that never serves keeps almost nothing.
     this.sums = new Float64Array(Math.min(max + 1, 8));
     this.counts = new Float64Array(Math.min(max + 1, 8));
@@ -145,8 +145,8 @@ export class TimeSeries {
    * order of the additions does not change them), sparing a map look-up per second of a busy log.
    */
   addSums(tri: Float64Array): void {
-    const n = tri.length;
     if (this.used === 0 && this.addSortedFresh(tri)) return;
+    const n = tri.length;
     let i = 0;
     while (i < n) {
       const k = this.key(tri[i]!);
@@ -170,15 +170,28 @@ export class TimeSeries {
    * with the keys in order of first appearance; without a coarsening (a rebuilt map) per doubling.
    * False, having added nothing, when the times are not in order.
    */
+  /** Whether nothing was added yet, at the first width: what `addFitted` needs. */
+  isFresh(): boolean {
+    return this.used === 0 && this.width === 1;
+  }
+
+  /**
+   * Into a fresh series (isFresh), buckets already made as addSums makes them into one (the bulk reader's
+   * seriesFit in assembly/bulk.ts, the same operations as addSortedFresh): `key, sum, count` at `width`.
+   */
+  addFitted(width: number, buckets: Float64Array): void {
+    this.width = width;
+    for (let i = 0; i < buckets.length; i += 3) this.insert(buckets[i]!, buckets[i + 1]!, buckets[i + 2]!);
+  }
+
   private addSortedFresh(tri: Float64Array): boolean {
     const n = tri.length;
-    for (let i = 3; i < n; i += 3) if (tri[i]! < tri[i - 3]!) return false;
-    // The buckets at the present width, then halved (floor(floor(x / w) / 2) = floor(x / 2w)) and merged
-    // while they outnumber max.
     if (scratch.length < n) scratch = new Float64Array(n);
     const b = scratch;
+    // The buckets at the present width (nothing of the series is touched before the order is known)
     let m = 0;
     for (let i = 0; i < n; i += 3) {
+      if (i > 0 && tri[i]! < tri[i - 3]!) return false;
       const k = this.key(tri[i]!);
       if (m > 0 && b[m - 3] === k) {
         b[m - 2]! += tri[i + 1]!;
@@ -190,11 +203,15 @@ export class TimeSeries {
         m += 3;
       }
     }
+    // Then f times wider (floor(floor(x / w) / f) = floor(x / fw)) while they outnumber max: a bucket f times
+    // wider holds at most f of them, so no width below c / max times this one fits c buckets, and f starts there.
     while (m / 3 > this.max) {
-      this.width *= 2;
+      let f = 2;
+      while (m / 3 / f > this.max) f *= 2;
+      this.width *= f;
       let j = 0;
       for (let i = 0; i < m; i += 3) {
-        const k = Math.floor(b[i]! / 2);
+        const k = Math.floor(b[i]! / f);
         if (j > 0 && b[j - 3] === k) {
           b[j - 2]! += b[i + 1]!;
           b[j - 1]! += b[i + 2]!;
@@ -243,8 +260,12 @@ export class TimeSeries {
       });
       return;
     }
-    const entries = o instanceof TimeSeries ? o.entries() : o.data;
-    for (const [k, sum, n] of entries) this.mergeOne(w, k, sum, n);
+    if (o instanceof TimeSeries) {
+      for (const [k, sum, n] of o.entries()) this.mergeOne(w, k, sum, n);
+      return;
+    }
+    const d = o.data;
+    for (let i = 0; i < d.length; i += 3) this.mergeOne(w, d[i]!, d[i + 1]!, d[i + 2]!);
   }
 
   private mergeOne(w: number, k: number, sum: number, n: number): void {
@@ -263,7 +284,16 @@ export class TimeSeries {
   }
 
   toData(): TimeSeriesData {
-    return { width: this.width, data: this.entries() };
+    // In slot order, as entries() and merge go; one typed array, which crosses a thread as a copy of its bytes
+    // where an array of arrays is cloned object by object.
+    const n = this.used;
+    const data = new Float64Array(3 * n);
+    this.slots.forEach((slot, k) => {
+      data[3 * slot] = k;
+      data[3 * slot + 1] = this.sums[slot]!;
+      data[3 * slot + 2] = this.counts[slot]!;
+    });
+    return { width: this.width, data };
   }
 
   /** Doubles the width (once if `once`, else until the buckets fit). */
@@ -317,5 +347,6 @@ function grow(a: Float64Array): Float64Array {
 /** A TimeSeries as plain data (what crosses a thread boundary). */
 export interface TimeSeriesData {
   width: number;
-  data: Array<[number, number, number]>;
+  /** `key, sum of hundredths, count` of each bucket, in the series' order */
+  data: Float64Array;
 }

@@ -274,11 +274,13 @@ const signatures: Signature[] = [
     re: /^Decode batch(?: \[\d+\])?[.,] #running-req: (\d+), (?:.*?token usage: ([\d.]+), )?.*?gen throughput \(token\/s\): ([\d.]+)(?:, #queue-req: (\d+))?/,
   },
   {
+    // managers/scheduler_metrics_mixin.py log_prefill_stats; a PD prefill server (disaggregation mode prefill)
+    // prints `#unbootstrapped-req: N, #queue-req: N, #transferring-req: N` where others print `#running-req`
     id: 'prefill_batch',
     kind: 'serving',
     phase: 'warmup',
     lit: 'Prefill batch',
-    re: /^Prefill batch(?:\(mixed #running-req: \d+\))?(?: \[\d+\])?[.,] #new-seq: \d+, #new-token: \d+, #cached-token: \d+, (?:.*?token usage: ([\d.]+), )?#running-req: (\d+), #queue-req: (\d+)(?:.*?input throughput \(token\/s\): ([\d.]+))?/,
+    re: /^Prefill batch(?:\(mixed #running-req: \d+\))?(?: \[\d+\])?[.,] #new-seq: \d+, #new-token: \d+, #cached-token: \d+, (?:.*?token usage: ([\d.]+), )?(?:#running-req: (\d+)|#unbootstrapped-req: \d+), #queue-req: (\d+)(?:.*?input throughput \(token\/s\): ([\d.]+))?/,
   },
   {
     id: 'old_fill_batch',
@@ -333,6 +335,17 @@ const signatures: Signature[] = [
     phase: 'serving',
     lit: 'transfer failed for request',
     re: /^(?:Prefill|Decode) transfer failed for request rank=\d+ /,
+  },
+  {
+    // managers/utils.py validate_input_length, called by Scheduler.handle_generate_request on each request it
+    // receives (engine-source catalog phase serving): `Input length (N tokens) exceeds the maximum allowed length
+    // (M tokens). Use a shorter input or enable --allow-auto-truncate.` (logger.error, the request is answered
+    // with it) or, with truncation, `Request length is longer than the KV cache pool size or the max context
+    // length. Truncated. …`: a user's request reached the scheduler, which goes on
+    id: 'input_too_long',
+    kind: 'phase',
+    phase: 'serving',
+    re: /^Input length \(\d+ tokens\) exceeds the maximum allowed length \(\d+ tokens\)|^Request length is longer than the KV cache pool size or the max context length\. Truncated\./,
   },
   { id: 'invalid_http', kind: 'noise', lit: 'Invalid HTTP request', re: /Invalid HTTP request received/ },
   {

@@ -572,6 +572,17 @@ const signatures: Signature[] = [
     re: /\[Rank:\d+\] FATAL ERROR :: MODULE:\w+ /,
   },
   {
+    // The same report when the worker's error names the start of a graph capture: torch's CUDAGraph.capture_begin
+    // (torch/cuda/graphs.py; torch_npu's NPUGraph.capture_begin, whose ACL call is `aclmdlRICaptureBegin`), which
+    // the runner reaches only in its graph capture (GPUModelRunner.capture_model; vllm-ascend's ACL graph mode):
+    // the worker failed capturing graphs
+    id: 'worker_failed_capture',
+    kind: 'failure',
+    phase: 'cuda_graph',
+    lit: 'Worker failed with error',
+    re: /Worker failed with error '(.*?(?:capture_begin|CaptureBegin).*?)(?:', please check the stack trace above|$)/,
+  },
+  {
     id: 'worker_failed',
     kind: 'failure',
     lit: 'Worker failed with error',
@@ -585,7 +596,19 @@ const signatures: Signature[] = [
     id: 'engine_failed',
     kind: 'consequence',
 
-    re: /^EngineCore failed to start\.|^Engine core proc \S+ died unexpectedly|^\[shutdown\] MPClient: engine core exited unexpectedly|^EngineCore encountered a fatal error\.|Engine core initialization failed\. See root cause above|^AsyncLLM output_handler failed\.|EngineDeadError|EngineCore encountered an issue|^Engine background task failed|Engine loop is not running|Engine process \(pid \d+\) died|MQEngineDeadError|^Engine loop has died/,
+    re: /^EngineCore failed to start\.|^EngineCore encountered a fatal error\.|Engine core initialization failed\. See root cause above|^AsyncLLM output_handler failed\.|EngineDeadError|EngineCore encountered an issue|^Engine background task failed|Engine loop is not running|Engine process \(pid \d+\) died|MQEngineDeadError|^Engine loop has died/,
+  },
+  {
+    // v1/engine/core_client.py MPClient.start_engine_core_monitor: `Engine core proc %s died unexpectedly,
+    // shutting down client.` (2025), `[shutdown] MPClient: engine core exited unexpectedly; starting cleanup`
+    // (newest). MPClient.__init__ starts this monitor only once every engine core has sent its ready message
+    // (after its KV cache and graphs): the core died in its busy loop, which the frames read as serving
+    // (frames/vllm.ts core.py run_busy_loop), a consequence whose cause its own lines print.
+    id: 'engine_core_died',
+    kind: 'consequence',
+    phase: 'serving',
+    lit: 'nexpectedly',
+    re: /^Engine core proc \S+ died unexpectedly|^\[shutdown\] MPClient: engine core exited unexpectedly/,
   },
   {
     id: 'worker_failed_generic',

@@ -51,6 +51,9 @@ import { TracebackTracker } from './traceback.js';
 const PROBE =
   /(?:"|request: )(?:GET|HEAD) \/(?:health|healthz|ping|metrics|v1\/models|get_model_info|get_server_info|readyz?|livez?)(?:[?/ "]|$)/;
 
+/** An inference request to the OpenAI-compatible API (a client's, not an engine's own warm-up). */
+const CLIENT_POST = /"POST \/v1\/(?:chat\/completions|completions|embeddings|responses|messages)[?" ]/;
+
 export interface AnalyzerOptions {
   /** Skip detection: read the log as this engine's. */
   engine?: EngineId;
@@ -88,6 +91,17 @@ function collectiveTimeoutGap(prev: number | null, ts: number | null): boolean {
   return gap >= DIST_TIMEOUT_S && gap < DIST_TIMEOUT_S + 30;
 }
 const DIST_TIMEOUT_S = 1800;
+
+/** A weight-loading progress bar short of its total is the launch's last progress: a rank is still loading. */
+function otherRankLoading(launch: LaunchBuilder): boolean {
+  const p = launch.progress;
+  return (
+    launch.phase === 'loading_weights' && p !== null && p.phase === 'loading_weights' && p.done < p.total
+  );
+}
+
+/** The rule prefix of a phase a failure line names (`failure:<signature id>`). */
+const FAILURE_RULE = 'failure:';
 
 /** The rule `status --explain` names for a line read through the engine-source catalog. */
 const CATALOG_RULE = 'engine-source catalog';
@@ -975,7 +989,12 @@ export class LogAnalyzer {
           launch.recover();
           launch.phase = null;
         }
-        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
+        if (sig.phase === 'weights_loaded' && otherRankLoading(launch)) {
+          // one rank's weights are in while a shard bar is still short of its total: another rank (the one
+          // printing the bar) is still loading, and the launch with it (ranks load at their own pace) until
+          // the bar completes
+          this.loadedWhileBar.set(launch, { sig: sig.id });
+        } else if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         if (line.msg.includes('%')) this.progressBar(launch, line);
         if (sig.readyOnceListening && launch.listening !== null) this.ready(launch, line, ts, sig.id);
         return;
@@ -1003,7 +1022,7 @@ export class LogAnalyzer {
           if (!sig.afterShutdown) return;
           launch.shutdown = null;
         }
-        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text);
+        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, `${FAILURE_RULE}${sig.id}`);
         else if (sig.phaseIfUnplaced && (launch.phase === null || launch.candidates.length === 0))
           launch.mark(sig.phaseIfUnplaced, line.no, ts, line.text);
         const cls =
@@ -1022,6 +1041,8 @@ export class LogAnalyzer {
       case 'consequence': {
         if (launch.shutdown !== null) return;
         launch.addConsequence({ line: line.no, text: line.text });
+        // (a consequence only a running part prints shows that phase reached: vLLM's engine-core monitor)
+        if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         // (a consequence whose words read as a cause, `failed to load model`, names its class: `other`)
         const cls = sig.failure ?? classifyFailureText(line.msg) ?? 'other';
         launch.addFailure(lineFailure(line, cls, 1, ts, launch));
@@ -1110,8 +1131,10 @@ export class LogAnalyzer {
     if (phase === 'serving') {
       // A serving loop's frames before the ready line: init is over and the first batches are the warmup
       // (SGLang runs its warmup request through the scheduler's event loop: catalog README §3 note).
-      const before = launch.phase !== null && phaseRank(launch.phase) < phaseRank('warmup');
-      if (launch.phase === null || before)
+      // (a phase only the failure line itself named, with no startup line before it, is no startup shown)
+      const shown = launch.phase !== null && !launch.marks.every((m) => m.rule?.startsWith(FAILURE_RULE));
+      const before = shown && phaseRank(launch.phase!) < phaseRank('warmup');
+      if (!shown || before)
         launch.mark(before ? 'warmup' : 'serving', line.no, line.ts ?? this.lastTs, line.text, FRAME_RULE);
       return;
     }
@@ -1131,7 +1154,11 @@ export class LogAnalyzer {
     text: () => string,
   ): void {
     const up = servingUp(launch);
-    const phase: Phase = up ? 'serving' : (sig.phase ?? 'serving');
+    // A client's inference request answered before the ready line: SGLang's own warm-up request posts to
+    // /generate or /encode (entrypoints/http_server.py _execute_server_warmup, the older _wait_and_warmup), never
+    // to the OpenAI API, so a POST there answered is a user's request served
+    const client = sig.id === 'access' && ok && CLIENT_POST.test(text());
+    const phase: Phase = up || client ? 'serving' : (sig.phase ?? 'serving');
     // A refused or failed request shows the HTTP server is up, not that the model served anything.
     if (launch.phase === phase) {
       launch.lastProgressTs = ts ?? launch.lastProgressTs;
@@ -1143,8 +1170,11 @@ export class LogAnalyzer {
     ) {
       // After the ready line, a liveness or metrics probe answered shows the server up, not a model request
       // served; so does a GET refused (404 for a path the server lacks: a client probing an Ollama-style API),
-      // since the inference endpoints are POSTs. (With no phase read yet, the answer is all the fragment shows
-      // of the server: it still says serving.)
+      // since the inference endpoints are POSTs.
+    } else if (sig.id === 'access' && launch.phase === null && ok && PROBE.test(text())) {
+      // A fragment that starts at probes answered (a metrics scrape, a health check): the server is up and
+      // answers, but no request was served in it: ready
+      launch.mark('ready', no, ts, text, sig.id);
     } else if (ok || sig.id !== 'access' || (launch.phase !== null && up))
       launch.mark(phase, no, ts, text, sig.id);
     if (sig.id === 'access') {
@@ -1153,6 +1183,9 @@ export class LogAnalyzer {
     } else if (sig.completes && up && launch.candidates.length) launch.recover();
     if (sample) launch.addSample(sample, text);
   }
+
+  /** A rank's `weights loaded` line read while another rank's shard bar was short of its total. */
+  private readonly loadedWhileBar = new WeakMap<LaunchBuilder, { sig: string }>();
 
   /** Reads a load or capture progress bar; false when the line is none. */
   private progressBar(launch: LaunchBuilder, line: LogLine): boolean {
@@ -1173,6 +1206,11 @@ export class LogAnalyzer {
     if (ts !== null && (launch.lastTs === null || ts > launch.lastTs)) launch.touch(line.no, line.offset, ts);
     launch.mark(phase, line.no, ts, line.text, 'progress-bar');
     launch.setProgress({ ...bar, line: line.no, text: line.text.slice(0, 512), ts, phase });
+    const held = this.loadedWhileBar.get(launch);
+    if (held && phase === 'loading_weights' && bar.done >= bar.total) {
+      this.loadedWhileBar.delete(launch);
+      launch.mark('weights_loaded', line.no, ts, line.text, held.sig);
+    }
     return true;
   }
 

@@ -103,11 +103,13 @@ const R = {
   nTags: 33,
   firstStart: 34,
   quN: 35,
+  fitN: 36,
 } as const;
 
 interface Exports {
   memory: WebAssembly.Memory;
   scan(start: number, end: number): number;
+  seriesFit(n: number, max: number): number;
   reset(): void;
 }
 
@@ -197,8 +199,12 @@ export class BulkReader {
       for (let i = 0; i < BINS; i++) into[i]! += hist[i]!;
       run.gen.zeros += r[R.genZeros]!;
       fold(run.gen, genN, r[R.genLast]!, r[R.genPeak]!);
-      const series = new Float64Array(mem, SERIES, 3 * r[R.nSeries]!);
-      (run.series as TimeSeries).addSums(series);
+      const ts = run.series as TimeSeries;
+      const n = r[R.nSeries]!;
+      // Bucketed here when the seconds are in order (the wasm's seriesFit), else by addSums from the seconds.
+      const width = ts.isFresh() ? x.seriesFit(n, ts.max) : -1;
+      if (width > 0) ts.addFitted(width, new Float64Array(mem, SERIES, 3 * r[R.fitN]!));
+      else ts.addSums(new Float64Array(mem, SERIES, 3 * n));
       const peakGen = r[R.peakGen]!;
       if (run.peak === null || peakGen > run.peak.genTps) {
         run.peak = {

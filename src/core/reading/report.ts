@@ -277,13 +277,15 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null, engineSc
 }
 
 /**
- * The engine as a report prints it: `other` for a log that no engine module reads but that holds a launch or
- * names its program (the generic reader's, engines/generic.ts), null when nothing in it was read.
+ * The engine as a report prints it: `other` for a log that no engine module reads but that names its program
+ * (the generic reader's, engines/generic.ts), null otherwise. A launch read from lines any engine prints alike
+ * (PyTorch's NCCL watchdog, the safetensors shard bar) names no engine and no other program: the log does not
+ * tell which it is (issue 22; the labels' `engine: null`, as the analysis report's own engine).
  */
 export function reportedEngine(
   r: Pick<AnalysisReport, 'engine' | 'program' | 'launches'>,
 ): EngineId | 'other' | null {
-  return r.engine ?? ((r.program ?? null) !== null || r.launches.length > 0 ? 'other' : null);
+  return r.engine ?? ((r.program ?? null) !== null ? 'other' : null);
 }
 
 /**

@@ -446,3 +446,102 @@ describe('SGLang: graph capture and GPU faults', () => {
     assert.equal(l.failure?.class, 'cuda_error');
   });
 });
+
+describe('SGLang: requests before the ready line', () => {
+  it("a client's POST to the OpenAI API answered is a request served, not the warm-up (which posts to /generate)", () => {
+    const l = last(
+      [
+        '[2026-03-01 10:00:01] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)',
+        '[2026-03-01 10:00:02] INFO:     10.0.0.1:5000 - "POST /v1/chat/completions HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'serving');
+    const w = last(
+      [
+        '[2026-03-01 10:00:01] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)',
+        '[2026-03-01 10:00:02] INFO:     127.0.0.1:5000 - "POST /generate HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(w.phase, 'warmup');
+  });
+
+  it('a fragment of metrics scrapes only shows the server up and answering: ready, not serving', () => {
+    const l = last(
+      [
+        '[2026-03-01 10:00:02] INFO:     10.0.0.4:41646 - "GET /metrics HTTP/1.1" 200 OK',
+        '[2026-03-01 10:00:17] INFO:     10.0.0.4:41647 - "GET /metrics HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'ready');
+  });
+
+  it("a piecewise graph failure that opens the fragment, then the event loop's traceback: a crash while serving", () => {
+    const l = last(
+      [
+        sgl('Piecewise CUDA Graph failed with error: Tensor match failed', 'TP6'),
+        sgl('Scheduler hit an exception: Traceback (most recent call last):', 'TP6'),
+        `  File "${pkg}/managers/scheduler.py", line 3811, in run_scheduler_process`,
+        '    scheduler.run_event_loop()',
+        `  File "${pkg}/managers/scheduler.py", line 1567, in event_loop_overlap`,
+        '    batch_result = self.run_batch(batch)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+});
+
+describe('SGLang: a request refused for its length', () => {
+  it("validate_input_length's error shows a request reached the scheduler: serving, whatever a cut traceback after it shows", () => {
+    const l = last(
+      [
+        sgl(
+          'Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens). Use a shorter input or enable --allow-auto-truncate.',
+          'TP5',
+        ),
+        sgl('Scheduler hit an exception: Traceback (most recent call last):', 'TP5'),
+        `  File "${pkg}/managers/scheduler.py", line 1796, in run_scheduler_process`,
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+});
+
+describe('SGLang: a PD prefill server', () => {
+  it('its prefill batch line (#unbootstrapped-req / #transferring-req) is a batch served', () => {
+    const l = last(
+      [
+        sgl(
+          'Prefill batch. #new-seq: 1, #new-token: 1, #cached-token: 0, token usage: 0.00, #unbootstrapped-req: 0, #queue-req: 0, #transferring-req: 0, input throughput (token/s): 0.10',
+        ),
+        '[2026-03-01 10:00:08] INFO:     10.0.0.1:29496 - "GET /health HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'serving');
+  });
+});
+
+describe('SGLang: ranks that load at their own pace', () => {
+  const bar = (n: number) =>
+    `Loading safetensors checkpoint shards:  ${Math.round((n / 10) * 100)}% Completed | ${n}/10 [00:0${n}<00:01,  2.00it/s]`;
+  it("one rank's Load weight end while another rank's shard bar is short of its total: still loading", () => {
+    const l = last(
+      [bar(6), sgl('Load weight end. type=X, dtype=torch.bfloat16, avail mem=58.12 GB', 'TP7'), bar(7)].join(
+        '\n',
+      ),
+    );
+    assert.equal(l.phase, 'loading_weights');
+  });
+  it('once that bar completes the weights are in', () => {
+    const l = last(
+      [
+        bar(6),
+        sgl('Load weight end. type=X, dtype=torch.bfloat16, avail mem=58.12 GB', 'TP7'),
+        bar(9),
+        bar(10),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'weights_loaded');
+  });
+});

@@ -129,3 +129,57 @@ describe('between the weights and the torch.compile of the profile run (vLLM V1)
     assert.equal(l.phase, 'args');
   });
 });
+
+describe("a worker's failure that names the start of a graph capture (torch's / torch_npu's capture_begin)", () => {
+  it('failed in graph capture, classed by its text as the plain report is', () => {
+    const l = last(
+      [
+        "(EngineCore pid=90) INFO 04-17 09:16:00 [core.py:93] Initializing a V1 LLM engine (v0.18.0) with config: model='m/x'",
+        " RuntimeError: Worker failed with error 'NPUModelRunner failed, error is capture_begin:build/CMakeFiles/torch_npu.dir/graphs.cpp:80 NPU function error: c10_npu::acl::AclmdlRICaptureBegin(capture_stream, mode), error code is 207005', please check the stack trace above for the root cause",
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'cuda_graph');
+    assert.equal(l.failure?.class, 'cuda_error');
+  });
+
+  it('a worker failure without it keeps the phase the log showed', () => {
+    const l = last(
+      [
+        "(EngineCore pid=90) INFO 04-17 09:16:00 [core.py:93] Initializing a V1 LLM engine (v0.18.0) with config: model='m/x'",
+        " RuntimeError: Worker failed with error 'CUDA error: an illegal memory access was encountered', please check the stack trace above for the root cause",
+      ].join('\n'),
+    );
+    assert.notEqual(l.phase, 'cuda_graph');
+  });
+});
+
+describe("the engine-core monitor's report (MPClient.start_engine_core_monitor, started once every core is ready)", () => {
+  it('a core that died after start-up: crashed in its busy loop, serving', () => {
+    const l = last(
+      [
+        '2025-11-02 13:17:04,315 - vllm.v1.engine.core_client - ERROR - Engine core proc EngineCore_DP0 died unexpectedly, shutting down client.',
+        '2025-11-02 13:17:04,315 - vllm.v1.executor.multiproc_executor - INFO - WorkerProc shutting down.',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it("the newest wording, after the core's own traceback, keeps that traceback's class", () => {
+    const l = last(
+      [
+        '(EngineCore_DP0 pid=5) ERROR 03-01 10:00:00 [core.py:900] EngineCore encountered a fatal error.',
+        '(EngineCore_DP0 pid=5) ERROR 03-01 10:00:00 [core.py:900] Traceback (most recent call last):',
+        '(EngineCore_DP0 pid=5) ERROR 03-01 10:00:00 [core.py:900]   File "/x/vllm/v1/engine/core.py", line 880, in run_busy_loop',
+        '(EngineCore_DP0 pid=5) ERROR 03-01 10:00:00 [core.py:900]     self._process_engine_step()',
+        '(EngineCore_DP0 pid=5) ERROR 03-01 10:00:00 [core.py:900] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.',
+        '(APIServer pid=1) WARNING 03-01 10:00:01 [core_client.py:700] [shutdown] MPClient: engine core exited unexpectedly; starting cleanup',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'serving');
+    assert.equal(l.failure?.class, 'oom');
+  });
+});
