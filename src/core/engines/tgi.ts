@@ -40,7 +40,7 @@ const signatures: Signature[] = [
     // launcher download_convert_model (`Starting download process.` before 2.x); server utils/hub.py
     // download_weights: `Download file:`, `Downloaded {path} in {time}.`, `Download: [i/n] -- ETA:`
     // (cli.py before 0.9: `Files are already present in the local cache. Skipping download.`)
-    re: /Starting check and download process|Starting download process\.|Files are already present (?:on the host|in the local cache)|Download file:|Downloaded \S+ in [\d:.]+|Download: \[\d+\/\d+\]|Successfully downloaded weights/,
+    re: /Starting check and download process|Starting download process\.|Files are already present (?:on the host|in the local cache)|(?:^|: )Skipping download\.$|Download file:|Downloaded \S+ in [\d:.]+|Download: \[\d+\/\d+\]|Successfully downloaded weights/,
   },
   {
     // The download step's other lines, which name no download: utils/convert.py convert_files, for .bin checkpoints
@@ -49,7 +49,15 @@ const signatures: Signature[] = [
     id: 'download_steps',
     kind: 'phase',
     phase: 'loading_weights',
-    re: /(?:^|: )(?:Convert: \[\d+\/\d+\] -- Took: |Convert \S+ to \S+|weights_cache_override is set to |Skipping download\.$)/,
+    lit: 'Convert',
+    re: /(?:^|: )(?:Convert: \[\d+\/\d+\] -- Took: |Convert \S+ to \S+)/,
+  },
+  {
+    id: 'weights_cache_override',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'weights_cache_override is set to ',
+    re: /weights_cache_override is set to /,
   },
   {
     id: 'shard_start',
@@ -97,14 +105,16 @@ const signatures: Signature[] = [
     id: 'router_hub',
     kind: 'phase',
     phase: 'weights_loaded',
+    lit: 'e',
     // (the message follows the event's target and, in 0.9–1.x, its file:line: `text_generation_router:
     // router/src/main.rs:346: Serving revision …`)
     // The same function reads the model's config and tokenizer files: `Using config Some(…)`, `Using local tokenizer
     // config`, `Using chat template from chat_template.json`, `Tokenizer_config …`, `Odd tokenizer detected, …`,
-    // `Failed to import python tokenizer …`, then binds its address (`Invalid hostname, defaulting to 0.0.0.0`).
+    // `Failed to import python tokenizer …`. (Its address, `Invalid hostname, defaulting to 0.0.0.0`, is read after
+    // the warm-up in every era: the catalog's warmup.)
     // Before the hub call (0.9+): `` `--revision` is not set``, `We strongly advise to set it to a known supported
     // commit.` (LoRAX's router, a fork, says the same)
-    re: /(?:^|: )(?:Serving revision \S+ of model |Could not retrieve model info from the Hugging Face hub|no pipeline tag found for model |Could not find a fast tokenizer implementation for |Using the Hugging Face API$|Offline mode active using cache defaults$|Using config Some\(|Using local tokenizer config$|Using chat template from chat_template\.json$|Tokenizer_config (?:None|Some)|Odd tokenizer detected, falling back on legacy tokenization$|Failed to import python tokenizer |Invalid hostname, defaulting to 0\.0\.0\.0$|`--revision` is not set$|We strongly advise to set it to a known supported commit\.$)/,
+    re: /(?:^|: )(?:Serving revision \S+ of model |Could not retrieve model info from the Hugging Face hub|no pipeline tag found for model |Could not find a fast tokenizer implementation for |Using the Hugging Face API$|Offline mode active using cache defaults$|Using config Some\(|Using local tokenizer config$|Using chat template from chat_template\.json$|Tokenizer_config (?:None|Some)|Odd tokenizer detected, falling back on legacy tokenization$|Failed to import python tokenizer |`--revision` is not set$|We strongly advise to set it to a known supported commit\.$)/,
   },
   {
     id: 'webserver',

@@ -87,11 +87,19 @@ const signatures: Signature[] = [
     // batch_manager trtGptModel.h, the TrtGptModel constructor: `TRTGptModel maxNumSequences: %d`, `… maxBatchSize`,
     // … printed as the model that holds the engine is built, its TllmRuntime (the engine read and deserialized)
     // next
-    // (and the schedulers it makes there: `Capacity Scheduler Policy: %s`, `Context Chunking Scheduler Policy: %s`)
     id: 'engine_model',
     kind: 'phase',
     phase: 'loading_weights',
-    re: /^TRTGptModel \w+: |^(?:Capacity|Context Chunking) Scheduler Policy: \w+/,
+    lit: 'TRTGptModel',
+    re: /^TRTGptModel \w+: /,
+  },
+  {
+    // (and the schedulers it makes there: `Capacity Scheduler Policy: %s`, `Context Chunking Scheduler Policy: %s`)
+    id: 'engine_schedulers',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'Scheduler Policy: ',
+    re: /^(?:Capacity|Context Chunking) Scheduler Policy: \w+/,
   },
   {
     // The model's parameters read as its instance is created, before its engine is: Triton's tensorrtllm backend
@@ -103,6 +111,7 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'loading_weights',
     weak: true,
+    lit: 'not ',
     re: /^\w+ is not specified, will (?:use default|be set to|be automatically set)|^\w+ not set, defaulting to |^batch_scheduler_policy parameter was not found or is invalid|^Cannot find parameter with name: |^Parameter \w+ cannot be read from json:|^Optional value for parameter \w+ will not be set\./,
   },
   {

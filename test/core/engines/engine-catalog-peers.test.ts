@@ -96,9 +96,22 @@ function analyze(engine: EngineId, text: string): LaunchBuilder | null {
  * Where the analyzer knowingly reads a line otherwise than the catalog, and why (the log wins).
  * Keyed `source:template`.
  */
+const ROUTER_START =
+  "the router's start (hub, config and tokenizer reads): router/src/main.rs before 2.x ran it before connecting to the shards and warming them up, so tgi.ts router_hub reads it as weights_loaded; since, backends/v3 warms up first and a phase that only moves forward keeps warmup";
 const KNOWN: Record<string, string> = {
   'tgi:Decode cuda graph warmup failed':
     'flash_causal_lm.py/mamba.py warmup catch the OOM and go on without graphs: tgi.ts reads it as a degraded warmup (cuda_graph_warmup_failed), not a capture milestone',
+  'tgi:Starting Webserver':
+    'launcher/src/main.rs: spawn_webserver runs once every shard is ready and before the router warms them up: tgi.ts webserver_start reads weights_loaded',
+  'tgi:Serving revision {sha} of model {}': ROUTER_START,
+  'tgi:Using the Hugging Face API': ROUTER_START,
+  'tgi:Could not retrieve model info from the Hugging Face hub.': ROUTER_START,
+  'tgi:Offline mode active using cache defaults': ROUTER_START,
+  'tgi:Using local tokenizer config': ROUTER_START,
+  'tgi:Using chat template from chat_template.json': ROUTER_START,
+  'tgi:Failed to import python tokenizer {err}': ROUTER_START,
+  'tgi:Could not find a fast tokenizer implementation for {tokenizer_name}': ROUTER_START,
+  'tgi:no pipeline tag found for model {tokenizer_name}': ROUTER_START,
 };
 
 for (const [source, engine] of SOURCES) {
@@ -194,7 +207,7 @@ test('TGI: the router prints its source file after the target; the catalog reads
   const [l] = read(
     [
       '2026-03-01T10:00:00.000001Z  INFO text_generation_launcher: Args { model_id: "m" }',
-      '2026-03-01T10:01:00.000001Z  WARN text_generation_router::server: router/src/server.rs:1700: Could not retrieve model info from the Hugging Face hub.',
+      '2026-03-01T10:01:00.000001Z  WARN text_generation_router::server: router/src/server.rs:1700: Unable to build the Hugging Face API',
     ],
     'tgi',
   );
