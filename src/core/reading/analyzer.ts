@@ -993,7 +993,7 @@ export class LogAnalyzer {
           // one rank's weights are in while a shard bar is still short of its total: another rank (the one
           // printing the bar) is still loading, and the launch with it (ranks load at their own pace) until
           // the bar completes
-          this.loadedWhileBar.set(launch, { sig: sig.id });
+          launch.loadedWhileBar = sig.id;
         } else if (sig.phase) launch.mark(sig.phase, line.no, ts, line.text, sig.id);
         if (line.msg.includes('%')) this.progressBar(launch, line);
         if (sig.readyOnceListening && launch.listening !== null) this.ready(launch, line, ts, sig.id);
@@ -1187,9 +1187,6 @@ export class LogAnalyzer {
     if (sample) launch.addSample(sample, text);
   }
 
-  /** A rank's `weights loaded` line read while another rank's shard bar was short of its total. */
-  private readonly loadedWhileBar = new WeakMap<LaunchBuilder, { sig: string }>();
-
   /** Reads a load or capture progress bar; false when the line is none. */
   private progressBar(launch: LaunchBuilder, line: LogLine): boolean {
     const bar = parseBar(line.msg);
@@ -1209,10 +1206,10 @@ export class LogAnalyzer {
     if (ts !== null && (launch.lastTs === null || ts > launch.lastTs)) launch.touch(line.no, line.offset, ts);
     launch.mark(phase, line.no, ts, line.text, 'progress-bar');
     launch.setProgress({ ...bar, line: line.no, text: line.text.slice(0, 512), ts, phase });
-    const held = this.loadedWhileBar.get(launch);
-    if (held && phase === 'loading_weights' && bar.done >= bar.total) {
-      this.loadedWhileBar.delete(launch);
-      launch.mark('weights_loaded', line.no, ts, line.text, held.sig);
+    const held = launch.loadedWhileBar;
+    if (held !== null && phase === 'loading_weights' && bar.done >= bar.total) {
+      launch.loadedWhileBar = null;
+      launch.mark('weights_loaded', line.no, ts, line.text, held);
     }
     return true;
   }

@@ -95,6 +95,11 @@ export class LaunchBuilder {
   config: Record<string, unknown> = {};
   configSources: Array<{ source: string; line: number }> = [];
   phase: Phase | null = null;
+  /**
+   * A rank's `weights loaded` signature read while another rank's shard bar was short of its total: marked when
+   * that bar completes (LogAnalyzer.progressBar). On the launch, so a checkpoint keeps it.
+   */
+  loadedWhileBar: string | null = null;
   /** First mark of each phase, in the order reached. */
   readonly marks: PhaseMark[] = [];
   readonly marked = new Set<Phase>();

@@ -16,6 +16,11 @@ const UVICORN = [
   'INFO:     10.0.3.7:50122 - "POST /v1/completions HTTP/1.1" 200 OK',
   'INFO:     10.0.3.7:50124 - "POST /v1/completions HTTP/1.1" 200 OK',
 ];
+/**
+ * SGLang's own warm-up request (http_server.py _wait_and_warmup posts to /generate, or /encode): an OpenAI-API
+ * request answered before `fired up` is a client's, served.
+ */
+const WARMUP_ACCESS = 'INFO:     127.0.0.1:50120 - "POST /generate HTTP/1.1" 200 OK';
 const text = (lines: string[]) => `${lines.join('\n')}\n`;
 const TRT_LINE = '[05/21/2025-09:14:02] [TRT-LLM] [W] Logprobs are not supported, ignoring';
 /** A bare `[date time]` stamp: a shape SGLang prints, but so do others (worth 1 for SGLang, engines/evidence.ts). */
@@ -65,7 +70,8 @@ describe('shared lines before the engine shows itself', () => {
   it('SGLang keeps its reading: access lines before `fired up` are warm-up', () => {
     const r = analyzeText(
       text([
-        ...UVICORN.slice(0, 5),
+        ...UVICORN.slice(0, 4),
+        WARMUP_ACCESS,
         '[2025-05-21 09:30:02 TP0] Prefill batch. #new-seq: 1, #new-token: 7, #cached-token: 0, token usage: 0.00, #running-req: 0, #queue-req: 0',
       ]),
     );
@@ -136,7 +142,8 @@ describe('weak evidence first, stronger evidence for another engine later', () =
     const r = analyzeText(
       text([
         WEAK_SGLANG,
-        ...UVICORN.slice(0, 5),
+        ...UVICORN.slice(0, 4),
+        WARMUP_ACCESS,
         '[2025-05-21 09:30:02 TP0] Prefill batch. #new-seq: 1, #new-token: 7, #cached-token: 0, token usage: 0.00, #running-req: 0, #queue-req: 0',
       ]),
     );
@@ -162,8 +169,8 @@ describe('a fragment of shared lines only', () => {
     assert.equal(l?.confidence, 'low');
   });
 
-  it("access lines after uvicorn started: served for vLLM and trtllm-serve, SGLang's warm-up: warm-up", () => {
-    const r = analyzeText(text(UVICORN));
+  it("a /generate answered after uvicorn started: served for vLLM and trtllm-serve, SGLang's warm-up: warm-up", () => {
+    const r = analyzeText(text([...UVICORN.slice(0, 4), WARMUP_ACCESS]));
     assert.equal(r.engine, null);
     assert.equal(r.launches.at(-1)?.phase, 'warmup');
     assert.equal(r.launches.at(-1)?.confidence, 'low');
