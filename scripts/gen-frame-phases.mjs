@@ -180,7 +180,14 @@ const OVERRIDES = {
 const CALLERS = {
   lmdeploy: [],
   trtllm: [],
-  tgi: [],
+  tgi: [
+    [
+      'models/flash_causal_lm.py',
+      'generate_token',
+      { warmup: 'warmup' },
+      'FlashCausalLM.warmup runs a prefill through generate_token to measure memory (the Warmup RPC); elsewhere it is a request step',
+    ],
+  ],
   sglang: [],
   vllm: [
     [

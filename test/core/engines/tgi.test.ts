@@ -503,6 +503,20 @@ describe('TGI (issue 22): the launcher, router and shard lines of real pastes', 
     assert.equal(l.phase, 'serving');
   });
 
+  it("a step of the Warmup call's prefill (warmup → generate_token) is warm-up, not a request", () => {
+    const l = last([
+      launcher(5, 'ERROR', 'Method Warmup encountered an error.'),
+      'Traceback (most recent call last):',
+      '  File "/opt/conda/lib/python3.9/site-packages/text_generation_server/models/flash_causal_lm.py", line 753, in warmup',
+      '    _, batch = self.generate_token(batch)',
+      '  File "/opt/conda/lib/python3.9/site-packages/text_generation_server/models/flash_causal_lm.py", line 839, in generate_token',
+      '    out = self.forward(',
+      'RuntimeError: Not enough memory to handle 4096 prefill tokens. You need to decrease `--max-batch-prefill-tokens`',
+    ]);
+    assert.equal(l.phase, 'warmup');
+    assert.equal(l.failure?.class, 'oom');
+  });
+
   it("a request span pasted without its time is TGI's router serving", () => {
     const l = last([
       'INFO generate{parameters=GenerateParameters { best_of: Some(1), temperature: Some(0.2), max_new_tokens: 48, stop: ["\\n}"] } total_time="667ms"',

@@ -29,8 +29,8 @@ export const TGI_FRAMES: readonly FrameRule[] = [
   ['models/flash_causal_lm.py', 'cuda_graph_warmup', 'cuda_graph'],
   // tunableop_warmup: ROCm TunableOp warmup
   ['models/flash_causal_lm.py', 'tunableop_warmup', 'warmup'],
-  // generate_token: one prefill/decode step (also run by warmup: read the Warmup frame)
-  ['models/flash_causal_lm.py', 'generate_token', 'serving'],
+  // generate_token: one prefill/decode step (also run by warmup: read the Warmup frame); callers: FlashC
+  ['models/flash_causal_lm.py', 'generate_token', 'serving', { warmup: 'warmup' }],
   // warmup: Mamba warmup
   ['models/mamba.py', 'warmup', 'warmup'],
   // cuda_graph_warmup: Mamba CUDA graph capture
