@@ -1276,6 +1276,11 @@ export class LogAnalyzer {
     return id !== undefined && id in SCANNERS;
   }
 
+  /** Whether a worker reading a part of the file (RangeScanner) can read any of it in bulk: SGLang's serving lines. */
+  bulkInWorker(): boolean {
+    return this.detector.locked?.id === 'sglang';
+  }
+
   /** The launch the last `shapePlan` was made for: a worker's runs hold for it alone. */
   private planLaunch: LaunchBuilder | null = null;
 
