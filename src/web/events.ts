@@ -129,7 +129,7 @@ export class EventHub {
 }
 
 function takes(want: Want, target: string): boolean {
-  return want === 'all' || want?.has(target);
+  return want === 'all' || want?.has(target) === true;
 }
 
 /** One event; JSON has no raw newlines, so the data is always one `data:` line. */
