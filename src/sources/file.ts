@@ -134,23 +134,6 @@ export function middleLineStart(fd: number, end: number, start = 0): number {
 }
 
 /**
- * Reads bytes [start, end) of the file on a worker thread (start at a line start): SGLang's serving lines in
- * bulk, or with `plan` another engine's, with the shapes this thread learned. The scan is null when
- * the worker failed (the file vanished under it): that costs speed, not the answer, the caller reads the
- * range itself. `stop` ends the worker.
- */
-export function scanInWorker(
-  path: string,
-  start: number,
-  end: number,
-  maxLine: number,
-  plan?: ShapePlan,
-): { scan: Promise<RangeScan | null>; stop: () => void } {
-  const w = new ScanWorker();
-  return { scan: w.scan(path, start, end, maxLine, plan), stop: () => w.stop() };
-}
-
-/**
  * A worker thread started before its job is known: Node takes tens of milliseconds to start one (its own
  * isolate, its internal modules), which then pass while this thread reads the log's head, which tells
  * whether the worker is needed (ingest.ts). Given no job, `stop` ends it unused.
@@ -174,7 +157,11 @@ export class ScanWorker {
     });
   }
 
-  /** Its job (see scanInWorker): given once. */
+  /**
+   * Its job, given once: bytes [start, end) of the file (start at a line start), SGLang's serving lines in
+   * bulk, or with `plan` another engine's, with the shapes this thread learned. The scan is null when the worker
+   * failed (the file vanished under it): that costs speed, not the answer, the caller reads the range itself.
+   */
   scan(
     path: string,
     start: number,

@@ -1159,8 +1159,9 @@ export class LogAnalyzer {
     // A client's inference request answered before the ready line: SGLang's own warm-up request posts to
     // /generate or /encode (entrypoints/http_server.py _execute_server_warmup, the older _wait_and_warmup), never
     // to the OpenAI API, so a POST there answered is a user's request served
-    const client = sig.id === 'access' && ok && CLIENT_POST.test(text());
-    const phase: Phase = up || client ? 'serving' : (sig.phase ?? 'serving');
+    // (tested only before the ready line: after it every access line is serving, and this is the hot path)
+    const phase: Phase =
+      up || (sig.id === 'access' && ok && CLIENT_POST.test(text())) ? 'serving' : (sig.phase ?? 'serving');
     // A refused or failed request shows the HTTP server is up, not that the model served anything.
     if (launch.phase === phase) {
       launch.lastProgressTs = ts ?? launch.lastProgressTs;
