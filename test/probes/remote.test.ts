@@ -129,7 +129,7 @@ describe('remote probes over ssh', () => {
       const t = setTimeout(resolve, 30_000);
       w.child.stdout!.on('data', (b: Buffer) => {
         seen += b.toString();
-        if (/"state":"serving"[^\n]*HTTP 200/.test(seen)) {
+        if (/"state":"(?:serving|ready)"[^\n]*HTTP 200/.test(seen)) {
           clearTimeout(t);
           resolve();
         }
