@@ -11,9 +11,10 @@
  * 15 s for a target to settle), which other files' CPU and docker calls would delay.
  *
  *   node scripts/run-tests.mjs [node --test options, e.g. --test-reporter=spec] [files or dirs]
- * FIREDUP_TEST_CONCURRENCY=N sets the files run at once (default 1, every file in turn: four at a time took
- * 17.6 min instead of 26 on a 2-core machine, but each of its first two clean runs found new races in tests that
- * wait on a clock; raise the default once a run of several is clean).
+ * FIREDUP_TEST_CONCURRENCY=N sets the files run at once (default 2: a run of one file at a time took 18-20 min on
+ * a 2-core machine, over the suite's 15-minute budget; two at a time passed whole on a clean clone with four other
+ * processes busy on the same two cores (load 10-12), the ALONE files still one at a time. Four at a time found
+ * races in tests that wait on a clock (fixed); 1 runs every file in turn).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,7 +45,7 @@ if (major < 20 || (major === 20 && minor < 10)) {
   process.exit(1);
 }
 
-const concurrency = Number(process.env.FIREDUP_TEST_CONCURRENCY ?? 1);
+const concurrency = Number(process.env.FIREDUP_TEST_CONCURRENCY ?? 2);
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.stderr.write(
     `run-tests: FIREDUP_TEST_CONCURRENCY=${process.env.FIREDUP_TEST_CONCURRENCY} is not a whole number ≥ 1: unset it or give e.g. 4\n`,
