@@ -99,8 +99,16 @@ const NOT_TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*tower_http::/;
 const TGI_REQUEST_SPAN =
   /\b(?:generate|generate_stream|compat_generate|chat_completions|completions)\{parameters=GenerateParameters \{/;
 
+// transformers' configuration_utils PretrainedConfig.from_dict warns `You are using a model of type {checkpoint's} to
+// instantiate a model of type {cls.model_type}. …` when they differ; TGI's own config classes (server/
+// text_generation_server/models/custom_modeling: flash_llama_modeling.py LlamaConfig, flash_rw_modeling.py RWConfig
+// in 1.0, …) subclass PretrainedConfig without a model_type, so its shard's from_pretrained names none: `… to
+// instantiate a model of type . …`. The engines' own configs (vLLM's transformers_utils/configs) name theirs.
+const TGI_UNTYPED_CONFIG = /^You are using a model of type \w+ to instantiate a model of type \. /;
+
 export function tgiEvidence(line: LogLine): number {
   if (TGI_NAME.test(line.text)) return 8;
+  if (line.msg.startsWith('You are using a model') && TGI_UNTYPED_CONFIG.test(line.msg)) return WEIGHT.path;
   if (line.msg.includes('GenerateParameters {') && TGI_REQUEST_SPAN.test(line.msg)) return WEIGHT.milestone;
   if (line.frame === 'tgi' && TGI_TARGET.test(line.msg) && !NOT_TGI_TARGET.test(line.msg))
     return WEIGHT.frame;

@@ -9,6 +9,36 @@ import type { EngineModule, Signature } from './types.js';
 const MOE_SCALE_MISMATCH = /^w1_weight_scale_2 != w3_weight_scale_2 \(.*\), selecting the larger value/;
 
 const signatures: Signature[] = [
+  {
+    // A check on an option the user sets: batch_manager/trtGptModelInflightBatching.cpp, as it sizes the KV cache
+    // managers, TLLM_CHECK_WITH_INFO(kvCacheConfig.crossKvCacheFraction…, "Must set crossKvCacheFraction for
+    // encoder-decoder model") and "Do not set crossKvCacheFraction for decoder-only model": the configuration is
+    // wrong whoever quotes the check (Triton's load-failure lines, a what()). Before Triton's rules, which would
+    // take the quote with the class of its words; where nothing placed the launch, it was loading the model.
+    id: 'tllm_option_check',
+    kind: 'failure',
+    failure: 'config_error',
+    phaseIfUnplaced: 'loading_weights',
+    lit: 'Assertion failed: ',
+    re: /Assertion failed: (?:Do not|Must) set \w+ for\b/,
+  },
+  {
+    // common/tllmException.cpp: a TllmException carries the stack it was thrown from in its what(), one frame a
+    // line as `fmtstr("%-3d %*p %s + %zd", i, VOID_PTR_SZ, addr, symbol, offset)` (or backtrace_symbols' text
+    // where dladdr names no symbol): `5       0x7fb1fe11ce00 tensorrt_llm::batch_manager::GptManager::GptManager(…)`.
+    // A frame of that shape through what builds the model (the Triton backend's TRITONBACKEND_ModelInstanceInitialize
+    // and TRITONBACKEND_ModelInitialize, the constructors of GptManager, the Executor and its Impl,
+    // TrtGptModelInflightBatching and TllmRuntime, a plugin creator's deserializePlugin or a plugin's initialize(),
+    // which TensorRT calls while it deserializes the engine) is an exception that escaped the model's construction:
+    // the load failed, whatever message above the paste cut. A request's error (the executor loop's frames) is
+    // not one of these. The message, where the paste has it, names the cause; this line only says the load died.
+    // (Before `weights`, which takes any line that says `deserializ`.)
+    id: 'tllm_exception_load_frame',
+    kind: 'consequence',
+    phase: 'loading_weights',
+    lit: '0x',
+    re: /^\d{1,3} +0x[0-9a-f]+ .*?(?:\bTRITONBACKEND_Model(?:Instance)?Initialize\b|tensorrt_llm::batch_manager::GptManager::GptManager\(|tensorrt_llm::executor::Executor::(?:Impl::Impl|Executor)\(|tensorrt_llm::batch_manager::TrtGptModelInflightBatching::TrtGptModelInflightBatching\(|tensorrt_llm::runtime::TllmRuntime::TllmRuntime\(|tensorrt_llm::plugins::\w+::(?:deserializePlugin\(|initialize\(\)))/,
+  },
   // Triton's rules first: its load-failure lines quote the backend's C++ errors, which the rules below would take
   // without the phase the failure happened in
   ...tritonSignatures(),
@@ -298,6 +328,40 @@ const signatures: Signature[] = [
     kind: 'failure',
     lit: 'noticed that process rank',
     re: /^(?:mpirun|prterun|mpiexec) noticed that process rank \d+ with PID \d+ on node \S+ exited on signal (\d+.*)$/,
+  },
+  {
+    // _torch/pyexecutor/py_executor_creator.py _ExecutorMemoryMonitor._maybe_explain_if_oom: an OOM while the
+    // executor makes one of its parts (observe_creation_stage) is raised again as `Executor creation failed due to
+    // insufficient GPU memory.` with the part named on a line of its own, `The following component could not be
+    // created: {stage}` (_ExecutorCreationStage's values, later memory_type_friendly_names of ExecutorMemoryType, which
+    // adds the guided decoder and the speculative-decoding resources): the model (and the draft model)
+    // while its weights are read; the sampler, the drafter, the KV cache and the resources sized with it after, as
+    // the KV cache is estimated and made
+    id: 'executor_component_model',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'could not be created: ',
+    re: /^The following component could not be created: (?:Model|Draft model for speculative decoding)$/,
+  },
+  {
+    id: 'executor_component_kv',
+    kind: 'phase',
+    phase: 'kv_cache',
+    weak: true,
+    lit: 'could not be created: ',
+    re: /^The following component could not be created: (?:Sampler|Drafter|Guided Decoder|Speculative decoding resources|Initial KV [Cc]ache|Additional executor resources|KV cache|Model resources created during usage)/,
+  },
+  {
+    // executor/cache_transmission/nixl_utils/transferAgent.cpp NixlTransferAgent: the KV-cache transfer agent of a
+    // disaggregated server checks each NIXL call (`TLLM_CHECK(status == NIXL_SUCCESS)` as it creates its backend
+    // and registers the KV cache's memory, registerMemory): the cache transceiver is made with the KV cache manager,
+    // so a failed check stops the executor's creation there
+    id: 'kv_transfer_agent_check',
+    kind: 'failure',
+    phase: 'kv_cache',
+    lit: 'transferAgent.cpp',
+    re: /Assertion failed: (.*?) \(\S*nixl_utils\/transferAgent\.cpp:\d+\)/,
   },
   {
     id: 'worker_init',
@@ -595,11 +659,29 @@ export const trtllm: EngineModule = {
       )
     )
       return 8;
+    // Messages only TensorRT-LLM prints, whatever prefix a paste kept: executor/worker.py worker_main `Failed to
+    // initialize executor on rank N: …`, executor/proxy.py `Executor worker returned error`, its NIXL transfer agent
+    // (cache_transmission/nixl_utils/transferAgent.cpp, _torch/disaggregation/nixl BindingsNixlTransferAgent), the
+    // executor's memory monitor (_torch/pyexecutor/py_executor_creator.py _maybe_explain_if_oom: `Executor creation
+    // failed due to insufficient GPU memory.`, `… with an error which might indicate insufficient GPU memory.`, its
+    // table `Previously created components and free GPU memory before/after creation (GiB):`)
+    if (
+      /Failed to initialize executor on rank \d+|Executor worker returned error|nixl_utils\/transferAgent\.cpp|BindingsNixlTransferAgent|Executor creation failed (?:due to insufficient GPU memory|with an error which might indicate)|^Previously created components and free GPU memory/.test(
+        line.msg,
+      )
+    )
+      return 8;
     if (line.msg.startsWith('w1_weight_scale_2') && MOE_SCALE_MISMATCH.test(line.msg)) return 8;
     if (line.frame === 'trtllm' || /^\[\d{2}\/\d{2}\/\d{4}-\d{2}:\d{2}:\d{2}\] /.test(line.text)) return 3;
     return tritonEvidence(line);
   },
   signatures,
+  raises: [
+    // executor/proxy.py GenerationExecutorProxy._start_executor_workers: a worker's ready signal was an error, logged
+    // above (`Executor worker initialization error: …`, the worker's own traceback): `raise RuntimeError("Executor
+    // worker returned error") from ready_signal` only points at it
+    { type: /^RuntimeError$/, message: /^Executor worker returned error/, failure: 'other' },
+  ],
   hints: {
     oom: 'lower kv_cache_config.free_gpu_memory_fraction or max_batch_size/max_num_tokens, or use more GPUs',
     cuda_error: 'check the engine was built for this GPU architecture and TensorRT-LLM version',

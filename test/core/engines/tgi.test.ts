@@ -525,3 +525,21 @@ describe('TGI (issue 22): the launcher, router and shard lines of real pastes', 
     assert.equal(l.phase, 'serving');
   });
 });
+
+describe('TGI (issue 22): what names the engine in a paste with no launcher line (synthetic lines)', () => {
+  it("transformers' warning about TGI's own config classes, which name no model type, says TGI", () => {
+    // custom_modeling/flash_llama_modeling.py LlamaConfig(PretrainedConfig) has no model_type: `… of type .`
+    const l = last([
+      '2024-01-10T08:00:01.000000001Z You are using a model of type mistral to instantiate a model of type . This is not supported for all configurations of models and can yield errors.',
+      '2024-01-10T08:00:59.000000001Z [E ProcessGroupNCCL.cpp:828] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=60000) ran for 60100 milliseconds before timing out.',
+    ]);
+    assert.equal(l.engine, 'tgi');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'nccl');
+    // a config class that names its type (vLLM's, transformers' own) says nothing of the engine
+    const typed = last([
+      'You are using a model of type mistral to instantiate a model of type llama. This is not supported for all configurations of models and can yield errors.',
+    ]);
+    assert.notEqual(typed.engine, 'tgi');
+  });
+});

@@ -505,3 +505,83 @@ describe('TensorRT-LLM (issue 22): the C++ runtime loading an engine, and its ch
     assert.equal(l.phase, 'autotune');
   });
 });
+
+describe('TensorRT-LLM (issue 22): native stacks of a failed load, executor parts, option checks (synthetic lines)', () => {
+  it("a TllmException's frames through the model's construction are a load that died, message or not", () => {
+    // common/tllmException.cpp getTrace: `%-3d %*p %s + %zd`, the Triton backend's instance creation under it
+    const triton = last([
+      '4       0x7f0000000004 tensorrt_llm::batch_manager::TrtGptModelInflightBatching::TrtGptModelInflightBatching(int, std::shared_ptr<nvinfer1::ILogger>) + 1234',
+      '5       0x7f0000000005 tensorrt_llm::batch_manager::GptManager::GptManager(std::filesystem::path const&, int) + 77',
+      '6       0x7f0000000006 /opt/tritonserver/backends/tensorrtllm/libtriton_tensorrtllm.so(+0x1a2b3) [0x7f0000000006]',
+      '7       0x7f0000000007 TRITONBACKEND_ModelInstanceInitialize + 101',
+    ]);
+    assert.equal(triton.outcome, 'crashed');
+    assert.equal(triton.phase, 'loading_weights');
+    const plugin = last([
+      '3       0x7f0000000003 tensorrt_llm::plugins::LookupPlugin::init() + 41',
+      '4       0x7f0000000004 tensorrt_llm::plugins::LookupPluginCreator::deserializePlugin(char const*, void const*, unsigned long) + 120',
+      '5       0x7f0000000005 /usr/local/tensorrt/lib/libnvinfer.so.10(+0x10d8506) [0x7f0000000005]',
+    ]);
+    assert.equal(plugin.outcome, 'crashed');
+    assert.equal(plugin.phase, 'loading_weights');
+    // the message above the frames names the cause; the frames do not outrank it
+    const named = last([
+      '  what():  [TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&p, n): out of memory (/src/cpp/tensorrt_llm/runtime/tllmBuffers.h:99)',
+      '1       0x7f0000000001 tensorrt_llm::runtime::TllmRuntime::TllmRuntime(tensorrt_llm::runtime::RawEngine const&, float, bool) + 512',
+    ]);
+    assert.equal(named.failure?.class, 'oom');
+  });
+
+  it("the executor loop's frames under a request's error are no load failure", () => {
+    const l = last([
+      VERSION,
+      py('Model init total -- 20.0s'),
+      'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+      '1       0x7f0000000001 tensorrt_llm::batch_manager::TrtGptModelInflightBatching::forwardAsync(std::list<int> const&) + 300',
+      '2       0x7f0000000002 tensorrt_llm::executor::Executor::Impl::executionLoop() + 900',
+    ]);
+    assert.notEqual(l.outcome, 'crashed');
+  });
+
+  it('the part the executor could not make for want of memory places the failure', () => {
+    const component = (name: string) =>
+      last([
+        VERSION,
+        py(
+          'Failed to initialize executor on rank 0: Executor creation failed due to insufficient GPU memory.',
+          'E',
+        ),
+        '',
+        `The following component could not be created: ${name}`,
+        'Total GPU memory (GiB): 79.10',
+      ]);
+    const kv = component('KV cache');
+    assert.equal(kv.outcome, 'crashed');
+    assert.equal(kv.phase, 'kv_cache');
+    assert.equal(kv.failure?.class, 'oom');
+    assert.equal(component('Initial KV cache (temporary for KV cache size estimation)').phase, 'kv_cache');
+    assert.equal(component('Model').phase, 'loading_weights');
+  });
+
+  it('a check on an option the user sets is a configuration error, quoted by Triton or not', () => {
+    const quoted = last([
+      "E0101 10:00:00.000000 42 model_repository_manager.cc:703] \"Invalid argument: ensemble 'ensemble' depends on 'tensorrt_llm' which has no loaded version. Model 'tensorrt_llm' loading failed with error: version 1 is at UNAVAILABLE state: Internal: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] Assertion failed: Must set crossKvCacheFraction for encoder-decoder model (/src/cpp/x.cpp:1)\"",
+    ]);
+    assert.equal(quoted.outcome, 'crashed');
+    assert.equal(quoted.phase, 'loading_weights');
+    assert.equal(quoted.failure?.class, 'config_error');
+  });
+
+  it("a disaggregated worker's KV-cache transfer agent failing its NIXL check stops the executor at the KV cache", () => {
+    const l = last([
+      '[executor][RANK 1] Failed to initialize executor on rank 1:',
+      '  Assertion failed: status == NIXL_SUCCESS (/src/cpp/tensorrt_llm/executor/cache_transmission/nixl_utils/transferAgent.cpp:311)',
+      'RuntimeError: Executor worker returned error',
+    ]);
+    assert.equal(l.engine, 'trtllm');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'kv_cache');
+    // executor/proxy.py raises `Executor worker returned error` only to point at the worker's own failure
+    assert.equal(l.failure?.class, 'other');
+  });
+});
