@@ -1295,7 +1295,6 @@ export class LogAnalyzer {
       l.candidates.length !== 0 ||
       l.caughtFrom !== null ||
       l.ray !== null ||
-      this.detector.programLines > 0 ||
       !this.tracker.quiet
     )
       return null;
@@ -1347,6 +1346,7 @@ export class LogAnalyzer {
         .join(),
       d.wrapped,
       d.foreign,
+      d.programLines > 0,
       servingUp(l),
       l.readyAtStart,
       l.marked.size,
@@ -1383,6 +1383,8 @@ export class LogAnalyzer {
       return null;
     if (ctx.year !== (ts === null ? this.ctx.year : new Date(ts * 1000).getUTCFullYear())) return null;
     if (line.msg.includes('%') || line.msg.startsWith('time=')) return null;
+    // while the program's name is looked for (EngineDetector.nameProgram), a line that names none only counts
+    if (this.detector.programLines > 0 && this.detector.namesProgram(line.text)) return null;
     if (this.detector.locked === null && votesOf(line) !== null) return null;
     const tracker = new TracebackTracker();
     if (tracker.feed(line) !== null || !tracker.quiet) return null;
@@ -1541,6 +1543,8 @@ export class LogAnalyzer {
   applyRun(r: ServingRunData): void {
     if (r.lines === 0) return;
     this.current!.applyRun(r);
+    // a generic run's lines (`busy` said) were each a line the detector looked at for a program's name
+    if (r.busy !== undefined) this.detector.programLines = Math.max(0, this.detector.programLines - r.lines);
     if (r.lastTs !== null) this.lastTs = r.lastTs;
     if (r.year >= 0) this.ctx.year = r.year;
     this.tracker.reset();
