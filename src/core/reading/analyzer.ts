@@ -29,6 +29,7 @@ import { BulkHook, type ServingRunData } from './bulk.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import { EngineDetector } from './detect.js';
 import { ExplainCollector } from './explain.js';
+import { decodedUnits, firstWordShape, GenericScanner } from './generic-scan.js';
 import { type FailureCandidate, FRAME_RULE, LaunchBuilder, rayLine } from './launch.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
 import { type AnalysisReport, buildReport } from './report.js';
@@ -364,6 +365,7 @@ export class LogAnalyzer {
             () => this.steady(),
             (run) => this.applyRun(run),
             () => this.bulkScanner(),
+            (buf, start, end) => this.genericScanner(buf, start, end),
           );
     this.splitter = new LineSplitter(this.onRaw, opts.maxLine ?? DEFAULT_MAX_LINE, bulk);
   }
@@ -1267,6 +1269,150 @@ export class LogAnalyzer {
     return { scanner, env };
   }
 
+  private generic: GenericScanner | null = null;
+
+  /**
+   * The reader of lines by their shape (generic-scan.ts), for lines no engine's scanner takes: a log no engine
+   * rule knows, another program's lines. Only where a line's reading depends on nothing it could skip: a launch
+   * open, not ended, with no failure pending; no line held, no head or prefix kept to be read again, no wrapper
+   * learned, no block gathered, the traceback reader quiet, the program's name no longer looked for, no Ray
+   * nodes, no `explain`.
+   */
+  genericScanner(buf: Buffer, start: number, end: number): { scanner: LineScanner; env: ScanEnv } | null {
+    const l = this.current;
+    if (this.held !== null && !this.heldAlone(buf, start, end)) return null;
+    if (
+      l === null ||
+      this.held !== null ||
+      this.head !== null ||
+      this.prefix !== null ||
+      this.rereading ||
+      this.ctx.wrap !== null ||
+      this.explainer !== null ||
+      this.block !== null ||
+      l.ended ||
+      l.ownEnd !== null ||
+      l.candidates.length !== 0 ||
+      l.caughtFrom !== null ||
+      l.ray !== null ||
+      !this.tracker.quiet
+    )
+      return null;
+    const g = (this.generic ??= new GenericScanner());
+    if (g.resting()) return null;
+    g.setKey(this.genericKey(l));
+    const env = this.scanEnv;
+    env.year = this.ctx.year;
+    env.lastTs = this.lastTs;
+    env.maxLine = this.options.maxLine ?? DEFAULT_MAX_LINE;
+    g.classify = this.classifyGeneric;
+    g.wrap = this.hardWrap;
+    g.launch = l;
+    return { scanner: g, env };
+  }
+
+  /**
+   * A line held as a hard-wrapped paste's piece (onRaw) that the next line, at `start`, cannot go on (its first
+   * word has the held line's shape: continuesWrap): read now, as onRaw would before that line. False when that
+   * is not known.
+   */
+  private heldAlone(buf: Buffer, start: number, end: number): boolean {
+    const h = this.held!;
+    if (h.cri !== undefined || h.truncated === true) return false;
+    const e = buf.indexOf(10, start);
+    if (e < 0 || e >= end || e - start > (this.options.maxLine ?? DEFAULT_MAX_LINE)) return false;
+    const fw = firstWordShape(buf, start, e);
+    if (fw < 0) return false;
+    const held = Buffer.from(h.text, 'latin1');
+    if (held.length !== h.text.length || /[^\x20-\x7e\t]/.test(h.text)) return false;
+    if (firstWordShape(held, 0, held.length) !== fw) return false;
+    this.flushHeld();
+    return true;
+  }
+
+  /** What a line's reading by `classifyGeneric` depends on besides the line: its table holds while this does. */
+  private genericKey(l: LaunchBuilder): string {
+    const d = this.detector;
+    return [
+      this.released + this.launches.length,
+      l.startLine,
+      l.phase,
+      l.engine,
+      d.locked?.id,
+      d.best(),
+      d
+        .candidates()
+        .map((e) => e.id)
+        .join(),
+      d.wrapped,
+      d.foreign,
+      d.programLines > 0,
+      servingUp(l),
+      l.readyAtStart,
+      l.marked.size,
+      l.listening !== null,
+      l.shutdown !== null,
+      l.loadedWhileBar,
+      this.engineServices.size,
+      this.ctx.year,
+    ].join('|');
+  }
+
+  /**
+   * What the general path does with a line (readLine, in the state now), for the generic reader: `touch` when it
+   * only moves the launch's end and time (no rule, no vote, no catalog template, no traceback, no bar, no
+   * service or rank of its own), `serving`/`access` when it only counts a request of a serving launch; null
+   * when more, or when that could depend on more than the line's shape. `ts` is the time the reader read from
+   * the line's stamp: the general path must read the same. Changes nothing.
+   */
+  private classifyGeneric: ShapeClassifier = (buf, s, e, ts) => {
+    const launch = this.current;
+    if (launch === null) return null;
+    const raw = decodeLine(buf, s, e);
+    // the wrap column counts the decoded length; a runtime's record is joined with its parts
+    if (raw.length !== decodedUnits(buf, s, e) || criPiece(raw) !== null) return null;
+    const segs = logicalSegments(raw);
+    if (segs.length !== 1) return null;
+    const text = segs[0]!;
+    if (SHAPE_UNSAFE.test(text)) return null;
+    if (mayHoldSecret(text) && redactText(text) !== text) return null;
+    const ctx: PrefixContext = { year: this.ctx.year, wrap: null, wrapSeen: null };
+    const line = parseLine(text, 1, 0, ctx);
+    if (ctx.wrap !== null || ctx.wrapSeen !== null || frameInside(line.msg)) return null;
+    if (line.ts !== ts || line.rel !== null || line.tags !== null || line.pid !== null || line.ip)
+      return null;
+    if (ctx.year !== (ts === null ? this.ctx.year : new Date(ts * 1000).getUTCFullYear())) return null;
+    if (line.msg.includes('%') || line.msg.startsWith('time=')) return null;
+    // while the program's name is looked for (EngineDetector.nameProgram), a line that names none only counts
+    if (this.detector.programLines > 0 && this.detector.namesProgram(line.text)) return null;
+    if (this.detector.locked === null && votesOf(line) !== null) return null;
+    const tracker = new TracebackTracker();
+    if (tracker.feed(line) !== null || !tracker.quiet) return null;
+    const hit = this.detector.best() === null ? this.leastMatch(line.msg) : this.match(line.msg);
+    const svc = line.service;
+    if (
+      svc != null &&
+      !this.engineServices.has(svc) &&
+      (this.engineServices.size > 0 || engineOwn(line, hit))
+    )
+      return null;
+    if (hit === null) {
+      const engine = launch.engine ?? this.detector.best();
+      if (engine !== null) {
+        if (catalogLine(engine, line.msg) !== null) return null;
+      } else for (const c of CATALOG_ENGINES) if (catalogLine(c, line.msg) !== null) return null;
+      return { kind: 'touch', phase: null, engine: false };
+    }
+    const { sig } = hit;
+    if (sig.kind !== 'serving' || sig.version || sig.config || sig.after !== undefined) return null;
+    // a serving launch's request line: it moves the launch's progress and counts a request, nothing more
+    if (launch.phase !== 'serving' || !servingUp(launch) || launch.readyAtStart) return null;
+    if (this.detector.locked !== null && launch.engine === null) return null;
+    if (hit.engine.sample?.(sig, hit.m)) return null;
+    const engine = !COMMON.has(sig) && hit.shared !== true;
+    return { kind: sig.id === 'access' ? 'access' : 'serving', phase: null, engine };
+  };
+
   /**
    * Whether the rest of the file is read by this thread alone: the engine's serving lines are read by a shape
    * scanner, and a worker reading the second half (RangeScanner) cannot read them as this thread would
@@ -1397,6 +1543,8 @@ export class LogAnalyzer {
   applyRun(r: ServingRunData): void {
     if (r.lines === 0) return;
     this.current!.applyRun(r);
+    // a generic run's lines (`busy` said) were each a line the detector looked at for a program's name
+    if (r.busy !== undefined) this.detector.programLines = Math.max(0, this.detector.programLines - r.lines);
     if (r.lastTs !== null) this.lastTs = r.lastTs;
     if (r.year >= 0) this.ctx.year = r.year;
     this.tracker.reset();

@@ -244,6 +244,12 @@ export class BulkHook {
     private readonly take: (run: ServingRunData) => void,
     /** Another engine's scanner (scan.ts) and its state, when its launch is steadily serving. */
     private readonly scanner: () => { scanner: LineScanner; env: ScanEnv } | null = () => null,
+    /** The reader of lines by their shape, for lines no other takes (generic-scan.ts), when the state allows it. */
+    private readonly generic: (
+      buf: Buffer,
+      start: number,
+      end: number,
+    ) => { scanner: LineScanner; env: ScanEnv } | null = () => null,
   ) {}
 
   newChunk(): void {
@@ -259,14 +265,29 @@ export class BulkHook {
     this.lines = 0;
     if (!this.ready()) {
       const sc = this.scanner();
-      if (sc === null) return start;
-      const run = (this.spareScan ??= emptyScanRun());
-      const next = sc.scanner.read(buf, start, end, lineNo, offset, run, sc.env);
-      if (run.lines > 0) {
-        this.spareScan = null;
-        this.lines = run.lines;
-        this.take(run);
+      if (sc !== null) {
+        const run = (this.spareScan ??= emptyScanRun());
+        const next = sc.scanner.read(buf, start, end, lineNo, offset, run, sc.env);
+        if (run.lines > 0) {
+          this.spareScan = null;
+          this.lines = run.lines;
+          this.take(run);
+          return next;
+        }
       }
+      // a line the engine's scanner does not take (another program's, under a prefix it does not read)
+      const g = this.generic(buf, start, end);
+      if (g === null) return start;
+      const run = (this.spareScan ??= emptyScanRun());
+      run.busy = false;
+      const next = g.scanner.read(buf, start, end, lineNo, offset, run, g.env);
+      if (run.lines === 0) {
+        run.busy = undefined;
+        return start;
+      }
+      this.spareScan = null;
+      this.lines = run.lines;
+      this.take(run);
       return next;
     }
     // Offered at every line start; most offers after a general line read nothing, so the empty run is

@@ -76,6 +76,8 @@ export const ANALYZER_SPEC: IntoSpec = {
   // scanners (scan.ts) keep only caches of pure functions of bytes, and `scanEnv` is refilled before each use.
   // `settle` is the reader's, set again by the next one (`released` is saved: the launches handed off stay so).
   // `planLaunch` only joins a worker's runs to the read that started the worker; `headSeen` caches a pure function.
+  // The generic reader (generic-scan.ts) keeps only its tables of what the general path does with a shape in a
+  // state (learned again after a restore) and when to rest, which decides which path reads a line, not how.
   rebuilt: [
     'onRaw',
     'ended',
@@ -84,6 +86,8 @@ export const ANALYZER_SPEC: IntoSpec = {
     'scanners',
     'scanEnv',
     'classifyShape',
+    'generic',
+    'classifyGeneric',
     'settle',
     'planLaunch',
     'headSeen',

@@ -100,6 +100,11 @@ export class EngineDetector {
     } else this.program ??= p.name;
   }
 
+  /** Whether a line names a program (engines/generic.ts PROGRAMS), while names are still looked for. */
+  namesProgram(text: string): boolean {
+    return ANY_PROGRAM.test(text);
+  }
+
   /** Whether the log is another program's that runs an engine inside it (engines/generic.ts PROGRAMS `wraps`). */
   get wrapped(): boolean {
     return this.foreign >= FOREIGN_DECIDES;

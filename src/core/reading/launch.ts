@@ -324,9 +324,12 @@ export class LaunchBuilder {
     if (this.ray !== null) rayRun(this.ray, r);
     // Serving lines after a stop tell nothing more of this launch (see ownEnd), read in bulk or not.
     if (this.ended) this.ownEnd ??= { line: this.endLine, offset: this.endOffset, ts: this.lastTs };
-    // (a run read in bulk is a busy server's: it ends any stall read before it)
-    this.quietHints = 0;
-    this.idleSamples = 0;
+    // (a run read in bulk is a busy server's: it ends any stall read before it; not one of lines that only move
+    // the launch's end, generic-scan.ts)
+    if (r.busy !== false) {
+      this.quietHints = 0;
+      this.idleSamples = 0;
+    }
     if (this.startTs === null) this.startTs = r.firstTs;
     this.endLine = r.lastLine;
     this.endOffset = r.lastOffset;

@@ -506,6 +506,7 @@ export abstract class LineScanner {
       if (r.pid >= 0 && !run.pids!.includes(r.pid)) run.pids!.push(r.pid);
       if (r.engine) run.engineLines!++;
       if (r.progress) {
+        if (run.busy === false) run.busy = true;
         run.progressLine = no;
         run.progressTs = lastTs;
       }

@@ -45,4 +45,7 @@ export interface ServingRunData {
   engineLines?: number;
   progressLine?: number;
   progressTs?: number | null;
+  /** The generic reader (generic-scan.ts) says whether any line of the run was a request or serving line: a run of
+   * lines that only move the launch's end (false) ends no stall, as on the general path. */
+  busy?: boolean;
 }

@@ -603,6 +603,34 @@ export class TracebackTracker {
     return this.open || this.sawFrames ? this.start : null;
   }
 
+  /**
+   * Nothing open, pending or counting down: a line that no rule of this reader takes leaves it as it is, so the
+   * generic bulk reader (generic-scan.ts) may skip such lines, and `reset` after them does nothing.
+   */
+  get quiet(): boolean {
+    return (
+      !this.open &&
+      !this.sawFrames &&
+      this.start === null &&
+      this.remedyWindow === 0 &&
+      this.wrapWindow === 0 &&
+      this.contLeft === 0 &&
+      this.frame === null &&
+      this.call === null &&
+      this.hub === null &&
+      this.hubSeen === null &&
+      this.hubFile === null &&
+      !this.requestScoped &&
+      !this.chained &&
+      this.partialFile === null &&
+      this.pendingPhase === null &&
+      this.opened === -1 &&
+      this.wrapped === null &&
+      this.continued === null &&
+      this.scopedStart === null
+    );
+  }
+
   /** A plain logger line (from the fast path) ends any traceback in progress; the file's end, too. */
   reset(): void {
     if (

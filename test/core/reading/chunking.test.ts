@@ -411,11 +411,11 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
     };
 
   /**
-   * Real shapes the fast path does not read yet, and why: the test fails once one is read (take it off then).
-   * TGI's router lines under docker compose's `service | ` prefix: the shape scanner reads a TGI line's own
-   * stamp as its frame, and a wrapper ends bulk reading (LogAnalyzer.bulkScanner).
+   * Real shapes the fast path does not read (at least 95 % of their lines), and why: the test fails once one is
+   * read (take it off then). Plain text (the corpus README): a third of its lines name an engine, each a vote
+   * the detector counts, read by the general path (generic-scan.ts takes the others).
    */
-  const OFF_FAST_PATH = new Set(['tgi-router']);
+  const OFF_FAST_PATH = new Set(['unknown-text']);
 
   it('every shape has its seed of real lines, each line with its source', async () => {
     const g = await gen();
@@ -460,12 +460,16 @@ describe('the bench logs built from real lines (scripts/bench-seeds/): bulk on a
       // tens of times slower (issue 23). The lines after the seed's launch are serving lines.
       const seed = g.readSeed(name);
       const serving = general.lines - seed.launch.lines.length;
-      if (seed.engine !== null)
+      // A log no engine rule knows too (the generic reader, generic-scan.ts), after its first 400 lines: kept by
+      // the analyzer while no engine has locked, to be read again (LogAnalyzer.prefix, PREFIX_LINES).
+      {
+        const after = seed.engine === null ? serving - 400 : serving;
         assert.equal(
-          bulk >= serving * 0.95,
+          bulk >= after * 0.95,
           !OFF_FAST_PATH.has(name),
           `${name}: ${bulk} of ${serving} serving lines read in bulk`,
         );
+      }
     });
   }
 });
