@@ -54,6 +54,22 @@ export function emptyScanRun(): ServingRunData {
   return { ...emptyRun(), pids: [], engineLines: 0 };
 }
 
+/** A generic reader's run (generic-scan.ts) made empty again: it never fills the summaries, series or peak. */
+function emptyGenericRun(run: ServingRunData): void {
+  run.lines = 0;
+  run.firstLine = run.lastLine = 0;
+  run.firstOffset = run.lastOffset = run.endOffset = 0;
+  run.firstTs = run.lastTs = 0;
+  run.year = 0;
+  run.tags.length = 0;
+  run.pids!.length = 0;
+  run.requests = 0;
+  run.engineLines = 0;
+  run.progressLine = undefined;
+  run.progressTs = undefined;
+  run.busy = false;
+}
+
 /** Adds n values whose last and peak are given to a summary (peak -1: none). */
 function fold(sum: SeriesSummary, n: number, last: number, peak: number): void {
   if (n === 0) return;
@@ -238,6 +254,7 @@ export class BulkHook {
   private readonly reader = new BulkReader();
   private spare: ServingRunData | null = null;
   private spareScan: ServingRunData | null = null;
+  private genericRun: ServingRunData | null = null;
 
   constructor(
     private readonly ready: () => boolean,
@@ -278,16 +295,16 @@ export class BulkHook {
       // a line the engine's scanner does not take (another program's, under a prefix it does not read)
       const g = this.generic(buf, start, end);
       if (g === null) return start;
-      const run = (this.spareScan ??= emptyScanRun());
+      // One run, emptied after each use: a generic run holds no sample (its summaries and series stay empty),
+      // and its taker (LogAnalyzer.applyRun) keeps nothing of it; a log whose runs are a few lines long between
+      // general lines made thousands of them per megabyte.
+      const run = (this.genericRun ??= emptyScanRun());
       run.busy = false;
       const next = g.scanner.read(buf, start, end, lineNo, offset, run, g.env);
-      if (run.lines === 0) {
-        run.busy = undefined;
-        return start;
-      }
-      this.spareScan = null;
+      if (run.lines === 0) return start;
       this.lines = run.lines;
       this.take(run);
+      emptyGenericRun(run);
       return next;
     }
     // Offered at every line start; most offers after a general line read nothing, so the empty run is
