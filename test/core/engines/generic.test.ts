@@ -444,4 +444,13 @@ describe('generic reader: wrappers and servers of other kinds (issue 22)', () =>
     ]);
     assert.equal(l?.phase, 'serving');
   });
+
+  it('synthetic: lines that only name a serving program (no rule places them) are its launch, not nothing', () => {
+    const { r } = read([
+      'Using Aphrodite with the exl2 backend from /home/user/aphrodite-engine',
+      'some unplaced line of the server',
+    ]);
+    assert.equal(r.program, 'aphrodite');
+    assert.equal(r.launches.length, 1);
+  });
 });
