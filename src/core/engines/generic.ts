@@ -93,6 +93,28 @@ export const genericSignatures: Signature[] = [
     re: /Running dynamo serve with/,
   },
   {
+    // A server's own start command pasted bare as the log's first line (no shell prompt): Aphrodite's CLI
+    // (aphrodite/endpoints/cli.py: `aphrodite run <model>`, `aphrodite serve` later), LMDeploy's (`lmdeploy serve
+    // api_server <model>`), `ollama serve`, `dynamo serve <graph>`
+    id: 'bare_server_command',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: ' ',
+    re: /^(?:\w+=\S+ +)*(?:aphrodite (?:run|serve) +\S|lmdeploy serve (?:api_server|proxy) +\S|ollama serve\b|dynamo serve +\S)/,
+  },
+  {
+    // Aphrodite Engine aphrodite/engine/aphrodite_engine.py AphroditeEngine.__init__: `Initializing the Aphrodite
+    // Engine (v%s) with the following config:` (before 0.5 without the version)
+    id: 'aphrodite_engine_init',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'Initializing the Aphrodite Engine',
+    re: /Initializing the Aphrodite Engine(?: \(v([^)\s]+)\))?/,
+    version: (m) => m[1] ?? null,
+  },
+  {
     // FastChat serve/controller.py and model_worker.py: `logger.info(f"args: {args}")` under its `| name |` logger
     id: 'fastchat_args',
     kind: 'launch',
@@ -245,6 +267,37 @@ export const genericSignatures: Signature[] = [
     lit: 'text_embeddings_',
     re: /text_embeddings_\w+(?:::\w+)*: (?:\S+\.rs:\d+: )?(?:Starting download$|Model artifacts downloaded in |Starting model backend$|Starting \w+ model on )/,
   },
+  {
+    // NVIDIA NIM for LLMs picks its profile and lays out the model's workspace before it starts its engine
+    // (vllm_nvext/hub/ngc_profile.py and ngc_injector.py, nim_llm_sdk/hub/ later: `Running NIM without LoRA. …`,
+    // `Detected %d compatible profile(s).`, `Valid profile: …`, `Selected profile: …`, `Profile metadata: …`,
+    // `Preparing model workspace. …`, `Model workspace is now ready. It took %s seconds`): start-up, before the load
+    id: 'nim_profile',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'rofile',
+    re: /(?:^|\] )(?:Running NIM with(?:out)? LoRA\b|Detected \d+ compatible profile|Valid profile: \S+|Selected profile: \S+|Profile metadata: \w+)/,
+  },
+  {
+    id: 'nim_workspace',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'odel workspace',
+    re: /(?:^|\] )(?:Preparing model workspace\.|Model workspace is now ready\.)/,
+  },
+  {
+    // vllm.rs (guoqingbao/vllm.rs, later xinfer, a Rust engine) src/runner: `log_info!("Loading model at rank {}")`
+    // in each rank's runner as it builds the model, then the model's own `Loading vision tower...` / `Loading
+    // language model...` (models/*.rs) under the crate's tracing target
+    id: 'rust_runner_loading',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'Loading ',
+    re: /(?:^|runner: )Loading model at rank \d+$|\b(?:vllm_rs|xinfer)::models::\w+: Loading /,
+  },
   // ---- ready ----
   {
     // text-embeddings-inference's router (router/src/http/server.rs and grpc/server.rs run): `Starting HTTP server:
@@ -264,6 +317,16 @@ export const genericSignatures: Signature[] = [
     phase: 'ready',
     lit: 'Uvicorn running on',
     re: /Uvicorn running on\s+(\S+)/,
+  },
+  {
+    // LMDeploy lmdeploy/serve/openai/api_server.py serve: once the engine is built (the pipeline's AsyncEngine,
+    // weights and KV cache in), it prints `HINT:    Please open {http}://{host}:{port} in a browser for detailed
+    // api usage!!!` three times, then calls uvicorn.run
+    id: 'lmdeploy_hint',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'in a browser for detailed api usage',
+    re: /^HINT: +Please open +(?:\x1b\[[\d;]*m)*(\S+?)(?:\x1b\[[\d;]*m)* +in a browser for detailed api usage/,
   },
   {
     // Ollama server/routes.go Serve: `Listening on %s (version %s)` (before 0.1.2x without the version)
@@ -356,6 +419,16 @@ export const genericSignatures: Signature[] = [
     re: /(?:^|: )(?:embed|embed_all|embed_sparse|openai_embed|predict|rerank|similarity)\{.*\}.*: text_embeddings_router::\S+: (?:\S+\.rs:\d+: )?Success$/,
   },
   {
+    // llama.cpp's library timings (src/llama.cpp llama_print_timings, before 2024-07's llama_perf_context_print:
+    // `llama_print_timings:        eval time = … runs (…)`), which a program embedding it prints after each
+    // generation it answered (llama-cpp-python's server: llama_cpp/llama.py, verbose by default)
+    id: 'llama_print_timings',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'llama_print_timings:',
+    re: /^llama_print_timings: +(?:prompt eval|eval|sample) time += +[\d.]+ ms \/ +\d+ (?:tokens|runs)/,
+  },
+  {
     // llama-box's access log (llama-box/httpserver.hpp: `SRV_FUNC_INF(" response", "rid %s | %4s %s %s:%d |
     // status %d | cost …")`, `log_server_response` before its v2 logging): a model request answered 2xx
     id: 'llama_box_served',
@@ -408,6 +481,25 @@ export const genericSignatures: Signature[] = [
     kind: 'failure',
     lit: 'Error: ',
     re: /^Error: (.+)$/,
+  },
+  {
+    // Dynamo's runtime (lib/runtime/src/transports/etcd.rs Client::new, connect_startup_attempt): it connects to
+    // etcd and takes a lease before anything else starts (`Unable to connect to etcd server at %s. Check etcd
+    // server status`, `Unable to create lease. Check etcd server status at %s`): a service it needs is not up
+    id: 'dynamo_etcd_unreachable',
+    kind: 'failure',
+    failure: 'other',
+    phase: 'args',
+    lit: 'Check etcd server status',
+    re: /Unable to (?:connect to etcd server at \S+|create lease)\. Check etcd server status/,
+  },
+  {
+    // Rust's panic message (std panicking.rs default_hook): `thread '%s' panicked at %s:%d:%d:` with the message
+    // on the next line since Rust 1.73, `thread '%s' panicked at '%s', %s:%d:%d` before: a Rust server died
+    id: 'rust_panic',
+    kind: 'failure',
+    lit: 'panicked at ',
+    re: /^thread '[^']*' panicked at (?:'(.+)', \S+|\S+:\d+:\d+:?)$/,
   },
   {
     // The Go runtime's panic (runtime/panic.go printpanics: `panic: %v`) and fatal errors (runtime/panic.go
@@ -651,13 +743,25 @@ export const genericSignatures: Signature[] = [
   },
   {
     // Dynamo's `dynamo serve` start-up (deploy/sdk serving.py serve_dynamo_graph, allocator.py, circus's arbiter
-    // and watchers) and ramalama's debug log of the container it starts (`run_cmd:`, `exec_cmd: podman run …`)
+    // and watchers: circus/watcher.py _start `%s started`; its vLLM fork's platforms/__init__.py
+    // vllm_version_matches_substr: `Using ai_dynamo_vllm`) and ramalama's debug log of the container it starts (`run_cmd:`, `exec_cmd: podman run …`)
     id: 'orchestrator_setup',
     kind: 'phase',
     phase: 'args',
     weak: true,
     lit: 'dynamo',
-    re: /\b(?:serving\.serve_dynamo_graph|serving\.create_dynamo_watcher|utils\.save_dynamo_state|watcher\._start: dynamo_\w+): /,
+    re: /\b(?:serving\.serve_dynamo_graph|serving\.create_dynamo_watcher|utils\.save_dynamo_state|watcher\._start: dynamo_\w+)(?:: | started$)|\.vllm_version_matches_substr: Using ai_dynamo_vllm$/,
+  },
+  {
+    // Dynamo's service loader (deploy/sdk lib/loader.py find_and_load_service and _do_import: `Working directory:
+    // …`, `Parsed import string - path: …`, `Attempting to import module: …`) as `dynamo serve` imports the graph
+    // it serves
+    id: 'dynamo_loader',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'loader.',
+    re: /\bloader\.(?:find_and_load_service|_do_import): /,
   },
   {
     id: 'ramalama_debug',
@@ -716,14 +820,39 @@ export const PROGRAMS: readonly ProgramRule[] = [
     re: /LocalAI|local-ai|\/build\/backend\/|with backend \S+|GRPC\(/,
     wraps: true,
   },
-  { name: 'nvidia-nim', lit: 'i', re: /Inference Microservice|\/opt\/nim\/|nim_llm/, wraps: true },
+  // (NIM's own package, vllm_nvext then nim_llm_sdk: its hub/ngc_profile.py and hub/ngc_injector.py pick the profile)
+  {
+    name: 'nvidia-nim',
+    lit: 'i',
+    re: /Inference Microservice|\/opt\/nim\/|nim_llm|vllm_nvext|\bngc_(?:injector|profile)\.py:\d+\]/,
+    wraps: true,
+  },
+  // vllm.rs (guoqingbao/vllm.rs; renamed xinfer), a Rust engine of its own despite the name: its tracing targets
+  // are its crate's modules (`vllm_rs::models::qwen3_vl`, `xinfer::utils::progress`)
+  { name: 'vllm.rs', lit: '::', re: /\b(?:vllm_rs|xinfer)::\w+/, wraps: true },
   { name: 'aphrodite', lit: 'phrodite', re: /aphrodite/i, wraps: true },
   { name: 'koboldcpp', lit: 'obold', re: /koboldcpp/i, wraps: true },
   { name: 'fastchat', lit: 'a', re: /fastchat|\| (?:controller|model_worker) \|/, wraps: true },
   { name: 'llama-cpp-python', lit: 'llama', re: /llama_cpp[/.]server|llama-cpp-python/, wraps: true },
   { name: 'llamaedge', lit: 'a', re: /WASI-NN|llama-api-server|LlamaEdge/, wraps: true },
   { name: 'mlx', lit: 'mlx', re: /mlx-serve|mlx_lm\.server|omlx/i, wraps: true },
-  { name: 'dynamo', lit: 'dynamo', re: /dynamo serve|serve_dynamo|\bdynamo_\w+/, wraps: false },
+  // Dynamo's Python processes send their logging to its Rust logger (lib/bindings/python/src/dynamo/runtime/logging.py
+  // LogHandler: the target is `{module}.{funcName}`, and configure_dynamo_logging routes vLLM's and SGLang's loggers
+  // there too): `2025-05-07T02:48:35.982Z  INFO arbiter.start: …`, a Rust-formatted line whose target is a Python
+  // function. Such a log is Dynamo's own, whatever engine it runs. Its other lines (a worker's TensorRT-LLM prints)
+  // stay the engine's.
+  {
+    name: 'dynamo',
+    lit: 'Z ',
+    re: /^\d{4}-\d\d-\d\dT[\d:.]+Z +(?:TRACE|DEBUG|INFO|WARN|ERROR) +(?:__init__|[a-z]\w*)\.(?:_?[a-z]\w*): /,
+    wraps: true,
+  },
+  {
+    name: 'dynamo',
+    lit: 'dynamo',
+    re: /dynamo serve|serve_dynamo|\bdynamo_\w+|ai_dynamo_vllm|\/dynamo\/lib\/runtime\//,
+    wraps: false,
+  },
   {
     name: 'ray-serve',
     lit: 'Serve',

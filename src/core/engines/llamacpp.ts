@@ -27,6 +27,17 @@ const signatures: Signature[] = [
     },
   },
   {
+    // src/llama-context.cpp (llama_context's constructor, `sched_reserve` since 2026): when the pipelined compute
+    // graph cannot be reserved, `LLAMA_LOG_WARN("%s: compute buffer allocation failed, retrying without pipeline
+    // parallelism")`, then it reserves again with one copy; only if that fails too does it throw. The allocation
+    // failures printed just before it were handled: the load goes on
+    id: 'pp_retry',
+    kind: 'degraded',
+    recovers: true,
+    lit: 'retrying without pipeline parallelism',
+    re: /compute buffer allocation failed, retrying without pipeline parallelism/,
+  },
+  {
     // Before the phase rules: the library's own allocation failures begin with the phase's prefixes
     // (`llama_kv_cache_init: failed …`, `load_tensors: failed …`).
     id: 'gpu_oom',
@@ -176,7 +187,10 @@ const signatures: Signature[] = [
     // from 2023-10 (#3677, parallel decoding) to 2024-02 (#5700, unified log format) LOG_TEE's
     // `slot %i is processing [task id: %i]` and `slot %d released (%d tokens in cache)`
     // (2024 text format: `INFO [ update_slots] kv cache rm [p0, end) | … id_slot=0 id_task=90`, a slot at work)
-    re: /^slot \d+ (?:is processing \[task id: \d+\]|released \(\d+ tokens in cache\))|\] kv cache rm \[|launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|processing task|prompt processing|stop processing|\] slot released \|/,
+    // (tools/server server_slot::print_timings_tg, while a request decodes: SLT_INF(`n_decoded = %6d, tg = %6.2f
+    // t/s`, later with `, tg_3s = …`), the function name cut to 12 characters: `slot print_timing: id  3 | task 0 |
+    // n_decoded = …`: a request being answered)
+    re: /^slot \d+ (?:is processing \[task id: \d+\]|released \(\d+ tokens in cache\))|\] kv cache rm \[|launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|^slot +print_timing: id +\d+ \| task \d+ \| n_decoded = |processing task|prompt processing|stop processing|\] slot released \|/,
   },
   {
     // server.cpp request handling: `srv  params_from_: Chat format: …` (each request's parameters),
@@ -380,13 +394,15 @@ export const llamacpp: EngineModule = {
       /^\{"(?:timestamp|build|function)":.*"function":"\w+".*"line":\d+,"(?:msg|message)":"/.test(line.msg)
     )
       return 4;
-    // the server's text log format before 2024-10 (server_log: `%4s [%24s] %s | k=v …`)
+    // the server's text log format before 2024-10 (server_log: `%4s [%24s] %s | k=v …`), also indented as a paste
+    // quotes it; its tid is std::this_thread::get_id() streamed, a number on Linux, a hex pthread_t on macOS
+    // (libc++: `tid="0x1e89e4c00"`)
     if (
-      /^(?:INFO|WARN|ERR|ERROR|VERB) \[ *(?:main|init|load_model|update_slots|launch_slot_with_task|print_timings|log_server_request)\] /.test(
+      /^\s*(?:INFO|WARN|ERR|ERROR|VERB) \[ *(?:main|init|load_model|update_slots|launch_slot_with_task|print_timings|log_server_request)\] /.test(
         line.msg,
       ) ||
       // (any function, as forks kept it: ik_llama.cpp's `INFO [ batch_pending_prompt] … | tid="…" timestamp=…`)
-      /^(?:INFO|WARN|ERR|ERROR|VERB) \[ *\w+\] .* \| tid="\d+" timestamp=\d+/.test(line.msg)
+      /^\s*(?:INFO|WARN|ERR|ERROR|VERB) \[ *\w+\] .* \| tid="(?:\d+|0x[\da-f]+)" timestamp=\d+/.test(line.msg)
     )
       return 4;
     return 0;

@@ -881,11 +881,14 @@ export class LogAnalyzer {
   private segment(line: LogLine, hit: Match | null, failed: boolean): void {
     const cur = this.current;
     if (cur === null) {
-      // Lines before anything recognisable (a shell prompt, a banner of another tool) open no launch.
+      // Lines before anything recognisable (a shell prompt, a banner of another tool) open no launch. A line of a
+      // serving program that names it (engines/generic.ts PROGRAMS) is that server's, though no rule places it: a
+      // log with a server's lines has a launch.
       if (
         hit === null &&
         !failed &&
         this.detector.best() === null &&
+        this.detector.program === null &&
         !(line.msg.includes('%') && parseBar(line.msg))
       )
         return;

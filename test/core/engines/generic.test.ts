@@ -365,3 +365,92 @@ describe("generic reader: TGI's relatives, llama-box, LMDeploy, Dynamo (issue 22
     assert.equal(tune.l?.outcome, 'in_progress');
   });
 });
+
+describe('generic reader: wrappers and servers of other kinds (issue 22)', () => {
+  it("synthetic: Dynamo's Python lines through its Rust logger name it, its loader and watchers are its start", () => {
+    const { r, l, engine } = read([
+      '2025-06-01T10:00:00.000Z  INFO loader.find_and_load_service: Working directory: .',
+      '2025-06-01T10:00:00.001Z  INFO loader._do_import: Attempting to import module: graphs.disagg',
+      '2025-06-01T10:00:01.000Z  INFO nixl: NIXL is available',
+      '2025-06-01T10:00:02.000Z  INFO watcher._start: dynamo_service_Processor started',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'dynamo');
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.phase, 'args');
+    assert.equal(l?.outcome, 'in_progress');
+  });
+
+  it("synthetic: a Rust panic on Dynamo's etcd lease is a crash at the start", () => {
+    const { r, l } = read([
+      "thread '<unnamed>' panicked at /opt/dynamo/lib/runtime/src/transports/etcd.rs:120:10:",
+      'called `Result::unwrap()` on an `Err` value: Unable to create lease. Check etcd server status at http://etcd:2379',
+    ]);
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.phase, 'args');
+    assert.equal(l?.failure?.class, 'other');
+  });
+
+  it("synthetic: NIM's profile selection names it (not vLLM, whose log format it shares) and is its start", () => {
+    const { r, l, engine } = read([
+      'INFO 01-02 03:04:05.10 ngc_profile.py:200] Running NIM without LoRA. Only looking for compatible profiles that do not support LoRA.',
+      'INFO 01-02 03:04:05.11 ngc_injector.py:150] Selected profile: 0123abcd (vllm-bf16-tp2)',
+      'INFO 01-02 03:04:05.12 ngc_injector.py:160] Profile metadata: tp: 2',
+      'INFO 01-02 03:04:05.20 ngc_injector.py:170] Preparing model workspace. This step might download additional files to run the model.',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'nvidia-nim');
+    assert.equal(l?.phase, 'args');
+  });
+
+  it("synthetic: vllm.rs's tracing targets name it (not TGI's), its rank runners loading the model", () => {
+    const { r, l, engine } = read([
+      '2026-01-01T00:00:00.000001Z  INFO runner: Loading model at rank 0',
+      '2026-01-01T00:00:00.000002Z  INFO vllm_rs::utils::progress: Remote progress reporter initialized for rank 0',
+      '2026-01-01T00:00:00.000003Z  INFO vllm_rs::models::llama: Loading language model...',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'vllm.rs');
+    assert.equal(l?.phase, 'loading_weights');
+  });
+
+  it("synthetic: Aphrodite's bare start command opens its launch; its engine banner gives the version", () => {
+    const { r, l } = read([
+      'aphrodite run org/some-model --tensor-parallel-size 2 --max-model-len 8192',
+      'WARNING:  Not found nvcc in /usr/local/cuda. Skip cuda version check!',
+      'INFO:     Initializing the Aphrodite Engine (v0.6.0) with the following config:',
+    ]);
+    assert.equal(r.program, 'aphrodite');
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.phase, 'args');
+    assert.equal(l?.version, '0.6.0');
+  });
+
+  it("synthetic: LMDeploy's HINT line, printed once its engine is built, is ready", () => {
+    const { l } = read([
+      '2025-01-01 10:00:00,000 - lmdeploy - WARNING - turbomind.py:200 - get 300 model params',
+      'HINT:    Please open http://0.0.0.0:23333 in a browser for detailed api usage!!!',
+    ]);
+    assert.equal(l?.outcome, 'ready');
+  });
+
+  it("synthetic: llama.cpp's library timings after uvicorn's start (llama-cpp-python) are a request served", () => {
+    const { l } = read([
+      'INFO:     Application startup complete.',
+      'INFO:     Uvicorn running on http://localhost:8000 (Press CTRL+C to quit)',
+      'llama_print_timings:        load time =     500.00 ms',
+      'llama_print_timings: prompt eval time =     400.00 ms /    20 tokens (   20.00 ms per token,    50.00 tokens per second)',
+    ]);
+    assert.equal(l?.phase, 'serving');
+  });
+
+  it('synthetic: lines that only name a serving program (no rule places them) are its launch, not nothing', () => {
+    const { r } = read([
+      'Using Aphrodite with the exl2 backend from /home/user/aphrodite-engine',
+      'some unplaced line of the server',
+    ]);
+    assert.equal(r.program, 'aphrodite');
+    assert.equal(r.launches.length, 1);
+  });
+});

@@ -372,4 +372,37 @@ describe('llama.cpp: loader lines of every era (issue 22)', () => {
     assert.equal(r.launches.length, 1);
     assert.equal(r.launches[0]!.outcome, 'serving');
   });
+
+  it('synthetic: a compute-buffer reservation that fails, then is retried without pipeline parallelism, is recovered', () => {
+    const l = last([
+      BUILD,
+      'llama_context: n_ctx = 32768',
+      'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 40000.00 MiB on device 1: cudaMalloc failed: out of memory',
+      'ggml_gallocr_reserve_n_impl: failed to allocate CUDA1 buffer of size 41943040000',
+      'graph_reserve: failed to allocate compute buffers',
+      'sched_reserve: compute buffer allocation failed, retrying without pipeline parallelism',
+      'srv    load_model: initializing, n_slots = 1, n_ctx_slot = 32768',
+    ]);
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'kv_cache');
+  });
+
+  it("synthetic: a slot's decode progress (print_timing: n_decoded, tg) is a request being served", () => {
+    const l = last([
+      '1.02.000.000 I slot print_timing: id  0 | task 4 | n_decoded =    200, tg =  30.10 t/s, tg_3s =  29.80 t/s',
+      '1.05.000.000 I slot print_timing: id  0 | task 4 | n_decoded =    290, tg =  30.00 t/s, tg_3s =  29.90 t/s',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it("synthetic: the 2024 text format indented by a paste, with a macOS hex tid, is llama.cpp's", () => {
+    const l = last([
+      '    INFO [                    main] HTTP server listening | tid="0x1f00aa000" timestamp=1720000000 port="8080" hostname="127.0.0.1"',
+      '    INFO [            update_slots] all slots are idle | tid="0x1f00aa000" timestamp=1720000000',
+      '    INFO [   launch_slot_with_task] slot is processing task | tid="0x1f00aa000" timestamp=1720000001 id_slot=0 id_task=1',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'serving');
+  });
 });

@@ -20,7 +20,7 @@ const folders = fs
   .sort();
 
 /** Cases fully right, at least: the last measured figures (raise them as the reading improves; issue 22). */
-const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.6 };
+const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.75 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
   let cases = 0;
@@ -91,7 +91,7 @@ describe('wild corpus of real pastes', () => {
     assert.ok(r.right / r.cases >= FLOOR.unseen, `${r.right}/${r.cases}\n${r.misses.join('\n')}`);
   });
 
-  // The unseen set of 2026-12-03 (its README): 42/70 at its first read, on the tree before and after this round.
+  // The unseen set of 2026-12-03 (its README): 42/70 at its first read; 53/70 after the other-servers and llama.cpp rules (acc-other).
   it(`the unseen set of 2026-12-03: at least ${FLOOR.unseen3 * 100} % of cases fully right`, () => {
     const dir = path.join(SHARED, 'unseen-2026-12-03');
     const sets = fs
