@@ -57,8 +57,11 @@ const RULES: Array<[FailureClass, RegExp]> = [
     // Python's own `TypeError: unsupported operand type(s) for |: …` and CPython's comparison TypeError
     // (Objects/object.c do_richcompare: `'>' not supported between instances of 'NoneType' and 'int'`) are bugs in
     // the code, not unsupported features; `X does not support Y`: a backend refusing a feature (vLLM
-    // attention/backends/torch_sdpa.py: `Torch SPDA does not support logits soft cap.`)
-    /Value '(?:sm|compute)_\w+' is not defined for option 'gpu-name'|NotImplementedError|not (?:yet )?supported(?! between instances of)|Unsupported(?! operand type)|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported|\bdoes not support\b/i,
+    // attention/backends/torch_sdpa.py: `Torch SPDA does not support logits soft cap.`); `X is not implemented for
+    // <device or dtype>`: a kernel the build lacks for this hardware (vLLM csrc/quantization/cutlass_w8a8/c3x/
+    // scaled_mm_sm120.cu TORCH_CHECK: `Currently, block scaled fp8 gemm is not implemented for Blackwell`; PyTorch's
+    // dispatch: `"addmm_impl_cpu_" not implemented for 'Half'`)
+    /\bnot (?:yet )?implemented for\b|Value '(?:sm|compute)_\w+' is not defined for option 'gpu-name'|NotImplementedError|not (?:yet )?supported(?! between instances of)|Unsupported(?! operand type)|Transformers does not recognize this architecture|only supported (?:on|for)|\bonly supports? (?:[\w.-]+ ){0,4}(?:GPUs?\b|or newer|data ?types?\b)|requires compute capability|Only SM\d+ is supported|is not available on this|no supported|\bdoes not support\b/i,
   ],
   [
     'config_error',
@@ -67,7 +70,12 @@ const RULES: Array<[FailureClass, RegExp]> = [
   [
     'killed',
     // bash's report of a job killed by a signal, from a script (jobs.c: `./serve.sh: line 14:  2817 Killed  …`)
-    /^(?:\S+: line \d+: +\d+ +)?Killed\b|exit code:? -9\b|(?:exited|terminated) with (?:exit )?code (?:-9|137)\b|code=killed, status=9\b|\bsignal 9\b|SIGKILL|died unexpectedly|\bwas killed\b|OOM killer|oom-kill/i,
+    // A Python child's exit code -N is the signal that ended it (multiprocessing Process.exitcode): -9 SIGKILL, -15
+    // SIGTERM from outside (an orchestrator, a wrapper's timeout, `kill`), as vLLM V0 executor/multiproc_worker_utils.py
+    // WorkerMonitor.run reports a worker it did not stop (`Worker %s pid %s died, exit code: %s`) and SGLang
+    // entrypoints/engine.py its schedulers (`Scheduler or DataParallelController %d terminated with %d`, `Exit code:
+    // %d`, `Rank %d scheduler died during initialization (exit code: %d)`); a shell's 137/143 are 128+9/15.
+    /^(?:\S+: line \d+: +\d+ +)?Killed\b|exit ?code[:=]? ?-(?:9|15)\b|terminated with -(?:9|15)\b|(?:exited|terminated) with (?:exit )?code (?:-9|137|-15|143)\b|code=killed, status=9\b|\bsignal 9\b|SIGKILL|died unexpectedly|\bwas killed\b|OOM killer|oom-kill/i,
   ],
 ];
 

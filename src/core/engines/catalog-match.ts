@@ -217,6 +217,30 @@ export function catalogLine(engine: CatalogKey, msg: string): CatalogLine | null
 }
 
 /**
+ * Literal text a template must hold for its line to say which engine printed it: short templates (`Done`,
+ * `%s took %.2f s`) are any program's words.
+ */
+const OWNER_LITERAL = 20;
+
+/**
+ * The one engine whose own log calls print this message (a template of at least OWNER_LITERAL literal
+ * characters found in its catalog and in no other engine's), or null: a line stripped of its logger prefix
+ * (a user's paste, a wrapper's re-log) still says its engine by its words. Lines two engines share (SGLang's
+ * copies of vLLM's loader and tqdm bars, Triton's lines under both backends) say nothing.
+ */
+export function catalogOwner(msg: string): EngineId | null {
+  let owner: EngineId | null = null;
+  for (const engine of CATALOG_ENGINES) {
+    const e = catalog(engine)?.logs.find(catalogMessage(engine, callText(engine, msg)));
+    if (e == null) continue;
+    if (owner !== null) return null;
+    if (e.weight < OWNER_LITERAL) return null;
+    owner = engine;
+  }
+  return owner;
+}
+
+/**
  * The class the engine's source gives the raise of this exception with this message, or null. The type may
  * be qualified (`torch.OutOfMemoryError`); the catalog names the class only.
  */

@@ -471,6 +471,18 @@ const signatures: Signature[] = [
     lit: 'self.cur_batch.batch_size()=',
     re: /^self\.cur_batch\.batch_size\(\)=\d+, self\.cur_batch\.reqs=/,
   },
+  {
+    // utils pyspy_dump_schedulers (`Pyspy dump for PID %s:` then py-spy's output) runs only when the scheduler's
+    // watchdog fires (utils/watchdog.py WatchdogRaw._watchdog_once; scheduler.py watchdog_thread in v0.4.x): a batch
+    // made no progress for --watchdog-timeout. Its frames (pyspy.ts) say where; the watchdog's own timeout line, if
+    // the paste holds it, says the crash (`watchdog`), and a soft watchdog (`self.soft=True`) lets the server go on:
+    // the dump alone says the scheduler is stuck.
+    id: 'pyspy_dump',
+    kind: 'stall_hint',
+    stuck: true,
+    lit: 'Pyspy dump for PID',
+    re: /^Pyspy dump for PID \d+:/,
+  },
   // entrypoints/http_server.py _execute_server_warmup (catalog phase warmup): the warm-up request failed
   {
     id: 'warmup_error',

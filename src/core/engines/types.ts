@@ -55,6 +55,11 @@ export interface Signature {
    * launcher spawns): a repeat before the launch got past its arguments is another process of the same launch.
    */
   perProcess?: boolean;
+  /**
+   * For stall hints: the engine's own watchdog found the server stuck (not a slow step it is waiting on), so the
+   * launch is stuck at once, where other hints need a second in a row (LaunchBuilder.stuck).
+   */
+  stuck?: boolean;
   /** For degraded lines: the engine says it handled the failure just reported (the server goes on). */
   recovers?: boolean;
   /**

@@ -31,6 +31,7 @@ import { EngineDetector } from './detect.js';
 import { ExplainCollector } from './explain.js';
 import { decodedUnits, firstWordShape, GenericScanner } from './generic-scan.js';
 import { type FailureCandidate, FRAME_RULE, LaunchBuilder, rayLine } from './launch.js';
+import { PySpyReader } from './pyspy.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
 import { type AnalysisReport, buildReport } from './report.js';
 import {
@@ -613,6 +614,8 @@ export class LogAnalyzer {
    * service prints an engine line itself.
    */
   private readonly engineServices = new Set<string>();
+  /** py-spy stack dumps' frames (pyspy.ts). */
+  private readonly pyspy = new PySpyReader();
 
   private otherService(line: LogLine): boolean {
     const s = line.service;
@@ -696,6 +699,8 @@ export class LogAnalyzer {
       // A bar times itself (its elapsed field): the catalog's tqdm template must not re-mark it with a stale clock.
       if (!(line.msg.includes('%') && this.progressBar(launch, line))) this.fromCatalog(launch, line);
     }
+    const spy = this.pyspy.feed(line.msg, line.no, launch.engine ?? this.detector.best());
+    if (spy !== null) this.framePhase(launch, spy.phase, line);
     if (this.tracker.opened === line.no && launch.shutdown === null) {
       // A traceback that the file cuts before its exception line still says an exception was hit.
       launch.addFailure({
@@ -726,7 +731,8 @@ export class LogAnalyzer {
     if (this.tracker.scopedStart !== null) launch.dropFailure(this.tracker.scopedStart);
     this.takeFramePhase(launch);
     if (exc) {
-      if (exc.framePhase) this.framePhase(launch, exc.framePhase, line);
+      if (exc.framePhase && !(exc.frameUnplaced === true && launch.phase !== null))
+        this.framePhase(launch, exc.framePhase, line);
       const scoped =
         exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
       if (exc.benign || scoped || exc.client) {
@@ -1081,7 +1087,7 @@ export class LogAnalyzer {
         if (launch.degraded.length < 20) launch.degraded.push({ line: line.no, text: line.text });
         return;
       case 'stall_hint':
-        launch.quietHints++;
+        launch.quietHints += sig.stuck === true ? 2 : 1;
         if (launch.stallHints.length < 20) launch.stallHints.push({ line: line.no, text: line.text });
         return;
       default:
@@ -1129,7 +1135,8 @@ export class LogAnalyzer {
     const p = this.tracker.pendingPhase;
     if (p === null) return;
     this.tracker.pendingPhase = null;
-    if (launch !== null) this.framePhase(launch, p.phase, p);
+    if (launch !== null && !(p.unplaced === true && launch.phase !== null))
+      this.framePhase(launch, p.phase, p);
   }
 
   /** The frames of a traceback show how far the launch got, even when the file starts mid-traceback. */

@@ -22,6 +22,7 @@ import { HardWrap } from '../lines/hard-wrap.js';
 import { DEFAULT_MAX_LINE, LineSplitter } from '../lines/splitter.js';
 import { EngineDetector } from './detect.js';
 import { LaunchBuilder } from './launch.js';
+import { PySpyReader } from './pyspy.js';
 import { TracebackTracker } from './traceback.js';
 
 /** Bump when the meaning of saved state changes in a way the field fingerprint cannot see. */
@@ -70,6 +71,7 @@ export const ANALYZER_SPEC: IntoSpec = {
     'headYear',
     'prefix',
     'engineServices',
+    'pyspy',
   ],
   // `rereading` is only true inside one line's reading, never at a line boundary.
   // `explainer` is only set for an explaining read, which is never resumed from a checkpoint. The serving-line
@@ -125,6 +127,10 @@ export const CREATED: ReadonlyArray<{ spec: ClassSpec; fresh: () => object }> = 
   {
     spec: { kind: 'create', name: 'TracebackTracker', proto: TracebackTracker.prototype },
     fresh: () => new TracebackTracker(),
+  },
+  {
+    spec: { kind: 'create', name: 'PySpyReader', proto: PySpyReader.prototype },
+    fresh: () => new PySpyReader(),
   },
   {
     spec: { kind: 'create', name: 'HardWrap', proto: HardWrap.prototype },

@@ -10,6 +10,8 @@
  */
 
 import type { EngineId, LogLine } from '../base/types.js';
+import { catalogOwner } from '../engines/catalog-match.js';
+import { WEIGHT } from '../engines/evidence.js';
 import { PROGRAMS } from '../engines/generic.js';
 import { ENGINE_MODULES } from '../engines/index.js';
 import type { EngineModule } from '../engines/types.js';
@@ -28,6 +30,18 @@ export interface Vote {
 const GO_SLOG = /^time=\S+ level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=/;
 const OLLAMA = /ollama|msg="(?:starting llama server|waiting for llama runner)/i;
 const FOREIGN_DECIDES = 10;
+/**
+ * Lines read against the engines' catalogs while no line has voted: a paste stripped of its logger prefixes
+ * (`Loading model weights took 14.99 GB`, `# GPU blocks: 1478, # CPU blocks: 2048`) names its engine only by
+ * the words of the engine's own log calls (engines/catalog-match.ts catalogOwner).
+ */
+const CATALOG_LINES = 2000;
+/**
+ * Engines whose catalog lines are their server's own: SGLang's and vLLM's log calls run in their servers.
+ * llama.cpp's and TensorRT-LLM's are a library's, printed as well by the programs that embed it
+ * (llama-cpp-python, Ollama, Triton's backend), whose logs are none of ours.
+ */
+const SERVER_CATALOGS: ReadonlySet<EngineId> = new Set<EngineId>(['sglang', 'vllm']);
 /** Lines read for a program's name (engines/generic.ts PROGRAMS): programs name themselves at start-up. */
 const PROGRAM_LINES = 2000;
 /** One pass over a line for any program's name; the table then says which. */
@@ -51,6 +65,8 @@ export class EngineDetector {
   program: string | null = null;
   /** Lines still to read for a program's name. */
   programLines = PROGRAM_LINES;
+  /** Lines still to read against the catalogs while nothing voted. */
+  private catalogLines = CATALOG_LINES;
 
   constructor(forced?: EngineId) {
     if (forced) this.locked = ENGINE_MODULES.find((e) => e.id === forced)!;
@@ -73,6 +89,16 @@ export class EngineDetector {
         this.scores[e.id] += s;
         this.keepVote(e.id, s, line);
         (votes ??= {})[e.id] = s;
+      }
+    }
+    if (votes === null && this.catalogLines > 0 && this.best() === null) {
+      this.catalogLines--;
+      const owner = catalogOwner(line.msg);
+      if (owner !== null && SERVER_CATALOGS.has(owner)) {
+        // the engine's own words, without its frame: as much as a line of its frame says
+        this.scores[owner] += WEIGHT.frame;
+        this.keepVote(owner, WEIGHT.frame, line);
+        votes = { [owner]: WEIGHT.frame };
       }
     }
     if (votes === null) return null;

@@ -121,8 +121,27 @@ const OTHER_LIB = /(?:site|dist)-packages\/|\/lib\/python\d[\d.]*\/|^<|\.pyx$/;
 const ANY_PHASE_FN =
   /^(?:forward|__call__|_call_impl|_wrapped_call_impl|wrapper|inner|_fn|decorate_context|sync_wrapper|<module>|main|run|_run_code|_run_module_as_main)$/;
 
+/**
+ * vLLM's model code: the model classes and their layers (model_executor/models/, model_executor/layers/,
+ * quantization kernels' wrappers included). A frame there that is not building or loading the model runs its
+ * forward pass, and at start-up the first forward is the memory-profiling run that sizes the KV cache (V1
+ * v1/worker/gpu_worker.py Worker.determine_available_memory -> GPUModelRunner.profile_run -> _dummy_run; V0
+ * worker/worker.py Worker.determine_num_available_blocks -> ModelRunner.profile_run): a traceback that shows
+ * no caller above the model's own frames is read there. Weak: a caller frame (capture_model, execute_model
+ * while serving) decides, and a launch its own lines placed already keeps its phase (FramePhaseAt.unplaced): one
+ * placed in compile is in that same forward pass, one placed earlier may have been cut before the lines that
+ * moved it on.
+ */
+const VLLM_MODEL_CODE = /(?:^|\/)model_executor\/(?:models|layers)\//;
+/**
+ * Functions of the model code that build it or take its weights in (loading, not a forward pass), or its import
+ * (`<module>`).
+ */
+const MODEL_BUILD_FN =
+  /weight|load|^_?(?:create|init|make|build|verify|check|get_quant|setup|register)|^__\w+__$|^<|quant_method|^process_/i;
+
 /** A frame's verdict: a phase (weak: only a module-wide catalog glob), a relay frame, or nothing. */
-type FrameRead = { phase: FramePhase; weak: boolean } | 'relay' | null;
+type FrameRead = { phase: FramePhase; weak: boolean; unplaced?: boolean } | 'relay' | null;
 
 function fallbackPhase(text: string): Phase | null {
   let best: Phase | null = null;
@@ -143,6 +162,8 @@ export function readFrame(path: string, fn: string, outer: readonly string[] = [
     const v = lookupFrame(engine, path, fn, outer);
     if (v.kind === 'phase') return { phase: v.phase, weak: v.weak };
     if (v.kind === 'relay') return 'relay';
+    if (engine === 'vllm' && VLLM_MODEL_CODE.test(path) && !MODEL_BUILD_FN.test(fn))
+      return { phase: 'kv_cache', weak: true, unplaced: true };
     if (!PARTIAL_FRAME_TABLES.has(engine)) {
       // A function the catalog does not list (another version): its name alone, never its module's.
       const p = ANY_PHASE_FN.test(fn) ? null : fallbackPhase(fn);
@@ -169,6 +190,8 @@ export interface FramePhaseAt {
   no: number;
   ts: number | null;
   text: string;
+  /** The phase holds only for a launch whose own lines placed it nowhere yet (VLLM_MODEL_CODE's forward pass). */
+  unplaced?: boolean;
 }
 
 export interface ExceptionEvent {
@@ -192,6 +215,8 @@ export interface ExceptionEvent {
   remedies: string[];
   /** The launch phase the traceback's innermost engine frame shows (init_cuda_graphs → cuda_graph, …). */
   framePhase: Phase | null;
+  /** framePhase holds only for a launch not placed yet (FramePhaseAt.unplaced). */
+  frameUnplaced?: boolean;
   /** Set when the traceback went through a request handler (uvicorn/starlette), which does not kill the server. */
   requestScoped: boolean;
   /**
@@ -405,6 +430,7 @@ export class TracebackTracker {
           CLIENT_CONNECT_ERROR.test(type) &&
           !/huggingface\.co|hf\.co|hf-mirror/.test(message),
         framePhase: this.frame && this.frame.phase !== 'shutdown' ? this.frame.phase : null,
+        frameUnplaced: this.frame?.unplaced === true,
       };
       if (this.frame !== null) this.clearHub();
       else if (this.hubSeen !== null) this.hub = this.hubSeen;
@@ -565,7 +591,14 @@ export class TracebackTracker {
     const v = readFrame(f[1]!, f[2]!, this.outer);
     this.outer.push(f[2]!);
     if (v === null || v === 'relay' || (v.weak && this.frame !== null)) return;
-    this.frame = { phase: v.phase, weak: v.weak, no: line.no, ts: line.ts, text: line.text };
+    this.frame = {
+      phase: v.phase,
+      weak: v.weak,
+      no: line.no,
+      ts: line.ts,
+      text: line.text,
+      unplaced: v.unplaced,
+    };
   }
 
   /** A traceback ended without its exception line: its frames' phase goes to the caller. */
@@ -579,7 +612,8 @@ export class TracebackTracker {
     if (f !== null) this.clearHub();
     else if (this.hubSeen !== null) this.hub = this.hubSeen;
     this.hubSeen = null;
-    if (f && f.phase !== 'shutdown') this.pendingPhase = { phase: f.phase, no: f.no, ts: f.ts, text: f.text };
+    if (f && f.phase !== 'shutdown')
+      this.pendingPhase = { phase: f.phase, no: f.no, ts: f.ts, text: f.text, unplaced: f.unplaced };
     else this.flushHub();
   }
 
