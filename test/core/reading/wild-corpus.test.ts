@@ -20,7 +20,7 @@ const folders = fs
   .sort();
 
 /** Cases fully right, at least: the last measured figures (raise them as the reading improves; issue 22). */
-const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.75 };
+const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.9, unseen3b: 0.53 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
   let cases = 0;
@@ -91,7 +91,7 @@ describe('wild corpus of real pastes', () => {
     assert.ok(r.right / r.cases >= FLOOR.unseen, `${r.right}/${r.cases}\n${r.misses.join('\n')}`);
   });
 
-  // The unseen set of 2026-12-03 (its README): 42/70 at its first read; 53/70 after the other-servers and llama.cpp rules (acc-other).
+  // The unseen set of 2026-12-03 (its README): 42/70 at its first read; 63/70 after this round's rules.
   it(`the unseen set of 2026-12-03: at least ${FLOOR.unseen3 * 100} % of cases fully right`, () => {
     const dir = path.join(SHARED, 'unseen-2026-12-03');
     const sets = fs
@@ -101,5 +101,17 @@ describe('wild corpus of real pastes', () => {
     const r = score(sets);
     assert.ok(r.cases >= 70, `${r.cases} cases`);
     assert.ok(r.right / r.cases >= FLOOR.unseen3, `${r.right}/${r.cases}\n${r.misses.join('\n')}`);
+  });
+
+  // The second unseen set of 2026-12-03 (its README): 34/63 at its first read, on the tree after this round's first rules.
+  it(`the second unseen set of 2026-12-03: at least ${FLOOR.unseen3b * 100} % of cases fully right`, () => {
+    const dir = path.join(SHARED, 'unseen-2026-12-03b');
+    const sets = fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => path.join(dir, d.name));
+    const r = score(sets);
+    assert.ok(r.cases >= 63, `${r.cases} cases`);
+    assert.ok(r.right / r.cases >= FLOOR.unseen3b, `${r.right}/${r.cases}\n${r.misses.join('\n')}`);
   });
 });
