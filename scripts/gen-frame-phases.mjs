@@ -169,6 +169,30 @@ const OVERRIDES = {
       'warmup',
       'Gaudi HPUModelRunner.warmup_graphs: the per-bucket graph warmup warmup_model runs (`[Warmup][{phase}][i/n]` lines)',
     ],
+    [
+      'vllm_ascend/worker/model_runner_v1.py',
+      'capture_model',
+      'cuda_graph',
+      'Ascend (vllm-project/vllm-ascend vllm_ascend/worker/model_runner_v1.py) NPUModelRunner.capture_model: the NPU (ACL) graph capture, which runs GPUModelRunner.capture_model; NPUWorker.compile_or_warm_up_model calls it unless --enforce-eager',
+    ],
+    [
+      'vllm_ascend/worker/model_runner_v1.py',
+      '_dummy_run',
+      null,
+      'Ascend NPUModelRunner._dummy_run: a forward pass on dummy input that profile_run, compile_or_warm_up_model and capture_model all call: the outer frame names the step',
+    ],
+    [
+      'vllm_ascend/worker/worker_v1.py',
+      'compile_or_warm_up_model',
+      'compile',
+      'Ascend NPUWorker.compile_or_warm_up_model (vllm_ascend/worker/worker_v1.py, later worker.py): compile sizes, kernel warmup, then capture_model, as gpu_worker.py',
+    ],
+    [
+      'vllm_ascend/worker/worker.py',
+      'compile_or_warm_up_model',
+      'compile',
+      'Ascend NPUWorker.compile_or_warm_up_model (vllm_ascend/worker/worker.py): as worker_v1.py',
+    ],
   ],
 };
 

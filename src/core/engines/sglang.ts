@@ -64,6 +64,26 @@ const signatures: Signature[] = [
     lit: 'orker',
     re: /(?:^|: )Worker is not ready yet$|(?:^|: )Initializing workers:$|Worker \S+ health check is pending with error/,
   },
+  {
+    // The gRPC router (sgl-router / model gateway, late 2025) connects to each worker's scheduler when the worker
+    // is added: grpc_client/sglang_scheduler.rs SglangSchedulerClient::connect (debug) `Connecting to SGLang
+    // scheduler at grpc://…`, and core/worker.rs (error) `Failed to connect gRPC client for worker <url>: <e>`
+    // while that scheduler is not listening yet (it retries): the workers are still starting, as above
+    id: 'router_grpc_connect',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'SGLang scheduler',
+    re: /(?:^|: )Connecting to SGLang scheduler at grpc:\/\/\S+$/,
+  },
+  {
+    id: 'router_grpc_connect_failed',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'gRPC client for worker',
+    re: /(?:^|: )Failed to connect gRPC client for worker grpc:\/\/\S+: /,
+  },
   // distributed init
   {
     id: 'init_dist_begin',
@@ -325,10 +345,17 @@ const signatures: Signature[] = [
     re: /^Health check failed\./,
   },
   {
+    // Retraction: the scheduler's decode step found the KV pool too full for the running batch's next tokens and
+    // sent requests back to the queue (scheduler.py Scheduler.update_running_batch: `KV cache pool is full.
+    // Retract requests. #retracted_reqs: …`; in v0.3-v0.4 `Decode out of memory happened. #retracted_reqs: N,
+    // #new_token_ratio: a -> b`; v0.1-v0.2 managers/router/model_rpc.py forward_decode_batch `decode out of memory
+    // happened, #retracted_reqs: …`). Only a running decode batch is retracted: requests are being served (the
+    // warm-up's single short request does not fill the pool). Degraded, not failed: the server carries on.
     id: 'retract',
     kind: 'degraded',
-    lit: 'Retract requests',
-    re: /^KV cache pool is full\. Retract requests\./,
+    phase: 'serving',
+    lit: 'etract',
+    re: /^KV cache pool is full\. Retract requests\.|^[Dd]ecode out of memory happened[.,] #retracted_reqs: \d+/,
   },
   {
     id: 'warmup_failed_pd',

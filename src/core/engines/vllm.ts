@@ -284,6 +284,17 @@ const signatures: Signature[] = [
     phase: 'weights_loaded',
     re: /^Encoder cache will be initialized with a budget of \d+ tokens|^Skipping (?:memory profiling for multimodal encoder and encoder cache|encoder profiling for embedding-only mode)/,
   },
+  {
+    // V0 (0.6.x) worker/model_runner.py GPUModelRunnerBase.profile_run and worker/enc_dec_model_runner.py
+    // EncoderDecoderModelRunner.profile_run log `Starting profile run for multi-modal models.` when the model takes
+    // images; Worker.determine_num_available_blocks runs it to size the KV cache (LLMEngine._initialize_kv_caches),
+    // and V0 compiles nothing before: the KV-cache phase.
+    id: 'v0_mm_profile_run',
+    kind: 'phase',
+    phase: 'kv_cache',
+    lit: 'Starting profile run',
+    re: /^Starting profile run for multi-modal models\./,
+  },
   // torch.compile
   {
     id: 'compile',

@@ -246,7 +246,10 @@ const CONT_CHARS = 4096;
  */
 const CONT_END =
   /^\s*File ["“”']|^\[rank\d+\]:|^\[?[WEIF]\d{4} \d\d:\d\d|^\w*Warning\b|^WARNING\b|^(?:The above exception was the direct cause|During handling of the above exception)|^\s*\d\.\s|^Possible solutions|Exception in ASGI application|Exception in callback|Error in ASGI/;
-const TB_START = /Traceback \(most recent call last\):?\s*$/;
+// Python's header (traceback.c / traceback.py: `Traceback (most recent call last):`); a paste cut in the middle
+// of its last words (`Traceback (most recent call las`) still shows a traceback being printed
+const TB_START =
+  /Traceback \(most recent call(?: l(?:a(?:st?)?)?)?$|Traceback \(most recent call last\):?\s*$/;
 const FRAME =
   /^(?:\s|\^|~|File ["“”']|\.\.\.<\d+ lines>\.\.\.|During handling of the above exception|The above exception was the direct cause|\s*\+[- ]|\s*\|)/;
 // OutOfResources: Triton's (triton/runtime/errors.py), whose name ends in no Error

@@ -42,6 +42,10 @@ const PACKAGE: Readonly<Record<string, FrameEngine>> = {
   // vLLM's Gaudi platform plugin (vllm-project/vllm-gaudi): its worker and model runner are vLLM's own steps for
   // HPUs (hpu_worker.py compile_or_warm_up_model, hpu_model_runner.py warmup_model), read with vLLM's table
   vllm_gaudi: 'vllm',
+  // vLLM's Ascend platform plugin (vllm-project/vllm-ascend): NPUWorker/NPUModelRunner implement vLLM's worker steps
+  // for NPUs (vllm_ascend/worker/worker.py, formerly worker_v1.py, compile_or_warm_up_model calls
+  // self.model_runner.capture_model(); model_runner_v1.py NPUModelRunner.capture_model runs GPUModelRunner's)
+  vllm_ascend: 'vllm',
 };
 
 /** What a frame says: a phase (weak when only a module-wide glob matched), a relay, or nothing known. */
@@ -106,7 +110,7 @@ export function frameEngine(path: string): FrameEngine | null {
   // a setuptools egg install keeps the package one level down: site-packages/vllm-0.5.3+cpu-py3.10.egg/vllm/
   if (last !== null) last = /^(sglang|vllm|tensorrt_llm|lmdeploy)-[^/]*\.egg$/.exec(last)?.[1] ?? last;
   if (last !== null) return Object.hasOwn(PACKAGE, last) ? PACKAGE[last]! : null;
-  const src = /(?:^|\/)(sglang|vllm|vllm_gaudi|tensorrt_llm|text_generation_server|lmdeploy)\//g;
+  const src = /(?:^|\/)(sglang|vllm|vllm_gaudi|vllm_ascend|tensorrt_llm|text_generation_server|lmdeploy)\//g;
   let eng: FrameEngine | null = null;
   for (let m = src.exec(p); m !== null; m = src.exec(p)) eng = PACKAGE[m[1]!]!;
   return eng;

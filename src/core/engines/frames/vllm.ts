@@ -334,4 +334,12 @@ export const VLLM_FRAMES: readonly FrameRule[] = [
   ['hpu_model_runner.py', 'warmup_model', 'warmup'],
   // override: Gaudi HPUModelRunner.warmup_graphs: the per-bucket graph warmup warmup_model runs (`[Warmu
   ['hpu_model_runner.py', 'warmup_graphs', 'warmup'],
+  // override: Ascend (vllm-project/vllm-ascend vllm_ascend/worker/model_runner_v1.py) NPUModelRunner.cap
+  ['vllm_ascend/worker/model_runner_v1.py', 'capture_model', 'cuda_graph'],
+  // override: Ascend NPUModelRunner._dummy_run: a forward pass on dummy input that profile_run, compile_
+  ['vllm_ascend/worker/model_runner_v1.py', '_dummy_run', null],
+  // override: Ascend NPUWorker.compile_or_warm_up_model (vllm_ascend/worker/worker_v1.py, later worker.p
+  ['vllm_ascend/worker/worker_v1.py', 'compile_or_warm_up_model', 'compile'],
+  // override: Ascend NPUWorker.compile_or_warm_up_model (vllm_ascend/worker/worker.py): as worker_v1.py
+  ['vllm_ascend/worker/worker.py', 'compile_or_warm_up_model', 'compile'],
 ];
