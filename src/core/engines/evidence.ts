@@ -99,6 +99,10 @@ const NOT_TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*tower_http::/;
 const TGI_REQUEST_SPAN =
   /\b(?:generate|generate_stream|compat_generate|chat_completions|completions)\{parameters=GenerateParameters \{/;
 
+// launcher/src/env_runtime.rs Env's Display (`--env`, and at every start under `Runtime environment:`): the image's
+// label, `Docker label: sha-{7 hex}` (the Dockerfile's DOCKER_LABEL build arg), on the line after `Commit sha: `
+const TGI_ENV_LABEL = /^Docker label: sha-[0-9a-f]{7,}$/;
+
 // transformers' configuration_utils PretrainedConfig.from_dict warns `You are using a model of type {checkpoint's} to
 // instantiate a model of type {cls.model_type}. …` when they differ; TGI's own config classes (server/
 // text_generation_server/models/custom_modeling: flash_llama_modeling.py LlamaConfig, flash_rw_modeling.py RWConfig
@@ -110,6 +114,7 @@ export function tgiEvidence(line: LogLine): number {
   if (TGI_NAME.test(line.text)) return 8;
   if (line.msg.startsWith('You are using a model') && TGI_UNTYPED_CONFIG.test(line.msg)) return WEIGHT.path;
   if (line.msg.includes('GenerateParameters {') && TGI_REQUEST_SPAN.test(line.msg)) return WEIGHT.milestone;
+  if (line.msg.startsWith('Docker label: ') && TGI_ENV_LABEL.test(line.msg)) return WEIGHT.milestone;
   if (line.frame === 'tgi' && TGI_TARGET.test(line.msg) && !NOT_TGI_TARGET.test(line.msg))
     return WEIGHT.frame;
   return 0;

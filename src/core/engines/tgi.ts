@@ -33,6 +33,15 @@ const signatures: Signature[] = [
     re: /Using attention \S+ - Prefix caching|Default `max_(?:batch_prefill|input)_tokens` to|Cannot determine GPU compute capability: |Using default cuda graphs|Sharding model on \d+ processes|Model supports up to \d+|Runtime environment:$|Parsing num_shard from CUDA_VISIBLE_DEVICES/,
   },
   {
+    // launcher/src/env_runtime.rs Env's Display (`text-generation-launcher --env`, logged at start as `Runtime
+    // environment:`): `Target: {triple}`, `Cargo version: {semver}`, `Commit sha: {sha}`, `Docker label: {label}`, then
+    // `nvidia-smi:` and its table; the launcher prints it before its Args
+    id: 'env_runtime',
+    kind: 'phase',
+    phase: 'args',
+    re: /^(?:Target: \w+-\w+-\w+(?:-\w+)?|Cargo version: \d+\.\d+\.\d+|Commit sha: (?:[0-9a-f]{40}|N\/A)|Docker label: (?:sha-[0-9a-f]{7,}|N\/A))$/,
+  },
+  {
     id: 'download',
     kind: 'phase',
     phase: 'loading_weights',
@@ -190,6 +199,20 @@ const signatures: Signature[] = [
     // The batching task's own report of the same call (router/client/src/lib.rs, backends/v3/src/client: the
     // ClientError logged under the `batch{…}:prefill|decode` spans) says it first.
     re: /(?:Request failed during generation: |^batch\{[^}]*\}:.*: )Server error: (?:error trying to connect|transport error|Connection refused|Broken pipe)/,
+  },
+  {
+    // The batching task's report of a failed Prefill/Decode call (router/client/src/lib.rs before 3.x,
+    // backends/v3/src/client/mod.rs since: `impl From<Status> for ClientError` -> `Server error: {msg}`, logged under
+    // the `batch{batch_size=…}:prefill|decode` spans): the shard failed that batch (a CUDA OOM of a long prompt, …) and
+    // the router sends the error to the batch's requests only (infer send_errors) and goes on batching. Before 2.4
+    // the shard lives on (server/…/interceptor.py only logs and aborts the call); since, a RuntimeError makes it
+    // shut down, and the launcher says so (`Shard N crashed`, `Error: ShardFailed`): this line alone is a failed
+    // request of a serving server.
+    id: 'request_batch_error',
+    kind: 'degraded',
+    phase: 'serving',
+    lit: 'Server error: ',
+    re: /^batch\{[^}]*\}:(?:prefill|decode)\b.*: Server error: /,
   },
   {
     // router/src/infer/mod.rs InferError::GenerationError: a shard failed the batch. Whether the server lives

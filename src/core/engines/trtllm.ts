@@ -41,6 +41,19 @@ const signatures: Signature[] = [
   },
   // Triton's rules first: its load-failure lines quote the backend's C++ errors, which the rules below would take
   // without the phase the failure happened in
+  {
+    // batch_manager/trtGptModelInflightBatching.cpp (TrtGptModelInflightBatching ctor): TLLM_CHECK_WITH_INFO (before Triton's rules, which
+    // relay it as `Failed to create instance: …`)
+    // `maxTokensInPagedKvCache (%d) must be large enough to process at least 1 sequence to completion (i.e. must be
+    // larger than beam_width (%d) * tokensPerBlock (%d) * maxBlocksPerSeq (%d))`: the KV cache was sized from the
+    // GPU memory left after the engine (kv_cache_free_gpu_mem_fraction of it) and holds less than one sequence
+    id: 'kv_cache_too_small',
+    kind: 'failure',
+    failure: 'oom',
+    phase: 'kv_cache',
+    lit: 'maxTokensInPagedKvCache',
+    re: /maxTokensInPagedKvCache \(\d+\) must be large enough to process at least 1 sequence/,
+  },
   ...tritonSignatures(),
   {
     id: 'version',
@@ -93,6 +106,18 @@ const signatures: Signature[] = [
     re: /^Engine load time \d+ ms|^\[MemUsageChange\] (?:TensorRT-managed allocation in IExecutionContext creation|Allocated \S+ \w+ GPU memory for (?:runtime buffers|decoder)\.)|^Inspecting the engine to identify potential runtime issues|^The profiling verbosity of the engine does not allow this analysis|^Model has \d+ layers\.$|^Engine layer infos could not be parsed|^There were a total of \d+ layers with type 'allocate'|\[MemUsageChange\] (?:TensorRT-managed allocation in engine deserialization|Allocated [\d.]+ \w+ for execution context memory)/,
   },
   {
+    // cpp/tensorrt_llm/runtime/gptJsonConfig.cpp GptJsonConfig::parse: `Engine version %s found in the config file,
+    // assuming engine(s) built by new builder API.` (`No engine version found …` for old engines) as the engine
+    // directory's config.json is read, before MPI is set up and before any engine file is deserialized (the
+    // executor reads it first, then `Initializing MPI with thread mode 3`, `MPI size: …`, and only then loads the
+    // engine: docs/source/performance/perf-benchmarking.md's trtllm-bench output): the launch's settings, not weights
+    id: 'engine_config_json',
+    kind: 'phase',
+    phase: 'args',
+    lit: 'found in the config file',
+    re: /^(?:Engine version \S+|No engine version) found in the config file/,
+  },
+  {
     id: 'weights',
     kind: 'phase',
     phase: 'loading_weights',
@@ -101,7 +126,7 @@ const signatures: Signature[] = [
     // TensorRT engines (the C++ runtime): `Engine version %s found in the config file, …`, `Loading engine …`
     // _torch/models/checkpoints: `Prefetching %.2fGB checkpoint files.`, `Finished prefetching …`,
     // `Start to load safetensor file …`
-    re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Prefetching [\d.]+GB checkpoint files|^Finished prefetching \S|^Start to load safetensor file|^Loading (?:weights|safetensors|engine)|deserializ|^Engine version \S+ found in the config file/i,
+    re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Prefetching [\d.]+GB checkpoint files|^Finished prefetching \S|^Start to load safetensor file|^Loading (?:weights|safetensors|engine)|deserializ/i,
   },
   {
     // _torch/modules/fused_moe/quantization.py, the NVFP4 MoE methods' load_expert_weights_to_dst / load_quant_scales
@@ -257,6 +282,24 @@ const signatures: Signature[] = [
     failure: 'oom',
     lit: 'insufficient GPU memory',
     re: /Executor creation failed due to insufficient GPU memory/,
+  },
+  {
+    // cpp/tensorrt_llm/common/cudaDriverWrapper.h / cudaUtils.h TLLM_CU_CHECK: a driver API call (cuMemCreate,
+    // cuMemAlloc… of the KV cache pools, the NCCL/UB buffers) failed with `CUDA_ERROR_OUT_OF_MEMORY`; TensorRT's
+    // allocator (runtime/tllmRuntime.cpp, the engine's execution context) reports `Requested amount of GPU memory
+    // (%d bytes) could not be allocated`
+    id: 'cpp_driver_oom',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'MEMORY',
+    re: /CUDA_ERROR_OUT_OF_MEMORY/,
+  },
+  {
+    id: 'trt_alloc_oom',
+    kind: 'failure',
+    failure: 'oom',
+    lit: 'Requested amount of GPU memory',
+    re: /Requested amount of GPU memory \(\d+ bytes\) could not be allocated/,
   },
   {
     id: 'oom',
@@ -612,6 +655,26 @@ function tritonSignatures(): Signature[] {
       re: /^\[[\w.-]+:\d+\] Signal: ([\w ]+) \((\d+)\)$/,
     },
     {
+      // Open MPI's signal handler (opal/util/stacktrace.c show_stackframe) prints the native stack of a rank that
+      // received SIGSEGV/SIGBUS/SIGABRT…, one `[host:pid] [ n] lib(sym+0x…)[0x…]` line a frame, between `***
+      // Process received signal ***` and `*** End of error message ***`: only a dying rank prints them
+      id: 'opal_stack_frame',
+      kind: 'failure',
+      lit: '[0x',
+      re: /^\[[\w.-]+:\d+\] \[ *\d+\] \S+\[0x[0-9a-f]+\]$/,
+    },
+    {
+      // Open MPI 5's runtime (PRRTE, src/util/error_strings.c, PRTE_ERROR_LOG: `[host:pid] PRTE ERROR: %s in file %s
+      // at line %d`; Open MPI 4's ORTE: `ORTE_ERROR_LOG: … in file … at line …`): the runtime failed to start or
+      // spawn the ranks (odls launches the local processes), i.e. before the ranks met: distributed init
+      id: 'mpi_runtime_error',
+      kind: 'failure',
+      failure: 'other',
+      phase: 'dist_init',
+      lit: 'ERROR',
+      re: /^\[[\w.-]+:\d+\] (?:PRTE ERROR|ORTE_ERROR_LOG): .+ in file \S+ at line \d+/,
+    },
+    {
       // batch_manager GptManager (the C++ runtime before the Executor API): its request loop, on a native stack
       // printed when the process dies; the loop returns responses, so requests were being served
       id: 'gpt_manager_frame',
@@ -638,7 +701,7 @@ const TRITON_VLLM = /backends\/vllm\b|\[vllm\]|\bvllm_model\b/;
 // Open MPI's banners and signal reports: of the engines firedup reads only TensorRT-LLM (trtllm-serve's workers,
 // Triton's launch_triton_server.py) runs under MPI.
 const OPEN_MPI =
-  /It looks like orte_init failed|^(?:mpirun|prterun) (?:noticed|detected) that|MPI_ABORT was invoked|^\[[\w.-]+:\d+\] (?:\*\*\* Process received signal|Signal: )/;
+  /It looks like orte_init failed|^(?:mpirun|prterun) (?:noticed|detected) that|MPI_ABORT was invoked|^\[[\w.-]+:\d+\] (?:\*\*\* Process received signal|Signal: |PRTE ERROR: |ORTE_ERROR_LOG: )/;
 
 function tritonEvidence(line: LogLine): number {
   const t = line.text;

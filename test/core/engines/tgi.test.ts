@@ -173,7 +173,9 @@ describe('TGI', () => {
       'INFO',
       'generate_stream{parameters=GenerateParameters { max_new_tokens: Some(64) } total_time="1.2s" inference_time="1.2s"}: text_generation_router::server: router/src/server.rs:600: Success',
     );
-    assert.equal(last(failed).outcome, 'crashed');
+    // the failed batch alone is a failed request of a serving server (request_batch_error): whether the shard died
+    // of it (2.4+ interceptor.py) the launcher's `Shard N crashed` says, below
+    assert.equal(last(failed).outcome, 'serving');
     const lived = last([...failed, ok]);
     assert.equal(lived.outcome, 'serving');
     assert.equal(lived.failure, null);
@@ -541,5 +543,54 @@ describe('TGI (issue 22): what names the engine in a paste with no launcher line
       'You are using a model of type mistral to instantiate a model of type llama. This is not supported for all configurations of models and can yield errors.',
     ]);
     assert.notEqual(typed.engine, 'tgi');
+  });
+});
+
+describe('TGI (issue 22): runtime environment and per-request batch errors (synthetic lines)', () => {
+  it("the launcher's runtime environment block (launcher/src/env_runtime.rs) says TGI and its argument phase", () => {
+    const l = last([
+      'Target: x86_64-unknown-linux-gnu',
+      'Cargo version: 1.75.0',
+      'Commit sha: 0123456789abcdef0123456789abcdef01234567',
+      'Docker label: sha-0123456',
+      'nvidia-smi:',
+    ]);
+    assert.equal(l.engine, 'tgi');
+    assert.equal(l.phase, 'args');
+    assert.equal(l.outcome, 'in_progress');
+  });
+
+  it("a batch's `Server error` relayed by the router's client fails that batch, not the server", () => {
+    const l = last([
+      at(
+        1,
+        'INFO',
+        'generate{parameters=GenerateParameters { best_of: None, max_new_tokens: Some(20) } total_time="1.2s"}: text_generation_router::server: router/src/server.rs:300: Success',
+      ),
+      at(
+        9,
+        'ERROR',
+        'batch{batch_size=2}:decode:decode{size=2}:decode{size=2}: text_generation_client: router/client/src/lib.rs:33: Server error: CUDA out of memory. Tried to allocate 512.00 MiB.',
+      ),
+    ]);
+    assert.equal(l.engine, 'tgi');
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.phase, 'serving');
+    // the launcher's word that the shard died still makes it a crash
+    const dead = last([
+      at(
+        1,
+        'INFO',
+        'generate{parameters=GenerateParameters { best_of: None, max_new_tokens: Some(20) } total_time="1.2s"}: text_generation_router::server: router/src/server.rs:300: Success',
+      ),
+      at(
+        9,
+        'ERROR',
+        'batch{batch_size=2}:decode:decode{size=2}:decode{size=2}: text_generation_router_v3::client: backends/v3/src/client/mod.rs:45: Server error: CUDA out of memory. Tried to allocate 512.00 MiB.',
+      ),
+      at(10, 'ERROR', 'shard-manager: text_generation_launcher: Shard 0 crashed'),
+      'Error: ShardFailed',
+    ]);
+    assert.equal(dead.outcome, 'crashed');
   });
 });

@@ -585,3 +585,38 @@ describe('TensorRT-LLM (issue 22): native stacks of a failed load, executor part
     assert.equal(l.failure?.class, 'other');
   });
 });
+
+describe('TensorRT-LLM (issue 22): MPI start-up, native stacks, KV cache and driver OOM (synthetic lines)', () => {
+  it("the engine's config.json read (gptJsonConfig.cpp) is its settings, and a PRRTE error is distributed init", () => {
+    const l = last([
+      '[TensorRT-LLM] TensorRT-LLM version: 0.16.0',
+      '[TensorRT-LLM][INFO] Engine version 0.16.0 found in the config file, assuming engine(s) built by new builder API.',
+      '[node7:4242] PRTE ERROR: Not found in file base/odls_base_default_fns.c at line 100',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'other');
+    assert.ok(l.phase === 'args' || l.phase === 'dist_init', String(l.phase));
+  });
+
+  it("Open MPI's signal-handler stack frames are a dying rank", () => {
+    const l = last([
+      '[node7:4242] [ 3] /usr/lib/libmpi.so.40(MPI_Bcast+0x121)[0x7f0000001111]',
+      '[node7:4242] [ 4] /opt/tensorrt_llm/libs/libtensorrt_llm.so(_ZN12tensorrt_llm8executor8Executor4Impl9someThingEv+0x10)[0x7f0000002222]',
+    ]);
+    assert.equal(l.engine, 'trtllm');
+    assert.equal(l.outcome, 'crashed');
+  });
+
+  it('a KV cache too small for one sequence, and the driver API out of memory, are OOM', () => {
+    const kv = last([
+      '[TensorRT-LLM][INFO] Allocate 100000000 bytes for k/v cache.',
+      '[TensorRT-LLM][ERROR] Assertion failed: maxTokensInPagedKvCache (1024) must be large enough to process at least 1 sequence to completion (i.e. must be larger than beam_width (1) * tokensPerBlock (64) * maxBlocksPerSeq (32))',
+    ]);
+    assert.equal(kv.failure?.class, 'oom');
+    const drv = last([
+      '[TensorRT-LLM][INFO] Engine version 0.16.0 found in the config file, assuming engine(s) built by new builder API.',
+      '[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] CUDA driver error in cuMemCreate(...): CUDA_ERROR_OUT_OF_MEMORY.',
+    ]);
+    assert.equal(drv.failure?.class, 'oom');
+  });
+});
