@@ -24,7 +24,8 @@ export const genericSignatures: Signature[] = [
     strong: true,
     phase: 'args',
     lit: 'serve',
-    re: /^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*)?(?:PS \S+)?[$#>❯] +(?:\w+=\S+ +)*(?:python3? +-m +(?:lmdeploy\.serve\S*|fastchat\.serve\.\S+|mlx_lm\.server|llama_cpp\.server)|lmdeploy +serve|ollama +serve|ramalama +(?:\S+ +)*serve|dynamo +serve|mlx_lm\.server)/,
+    // (conda's prompt prefix `(env) `, stacked when an env is activated over another: `(lmdeploy) (base) root@…#`)
+    re: /^(?:\([\w.-]+\) )*(?:[\w.-]+@[\w.-]+:\S*)?(?:PS \S+)?[$#>❯] +(?:\w+=\S+ +)*(?:python3? +-m +(?:lmdeploy\.serve\S*|fastchat\.serve\.\S+|mlx_lm\.server|llama_cpp\.server)|lmdeploy +serve|ollama +serve|ramalama +(?:\S+ +)*serve|dynamo +serve|mlx_lm\.server)/,
   },
   {
     // Ollama server/routes.go Serve: `slog.Info("server config", "env", envconfig.Values())` (before 0.1.3x:
@@ -122,6 +123,17 @@ export const genericSignatures: Signature[] = [
     phase: 'args',
     lit: '| args: Namespace',
     re: /\| (?:controller|model_worker|\w+_worker|openai_api_server) \| args: Namespace\(/,
+  },
+  {
+    // GPUStack's worker starting a model instance (gpustack/worker/backends/*.py `_start`: `logger.info(f"Starting
+    // {SGLang|vLLM|VoxBox|Custom|…} model instance: {self._model_instance.name}")`), under its Python logger name
+    // `gpustack.worker.backends.<backend> - INFO - `: the instance's server is launched from here
+    id: 'gpustack_instance_start',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'model instance: ',
+    re: /\bgpustack\.worker\.backends\.\w+ - INFO - Starting [\w .-]+ model instance: \S+/,
   },
   {
     // mlx-serve's startup banner: `mlx-serve <version> (MLX <version>)`
@@ -516,6 +528,18 @@ export const genericSignatures: Signature[] = [
     re: /^fatal error: (.+)$/,
   },
   {
+    // The rest of a Go crash's goroutine dump, where the paste lost its `panic:`/`fatal error:` head: the runtime's
+    // own frames (`runtime.goexit({})` at the foot of every stack) and goroutines (`created by
+    // runtime.gcBgMarkStartWorkers in goroutine 1`) are printed only at GOTRACEBACK level `system`, which
+    // runtime/traceback.go takes for a runtime throw (fatal error, a signal in cgo code: runtime/panic.go
+    // `gp.m.throwing >= throwTypeRuntime`); a recovered panic's debug.Stack (net/http's `http: panic serving`) prints
+    // at the default level, without them. The program is dying: the cause is above the excerpt
+    id: 'go_runtime_dump',
+    kind: 'consequence',
+    lit: 'runtime.',
+    re: /^runtime\.goexit\((?:\{\})?\)$|^created by runtime\.\w+(?: in goroutine \d+)?$/,
+  },
+  {
     // ggml's buffer allocation as every program embedding llama.cpp prints it (ggml-cuda.cu
     // ggml_backend_cuda_buffer_type_alloc_buffer: `allocating %.2f MiB on device %d: cudaMalloc failed: %s`)
     id: 'ggml_alloc_failed',
@@ -792,7 +816,11 @@ export const PROGRAMS: readonly ProgramRule[] = [
     lit: 'llama',
     // Go's log/slog text handler with a source file (Ollama is the Go server among these): `level=INFO source=routes.go:N msg=`
     // (and a Go stack through its own packages: `github.com/ollama/ollama/llama/runner.(*Server).loadModel`)
-    re: /level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=|github\.com\/ollama\/ollama\/|ollama\[\d+\]|\bollama (?:serve|run|runner)\b|Ollama Service|OLLAMA_[A-Z_]+[:=]|llama runner |\/api\/(?:generate|chat|tags|show)"|status="llm server|ollama_llama_server|\/ollama\/server\./,
+    // (its copy of llama.cpp in its own tree: the `llm/llama.cpp` submodule to 2024-10, vendored as `llama/llama.cpp`
+    // since, so ggml's file paths in a source build's messages name it; its runner's `panic(err)` on
+    // llama/llama.go LoadModelFromFile's `unable to load model: %s` (runner/llamarunner/runner.go loadModel): llama.cpp
+    // is C++, a Go panic is its host's; `docker compose logs`' gutter for the service its docs/docker.md names `ollama`)
+    re: /level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=|github\.com\/ollama\/ollama\/|ollama\[\d+\]|[/\\]ollama[/\\](?:llm|llama)[/\\]llama\.cpp[/\\]|^panic: unable to load model: |^ollama(?:[-_]\d+)? +\| |\bollama (?:serve|run|runner)\b|Ollama Service|OLLAMA_[A-Z_]+[:=]|llama runner |\/api\/(?:generate|chat|tags|show)"|status="llm server|ollama_llama_server|\/ollama\/server\./,
     wraps: true,
   },
   {
@@ -862,4 +890,12 @@ export const PROGRAMS: readonly ProgramRule[] = [
   { name: 'llama-swap', lit: 'llama-swap', re: /llama-swap/, wraps: false },
   { name: 'ramalama', lit: 'ramalama', re: /ramalama/, wraps: false },
   { name: 'llamafile', lit: 'llamafile', re: /llamafile/, wraps: false },
+  // GPUStack (gpustack/gpustack) runs each model instance's server (vLLM, SGLang, llama-box, …) as a process of its
+  // own: its Python loggers are `gpustack.<module>` (`gpustack.worker.serve_manager - INFO - …`)
+  {
+    name: 'gpustack',
+    lit: 'gpustack',
+    re: /\bgpustack\.(?:worker|server|utils|detectors)\.\w+/,
+    wraps: false,
+  },
 ];

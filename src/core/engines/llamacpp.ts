@@ -38,6 +38,17 @@ const signatures: Signature[] = [
     re: /compute buffer allocation failed, retrying without pipeline parallelism/,
   },
   {
+    // src/llama-kv-cache.cpp (llama_kv_cache_init in src/llama.cpp before 2025): `failed to allocate buffer for kv
+    // cache`, and its caller's `llama_kv_cache_init() failed for self-attention cache`: the KV cache did not fit,
+    // whatever line came last before it (the context's parameters, printed just before it is made)
+    id: 'kv_oom',
+    kind: 'failure',
+    failure: 'oom',
+    phase: 'kv_cache',
+    lit: 'kv cache',
+    re: /failed to allocate buffer for kv cache|llama_kv_cache_init\(\) failed for self-attention cache/,
+  },
+  {
     // Before the phase rules: the library's own allocation failures begin with the phase's prefixes
     // (`llama_kv_cache_init: failed …`, `load_tensors: failed …`).
     id: 'gpu_oom',
@@ -76,6 +87,19 @@ const signatures: Signature[] = [
     // the GGML-v3 loader of 2023: `llama.cpp: loading model from %s` (llama_file_loader), then
     // `llama_model_load_internal: format = …`)
     re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:state:\{"state":"loading"|^load_all_data: |^init_tokenizer: initializing tokenizer|^llama\.cpp: loading model from |^llama_model_load_internal: /,
+  },
+  {
+    // src/llama-context.cpp, llama_context's constructor (2025-03 on): `constructing llama_context`, then its
+    // parameters (`n_seq_max = …`, `n_ctx = …`, `n_batch`, `causal_attn`, `flash_attn`, `freq_base`, the
+    // `n_ctx_per_seq (…) < n_ctx_train (…)` note) before it creates the memory (`llama_kv_cache…:` lines). Before it
+    // src/llama.cpp llama_new_context_with_model (renamed llama_init_from_model in 2025-01) printed the same
+    // parameters, then called llama_kv_cache_init. The context is made from a model already loaded
+    // (llama_model_load_from_file has returned): the weights are in, the KV cache is not yet made
+    id: 'context_params',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    lit: 'llama_',
+    re: /^llama_context: constructing llama_context$|^(?:llama_context|llama_new_context_with_model|llama_init_from_model): +(?:n_seq_max|n_ctx|n_ctx_per_seq|n_ctx_seq|n_batch|n_ubatch|causal_attn|flash_attn|kv_unified|freq_base|freq_scale|swa_full|type_[kv]) += |^(?:llama_context|llama_new_context_with_model|llama_init_from_model): (?:n_ctx_per_seq|n_ctx_seq) \(\d+\) [<>] n_ctx_train|^(?:llama_context|llama_init_from_model): model default pooling_type is /,
   },
   {
     id: 'kv',
@@ -154,8 +178,10 @@ const signatures: Signature[] = [
     re: /(?:llama_server|main): (?:server is )?listening on \S+|HTTP server listening|^llama server listening at \S+/,
     // From 2024-01 (#4860) the server started its HTTP thread before loading the model and printed `llama server
     // listening at …` and `HTTP server listening` first (llamafile too); `model loaded` (#4881) or the main loop's
-    // `all slots are idle` then say it is up. After start-up lines and before the KV cache, they show the port only.
-    after: 'kv_cache',
+    // `all slots are idle` then say it is up. After start-up lines and before the context is made, they show the port only.
+    // (Listening once the context is made (weights_loaded) is after the load: the builds that listen first print it
+    // before the loader's lines.)
+    after: 'weights_loaded',
     afterKnown: true,
   },
   {
@@ -279,6 +305,36 @@ const signatures: Signature[] = [
     re: /couldn't bind HTTP server socket|couldn't bind to server socket/,
   },
   {
+    // ggml/src/ggml-sycl/common.hpp: CHECK_TRY_ERROR catches the SYCL runtime's exception and prints its what()
+    // (`Native API failed. Native API returns: -999 …`, `level_zero backend failed with error: 20
+    // (UR_RESULT_ERROR_DEVICE_LOST)`) then `Exception caught at file:…, line:…, func:…`; SYCL_CHECK around it calls
+    // ggml_sycl_error: `SYCL error: <stmt>: Exception caught in this line of code.`, `  in function %s at %s:%d`,
+    // GGML_ABORT("SYCL error"). ggml-sycl.cpp's own `catch (sycl::exception const &exc)` blocks print the same line
+    // and std::exit(1). The GPU runtime failed: the server aborts whatever phase it was in
+    id: 'sycl_error',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'caught at file:',
+    re: /^Exception caught at file:\S*ggml[-_]sycl\S*, line:\d+/,
+  },
+  {
+    id: 'sycl_error_abort',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'SYCL error: ',
+    re: /^SYCL error: (.+)$/,
+  },
+  {
+    // ROCm's HIP runtime (clr hipamd/src/hip_fatbin.cpp, with AMD_LOG_LEVEL's `:1:file :line : N us:` prefix):
+    // `No compatible code objects found for: gfx1152`: the build has no kernels for this GPU's architecture
+    // (ggml-hip is built for the AMDGPU_TARGETS given to cmake); the program then fails on its first kernel
+    id: 'hip_no_code_object',
+    kind: 'failure',
+    failure: 'unsupported',
+    lit: 'No compatible code objects',
+    re: /No compatible code objects found for: (gfx\w+)/,
+  },
+  {
     // ggml.c ggml_abort: `fprintf(stderr, "%s:%d: ", file, line)` + the message, then a backtrace and abort();
     // GGML_ASSERT(x) prints `file:line: GGML_ASSERT(x) failed` the same way. Only ggml's and llama's own files.
     // ggml-cuda.cu's own aborts (ggml_cuda_error `CUDA error`, the VMM pool's `%s:%d: HipVMM Failure: …`, cuBLAS):
@@ -365,7 +421,7 @@ export const llamacpp: EngineModule = {
     // the verbose loader's `create_tensor: loading tensor`, router mode's child-to-router state lines), and the
     // command line that starts the server (a paste's first line)
     if (
-      /GGML_ASSERT|ggml[_-]cuda\.cu:\d+: |^ggml_init_cublas: |^llama_load_model_from_file|^llama_init_from_gpt_params|^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:|^main: (?:binding port|couldn't bind HTTP server socket|loading model$)|^(?:\S*[$#>❯] +)?(?:\S*[/\\])?llama-server(?:\.exe)? /.test(
+      /GGML_ASSERT|ggml[_-]cuda\.cu:\d+: |^ggml_init_cublas: |^llama_load_model_from_file|^llama_init_from_gpt_params|^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:|^main: (?:binding port|couldn't bind HTTP server socket|loading model$)|^(?:\S*[$#>❯] +)?(?:\S*[/\\])?llama-server(?:\.exe)? |^zsh: [a-z ()-]+ {2}(?:\S*\/)?llama-server\b/.test(
         line.msg,
       )
     )
@@ -391,7 +447,10 @@ export const llamacpp: EngineModule = {
     // 2024-01 `{"timestamp":…,"level":…,"function":…,"line":…,"message":…}`; 2024-03 keys sorted, `{"build":…}`)
     if (
       /^\{"tid":"\d+","timestamp":\d+,"level":"\w+","function":"\w+","line":\d+,"msg":"/.test(line.msg) ||
-      /^\{"(?:timestamp|build|function)":.*"function":"\w+".*"line":\d+,"(?:msg|message)":"/.test(line.msg)
+      /^\{"(?:timestamp|build|function)":.*"function":"\w+".*"line":\d+,"(?:msg|message)":"/.test(line.msg) ||
+      // (server_log's json is nlohmann::json, whose object keys are sorted: without `build`, `function` comes first:
+      // `{"function":"launch_slot_with_data","level":"INFO","line":829,"msg":"…",…,"tid":"…","timestamp":…}`)
+      /^\{"function":"\w+","level":"\w+","line":\d+,"msg":".*"tid":"[^"]*","timestamp":\d+\}$/.test(line.msg)
     )
       return 4;
     // the server's text log format before 2024-10 (server_log: `%4s [%24s] %s | k=v …`), also indented as a paste

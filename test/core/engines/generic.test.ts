@@ -170,7 +170,9 @@ describe('generic reader: launches and stops', () => {
     ]);
     assert.equal(r.launches.length, 1);
     assert.equal(l?.outcome, 'crashed');
-    assert.equal(l?.phase, 'kv_cache');
+    // (the context's parameters are printed once the weights are in, before the KV cache is made: llamacpp.ts
+    // context_params; the allocation that fails names no phase of its own)
+    assert.equal(l?.phase, 'weights_loaded');
   });
 
   it('a systemd restart of the service is a second launch', () => {
@@ -452,5 +454,72 @@ describe('generic reader: wrappers and servers of other kinds (issue 22)', () =>
     ]);
     assert.equal(r.program, 'aphrodite');
     assert.equal(r.launches.length, 1);
+  });
+});
+
+describe('generic reader: programs that embed llama.cpp, GPUStack, Go crashes (issue 22, unseen-d)', () => {
+  it("synthetic: ggml's file paths inside Ollama's tree name Ollama, not llama.cpp's server", () => {
+    const { engine, r, l } = read([
+      'CUDA error: an illegal memory access was encountered',
+      '  current device: 0, in function ggml_backend_cuda_synchronize at /home/u/src/ollama/llama/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:2100',
+      'GGML_ASSERT: /home/u/src/ollama/llama/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:70: !"CUDA error"',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'ollama');
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.class, 'cuda_error');
+  });
+
+  it("synthetic: Ollama's runner panic on a model it cannot load names Ollama", () => {
+    const { engine, r, l } = read([
+      'load_tensors: loading model tensors, this can take a while... (mmap = true)',
+      'llama_model_load: error loading model: unable to allocate CUDA0 buffer',
+      'llama_model_load_from_file_impl: failed to load model',
+      'panic: unable to load model: /root/.ollama/models/blobs/sha256-0123abcd',
+      '',
+      'goroutine 12 [running]:',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'ollama');
+    assert.equal(l?.outcome, 'crashed');
+  });
+
+  it('synthetic: a compose service named ollama relaying llama.cpp loader lines is Ollama', () => {
+    const { engine, r } = read([
+      'ollama  | llm_load_print_meta: n_layer          = 32',
+      'ollama  | llm_load_print_meta: model type       = 7B',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'ollama');
+  });
+
+  it("synthetic: the runtime's own frames of a Go goroutine dump say the program is dying", () => {
+    const { l } = read([
+      'Mar  1 10:00:00 box ollama[4242]: runtime.goexit({})',
+      'Mar  1 10:00:00 box ollama[4242]:         runtime/asm_amd64.s:1700 +0x1 fp=0xc000100fe8 sp=0xc000100fe0 pc=0x5600000001',
+      'Mar  1 10:00:00 box ollama[4242]: created by runtime.gcBgMarkStartWorkers in goroutine 1',
+    ]);
+    assert.equal(l?.outcome, 'crashed');
+  });
+
+  it("synthetic: GPUStack's worker starting a model instance opens a launch", () => {
+    const { engine, r, l } = read([
+      '2026-01-01 10:00:00.000000+00:00 - gpustack.worker.serve_manager - INFO - Provisioning model instance m-abc',
+      '2026-01-01 10:00:00.100000+00:00 - gpustack.worker.backends.vllm - INFO - Starting vLLM model instance: m-abc',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'gpustack');
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.phase, 'args');
+    assert.equal(l?.outcome, 'in_progress');
+  });
+
+  it("synthetic: a conda prompt with stacked envs before `lmdeploy serve` is LMDeploy's start", () => {
+    const { r, l } = read([
+      '(lm) (base) root@box:/w# CUDA_VISIBLE_DEVICES=0,1  lmdeploy serve api_server /m/x --tp 2',
+      '2024-07-01 10:00:00,000 - lmdeploy - INFO - input chat_template_config=None',
+    ]);
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.phase, 'args');
   });
 });

@@ -406,3 +406,60 @@ describe('llama.cpp: loader lines of every era (issue 22)', () => {
     assert.equal(l.outcome, 'serving');
   });
 });
+
+describe('llama.cpp: context lines, SYCL and HIP failures, sorted JSON keys (issue 22, unseen-d)', () => {
+  it('synthetic: the context parameters after load_tensors are weights_loaded; the KV cache lines follow', () => {
+    const head = [
+      'load_tensors: offloaded 33/33 layers to GPU',
+      'load_tensors:        CUDA0 model buffer size =  4000.00 MiB',
+      '..........................................',
+      'llama_context: constructing llama_context',
+      'llama_context: n_seq_max     = 1',
+      'llama_context: n_ctx         = 4096',
+      'llama_context: flash_attn    = auto',
+    ];
+    assert.equal(last(head).phase, 'weights_loaded');
+    assert.equal(
+      last(['llama_init_from_model: n_ctx         = 512', 'llama_init_from_model: freq_base     = 10000.0'])
+        .phase,
+      'weights_loaded',
+    );
+    assert.equal(last([...head, 'llama_kv_cache: CUDA0 KV buffer size = 512.00 MiB']).phase, 'kv_cache');
+  });
+
+  it('synthetic: the JSON log whose sorted keys start with "function" is the server\'s', () => {
+    const l = last([
+      '{"function":"launch_slot_with_data","level":"INFO","line":800,"msg":"slot is processing task","slot_id":0,"task_id":1,"tid":"0x1","timestamp":1700000000}',
+      '{"function":"print_timings","level":"INFO","line":280,"msg":"generation eval time =     100.00 ms /     4 runs   (   25.00 ms per token,    40.00 tokens per second)","slot_id":0,"task_id":1,"tid":"0x1","timestamp":1700000001}',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it('synthetic: a SYCL exception caught in ggml-sycl is a GPU runtime crash', () => {
+    const l = last([
+      'slot launch_slot_: id  0 | task 5 | processing task',
+      'Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES)',
+      'Exception caught at file:/src/ggml/src/ggml-sycl/ggml-sycl.cpp, line:3000, func:operator()',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+    const m = last([
+      LISTENING,
+      'SYCL error: CHECK_TRY_ERROR(stream->memcpy(a, b, n).wait()): Exception caught in this line of code.',
+      '  in function ggml_sycl_op_x at /src/ggml/src/ggml-sycl/ggml-sycl.cpp:2000',
+      '/src/ggml/src/ggml-sycl/common.hpp:150: SYCL error',
+    ]);
+    assert.equal(m.failure?.class, 'cuda_error');
+  });
+
+  it('synthetic: HIP without code objects for the GPU, then the shell reports the server died', () => {
+    const l = last([
+      ':1:hip_fatbin.cpp           :600 : 1000 us:  No compatible code objects found for: gfx1103, value of HIP_FORCE_SPIRV_CODEOBJECT: 0',
+      'zsh: segmentation fault  llama-server -m /m/x.gguf -ngl 99',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'unsupported');
+  });
+});
