@@ -20,7 +20,7 @@ const folders = fs
   .sort();
 
 /** Cases fully right, at least: the last measured figures (raise them as the reading improves; issue 22). */
-const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.9, unseen3b: 0.53 };
+const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.9, unseen3b: 0.6 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
   let cases = 0;
