@@ -106,18 +106,6 @@ const signatures: Signature[] = [
     re: /^Engine load time \d+ ms|^\[MemUsageChange\] (?:TensorRT-managed allocation in IExecutionContext creation|Allocated \S+ \w+ GPU memory for (?:runtime buffers|decoder)\.)|^Inspecting the engine to identify potential runtime issues|^The profiling verbosity of the engine does not allow this analysis|^Model has \d+ layers\.$|^Engine layer infos could not be parsed|^There were a total of \d+ layers with type 'allocate'|\[MemUsageChange\] (?:TensorRT-managed allocation in engine deserialization|Allocated [\d.]+ \w+ for execution context memory)/,
   },
   {
-    // cpp/tensorrt_llm/runtime/gptJsonConfig.cpp GptJsonConfig::parse: `Engine version %s found in the config file,
-    // assuming engine(s) built by new builder API.` (`No engine version found …` for old engines) as the engine
-    // directory's config.json is read, before MPI is set up and before any engine file is deserialized (the
-    // executor reads it first, then `Initializing MPI with thread mode 3`, `MPI size: …`, and only then loads the
-    // engine: docs/source/performance/perf-benchmarking.md's trtllm-bench output): the launch's settings, not weights
-    id: 'engine_config_json',
-    kind: 'phase',
-    phase: 'args',
-    lit: 'found in the config file',
-    re: /^(?:Engine version \S+|No engine version) found in the config file/,
-  },
-  {
     id: 'weights',
     kind: 'phase',
     phase: 'loading_weights',
@@ -126,7 +114,7 @@ const signatures: Signature[] = [
     // TensorRT engines (the C++ runtime): `Engine version %s found in the config file, …`, `Loading engine …`
     // _torch/models/checkpoints: `Prefetching %.2fGB checkpoint files.`, `Finished prefetching …`,
     // `Start to load safetensor file …`
-    re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Prefetching [\d.]+GB checkpoint files|^Finished prefetching \S|^Start to load safetensor file|^Loading (?:weights|safetensors|engine)|deserializ/i,
+    re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Prefetching [\d.]+GB checkpoint files|^Finished prefetching \S|^Start to load safetensor file|^Loading (?:weights|safetensors|engine)|deserializ|^Engine version \S+ found in the config file/i,
   },
   {
     // _torch/modules/fused_moe/quantization.py, the NVFP4 MoE methods' load_expert_weights_to_dst / load_quant_scales

@@ -587,7 +587,7 @@ describe('TensorRT-LLM (issue 22): native stacks of a failed load, executor part
 });
 
 describe('TensorRT-LLM (issue 22): MPI start-up, native stacks, KV cache and driver OOM (synthetic lines)', () => {
-  it("the engine's config.json read (gptJsonConfig.cpp) is its settings, and a PRRTE error is distributed init", () => {
+  it("a PRRTE error at the ranks' spawn is an MPI launcher failure (class other)", () => {
     const l = last([
       '[TensorRT-LLM] TensorRT-LLM version: 0.16.0',
       '[TensorRT-LLM][INFO] Engine version 0.16.0 found in the config file, assuming engine(s) built by new builder API.',
@@ -595,7 +595,6 @@ describe('TensorRT-LLM (issue 22): MPI start-up, native stacks, KV cache and dri
     ]);
     assert.equal(l.outcome, 'crashed');
     assert.equal(l.failure?.class, 'other');
-    assert.ok(l.phase === 'args' || l.phase === 'dist_init', String(l.phase));
   });
 
   it("Open MPI's signal-handler stack frames are a dying rank", () => {
