@@ -89,19 +89,6 @@ const signatures: Signature[] = [
     re: /load_model: loading model '|^main: loading model$|^llama_model_loader: |^llama_load_model_from_file|^print_info: |^load_tensors: |^llm_load_print_meta|^llm_load_tensors|^common_init_: fitting params|\] loading model \||^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:state:\{"state":"loading"|^load_all_data: |^init_tokenizer: initializing tokenizer|^llama\.cpp: loading model from |^llama_model_load_internal: /,
   },
   {
-    // src/llama-context.cpp, llama_context's constructor (2025-03 on): `constructing llama_context`, then its
-    // parameters (`n_seq_max = …`, `n_ctx = …`, `n_batch`, `causal_attn`, `flash_attn`, `freq_base`, the
-    // `n_ctx_per_seq (…) < n_ctx_train (…)` note) before it creates the memory (`llama_kv_cache…:` lines). Before it
-    // src/llama.cpp llama_new_context_with_model (renamed llama_init_from_model in 2025-01) printed the same
-    // parameters, then called llama_kv_cache_init. The context is made from a model already loaded
-    // (llama_model_load_from_file has returned): the weights are in, the KV cache is not yet made
-    id: 'context_params',
-    kind: 'phase',
-    phase: 'weights_loaded',
-    lit: 'llama_',
-    re: /^llama_context: constructing llama_context$|^(?:llama_context|llama_new_context_with_model|llama_init_from_model): +(?:n_seq_max|n_ctx|n_ctx_per_seq|n_ctx_seq|n_batch|n_ubatch|causal_attn|flash_attn|kv_unified|freq_base|freq_scale|swa_full|type_[kv]) += |^(?:llama_context|llama_new_context_with_model|llama_init_from_model): (?:n_ctx_per_seq|n_ctx_seq) \(\d+\) [<>] n_ctx_train|^(?:llama_context|llama_init_from_model): model default pooling_type is /,
-  },
-  {
     id: 'kv',
     kind: 'phase',
     phase: 'kv_cache',
@@ -178,10 +165,8 @@ const signatures: Signature[] = [
     re: /(?:llama_server|main): (?:server is )?listening on \S+|HTTP server listening|^llama server listening at \S+/,
     // From 2024-01 (#4860) the server started its HTTP thread before loading the model and printed `llama server
     // listening at …` and `HTTP server listening` first (llamafile too); `model loaded` (#4881) or the main loop's
-    // `all slots are idle` then say it is up. After start-up lines and before the context is made, they show the port only.
-    // (Listening once the context is made (weights_loaded) is after the load: the builds that listen first print it
-    // before the loader's lines.)
-    after: 'weights_loaded',
+    // `all slots are idle` then say it is up. After start-up lines and before the KV cache, they show the port only.
+    after: 'kv_cache',
     afterKnown: true,
   },
   {

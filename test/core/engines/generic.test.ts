@@ -170,9 +170,7 @@ describe('generic reader: launches and stops', () => {
     ]);
     assert.equal(r.launches.length, 1);
     assert.equal(l?.outcome, 'crashed');
-    // (the context's parameters are printed once the weights are in, before the KV cache is made: llamacpp.ts
-    // context_params; the allocation that fails names no phase of its own)
-    assert.equal(l?.phase, 'weights_loaded');
+    assert.equal(l?.phase, 'kv_cache');
   });
 
   it('a systemd restart of the service is a second launch', () => {
