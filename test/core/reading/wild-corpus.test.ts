@@ -20,7 +20,7 @@ const folders = fs
   .sort();
 
 /** Cases fully right, at least: the last measured figures (raise them as the reading improves; issue 22). */
-const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.9, unseen3b: 0.68 };
+const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.9, unseen3b: 0.8 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
   let cases = 0;
@@ -103,7 +103,7 @@ describe('wild corpus of real pastes', () => {
     assert.ok(r.right / r.cases >= FLOOR.unseen3, `${r.right}/${r.cases}\n${r.misses.join('\n')}`);
   });
 
-  // The second unseen set of 2026-12-03 (its README): 34/63 at its first read, on the tree after this round's first rules; 43/63 after the llama.cpp and other-server rules (issue 22).
+  // The second unseen set of 2026-12-03 (its README): 34/63 at its first read, on the tree after this round's first rules; 51/63 after the rules its misses showed (issue 22).
   it(`the second unseen set of 2026-12-03: at least ${FLOOR.unseen3b * 100} % of cases fully right`, () => {
     const dir = path.join(SHARED, 'unseen-2026-12-03b');
     const sets = fs
