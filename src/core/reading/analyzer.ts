@@ -1269,14 +1269,20 @@ export class LogAnalyzer {
     )
       return null;
     const scanner = (this.scanners[id] ??= SCANNERS[id]!());
-    const env = this.scanEnv;
-    env.year = this.ctx.year;
-    env.lastTs = this.lastTs;
-    env.maxLine = this.options.maxLine ?? DEFAULT_MAX_LINE;
+    const env = this.scanEnvNow();
     scanner.classify = this.classifyShape;
     scanner.marked = l.marked;
     scanner.launch = l;
     return { scanner, env };
+  }
+
+  /** The shape scanners' view of the reading now: its year, last stamp and longest line. */
+  private scanEnvNow(): ScanEnv {
+    const env = this.scanEnv;
+    env.year = this.ctx.year;
+    env.lastTs = this.lastTs;
+    env.maxLine = this.options.maxLine ?? DEFAULT_MAX_LINE;
+    return env;
   }
 
   private generic: GenericScanner | null = null;
@@ -1311,10 +1317,7 @@ export class LogAnalyzer {
     const g = (this.generic ??= new GenericScanner());
     if (g.resting()) return null;
     g.setKey(this.genericKey(l));
-    const env = this.scanEnv;
-    env.year = this.ctx.year;
-    env.lastTs = this.lastTs;
-    env.maxLine = this.options.maxLine ?? DEFAULT_MAX_LINE;
+    const env = this.scanEnvNow();
     g.classify = this.classifyGeneric;
     g.wrap = this.hardWrap;
     g.launch = l;
