@@ -12,7 +12,7 @@
  *
  *   node scripts/run-tests.mjs [node --test options, e.g. --test-reporter=spec] [files or dirs]
  * FIREDUP_TEST_CONCURRENCY=N sets the files run at once (default 2: a run of one file at a time took 18-20 min on
- * a 2-core machine, over the suite's 15-minute budget; two at a time passed whole on a clean clone with four other
+ * a 2-core machine, over the suite's 15-minute budget, two at a time 10.4 min on a quiet one; two at a time passed whole on a clean clone with four other
  * processes busy on the same two cores (load 10-12), the ALONE files still one at a time. Four at a time found
  * races in tests that wait on a clock (fixed); 1 runs every file in turn).
  */
