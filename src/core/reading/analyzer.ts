@@ -1384,13 +1384,9 @@ export class LogAnalyzer {
     const raw = decodeLine(buf, s, e);
     // the wrap column counts the decoded length; a runtime's record is joined with its parts
     if (raw.length !== decodedUnits(buf, s, e) || criPiece(raw) !== null) return null;
-    const segs = logicalSegments(raw);
-    if (segs.length !== 1) return null;
-    const text = segs[0]!;
-    if (SHAPE_UNSAFE.test(text)) return null;
-    if (mayHoldSecret(text) && redactText(text) !== text) return null;
-    const ctx: PrefixContext = { year: this.ctx.year, wrap: null, wrapSeen: null };
-    const line = parseLine(text, 1, 0, ctx);
+    const parsed = this.shapeLine(raw);
+    if (parsed === null) return null;
+    const { line, ctx } = parsed;
     if (ctx.wrap !== null || ctx.wrapSeen !== null || frameInside(line.msg)) return null;
     if (line.ts !== ts || line.rel !== null || line.tags !== null || line.pid !== null || line.ip)
       return null;
@@ -1461,19 +1457,28 @@ export class LogAnalyzer {
   }
 
   /**
+   * A line as the shape classifiers read it: one logical segment, parsed alone in the reading's year; null for
+   * credential shapes whose masking depends on the digits and lines the traceback reader or Go's slog may take.
+   */
+  private shapeLine(raw: string): { line: LogLine; ctx: PrefixContext } | null {
+    const segs = logicalSegments(raw);
+    if (segs.length !== 1) return null;
+    const text = segs[0]!;
+    if (SHAPE_UNSAFE.test(text)) return null;
+    if (mayHoldSecret(text) && redactText(text) !== text) return null;
+    const ctx: PrefixContext = { year: this.ctx.year, wrap: null, wrapSeen: null };
+    return { line: parseLine(text, 1, 0, ctx), ctx };
+  }
+
+  /**
    * What the general path would do with every line of this line's shape (its digits aside), for the shape
    * scanners (scan.ts); null when that could depend on more than the shape, or is more than a serving line,
    * a phase line that changes nothing, or a line no rule reads. Changes nothing.
    */
   private classifyShape: ShapeClassifier = (buf, s, e, ts, tag, pid) => {
-    const segs = logicalSegments(decodeLine(buf, s, e));
-    if (segs.length !== 1) return null;
-    const text = segs[0]!;
-    // credential shapes whose masking depends on the digits; lines the traceback reader or Go's slog may take
-    if (SHAPE_UNSAFE.test(text)) return null;
-    if (mayHoldSecret(text) && redactText(text) !== text) return null;
-    const ctx: PrefixContext = { year: this.ctx.year, wrap: null, wrapSeen: null };
-    const line = parseLine(text, 1, 0, ctx);
+    const parsed = this.shapeLine(decodeLine(buf, s, e));
+    if (parsed === null) return null;
+    const { line, ctx } = parsed;
     // an engine frame inside the message: where it falls decides (the wrapper search's window), not the shape alone
     if (frameInside(line.msg)) return null;
     if (ctx.wrap !== null || line.rel !== null || line.ts !== ts || line.tags !== tag || line.pid !== pid)
