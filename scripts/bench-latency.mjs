@@ -16,7 +16,7 @@
 //                 lock keeps every firedup start-up and every event-to-verdict window to itself.
 //   --rate L      lines/s for the throughput run (default 50000)
 //
-// The firedup under test is this checkout's bin/firedup.js (build first: npx tsc -p tsconfig.json).
+// The firedup under test is this checkout's bin/firedup.js (build first: npm run build).
 // Exits 0 whatever the figures say (a bench reports, it does not gate); 1 when it cannot measure.
 // Linux only (/proc).
 
@@ -688,7 +688,7 @@ function parseArgs(argv) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(path.join(REPO, 'dist/src/cli/main.js'))) {
-    throw new BenchError('dist/ is missing: build first (npx tsc -p tsconfig.json)');
+    throw new BenchError('dist/ is missing: build first (npm run build)');
   }
   const fx = loadFixtures();
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'firedup-bench-latency-'));

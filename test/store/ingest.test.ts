@@ -268,6 +268,24 @@ describe('ingest reads afresh a file that changed', () => {
     assert.deepEqual(again.report, full(p));
   });
 
+  it('a checkpoint read by other rules (before an upgrade) is not resumed: the stale reading is not kept', async () => {
+    const p = file(manyLaunches(300_000));
+    const ledger = new MemoryLedger();
+    await ingestLocal(ledger, p);
+    const text = Buffer.from(ledger.state!.checkpoint!).toString('utf8');
+    const nl = text.indexOf('\n');
+    const head = { ...JSON.parse(text.slice(0, nl)), rules: '0.0.9+0000000000000000' };
+    ledger.state = { ...ledger.state!, checkpoint: Buffer.from(`${JSON.stringify(head)}${text.slice(nl)}`) };
+    const again = await ingestLocal(ledger, p);
+    assert.equal(again.reset, true);
+    assert.equal(again.resumedFrom, 0);
+    assert.deepEqual(again.report, full(p));
+    // and the checkpoint saved now is this firedup's, resumed by the next read
+    const next = await ingestLocal(ledger, p);
+    assert.equal(next.reset, false);
+    assert.deepEqual(next.report, full(p));
+  });
+
   it('other options (a forced engine) do not resume a checkpoint taken without them', async () => {
     const p = file(manyLaunches(100_000));
     const ledger = new MemoryLedger();

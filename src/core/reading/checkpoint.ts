@@ -8,8 +8,11 @@
  * at a line boundary, so the splitter's partial-line buffer is empty. Plain JSON bytes: the store may
  * compress them; the core stays free of node modules.
  *
- * A checkpoint names its format version and a fingerprint of the saved classes' fields: one written by
- * another version of firedup fails to restore with a CheckpointError, and the caller reads the log afresh.
+ * A checkpoint names its format version, a fingerprint of the saved classes' fields and the reading rules it
+ * was read by (READING_ID: a hash of the core's sources, made at build): one written by another version of
+ * firedup fails to restore with a CheckpointError, and the caller reads the log afresh. The rules matter as much
+ * as the format: a resumed read keeps the launches as they were read, so after an upgrade that reads a line
+ * otherwise, every log the ledger holds would keep its old reading.
  */
 import { FiredupError } from '../../errors.js';
 import { bulkInstance } from '../base/bulk-instance.js';
@@ -23,6 +26,7 @@ import { DEFAULT_MAX_LINE, LineSplitter } from '../lines/splitter.js';
 import { EngineDetector } from './detect.js';
 import { LaunchBuilder } from './launch.js';
 import { PySpyReader } from './pyspy.js';
+import { READING_ID } from './reading-id.js';
 import { TracebackTracker } from './traceback.js';
 
 /** Bump when the meaning of saved state changes in a way the field fingerprint cannot see. */
@@ -231,7 +235,14 @@ function optionKey(opts: CheckpointOptions): Json {
 export function encodeCheckpoint(a: object, opts: CheckpointOptions): Uint8Array {
   const { codec, schema } = setup();
   const state = Buffer.from(JSON.stringify(codec.encodeInto(a, ANALYZER_SPEC)), 'utf8');
-  const head = { magic: MAGIC, v: CHECKPOINT_VERSION, schema, opts: optionKey(opts), sum: sumBytes(state) };
+  const head = {
+    magic: MAGIC,
+    v: CHECKPOINT_VERSION,
+    schema,
+    rules: READING_ID,
+    opts: optionKey(opts),
+    sum: sumBytes(state),
+  };
   // One header line, then the state: JSON.stringify never leaves a raw newline inside a value.
   return Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`, 'utf8'), state]);
 }
@@ -252,6 +263,11 @@ export function decodeCheckpoint(data: Uint8Array, into: object, opts: Checkpoin
     throw new CheckpointError('corrupt', 'checkpoint: not a checkpoint');
   if (doc.v !== CHECKPOINT_VERSION || doc.schema !== schema)
     throw new CheckpointError('version', `checkpoint: written by another version (v${doc.v}, ${doc.schema})`);
+  if (doc.rules !== READING_ID)
+    throw new CheckpointError(
+      'version',
+      `checkpoint: read by other rules (${doc.rules ?? 'unnamed'}, now ${READING_ID})`,
+    );
   if (JSON.stringify(doc.opts) !== JSON.stringify(optionKey(opts)))
     throw new CheckpointError('options', 'checkpoint: taken with other options (engine, line limit, year)');
   const stateText = nl < 0 ? '' : text.slice(nl + 1);

@@ -15,6 +15,7 @@ import {
   SPLITTER_SPEC,
   sum53,
 } from '../../../src/core/reading/checkpoint.js';
+import { READING_ID } from '../../../src/core/reading/reading-id.js';
 import type { AnalysisReport } from '../../../src/core/reading/report.js';
 import { ROOT, SCENARIOS, SHARED, tmpDir } from '../../helpers.js';
 
@@ -285,6 +286,20 @@ describe('checkpoint refuses what it cannot continue', () => {
         ),
       code('version'),
     );
+  });
+
+  it('one read by other rules (a firedup before an upgrade) is a typed error, so the log is read afresh', () => {
+    const data = saved();
+    assert.equal(JSON.parse(Buffer.from(data).toString('utf8').split('\n')[0]!).rules, READING_ID);
+    for (const rules of ['0.0.9+0000000000000000', undefined])
+      assert.throws(
+        () =>
+          LogAnalyzer.restore(
+            edit(data, (d) => (d.rules = rules)),
+            OPTS,
+          ),
+        code('version'),
+      );
   });
 
   it('other options are a typed error', () => {
