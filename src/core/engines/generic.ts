@@ -136,6 +136,24 @@ export const genericSignatures: Signature[] = [
     re: /\bgpustack\.worker\.backends\.\w+ - INFO - Starting [\w .-]+ model instance: \S+/,
   },
   {
+    // TabbyAPI's launcher (start.py / start.sh, before main.py): `Starting TabbyAPI...`
+    id: 'tabbyapi_start',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'Starting TabbyAPI',
+    re: /^Starting TabbyAPI\.\.\./,
+  },
+  {
+    // MLC LLM's server command (python/mlc_llm/__main__.py, `mlc_llm serve MODEL`) at a shell prompt, zsh's `%` too
+    id: 'mlc_serve_command',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'mlc_llm serve',
+    re: /^"?(?:\([\w.-]+\) )*(?:\S+@\S+ +\S+ +)?[$#%>❯] +(?:\w+=\S+ +)*(?:python3? +-m +)?mlc_llm +serve\b/,
+  },
+  {
     // mlx-serve's startup banner: `mlx-serve <version> (MLX <version>)`
     id: 'mlx_serve_banner',
     kind: 'launch',
@@ -220,6 +238,48 @@ export const genericSignatures: Signature[] = [
     re: /ollama\/runner\/(?:ollama|llama)runner\.\(\*Server\)\.(?:load|loadModel|initModel|reserveWorstCaseGraph)\(/,
   },
   {
+    // Ollama ml/backend/ggml/ggml.go New: `slog.Info("model weights", "buffer", …, "size", …)` once the weights'
+    // buffers are allocated on each device, before the tensors are read into them
+    id: 'ollama_model_weights',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'msg="model weights"',
+    re: /msg="model weights" buffer=/,
+  },
+  {
+    // LMDeploy lmdeploy/serve/async_engine.py AsyncEngine.__init__: `input backend={backend},
+    // backend_config={backend_config}` as the engine is built from the server's arguments
+    id: 'lmdeploy_input_backend',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'input backend=',
+    re: /(?:^|- )input backend=(?:turbomind|pytorch), backend_config=/,
+  },
+  {
+    // MLC LLM python/mlc_llm/support/auto_device.py (`Using device: metal:0` after probing each runtime) and
+    // serve/engine_base.py (`The selected engine mode is local. …`): the device and engine settings, before the
+    // model's weights are loaded
+    id: 'mlc_engine_setup',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'Using device: ',
+    re: /^Using device: \w+:\d+$/,
+  },
+  {
+    // Any server's `Model successfully loaded.` (TabbyAPI's model loader after its layers are in; the phrase is
+    // common to many servers, and means the same in each): the weights are in
+    id: 'generic_model_loaded',
+    kind: 'phase',
+    phase: 'weights_loaded',
+    weak: true,
+    lit: 'odel successfully loaded',
+    // (under a uvicorn-style `INFO:     ` level, which TabbyAPI's logger prints like uvicorn's, kept in the message)
+    re: /^(?:[A-Z]+: +)?(?:The )?[Mm]odel successfully loaded\.?$/,
+  },
+  {
     // LocalAI pkg/model/initializers.go: `Loading model '%s' with backend %s` (each backend tried in turn)
     id: 'localai_loading',
     kind: 'phase',
@@ -230,13 +290,13 @@ export const genericSignatures: Signature[] = [
   },
   {
     // FastChat serve/model_worker.py: `Loading the model {model_names} on worker {worker_id} ...`; KoboldCpp
-    // koboldcpp.py load_model: `Loading model: {path}`
+    // koboldcpp.py load_model: `Loading model: {path}`; TabbyAPI's model loader the same under its `INFO:     `
     id: 'worker_loading',
     kind: 'phase',
     phase: 'loading_weights',
     weak: true,
     lit: 'Loading ',
-    re: /(?:\| model_worker \| Loading the model |^Loading model: \S)/,
+    re: /(?:\| model_worker \| Loading the model |^(?:INFO: +)?Loading model: \S)/,
   },
   {
     // LMDeploy lmdeploy/turbomind/turbomind.py _from_hf / _load_weights: `logger.warning(f'get {len(tm_params)}
@@ -429,6 +489,16 @@ export const genericSignatures: Signature[] = [
     completes: true,
     lit: 'Success',
     re: /(?:^|: )(?:embed|embed_all|embed_sparse|openai_embed|predict|rerank|similarity)\{.*\}.*: text_embeddings_router::\S+: (?:\S+\.rs:\d+: )?Success$/,
+  },
+  {
+    // KoboldCpp gpttype_adapter.cpp gpttype_generate: `\rProcessing Prompt [BLAS] (%d / %d tokens)` (without
+    // `[BLAS]` for a short prompt) as it reads a request's prompt in batches, redrawn in place with no newline, so a
+    // message after it may share its line: a request being run
+    id: 'koboldcpp_processing_prompt',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'Processing Prompt',
+    re: /^Processing Prompt(?: \[\w+\])? \(\d+ \/ \d+ tokens\)/,
   },
   {
     // llama.cpp's library timings (src/llama.cpp llama_print_timings, before 2024-07's llama_perf_context_print:
@@ -845,7 +915,10 @@ export const PROGRAMS: readonly ProgramRule[] = [
   {
     name: 'localai',
     lit: 'a',
-    re: /LocalAI|local-ai|\/build\/backend\/|with backend \S+|GRPC\(/,
+    // (pkg/model/initializers.go's process start: `Loading GRPC Process: %s`, `GRPC Service for %s will be running
+    // at: '%s'`, `GRPC Service Started`; its external backends under /build/extra/grpc/ and its state under
+    // /tmp/localai/, which its `Loading GRPC Model` line lists)
+    re: /LocalAI|local-ai|\/build\/backend\/|with backend \S+|GRPC\(|\/build\/extra\/grpc\/|\/tmp\/localai\/|Loading GRPC (?:Model|Process)\b|GRPC Service (?:for \S+ will be running|Started)/,
     wraps: true,
   },
   // (NIM's own package, vllm_nvext then nim_llm_sdk: its hub/ngc_profile.py and hub/ngc_injector.py pick the profile)
@@ -859,6 +932,11 @@ export const PROGRAMS: readonly ProgramRule[] = [
   // are its crate's modules (`vllm_rs::models::qwen3_vl`, `xinfer::utils::progress`)
   { name: 'vllm.rs', lit: '::', re: /\b(?:vllm_rs|xinfer)::\w+/, wraps: true },
   { name: 'aphrodite', lit: 'phrodite', re: /aphrodite/i, wraps: true },
+  // MLC LLM (TVM-compiled models): its package and command `mlc_llm`, and its JIT policy line (support/auto_device.py,
+  // interface/jit.py `MLC_JIT_POLICY = ON. …`). Its logger's `[date] LEVEL file.py:N: ` is also SGLang's newer one.
+  { name: 'mlc-llm', lit: 'mlc', re: /\bmlc[_-]llm\b|MLC_JIT_POLICY/, wraps: true },
+  // TabbyAPI (ExLlamaV2/V3's OpenAI server): its name, and its backend's `ExllamaV2 version: %s` line
+  { name: 'tabbyapi', lit: 'abby', re: /\bTabbyAPI\b|\btabbyAPI\b|ExllamaV[23] version: /, wraps: true },
   { name: 'koboldcpp', lit: 'obold', re: /koboldcpp/i, wraps: true },
   { name: 'fastchat', lit: 'a', re: /fastchat|\| (?:controller|model_worker) \|/, wraps: true },
   { name: 'llama-cpp-python', lit: 'llama', re: /llama_cpp[/.]server|llama-cpp-python/, wraps: true },

@@ -521,3 +521,69 @@ describe('generic reader: programs that embed llama.cpp, GPUStack, Go crashes (i
     assert.equal(l?.phase, 'args');
   });
 });
+
+describe('generic reader: TabbyAPI, MLC LLM, LocalAI, Ollama and LMDeploy lines (issue 22, unseen-2026-12-03c)', () => {
+  it("synthetic: TabbyAPI's start, its model loading and `Model successfully loaded.` under `INFO:     `", () => {
+    const { r, l, engine } = read([
+      'Starting TabbyAPI...',
+      'INFO:     ExllamaV2 version: 0.3.1',
+      'INFO:     Loading model: /models/Some-Model-exl2-4.0bpw',
+      'INFO:     Model successfully loaded.',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'tabbyapi');
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.phase, 'weights_loaded');
+  });
+
+  it('synthetic: `mlc_llm serve` at a zsh prompt names MLC LLM, not SGLang, whose newer logger prints alike', () => {
+    const { r, l, engine } = read([
+      '(mlc) user@host ~ % mlc_llm serve /models/Some-Model-MLC --port 9000',
+      '[2025-01-02 10:00:00] INFO auto_device.py:79: Found device: cuda:0',
+      '[2025-01-02 10:00:00] INFO auto_device.py:35: Using device: cuda:0',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'mlc-llm');
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.phase, 'args');
+  });
+
+  it("synthetic: LocalAI's gRPC backend start names LocalAI though its backend list names vLLM's", () => {
+    const { r, l, engine } = read([
+      'api-1  | 9:00AM DBG Loading model in memory from file: /models/some.gguf',
+      'api-1  | 9:00AM DBG Loading GRPC Model llama: {backendString:llama externalBackends:map[vllm:/build/extra/grpc/vllm/backend_vllm.py]}',
+      "api-1  | 9:00AM DBG GRPC Service for some.gguf will be running at: '127.0.0.1:40000'",
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'localai');
+    assert.equal(l?.phase, 'loading_weights');
+  });
+
+  it("synthetic: Ollama's `model weights` buffers are its load under way", () => {
+    const { l } = read([
+      'time=2025-05-01T10:00:00.000Z level=INFO source=ggml.go:289 msg="model weights" buffer=CUDA0 size="4.1 GiB"',
+      'time=2025-05-01T10:00:09.000Z level=INFO source=server.go:619 msg="waiting for server to become available" status="llm server not responding"',
+    ]);
+    assert.equal(l?.phase, 'loading_weights');
+  });
+
+  it("synthetic: LMDeploy's `input backend=` line is its engine being built from the arguments", () => {
+    const { r, l } = read([
+      '2025-01-01 10:00:00,000 - lmdeploy - INFO - input backend=pytorch, backend_config=PytorchEngineConfig(tp=1, session_len=None)',
+      '2025-01-01 10:00:00,000 - lmdeploy - INFO - input chat_template_config=None',
+    ]);
+    assert.equal(r.program, 'lmdeploy');
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.phase, 'args');
+  });
+});
+
+describe('generic reader: KoboldCpp prompt processing (issue 22, unseen-2026-12-03c)', () => {
+  it("synthetic: KoboldCpp's `Processing Prompt [BLAS] (n / m tokens)` is a request being run", () => {
+    const { l } = read([
+      'Welcome to KoboldCpp - Version 1.70',
+      'Processing Prompt [BLAS] (1024 / 4000 tokens)',
+    ]);
+    assert.equal(l?.phase, 'serving');
+  });
+});
