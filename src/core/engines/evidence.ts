@@ -114,8 +114,16 @@ const TGI_ENV_LABEL = /^Docker label: sha-[0-9a-f]{7,}$/;
 // instantiate a model of type . …`. The engines' own configs (vLLM's transformers_utils/configs) name theirs.
 const TGI_UNTYPED_CONFIG = /^You are using a model of type \w+ to instantiate a model of type \. /;
 
+// launcher/src/main.rs: `fn main() -> Result<(), LauncherError>`, so an error ends the launcher with Rust's
+// `Error: {:?}` of its LauncherError variant (`Error: ShardCannotStart`, `Error: ArgumentValidation("…")`): the
+// launcher's last line names TGI when an excerpt holds nothing else of it (LoRAX, a fork, names itself apart:
+// engines/generic.ts PROGRAMS)
+const TGI_LAUNCHER_ERROR =
+  /^Error: (?:ShardCannotStart|ShardDisconnected|ShardFailed|WebserverFailed|WebserverCannotStart|DownloadError|(?:ArgumentValidation|NotEnoughCUDADevices)\(")/;
+
 export function tgiEvidence(line: LogLine): number {
   if (TGI_NAME.test(line.text)) return 8;
+  if (line.msg.startsWith('Error: ') && TGI_LAUNCHER_ERROR.test(line.msg)) return WEIGHT.milestone;
   if (line.msg.startsWith('You are using a model') && TGI_UNTYPED_CONFIG.test(line.msg)) return WEIGHT.path;
   if (line.msg.includes('GenerateParameters {') && TGI_REQUEST_SPAN.test(line.msg)) return WEIGHT.milestone;
   if (line.msg.startsWith('Docker label: ') && TGI_ENV_LABEL.test(line.msg)) return WEIGHT.milestone;

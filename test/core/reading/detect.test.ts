@@ -56,6 +56,16 @@ describe('evidence-weighted engine detection', () => {
     assert.equal(detect(['  File "/opt/vllm_env/bin/python", line 8, in <module>']).best(), null);
   });
 
+  it("TGI's launcher ending on its LauncherError (launcher/src/main.rs) votes for TGI", () => {
+    assert.equal(detect(['Error: ShardCannotStart']).best(), 'tgi');
+    assert.equal(
+      detect(['Error: ArgumentValidation("`max_input_tokens` must be < `max_total_tokens`")']).best(),
+      'tgi',
+    );
+    // another program's error line is not TGI's
+    assert.equal(detect(['Error: connection refused']).best(), null);
+  });
+
   it('router and launcher lines vote for SGLang', () => {
     assert.equal(detect(['$ python3 -m sglang.launch_server --model-path m --port 30000']).best(), 'sglang');
     assert.equal(detect(['[Router (Rust)] worker http://10.0.0.1:30000 is healthy']).best(), 'sglang');
