@@ -36,9 +36,10 @@ const SG_CONFIG =
 const SG_MILESTONE =
   /^(?:Decode|Prefill) batch[.,]|^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\.|^Capturing (?:batches \((?:bs=|avail_mem=)|num tokens \(num_tokens=)|^sglang is using nccl==|^KV Cache is allocated\.|^Rank \d+: (?:load weight (?:begin|end)\.|max_total_num_token=\d+, max_prefill_num_token=)|^usage: launch_server\.py \[-h\] --model-path/;
 // The package in a path (`…/sglang/srt/managers/scheduler.py`), a module name (`sglang.srt.…`), its kernels,
-// and a path cut at the left by a paste (`srt/managers/…`; vLLM has no `srt/` package).
+// and a path cut at the left by a paste (`srt/managers/…`; vLLM has no `srt/` package); the `sglang` command's
+// frame (the `sglang` console script, sglang/cli/main.py main for `sglang serve`: `File "…/bin/sglang", line 8`).
 const SG_PATH =
-  /\/sglang\/|\bsglang\.srt\b|sglang::|sgl_kernel|sgl-workspace|(?:^|[\s"'/])srt\/(?:managers|model_executor|model_loader|mem_cache|entrypoints|layers|distributed|utils)\//;
+  /\/sglang\/|\/bin\/sglang["']|\bsglang\.srt\b|sglang::|sgl_kernel|sgl-workspace|(?:^|[\s"'/])srt\/(?:managers|model_executor|model_loader|mem_cache|entrypoints|layers|distributed|utils)\//;
 
 export function sglangEvidence(line: LogLine): number {
   const m = line.msg;
@@ -67,9 +68,12 @@ const VL_MILESTONE =
 // engine/ray_utils.py RayWorkerVllm, later RayWorkerWrapper, vllm-ascend's NPURayWorkerWrapper).
 const VL_TAGS =
   /^(?:APIServer|ApiServer_\d+|EngineCore(?:_DP\d+)?|Worker(?:_[A-Z]+\d+)*|VllmWorker(?:Process)?|(?:NPU)?RayWorkerWrapper|RayWorkerVllm)$|^VllmWorker /;
-// The package in a path or module name, vLLM's own logger file names, and cut paths of the v1 package.
+// The package in a path or module name, vLLM's own logger file names, and cut paths of the v1 package; the
+// `vllm` command's own frame, the outermost of a traceback it prints (setup.py's console script `vllm`, at
+// vllm/scripts.py main, later vllm/entrypoints/cli/main.py main: `File "…/bin/vllm", line 8, in <module>`, and
+// setuptools' older wrapper script `load_entry_point('vllm==0.7.3', 'console_scripts', 'vllm')`).
 const VL_PATH =
-  /\/vllm\/|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]|(?:^|[\s"'/])v1\/(?:engine|worker|executor|core|sample|attention)\/|^vllm\/(?:engine|entrypoints|v1|worker|executor|model_executor|distributed|config)\/\w+\.py"/;
+  /\/vllm\/|\/bin\/vllm["']|load_entry_point\(["']vllm==|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]|(?:^|[\s"'/])v1\/(?:engine|worker|executor|core|sample|attention)\/|^vllm\/(?:engine|entrypoints|v1|worker|executor|model_executor|distributed|config)\/\w+\.py"/;
 
 export function vllmEvidence(line: LogLine): number {
   const m = line.msg;
@@ -110,8 +114,16 @@ const TGI_ENV_LABEL = /^Docker label: sha-[0-9a-f]{7,}$/;
 // instantiate a model of type . …`. The engines' own configs (vLLM's transformers_utils/configs) name theirs.
 const TGI_UNTYPED_CONFIG = /^You are using a model of type \w+ to instantiate a model of type \. /;
 
+// launcher/src/main.rs: `fn main() -> Result<(), LauncherError>`, so an error ends the launcher with Rust's
+// `Error: {:?}` of its LauncherError variant (`Error: ShardCannotStart`, `Error: ArgumentValidation("…")`): the
+// launcher's last line names TGI when an excerpt holds nothing else of it (LoRAX, a fork, names itself apart:
+// engines/generic.ts PROGRAMS)
+const TGI_LAUNCHER_ERROR =
+  /^Error: (?:ShardCannotStart|ShardDisconnected|ShardFailed|WebserverFailed|WebserverCannotStart|DownloadError|(?:ArgumentValidation|NotEnoughCUDADevices)\(")/;
+
 export function tgiEvidence(line: LogLine): number {
   if (TGI_NAME.test(line.text)) return 8;
+  if (line.msg.startsWith('Error: ') && TGI_LAUNCHER_ERROR.test(line.msg)) return WEIGHT.milestone;
   if (line.msg.startsWith('You are using a model') && TGI_UNTYPED_CONFIG.test(line.msg)) return WEIGHT.path;
   if (line.msg.includes('GenerateParameters {') && TGI_REQUEST_SPAN.test(line.msg)) return WEIGHT.milestone;
   if (line.msg.startsWith('Docker label: ') && TGI_ENV_LABEL.test(line.msg)) return WEIGHT.milestone;

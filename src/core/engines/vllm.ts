@@ -379,15 +379,18 @@ const signatures: Signature[] = [
     kind: 'phase',
     phase: 'warmup',
 
-    re: /^Supported tasks:|^Starting vLLM (?:API )?server|^INFO: +(?:Started server process|Waiting for application startup)/,
+    re: /^Supported tasks:|^INFO: +(?:Started server process|Waiting for application startup)/,
   },
-  // the route table is printed inside serve_http, right before uvicorn takes the already-bound socket
+  // the route table is printed inside serve_http, right before uvicorn takes the already-bound socket; the line
+  // before it, `Starting vLLM API server %d on %s` (entrypoints/openai/api_server.py run_server_worker, 2025-09)
+  // or `Starting vLLM server on %s` (build_and_serve, 2026), is logged right before serve_http is called, with
+  // the engine up and the socket bound (setup_server): the research catalog's `ready` too, and an excerpt that
+  // ends on it has nothing else to say so
   {
     id: 'routes',
     kind: 'ready',
     phase: 'ready',
-    lit: 'oute',
-    re: /^Available routes are:|^Route: \S+, (?:Methods|Endpoint)/,
+    re: /^Available routes are:|^Route: \S+, (?:Methods|Endpoint)|^Starting vLLM (?:API )?server (?:\d+ )?on /,
   },
   {
     id: 'ready',

@@ -283,3 +283,28 @@ describe('vLLM: Gaudi and glued records (issue 22)', () => {
     assert.equal(l.phase, 'serving');
   });
 });
+
+describe('vLLM: an excerpt that ends where the API server starts (issue 22)', () => {
+  // entrypoints/openai/api_server.py: run_server_worker logs `Starting vLLM API server %d on %s` (build_and_serve:
+  // `Starting vLLM server on %s`) with the engine up and the socket bound, then calls serve_http
+  for (const line of [
+    'Starting vLLM API server 0 on http://0.0.0.0:8000',
+    'Starting vLLM server on http://0.0.0.0:8000',
+    'Starting vLLM API server on http://0.0.0.0:8000',
+  ])
+    it(`\`${line}\` says ready`, () => {
+      const l = last(
+        [
+          api("INFO 05-02 09:03:01 [api_server.py:1700] Supported tasks: ['generate']"),
+          api(`INFO 05-02 09:03:02 [api_server.py:1800] ${line}`),
+        ].join('\n'),
+      );
+      assert.equal(l.outcome, 'ready');
+      assert.equal(l.engine, 'vllm');
+    });
+
+  it('`Supported tasks` before it is not ready yet', () => {
+    const l = last(api("INFO 05-02 09:03:01 [api_server.py:1700] Supported tasks: ['generate']"));
+    assert.equal(l.outcome, 'in_progress');
+  });
+});

@@ -22,7 +22,8 @@ function vllmNode(head: boolean, upTo: 'engine' | 'api'): string {
   ];
   if (upTo === 'api')
     lines.push(
-      '(APIServer pid=9) INFO 03-01 10:00:42 [api_server.py:1800] Starting vLLM API server 0 on http://0.0.0.0:8000',
+      // (the API server building its app: `Starting vLLM API server …`, logged next, says ready)
+      "(APIServer pid=9) INFO 03-01 10:00:42 [api_server.py:1800] Supported tasks: ['generate']",
     );
   return `${lines.join('\n')}\n`;
 }

@@ -45,6 +45,27 @@ describe('evidence-weighted engine detection', () => {
     );
   });
 
+  it("the engine's own command as a traceback's outermost frame votes for it (an excerpt's first frames)", () => {
+    assert.equal(detect(['  File "/opt/venv/bin/vllm", line 8, in <module>']).best(), 'vllm');
+    assert.equal(
+      detect(["    sys.exit(load_entry_point('vllm==0.7.3', 'console_scripts', 'vllm')())"]).best(),
+      'vllm',
+    );
+    assert.equal(detect(['  File "/usr/local/bin/sglang", line 10, in <module>']).best(), 'sglang');
+    // a virtualenv named after an engine is no frame of its command
+    assert.equal(detect(['  File "/opt/vllm_env/bin/python", line 8, in <module>']).best(), null);
+  });
+
+  it("TGI's launcher ending on its LauncherError (launcher/src/main.rs) votes for TGI", () => {
+    assert.equal(detect(['Error: ShardCannotStart']).best(), 'tgi');
+    assert.equal(
+      detect(['Error: ArgumentValidation("`max_input_tokens` must be < `max_total_tokens`")']).best(),
+      'tgi',
+    );
+    // another program's error line is not TGI's
+    assert.equal(detect(['Error: connection refused']).best(), null);
+  });
+
   it('router and launcher lines vote for SGLang', () => {
     assert.equal(detect(['$ python3 -m sglang.launch_server --model-path m --port 30000']).best(), 'sglang');
     assert.equal(detect(['[Router (Rust)] worker http://10.0.0.1:30000 is healthy']).best(), 'sglang');

@@ -1,0 +1,319 @@
+#!/usr/bin/env node
+/**
+ * Excerpt check: how firedup reads SHORT windows cut out of its labelled real logs (issue 22: fresh pastes are
+ * search excerpts of 2-28 lines, not the longer fragments of the corpora). A robustness check on windows of known
+ * logs, not an accuracy figure: each window is a real excerpt, but which windows a user would paste is not known,
+ * and the expectations below are what the window itself can show.
+ *
+ *   npm run build && node scripts/excerpt-check.mjs [--show KIND] [--case ID] [--json FILE] [DIR...]
+ *
+ * Cases: every labels.jsonl under ../shared/corpus and test/fixtures/{wild,unseen-2026-12-02,unseen-2026-12-03,
+ * unseen-2026-12-03b} (or the DIRs given). Each window is read in-process (dist/, year 2026) and its last launch
+ * is checked against the label:
+ *  - crashed, evidence line e and a class: lines [e-k, e+2], k = 2, 5, 10, 20 (clamped): outcome crashed, the
+ *    label's failure class, the label's engine (null and WRONG counted apart);
+ *  - crashed, e and no class: the same windows, outcome crashed or in_progress, engine;
+ *  - ready, e: 3, 8 and 15 lines ending at e and at the file's end: outcome ready or serving, engine;
+ *  - every case: the last 5, 12 and 25 lines: engine right or null (wrong is the worst);
+ *  - a crash window may not report a phase later than the label's last_phase (a confident wrong phase).
+ * Identical windows of one case are read once. A miss whose full-file reading misses the same field is counted
+ * apart (`full-file miss too`): it is not what excerpting did. Misses are grouped by KIND, a guess from what the
+ * window holds (an engine frame path, the engine's name, the full reading's failure line, a traceback header);
+ * `--show KIND` prints those windows with their readings.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { LogAnalyzer } = await import(path.join(ROOT, 'dist/src/core/reading/analyzer.js'));
+const { reportedEngine } = await import(path.join(ROOT, 'dist/src/core/reading/report.js'));
+const { phaseRankIn } = await import(path.join(ROOT, 'dist/src/core/base/types.js'));
+
+const args = process.argv.slice(2);
+const opt = (name) => {
+  const i = args.indexOf(name);
+  if (i < 0) return null;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v;
+};
+const SHOW = opt('--show');
+const ONLY = opt('--case');
+const JSON_OUT = opt('--json');
+
+function labelDirs(roots) {
+  const out = [];
+  const walk = (d) => {
+    if (!fs.existsSync(d)) return;
+    if (fs.existsSync(path.join(d, 'labels.jsonl'))) out.push(d);
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
+      if (e.isDirectory()) walk(path.join(d, e.name));
+  };
+  for (const r of roots) walk(r);
+  return out;
+}
+const roots = args.length
+  ? args
+  : [
+      path.join(ROOT, '..', 'shared', 'corpus'),
+      ...['wild', 'unseen-2026-12-02', 'unseen-2026-12-03', 'unseen-2026-12-03b'].map((d) =>
+        path.join(ROOT, 'test', 'fixtures', d),
+      ),
+    ];
+
+const read = (text) => {
+  const a = new LogAnalyzer({ year: 2026 });
+  a.push(Buffer.from(text));
+  const r = a.end();
+  const last = r.launches.at(-1) ?? null;
+  return {
+    engine: reportedEngine(r),
+    outcome: last?.outcome ?? null,
+    phase: last?.phase ?? null,
+    cls: last?.failure?.class ?? null,
+    failLine: last?.failure?.line ?? null,
+  };
+};
+// the scorer's equivalences (score.py): dist_init counts as args, autotune as compile
+const EQ = { dist_init: 'args', autotune: 'compile' };
+const rank = (engine, p) => phaseRankIn(engine, EQ[p] ?? p);
+const engineOk = (want, got) => got === want || (want === 'other' && (got === null || got === 'other'));
+
+// What an engine's own text looks like in a window (for the kinds only: the reader never sees these).
+const FRAME = {
+  sglang: /sglang[/\\.]srt|\/sglang\/|sgl_kernel|sglang\.launch_server/,
+  vllm: /[/\\]vllm[/\\]|vllm\.(?:entrypoints|engine|v1|worker|model_executor)|\(EngineCore|\(APIServer|\(VllmWorker|\bvllm serve\b/,
+  trtllm: /tensorrt_llm|trtllm|TRT-LLM|tritonserver/i,
+  tgi: /text_generation_server|text_generation_launcher|text_generation_router|text-generation-launcher/,
+  llamacpp:
+    /llama_model_load|llama_context|ggml_|llama-server|llama_init|load_tensors|srv +\w+:|slot +\w+:|main: /,
+};
+const NAME = {
+  sglang: /sglang/i,
+  vllm: /vllm/i,
+  trtllm: /tensorrt|trtllm|trt-llm/i,
+  tgi: /text.generation|\btgi\b/i,
+  llamacpp: /llama\.cpp|llama-server|llama_|ggml/i,
+};
+const TB_HEAD = /Traceback \(most recent call last\)/;
+// a window whose last line is a traceback's frame or source line: its exception line is after the window
+const IN_FRAMES = /^\s*(?:File ["'].*, line \d+|\S.*\bline \d+, in \S+$)|^\s{2,}\S|^\s*[~^]+\s*$/;
+const cutInTraceback = (text) => {
+  const ls = text.trimEnd().split('\n');
+  return TB_HEAD.test(text) && IN_FRAMES.test(ls.at(-1) ?? '');
+};
+
+const stats = {}; // field -> {n, ok, okFull, fullMiss}
+const byEngine = {}; // engine -> field -> {n, ok}
+const kinds = new Map(); // kind -> [{id, win, field, got, want}]
+const count = (field, engine, good, fullGood) => {
+  const s = (stats[field] ??= { n: 0, ok: 0, fullMiss: 0, nx: 0, okx: 0 });
+  s.n++;
+  if (good) s.ok++;
+  if (!fullGood) s.fullMiss++;
+  else {
+    s.nx++;
+    if (good) s.okx++;
+  }
+  const e = ((byEngine[engine ?? 'null'] ??= {})[field] ??= { n: 0, ok: 0 });
+  e.n++;
+  if (good) e.ok++;
+};
+// the window being read: whether any field missed, and whether a miss was the excerpt's (full file right)
+let cur = { wrong: false, excerpt: false };
+const miss = (kind, rec) => {
+  if (!kinds.has(kind)) kinds.set(kind, []);
+  kinds.get(kind).push(rec);
+  cur.wrong = true;
+  if (!kind.includes('full-file miss')) cur.excerpt = true;
+};
+const windowsRight = {}; // sort -> {n, ok, okx}
+const countWindow = (sort) => {
+  const w = (windowsRight[sort] ??= { n: 0, ok: 0, noExcerptMiss: 0 });
+  w.n++;
+  if (!cur.wrong) w.ok++;
+  if (!cur.excerpt) w.noExcerptMiss++;
+};
+
+function engineKind(label, text, got, fullGood) {
+  if (!fullGood) return 'engine: full-file miss too';
+  if (got !== null) return `engine WRONG: ${got} for ${label.engine}`;
+  const want = label.engine;
+  if (FRAME[want]?.test(text)) return 'engine null: the window shows an engine frame/line shape';
+  if (NAME[want]?.test(text)) return 'engine null: the window names the engine';
+  return 'engine null: only known from lines outside the window';
+}
+
+let cases = 0;
+let windows = 0;
+for (const dir of labelDirs(roots)) {
+  for (const row of fs.readFileSync(path.join(dir, 'labels.jsonl'), 'utf8').split('\n').filter(Boolean)) {
+    const label = JSON.parse(row);
+    if (ONLY && label.id !== ONLY) continue;
+    const file = path.join(dir, `${label.id.split('-').pop()}.log`);
+    if (!fs.existsSync(file)) continue;
+    cases++;
+    let lines = fs.readFileSync(file, 'utf8').split('\n');
+    if (lines.at(-1) === '') lines = lines.slice(0, -1);
+    const n = lines.length;
+    const full = read(`${lines.join('\n')}\n`);
+    const e = label.evidence_line ?? null;
+    const seen = new Set();
+    const wins = [];
+    const add = (a, b, sort) => {
+      a = Math.max(1, a);
+      b = Math.min(n, b);
+      if (b < a || seen.has(`${a}:${b}`)) return;
+      seen.add(`${a}:${b}`);
+      wins.push({ a, b, sort });
+    };
+    if (label.outcome === 'crashed' && e && e <= n)
+      for (const k of [2, 5, 10, 20]) add(e - k, e + 2, 'crash');
+    if (label.outcome === 'ready' && e && e <= n) for (const L of [3, 8, 15]) add(e - L + 1, e, 'ready');
+    if (label.outcome === 'ready') for (const L of [3, 8, 15]) add(n - L + 1, n, 'ready');
+    for (const L of [5, 12, 25]) add(n - L + 1, n, 'tail');
+    for (const w of wins) {
+      windows++;
+      cur = { wrong: false, excerpt: false };
+      const text = `${lines.slice(w.a - 1, w.b).join('\n')}\n`;
+      const got = read(text);
+      const rec = { id: label.id, file, a: w.a, b: w.b, sort: w.sort, got, full, label };
+      const wantEngine = label.engine;
+      const eGood = engineOk(wantEngine, got.engine);
+      const eFull = engineOk(wantEngine, full.engine);
+      if (w.sort === 'tail') {
+        // engine: right or null; only a wrong engine is a miss here
+        const good = eGood || got.engine === null;
+        count('tail engine (not wrong)', wantEngine, good, eFull || full.engine === null);
+        if (!good) miss(engineKind(label, text, got.engine, eFull), { ...rec, field: 'engine' });
+        countWindow(w.sort);
+        continue;
+      }
+      count(`${w.sort} engine`, wantEngine, eGood, eFull);
+      if (!eGood) {
+        if (got.engine === null) count(`${w.sort} engine null`, wantEngine, false, eFull);
+        else count(`${w.sort} engine WRONG`, wantEngine, false, eFull);
+        miss(engineKind(label, text, got.engine, eFull), { ...rec, field: 'engine' });
+      }
+      if (w.sort === 'ready') {
+        const good = got.outcome === 'ready' || got.outcome === 'serving';
+        const fullGood = full.outcome === 'ready' || full.outcome === 'serving';
+        count('ready outcome', wantEngine, good, fullGood);
+        if (!good)
+          miss(fullGood ? `ready outcome: ${got.outcome}` : 'ready outcome: full-file miss too', {
+            ...rec,
+            field: 'outcome',
+          });
+        countWindow(w.sort);
+        continue;
+      }
+      // crash windows
+      const hasClass = !!label.failure_class;
+      const okOut = hasClass ? ['crashed'] : ['crashed', 'in_progress'];
+      const oGood = okOut.includes(got.outcome);
+      const oFull = okOut.includes(full.outcome);
+      count(hasClass ? 'crash outcome' : 'crash outcome (no class)', wantEngine, oGood, oFull);
+      const fullLineIn = full.failLine !== null && full.failLine >= w.a && full.failLine <= w.b;
+      if (!oGood) {
+        let kind = 'crash outcome: full-file miss too';
+        if (oFull)
+          kind = fullLineIn
+            ? `crash outcome ${got.outcome}: the full reading's failure line is in the window${TB_HEAD.test(text) ? '' : ' (no traceback header)'}`
+            : `crash outcome ${got.outcome}: the full reading's failure line is outside the window`;
+        miss(kind, { ...rec, field: 'outcome' });
+      }
+      if (hasClass) {
+        const good = got.cls === label.failure_class;
+        const fullGood = full.cls === label.failure_class;
+        count('crash failure_class', wantEngine, good, fullGood);
+        if (!good) {
+          let kind = 'class: full-file miss too';
+          if (fullGood) {
+            const what = got.cls === null ? 'null' : 'WRONG';
+            kind = cutInTraceback(text)
+              ? `class ${what}: the window ends inside the traceback, before its exception line`
+              : fullLineIn
+                ? `class ${what}: the full reading's failure line is in the window${TB_HEAD.test(text) ? '' : ' (no traceback header)'}`
+                : `class ${what}: only known from a line outside the window`;
+          }
+          miss(kind, { ...rec, field: 'failure_class' });
+        }
+      }
+      if (got.phase && label.last_phase) {
+        const eng = FRAME[label.engine] ? label.engine : null;
+        const later = rank(eng, got.phase) > rank(eng, label.last_phase);
+        const fullLater = full.phase && rank(eng, full.phase) > rank(eng, label.last_phase);
+        count('crash phase not later than label', wantEngine, !later, !fullLater);
+        if (later)
+          miss(
+            fullLater ? 'phase later: full-file miss too' : `phase later: ${got.phase} > ${label.last_phase}`,
+            {
+              ...rec,
+              field: 'phase',
+            },
+          );
+      }
+      countWindow(w.sort);
+    }
+  }
+}
+
+const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : '-');
+console.log(`${cases} cases, ${windows} windows`);
+console.log(
+  `${'field'.padEnd(36)} ${'right'.padStart(11)}        excerpt-only (full file right)   full-file miss too`,
+);
+for (const [f, s] of Object.entries(stats)) {
+  if (/ (null|WRONG)$/.test(f)) {
+    console.log(
+      `  ${f.padEnd(34)} ${String(s.n).padStart(11)} misses (${s.n - s.fullMiss} where the full file is right)`,
+    );
+    continue;
+  }
+  console.log(
+    `${f.padEnd(36)} ${`${s.ok}/${s.n}`.padStart(11)} ${pct(s.ok, s.n).padStart(6)}   ${`${s.okx}/${s.nx}`.padStart(11)} ${pct(s.okx, s.nx).padStart(6)}   ${String(s.fullMiss).padStart(8)}`,
+  );
+}
+console.log('\nwindows with every checked field right (and with no miss the full file does not share):');
+for (const [sort, w] of Object.entries(windowsRight))
+  console.log(
+    `${`${sort} windows`.padEnd(36)} ${`${w.ok}/${w.n}`.padStart(11)} ${pct(w.ok, w.n).padStart(6)}   ${`${w.noExcerptMiss}/${w.n}`.padStart(11)} ${pct(w.noExcerptMiss, w.n).padStart(6)}`,
+  );
+console.log('\nper engine (label), right/windows:');
+const fields = Object.keys(stats).filter((f) => !/ (null|WRONG)$/.test(f));
+console.log(`${'engine'.padEnd(10)} ${fields.map((f) => f.padStart(Math.max(12, f.length))).join(' ')}`);
+for (const [eng, fs_] of Object.entries(byEngine).sort())
+  console.log(
+    `${eng.padEnd(10)} ${fields.map((f) => (fs_[f] ? pct(fs_[f].ok, fs_[f].n) : '-').padStart(Math.max(12, f.length))).join(' ')}`,
+  );
+console.log('\nmisses by kind (windows, cases):');
+for (const [k, recs] of [...kinds].sort((x, y) => y[1].length - x[1].length)) {
+  const ids = [...new Set(recs.map((r) => r.id))];
+  console.log(
+    `${String(recs.length).padStart(5)} ${String(ids.length).padStart(4)}  ${k}: ${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ' …' : ''}`,
+  );
+}
+if (SHOW) {
+  for (const [k, recs] of kinds) {
+    if (!k.includes(SHOW)) continue;
+    for (const r of recs) {
+      const lines = fs.readFileSync(r.file, 'utf8').split('\n');
+      console.log(
+        `\n=== ${k} | ${r.id} [${r.a},${r.b}] ${r.field}: got ${JSON.stringify(r.got)} full ${JSON.stringify(r.full)} label ${JSON.stringify({ engine: r.label.engine, outcome: r.label.outcome, phase: r.label.last_phase, cls: r.label.failure_class, e: r.label.evidence_line })}`,
+      );
+      for (let i = r.a; i <= r.b; i++) console.log(`${String(i).padStart(5)}| ${lines[i - 1].slice(0, 220)}`);
+    }
+  }
+}
+if (JSON_OUT)
+  fs.writeFileSync(
+    JSON_OUT,
+    JSON.stringify(
+      [...kinds].flatMap(([k, recs]) =>
+        recs.map((r) => ({ kind: k, id: r.id, a: r.a, b: r.b, field: r.field, got: r.got })),
+      ),
+      null,
+      1,
+    ),
+  );
