@@ -706,7 +706,7 @@ export class LogAnalyzer {
       launch.addFailure({
         ...lineFailure(
           line,
-          collectiveTimeoutGap(prevTs, ts) ? 'timeout' : 'python_exception',
+          collectiveTimeoutGap(prevTs, ts) ? 'timeout' : (launch.warnedClass(line.no) ?? 'python_exception'),
           1.8,
           ts,
           launch,
@@ -1084,6 +1084,7 @@ export class LogAnalyzer {
           launch.caughtFrom = line.no;
           launch.caughtPrefix = loggerPrefix(line);
         }
+        if (sig.failure) launch.warned = { line: line.no, cls: sig.failure };
         if (launch.degraded.length < 20) launch.degraded.push({ line: line.no, text: line.text });
         return;
       case 'stall_hint':

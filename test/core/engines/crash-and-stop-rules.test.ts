@@ -147,6 +147,29 @@ describe('crash lines of other shapes', () => {
     assert.equal(l.failure?.class, 'oom');
   });
 
+  it("NCCL's WARN and return-code chain name the class of a traceback cut right after them", () => {
+    const nccl = [
+      'node-1:41:977 [3] socket.c:500 NCCL WARN socketStartConnect: Connect to 10.0.0.9<40001> failed : Connection refused',
+      'node-1:41:977 [3] NCCL INFO transport/net.cc:700 -> 2',
+      'node-1:41:41 [3] NCCL INFO init.cc:1300 (ncclCommInitRankFunc) -> 2',
+    ];
+    const header = '[2026-03-01 10:00:05 TP3] Scheduler hit an exception: Traceback (most recent call last):';
+    const frame = '  File "/x/sglang/srt/managers/scheduler.py", line 10, in run_scheduler_process';
+    const cut = last([sgl('01', 'Init torch distributed begin.'), ...nccl, header, frame].join('\n'));
+    assert.equal(cut.outcome, 'crashed');
+    assert.equal(cut.failure?.class, 'nccl');
+    assert.equal(cut.failure?.line, 5);
+    // the exception line, when the file has it, names the class itself
+    const whole = last(
+      [...nccl, header, frame, 'ValueError: world size 4 is not divisible by 3'].join('\n'),
+    );
+    assert.equal(whole.failure?.class, 'config_error');
+    // NCCL's lines alone are no crash, and a traceback far from them is not theirs
+    assert.equal(last([sgl('01', 'Init torch distributed begin.'), ...nccl].join('\n')).outcome, 'in_progress');
+    const far = Array.from({ length: 60 }, (_, i) => sgl('02', `Load weight begin. step ${i}`));
+    assert.equal(last([...nccl, ...far, header, frame].join('\n')).failure?.class, 'python_exception');
+  });
+
   it('Slurm cancelling the job is a kill', () => {
     const l = last(
       [
