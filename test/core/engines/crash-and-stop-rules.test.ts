@@ -190,12 +190,13 @@ describe('crash lines of other shapes', () => {
     assert.equal(cut.failure?.class, 'nccl');
     assert.equal(cut.failure?.line, 5);
     // the exception line, when the file has it, names the class itself
-    const whole = last(
-      [...nccl, header, frame, 'ValueError: world size 4 is not divisible by 3'].join('\n'),
-    );
+    const whole = last([...nccl, header, frame, 'ValueError: world size 4 is not divisible by 3'].join('\n'));
     assert.equal(whole.failure?.class, 'config_error');
     // NCCL's lines alone are no crash, and a traceback far from them is not theirs
-    assert.equal(last([sgl('01', 'Init torch distributed begin.'), ...nccl].join('\n')).outcome, 'in_progress');
+    assert.equal(
+      last([sgl('01', 'Init torch distributed begin.'), ...nccl].join('\n')).outcome,
+      'in_progress',
+    );
     const far = Array.from({ length: 60 }, (_, i) => sgl('02', `Load weight begin. step ${i}`));
     assert.equal(last([...nccl, ...far, header, frame].join('\n')).failure?.class, 'python_exception');
   });
