@@ -6,10 +6,13 @@
 import type { FailureClass } from './types.js';
 
 const RULES: Array<[FailureClass, RegExp]> = [
-  // `Cannot allocate memory` is strerror(ENOMEM): the host refused memory (an mmap of a checkpoint shard, a fork)
+  // `Cannot allocate memory` is strerror(ENOMEM): the host refused memory (an mmap of a checkpoint shard, a fork).
+  // A CUDA call that failed for want of memory, named by its code rather than its text (`out of memory`, which
+  // cudaGetErrorString gives cudaErrorMemoryAllocation and cuGetErrorString CUDA_ERROR_OUT_OF_MEMORY): oom, before
+  // the CUDA errors below
   [
     'oom',
-    /out of memory|OutOfMemory|\bOOM\b(?! ?killer)|Not enough memory|cudaMalloc failed|insufficient (?:GPU )?memory|No available memory for the cache blocks|KV cache is needed, which is larger than the available|larger than the maximum number of tokens that can be stored in KV cache|less than desired GPU memory utilization|not enough GPU memory|profiled value -\d+|failed to allocate \S+ buffer|Cannot allocate memory/i,
+    /out of memory|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|OutOfMemory|\bOOM\b(?! ?killer)|Not enough memory|cudaMalloc failed|insufficient (?:GPU )?memory|No available memory for the cache blocks|KV cache is needed, which is larger than the available|larger than the maximum number of tokens that can be stored in KV cache|less than desired GPU memory utilization|not enough GPU memory|profiled value -\d+|failed to allocate \S+ buffer|Cannot allocate memory/i,
   ],
   // c10d's TCPStore (`Timed out after N seconds waiting for clients. 1/2 clients joined.`): ranks that never met,
   // as DistStoreError below (classifyExceptionType), also where only its message is relayed (xinference)

@@ -42,6 +42,18 @@ export const commonSignatures: Signature[] = [
     re: /NCCL INFO (?:Bootstrap|NET\/|Init COMPLETE|comm 0x|cudaDriverVersion|NCCL version|Channel \d+|Connected all|Using network)/,
   },
   {
+    // NCCL's own report of a call that failed (src/debug.cc ncclDebugLog: `host:pid:tid [dev] file.cc:N NCCL WARN
+    // msg`, the level NCCL_DEBUG documents as `messages indicating a fatal error`), and the return code it hands up
+    // through each caller (src/include/checks.h NCCLCHECK and kin: `INFO(NCCL_ALL, "%s:%d -> %d", …)`, since
+    // 2.2x `file.cc:N (func) -> N`), up to the API call PyTorch or the engine's pynccl made. By itself a warning
+    // (a caller may try another transport and go on): it names the class of a traceback cut right after it.
+    id: 'nccl_error',
+    kind: 'degraded',
+    failure: 'nccl',
+    lit: 'NCCL ',
+    re: /\bNCCL WARN \S|\bNCCL INFO [\w./-]+\.(?:cc|cu|cpp|c|h):\d+(?: \([\w:~<>]+\))? -> [1-9]\d*\b/,
+  },
+  {
     // torch.compile with max-autotune: Inductor benchmarks its kernel choices
     // (torch/_inductor/select_algorithm.py AlgorithmSelectorCache.log_results: `AUTOTUNE mm(4x4096, 4096x8)`, then
     // `SingleProcess AUTOTUNE benchmarking takes %.4f seconds and %.4f seconds precompiling`): the model is being

@@ -33,7 +33,11 @@ export interface Signature {
   /** A substring the message must contain; checked before the regex, so most lines cost one `includes`. */
   lit?: string;
   phase?: Phase;
-  /** For failure lines, the class; for consequence lines, the class when no cause is in the log (else read from the words). */
+  /**
+   * For failure lines, the class; for consequence lines, the class when no cause is in the log (else read from the
+   * words); for degraded lines, the class of a traceback that opens soon after and is cut before its exception
+   * (LaunchBuilder.warnedClass).
+   */
   failure?: FailureClass;
   /**
    * For failure lines whose first group is an error the engine raised and a catcher printed (llama.cpp's

@@ -36,6 +36,34 @@ export function continuesWrap(text: string, held: string, ctx: PrefixContext): b
   return !parseLine(text, 0, 0, { year: ctx.year, wrap: ctx.wrap ?? null, wrapSeen: null }).framed;
 }
 
+/** The shortest line taken for a piece cut inside a call: terminals and issue boxes wrap at 80 columns or more. */
+const MIN_CALL_PIECE = 80;
+const isWordCode = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/**
+ * A line that a paste cut in the middle of a word inside a call it opened (`… error in ::cudaMallocAsync(ptr, n,
+ * mCudaSt`): no program ends a line there, so it may be a hard-wrapped piece even where no wrap column has shown
+ * itself yet (a paste with one long line). The next line says whether it goes on (closesCall).
+ */
+export function cutInCall(text: string): boolean {
+  if (text.length < MIN_CALL_PIECE || !isWordCode(text.charCodeAt(text.length - 1))) return false;
+  const open = text.lastIndexOf('(');
+  return open > 0 && open > text.lastIndexOf(')') && isWordCode(text.charCodeAt(open - 1));
+}
+
+/** Whether `next` goes on a piece cut inside a call (cutInCall): it starts mid-word and closes the call. */
+export function closesCall(next: string): boolean {
+  if (!isWordCode(next.charCodeAt(0))) return false;
+  let depth = 1;
+  for (let i = 0; i < next.length; i++) {
+    const c = next.charCodeAt(i);
+    if (c === 40) depth++;
+    else if (c === 41 && --depth === 0) return true;
+  }
+  return false;
+}
+
 /** The shape of a line's first word (word runs `w`), when it has punctuation: `12:[05/30/2025-23:49:44]` → `w:[w/w/w-w:w:w]`. */
 function firstWordShape(text: string): string | null {
   const word = /^\S{2,40}/.exec(text)?.[0];

@@ -14,7 +14,7 @@ import { ENGINE_MODULES, engineModule } from '../engines/index.js';
 import type { EngineModule, ServingSample, Signature } from '../engines/types.js';
 import { decodeLine, logicalSegments } from '../lines/clean.js';
 import { commonGutter, HEAD_CHARS, HEAD_LINES, type HeadLine } from '../lines/gutter.js';
-import { continuesWrap, HardWrap } from '../lines/hard-wrap.js';
+import { closesCall, continuesWrap, cutInCall, HardWrap } from '../lines/hard-wrap.js';
 import {
   criPiece,
   type PrefixContext,
@@ -456,6 +456,8 @@ export class LogAnalyzer {
     const cri = criPiece(text);
     // this piece is as long as the wrap column: the next line may go on with it
     const cut = !truncated && cri === null && this.hardWrap.see(text.length) && !text.includes('\r');
+    // a piece cut mid-word inside a call, before any wrap column has shown itself (a paste of one long line)
+    const inCall = !cut && !truncated && cri === null && cutInCall(text) && !text.includes('\r');
     const held = this.held;
     if (held !== null) {
       this.held = null;
@@ -472,7 +474,11 @@ export class LogAnalyzer {
           offset = held.offset;
           truncated ||= held.truncated === true;
         } else this.readPhysical(held.text, held.no, held.offset, held.truncated === true);
-      } else if (!truncated && continuesWrap(text, held.text, this.ctx)) {
+      } else if (
+        !truncated &&
+        continuesWrap(text, held.text, this.ctx) &&
+        (held.call !== true || closesCall(text))
+      ) {
         text = held.text + text;
         no = held.no;
         offset = held.offset;
@@ -480,6 +486,10 @@ export class LogAnalyzer {
     }
     if (cut) {
       this.held = { text, no, offset };
+      return;
+    }
+    if (inCall) {
+      this.held = { text, no, offset, call: true };
       return;
     }
     if (cri?.partial) {
@@ -495,8 +505,18 @@ export class LogAnalyzer {
    * the next says whether it goes on (not framed, not indented, no bar, no traceback header: see continuesWrap).
    */
   private readonly hardWrap = new HardWrap();
-  /** A line held for the next: a hard-wrapped piece, or a container runtime's part (`cri`: its stream). */
-  private held: { text: string; no: number; offset: number; cri?: string; truncated?: boolean } | null = null;
+  /**
+   * A line held for the next: a hard-wrapped piece (`call`: one cut inside a call, cutInCall, which only a line
+   * that closes the call goes on), or a container runtime's part (`cri`: its stream).
+   */
+  private held: {
+    text: string;
+    no: number;
+    offset: number;
+    cri?: string;
+    truncated?: boolean;
+    call?: boolean;
+  } | null = null;
 
   private flushHeld(): void {
     const h = this.held;
@@ -706,7 +726,7 @@ export class LogAnalyzer {
       launch.addFailure({
         ...lineFailure(
           line,
-          collectiveTimeoutGap(prevTs, ts) ? 'timeout' : 'python_exception',
+          collectiveTimeoutGap(prevTs, ts) ? 'timeout' : (launch.warnedClass(line.no) ?? 'python_exception'),
           1.8,
           ts,
           launch,
@@ -1084,6 +1104,7 @@ export class LogAnalyzer {
           launch.caughtFrom = line.no;
           launch.caughtPrefix = loggerPrefix(line);
         }
+        if (sig.failure) launch.warned = { line: line.no, cls: sig.failure };
         if (launch.degraded.length < 20) launch.degraded.push({ line: line.no, text: line.text });
         return;
       case 'stall_hint':

@@ -49,6 +49,12 @@ export interface ProgressState extends ProgressReading {
 
 const MAX_CONSEQUENCES = 8;
 
+/**
+ * Lines between a library's error report and the traceback of the call it failed: NCCL prints its WARN and
+ * return-code chain per rank (a dozen lines a rank), interleaved with the other ranks' before one raises.
+ */
+const WARNED_REACH = 40;
+
 /** Points kept per load curve: past this, every other one is dropped (a curve of thousands of updates). */
 const MAX_CURVE = 512;
 
@@ -143,6 +149,11 @@ export class LaunchBuilder {
   recovered: FailureCandidate[] = [];
   consequences: Evidence[] = [];
   degraded: Evidence[] = [];
+  /**
+   * The last degraded line that names a failure class (a signature's `failure`: NCCL's WARN and its return-code
+   * chain) and its line: a traceback cut before its exception that opens soon after is that failure's (warnedClass).
+   */
+  warned: { line: number; cls: FailureClass } | null = null;
   stallHints: Evidence[] = [];
   /** Stall hints read since the last serving line that showed work (a request, tokens made): see stuck(). */
   quietHints = 0;
@@ -479,6 +490,16 @@ export class LaunchBuilder {
     const i = this.marks.findIndex((m) => m.phase === 'ready');
     if (i >= 0) this.marks.splice(i, 1);
     this.phase = null;
+  }
+
+  /**
+   * The class a traceback opening at `line` takes while its exception line is not seen: a degraded line's class
+   * read at most WARNED_REACH lines before it (the library's own error report of the call the traceback raises
+   * from), else null.
+   */
+  warnedClass(line: number): FailureClass | null {
+    const w = this.warned;
+    return w !== null && line - w.line <= WARNED_REACH ? w.cls : null;
   }
 
   /** Whether the server got as far as ready. */

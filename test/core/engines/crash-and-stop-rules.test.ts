@@ -67,6 +67,16 @@ describe('failure classes', () => {
       assert.equal(classifyFailureText(t), 'cuda_error', t);
   });
 
+  it('read a CUDA call that failed for want of memory as oom, by its text or its code', () => {
+    for (const t of [
+      '[TensorRT-LLM][ERROR] CUDA runtime error in ::cudaMallocAsync(ptr, n, stream): out of memory (/src/tllmBuffers.h:112)',
+      '[FT][ERROR] CUDA runtime error: out of memory /src/fastertransformer/utils/allocator.h:220',
+      'RuntimeError: cudaMalloc returned cudaErrorMemoryAllocation',
+      'CUDA driver error CUDA_ERROR_OUT_OF_MEMORY at cuMemCreate',
+    ])
+      assert.equal(classifyFailureText(t), 'oom', t);
+  });
+
   it("read an MPI call between ranks that failed (TensorRT-LLM's MPICHECK, common/mpiUtils.cpp) as nccl", () => {
     assert.equal(
       classifyFailureText(
@@ -104,6 +114,26 @@ describe('crash lines of other shapes', () => {
     );
     assert.equal(l.outcome, 'crashed');
     assert.equal(l.failure?.line, 7);
+  });
+
+  it('a failure line a paste cut mid-word inside a call is read whole, its class from the rest', () => {
+    const head =
+      'E1103 02:59:01.152656 81041 backend_model.cc:553] ERROR: Failed to create instance: unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] CUDA runtime error in ::cudaMallocAsync(ptr, n, mStr';
+    const l = last(
+      [
+        '[TensorRT-LLM][INFO] Loaded engine size: 12000 MiB',
+        head,
+        'eam->get()): out of memory (/src/cpp/tensorrt_llm/runtime/tllmBuffers.h:112)',
+        '1       0x7f5fe6888d85 /opt/tritonserver/backends/tensorrtllm/libtriton_tensorrtllm.so(+0x35d85) [0x7f5fe6888d85]',
+      ].join('\n'),
+    );
+    assert.equal(l.failure?.class, 'oom');
+    assert.equal(l.failure?.line, 2);
+    // a line that does not close the call is a line of its own
+    const own = last(
+      ['[TensorRT-LLM][INFO] Loaded engine size: 12000 MiB', head, 'eam: illegal memory access'].join('\n'),
+    );
+    assert.equal(own.failure?.class, 'cuda_error');
   });
 
   it('ROCm: a queue aborted by the runtime is a device fault', () => {
@@ -145,6 +175,30 @@ describe('crash lines of other shapes', () => {
       ].join('\n'),
     );
     assert.equal(l.failure?.class, 'oom');
+  });
+
+  it("NCCL's WARN and return-code chain name the class of a traceback cut right after them", () => {
+    const nccl = [
+      'node-1:41:977 [3] socket.c:500 NCCL WARN socketStartConnect: Connect to 10.0.0.9<40001> failed : Connection refused',
+      'node-1:41:977 [3] NCCL INFO transport/net.cc:700 -> 2',
+      'node-1:41:41 [3] NCCL INFO init.cc:1300 (ncclCommInitRankFunc) -> 2',
+    ];
+    const header = '[2026-03-01 10:00:05 TP3] Scheduler hit an exception: Traceback (most recent call last):';
+    const frame = '  File "/x/sglang/srt/managers/scheduler.py", line 10, in run_scheduler_process';
+    const cut = last([sgl('01', 'Init torch distributed begin.'), ...nccl, header, frame].join('\n'));
+    assert.equal(cut.outcome, 'crashed');
+    assert.equal(cut.failure?.class, 'nccl');
+    assert.equal(cut.failure?.line, 5);
+    // the exception line, when the file has it, names the class itself
+    const whole = last([...nccl, header, frame, 'ValueError: world size 4 is not divisible by 3'].join('\n'));
+    assert.equal(whole.failure?.class, 'config_error');
+    // NCCL's lines alone are no crash, and a traceback far from them is not theirs
+    assert.equal(
+      last([sgl('01', 'Init torch distributed begin.'), ...nccl].join('\n')).outcome,
+      'in_progress',
+    );
+    const far = Array.from({ length: 60 }, (_, i) => sgl('02', `Load weight begin. step ${i}`));
+    assert.equal(last([...nccl, ...far, header, frame].join('\n')).failure?.class, 'python_exception');
   });
 
   it('Slurm cancelling the job is a kill', () => {
