@@ -248,6 +248,15 @@ export const genericSignatures: Signature[] = [
     re: /msg="model weights" buffer=/,
   },
   {
+    // llama-box's load-progress callback (see PROGRAMS): `loaded  36% model tensors into buffer`
+    id: 'llama_box_load_progress',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'model tensors into buffer',
+    re: /^loaded +\d+% model tensors into buffer$/,
+  },
+  {
     // LMDeploy lmdeploy/serve/async_engine.py AsyncEngine.__init__: `input backend={backend},
     // backend_config={backend_config}` as the engine is built from the server's arguments
     id: 'lmdeploy_input_backend',
@@ -909,8 +918,15 @@ export const PROGRAMS: readonly ProgramRule[] = [
     re: /\btext[_-]embeddings[_-](?:router|backend|core)\b/,
     wraps: true,
   },
-  // llama-box (GPUStack's llama.cpp server): its server lines carry a request id (httpserver.hpp `rid %s | …`)
-  { name: 'llama-box', lit: 'rid ', re: /\bllama-box\b|\bsrv +\S+: rid \S+ \| /, wraps: true },
+  // llama-box (GPUStack's llama.cpp server): its server lines carry a request id (httpserver.hpp `rid %s | …`), and
+  // its model load reports its progress, which llama.cpp's loader does not print (`loaded  36% model tensors into
+  // buffer`, its load-progress callback)
+  {
+    name: 'llama-box',
+    lit: 'rid ',
+    re: /\bllama-box\b|\bsrv +\S+: rid \S+ \| |\bloaded +\d+% model tensors into buffer$/,
+    wraps: true,
+  },
   { name: 'xinference', lit: 'nference', re: /\bxinference\b/i, wraps: true },
   {
     name: 'localai',

@@ -587,3 +587,15 @@ describe('generic reader: KoboldCpp prompt processing (issue 22, unseen-2026-12-
     assert.equal(l?.phase, 'serving');
   });
 });
+
+describe("generic reader: llama-box's load progress (issue 22, unseen-2026-12-03c)", () => {
+  it("synthetic: `loaded N% model tensors into buffer` under llama.cpp's elapsed-time format is llama-box loading", () => {
+    const { r, l, engine } = read([
+      '0.01.100.200 I loaded  10% model tensors into buffer',
+      '0.01.101.300 I loaded  11% model tensors into buffer',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'llama-box');
+    assert.equal(l?.phase, 'loading_weights');
+  });
+});
