@@ -70,7 +70,17 @@ export function isBarText(s: string): boolean {
 // inside the brackets (`, loss=0.1]`), so nothing of the bar's own follows `it/s]`: what does came from elsewhere.
 const GLUED = /((?:it\/s|s\/it|\?it\/s)\])(?=\S)/g;
 
+/**
+ * llama.cpp's load progress: the loader's default progress callback (src/llama.cpp llama_model_load_from_file_impl,
+ * `LLAMA_LOG_CONT(".")` per percent, the newline only at 100 %) leaves a run of dots without a newline when the
+ * load fails part-way, and the failure's own line (ggml-cuda's `CUDA error: …`, `ROCm error: …`) lands right after
+ * them. Nothing of the dots' own follows them: what starts with a letter came from elsewhere. (Python's elided
+ * frames, `...<3 lines>...`, start with `<`.)
+ */
+const GLUED_DOTS = /^(\.{3,})(?=[A-Za-z])/;
+
 export function logicalSegments(text: string): string[] {
+  if (text.charCodeAt(0) === 46 && GLUED_DOTS.test(text)) text = text.replace(GLUED_DOTS, '$1\r');
   if (GLUED.test(text)) {
     GLUED.lastIndex = 0;
     text = text.replace(GLUED, '$1\r');

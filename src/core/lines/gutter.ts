@@ -21,6 +21,12 @@ const MIN_LINES = 3;
 const MIN_REVEALED = 2;
 /** A Markdown quote's marker. */
 const QUOTE = /^> /;
+/**
+ * Python's (3.11+) marker under a frame's source line (traceback.py `_display_width` carets, `~` for the rest of
+ * the expression): a line only a traceback prints. An excerpt of a traceback's last lines under a gutter holds
+ * few `File` lines: its carets count among the lines the gutter's removal reveals.
+ */
+const CARETS = /^\s*[~^]*\^[~^]*\s*$/;
 
 /** A line of the head, kept to be read again. */
 export interface HeadLine {
@@ -70,7 +76,10 @@ function reveals(
   for (const t of lines) {
     const m = re.exec(t);
     if (m === null) return false;
-    if (revealed < need && unread.has(t) && readable(t.slice(m[0].length))) revealed++;
+    if (revealed < need && unread.has(t)) {
+      const rest = t.slice(m[0].length);
+      if (readable(rest) || CARETS.test(rest)) revealed++;
+    }
   }
   return revealed >= need;
 }

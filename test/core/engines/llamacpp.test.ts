@@ -444,3 +444,20 @@ describe('llama.cpp: SYCL and HIP failures, sorted JSON keys (issue 22, unseen-d
     assert.equal(l.failure?.class, 'unsupported');
   });
 });
+
+describe('llama.cpp: a load that fails part-way through its progress dots (issue 22)', () => {
+  it("the GPU runtime's error written right after the dots is the crash", () => {
+    const r = analyzeText(
+      [
+        'load_tensors:        ROCm0 model buffer size =  1024.00 MiB',
+        '..............ROCm error: out of memory',
+        '  current device: 0, in function ggml_backend_cuda_buffer_set_tensor at /src/ggml/src/ggml-cuda/ggml-cuda.cu:600',
+        '  hipMemcpyAsync(...)',
+      ].join('\n'),
+    );
+    const l = r.launches.at(-1)!;
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'oom');
+    assert.equal(l.failure?.line, 2);
+  });
+});

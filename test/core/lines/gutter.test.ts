@@ -170,6 +170,22 @@ describe('gutters no rule names, learned from the head of the file', () => {
     );
   });
 
+  it("a traceback's last lines under a gutter: Python's carets count among the lines it reveals", () => {
+    const tail = [
+      '    return self.quant_method.apply(self, x, bias)',
+      '           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^',
+      'RuntimeError: CUDA error: an illegal memory access was encountered',
+      'CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.',
+    ];
+    const wrapped = tail.map((l) => `2026-01-02 03:04:05.678 | ${l}`);
+    assert.equal(commonGutter(wrapped, readable), '=2026-01-02 03:04:05.678 | ');
+    const l = analyze(wrapped).launches.at(-1)!;
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+    // carets alone reveal one line, not two
+    assert.equal(commonGutter(['x | a = f(b)', 'x |     ^^^^', 'x | done'], readable), null);
+  });
+
   it('the same reading whatever the checkpoints taken in the head, and after it', () => {
     const wrapped = [...VLLM_OOM, ...SGLANG_UP].map((l, i) => `gpu-node-${i % 3}: ${l}`);
     const straight = JSON.stringify(

@@ -42,6 +42,17 @@ describe('line splitting and cleaning', () => {
     ]);
   });
 
+  it("splits llama.cpp's load dots from the failure line written right after them", () => {
+    assert.deepEqual(logicalSegments('..........ROCm error: out of memory'), [
+      '..........',
+      'ROCm error: out of memory',
+    ]);
+    // Python's elided frames and an ellipsis are lines of their own
+    assert.deepEqual(logicalSegments('    ...<2 lines>...'), ['    ...<2 lines>...']);
+    assert.deepEqual(logicalSegments('...<2 lines>...'), ['...<2 lines>...']);
+    assert.deepEqual(logicalSegments('... (truncated)'), ['... (truncated)']);
+  });
+
   it("keeps a vLLM process prefix printed before the bar's \\r", () => {
     assert.deepEqual(
       logicalSegments(
