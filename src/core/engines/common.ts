@@ -122,6 +122,19 @@ export const commonSignatures: Signature[] = [
     re: /^"?Started (?:GRPCInferenceService|GRPCService|HTTPService|Metrics Service) at [^\s"]+/,
   },
   {
+    // The same server's gRPC endpoint, verbose (`--log-verbose=1`): grpc/grpc_server.cc (servers/grpc_server_v2.cc
+    // since 2020) CommonCallData's constructor logs `Ready for RPC '<name>', <id>` as each non-inference handler
+    // (Check, ServerLive, ServerReady, ModelReady, …) is registered: at id 0 from Server::Start, which main.cc's
+    // StartEndpoints runs only once TRITONSERVER_ServerNew has loaded the model repository, just before `Started
+    // GRPCInferenceService at`; again, with the next id, after each such RPC is answered (a health or metadata
+    // probe, not an inference request). Either way the server is up.
+    id: 'triton_grpc_ready',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Ready for RPC',
+    re: /^"?Ready for RPC '\w+', \d+"?$/,
+  },
+  {
     // UCX's signal handler (ucs_handle_error), printed by MPI-launched engines: `[host:pid:tid] Caught signal 11 (…)`
     id: 'ucx_signal',
     kind: 'failure',
