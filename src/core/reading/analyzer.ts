@@ -42,7 +42,7 @@ import {
   type ShapeClassifier,
   type ShapePlan,
 } from './scan.js';
-import { barPhase, parseBar } from './tqdm.js';
+import { barLoadsAll, barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
 
 /**
@@ -755,7 +755,7 @@ export class LogAnalyzer {
         this.framePhase(launch, exc.framePhase, line);
       const scoped =
         exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
-      if (exc.benign || scoped || exc.client) {
+      if (exc.benign || scoped || exc.client || exc.httpAnswer) {
         launch.dropFailure(exc.startLine);
         if (exc.type === 'KeyboardInterrupt' && !scoped && !exc.client && launch.candidates.length === 0)
           // Ctrl-C (SIGINT) in the server's main process: the launch was stopped, not crashed.
@@ -1244,7 +1244,9 @@ export class LogAnalyzer {
     if (held !== null && phase === 'loading_weights' && bar.done >= bar.total) {
       launch.loadedWhileBar = null;
       launch.mark('weights_loaded', line.no, ts, line.text, held);
-    }
+    } else if (phase === 'loading_weights' && bar.done >= bar.total && barLoadsAll(bar.desc))
+      // the loader's own bar at its total: every weight is in (tqdm.ts LOADS_ALL)
+      launch.mark('weights_loaded', line.no, ts, line.text, 'progress-bar');
     return true;
   }
 
