@@ -408,7 +408,8 @@ function dockerJsonLine(text: string): { log: string; stamp: RegExpExecArray | n
 /** The level words a Python logger's frame starts with (vLLM's, `LEVEL PID [file]`). */
 const LEVELS = ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'];
 /** The tail of a level word before the rest of such a frame: a date and time, a pid, or a `file.py:N]`. */
-const CUT_LEVEL = /^([A-Z]{2,7}) (?=\d{2}-\d{2} \d{2}:\d{2}:\d{2}[ .]|\d+ \[[\w./-]+\.py:\d+\] |\[?[\w./-]+\.py:\d+\] )/;
+const CUT_LEVEL =
+  /^([A-Z]{2,7}) (?=\d{2}-\d{2} \d{2}:\d{2}:\d{2}[ .]|\d+ \[[\w./-]+\.py:\d+\] |\[?[\w./-]+\.py:\d+\] )/;
 
 /**
  * A paste that starts mid-line cuts its first line's level word (`NING 04-01 02:45:50 ray_utils.py:320] …`, the
