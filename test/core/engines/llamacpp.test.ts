@@ -31,6 +31,26 @@ describe('llama.cpp', () => {
     assert.equal(l.outcome, 'crashed');
   });
 
+  it("a GGML_ASSERT is the code's own check (other) unless it reads what the user set", () => {
+    // src/llama.cpp's output check, hit when an embedding model's graph is built for generation
+    const own = last([
+      'llama_kv_cache_init:        CPU KV buffer size =   288.00 MiB',
+      'src/llama.cpp:16813: GGML_ASSERT(strcmp(res->name, "result_output") == 0 && "missing result_output tensor") failed',
+    ]);
+    assert.equal(own.failure?.class, 'other');
+    const internal = last([
+      LISTENING,
+      'ggml/src/ggml-backend.cpp:1400: GGML_ASSERT(src->data && "graph must be allocated") failed',
+    ]);
+    assert.equal(internal.failure?.class, 'other');
+    // server.cpp's self-extend arguments, checked by assertion
+    const arg = last([
+      BUILD,
+      '/home/u/llama.cpp/examples/server/server.cpp:1570: GGML_ASSERT(ga_n > 0 && "ga_n must be positive") failed',
+    ]);
+    assert.equal(arg.failure?.class, 'config_error');
+  });
+
   it('an architecture the build does not know is unsupported, not a missing model', () => {
     const l = last([
       BUILD,
