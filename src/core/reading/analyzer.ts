@@ -1211,8 +1211,9 @@ export class LogAnalyzer {
       // A fragment that starts at probes answered (a metrics scrape, a health check): the server is up and
       // answers, but no request was served in it: ready
       launch.mark('ready', no, ts, text, sig.id);
-    } else if (ok || sig.id !== 'access' || (launch.phase !== null && up))
-      launch.mark(phase, no, ts, text, sig.id);
+    } else if (ok || sig.id !== 'access') launch.mark(phase, no, ts, text, sig.id);
+    // (an access line answered 4xx/5xx before any request was served is a request refused or failed: the
+    // server is up, no inference request was answered; serving needs one, or a batch line)
     if (sig.id === 'access') {
       launch.requests++;
       if (ok && up && launch.candidates.length) launch.recover();

@@ -201,6 +201,28 @@ describe('crash lines of other shapes', () => {
     assert.equal(last([...nccl, ...far, header, frame].join('\n')).failure?.class, 'python_exception');
   });
 
+  it("Windows' structured exceptions are a native crash, classed as a segfault is, not a Python exception", () => {
+    const served = [
+      'srv  update_slots: all slots are idle',
+      'srv  log_server_r: done request: POST /completion 127.0.0.1 200',
+    ];
+    for (const crash of [
+      ['[02:10:44]Exception: C0000005.ACCESS_VIOLATION', '[02:10:44]Unhandled: C0000005.ACCESS_VIOLATION'],
+      ['[02:10:44] Unhandled: C0000409.STACK_BUFFER_OVERRUN'],
+      ['Exception code: 0xc0000005'],
+      [
+        'Windows fatal exception: access violation',
+        '',
+        'Current thread 0x00001a2c (most recent call first):',
+      ],
+    ]) {
+      const l = last([...served, ...crash].join('\n'));
+      assert.equal(l.outcome, 'crashed', crash[0]);
+      assert.equal(l.failure?.class, 'other', crash[0]);
+      assert.equal(l.failure?.line, 3, crash[0]);
+    }
+  });
+
   it('Slurm cancelling the job is a kill', () => {
     const l = last(
       [
@@ -437,6 +459,35 @@ describe('probes', () => {
       last([...llama, 'srv  log_server_r: request: POST /completion 127.0.0.1 200'].join('\n')).phase,
       'serving',
     );
+  });
+
+  it('an inference request answered 4xx or 5xx after ready was refused or failed: ready, not serving', () => {
+    const llama = [
+      'main: server is listening on http://127.0.0.1:8081 - starting the main loop',
+      'srv  update_slots: all slots are idle',
+    ];
+    for (const status of ['400', '500', '503'])
+      assert.equal(
+        last(
+          [...llama, `srv  log_server_r: done request: POST /v1/chat/completions ::1 ${status}`].join('\n'),
+        ).phase,
+        'ready',
+        status,
+      );
+    const up = [
+      '[04/02/2026-10:00:30] [TRT-LLM] [RANK 0] [I] Model init total -- 29.10s',
+      'INFO:     Application startup complete.',
+      'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+    ];
+    const refused = [
+      ...up,
+      'INFO:     10.0.0.3:51002 - "POST /v1/chat/completions HTTP/1.1" 400 Bad Request',
+    ];
+    assert.equal(last(refused.join('\n')).phase, 'ready');
+    // one answered is serving, and a refusal after it does not undo it
+    const served = 'INFO:     10.0.0.3:51004 - "POST /v1/chat/completions HTTP/1.1" 200 OK';
+    assert.equal(last([...refused, served].join('\n')).phase, 'serving');
+    assert.equal(last([...up, served, refused.at(-1)!].join('\n')).phase, 'serving');
   });
 });
 
