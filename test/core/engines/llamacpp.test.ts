@@ -100,6 +100,22 @@ describe('llama.cpp', () => {
     assert.equal(l.throughput?.last, 68.88);
   });
 
+  it("a fragment of context creation alone names llama.cpp: the context's and ggml-metal's init lines", () => {
+    const l = last([
+      'ggml_metal_device_init: error: failed to allocate context',
+      'llama_new_context_with_model: failed to initialize Metal backend',
+      "common_init_from_params: failed to create context with model '/m/x.gguf'",
+      '[model server] exited unexpectedly (code 1), restarting in 1000ms',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'kv_cache');
+    assert.equal(
+      last(['llama_init_from_model: n_ctx_per_seq (512) < n_ctx_train (131072)']).engine,
+      'llamacpp',
+    );
+  });
+
   it('the older JSON format (its default then): slots, listening, timings', () => {
     const j = (fn: string, msg: string, extra = '') =>
       `{"tid":"1","timestamp":1,"level":"INFO","function":"${fn}","line":9,"msg":"${msg}"${extra}}`;
