@@ -139,6 +139,21 @@ const PHASE_FIXES = {
   'sglang:common.py:_cuda_mem_fallback': 'args',
 };
 
+/**
+ * A GGML_ASSERT is ggml's and llama.cpp's check of an invariant of their own code (ggml.h: `GGML_ASSERT(x)` calls
+ * ggml_abort with `GGML_ASSERT(x) failed`): a configuration error only where the condition reads what the user set
+ * (common_params `params.…`, the context's `cparams.…` from -b/-ub/--pooling, the server's `ga_n`/`ga_w` and
+ * `--tensor-split` list). Where the catalog classes one config_error for its message alone (`missing result_output
+ * tensor`: an embedding model's graph run for generation; `graph must be allocated`; `index out of range`), the
+ * check is the code's own: other, like the hundreds of GGML_ASSERT sites it leaves out.
+ */
+const USER_SET = /\b(?:c?params\.|split_arg\b|ga_[nw]\b)/;
+function assertClass(r) {
+  if (r.exception === 'GGML_ASSERT' && r.failure_class === 'config_error' && !USER_SET.test(r.template))
+    return 'other';
+  return r.failure_class;
+}
+
 function generate(engine) {
   const file = path.join(SRC_DIR, `${engine}.json`);
   const data = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'));
@@ -175,7 +190,7 @@ function generate(engine) {
     stats.raises++;
     // llama.cpp's GGML_ASSERT(cond) sites (hundreds, internal invariants) whose class is `other`: the reader gives
     // an assertion line that class without them (llamacpp.ts ggml_abort), so their rows would only cost startup.
-    if (r.exception === 'GGML_ASSERT' && r.failure_class === 'other') {
+    if (r.exception === 'GGML_ASSERT' && assertClass(r) === 'other') {
       stats.asserts = (stats.asserts ?? 0) + 1;
       continue;
     }

@@ -122,6 +122,19 @@ export const commonSignatures: Signature[] = [
     re: /^"?Started (?:GRPCInferenceService|GRPCService|HTTPService|Metrics Service) at [^\s"]+/,
   },
   {
+    // The same server's gRPC endpoint, verbose (`--log-verbose=1`): grpc/grpc_server.cc (servers/grpc_server_v2.cc
+    // since 2020) CommonCallData's constructor logs `Ready for RPC '<name>', <id>` as each non-inference handler
+    // (Check, ServerLive, ServerReady, ModelReady, …) is registered: at id 0 from Server::Start, which main.cc's
+    // StartEndpoints runs only once TRITONSERVER_ServerNew has loaded the model repository, just before `Started
+    // GRPCInferenceService at`; again, with the next id, after each such RPC is answered (a health or metadata
+    // probe, not an inference request). Either way the server is up.
+    id: 'triton_grpc_ready',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'Ready for RPC',
+    re: /^"?Ready for RPC '\w+', \d+"?$/,
+  },
+  {
     // UCX's signal handler (ucs_handle_error), printed by MPI-launched engines: `[host:pid:tid] Caught signal 11 (…)`
     id: 'ucx_signal',
     kind: 'failure',
@@ -235,6 +248,27 @@ export const commonSignatures: Signature[] = [
     kind: 'failure',
     lit: ' error: ',
     re: /^((?:CUDA|ROCm|MUSA) error: .+)$/,
+  },
+  {
+    // Windows' structured exceptions that end a process (ntstatus.h: STATUS_ACCESS_VIOLATION 0xC0000005,
+    // STATUS_STACK_BUFFER_OVERRUN 0xC0000409, which abort() and __fastfail raise, STATUS_STACK_OVERFLOW 0xC00000FD,
+    // STATUS_ILLEGAL_INSTRUCTION 0xC000001D, …), as a crash-dump monitor reports them (Sysinternals ProcDump:
+    // `[01:16:13]Exception: C0000005.ACCESS_VIOLATION`, then `Unhandled: …` and its dump), as Windows Error
+    // Reporting does (`Exception code: 0xc0000005`), or CPython's faulthandler (faulthandler.c
+    // faulthandler_exc_handler: `Windows fatal exception: access violation`): the native crash Linux calls a
+    // segfault or an abort, classed as firedup classes those. Before the traceback reader's `Exception: …`.
+    id: 'windows_exception',
+    kind: 'failure',
+    failure: 'other',
+    lit: '0000',
+    re: /^(?:(?:Exception|Unhandled): C0000[0-9A-F]{3}\.[A-Z_]+|Exception code: 0x[cC]0000[0-9a-fA-F]{3}\b)/,
+  },
+  {
+    id: 'windows_fatal_exception',
+    kind: 'failure',
+    failure: 'other',
+    lit: 'Windows fatal exception: ',
+    re: /^Windows fatal exception: (?:access violation|stack overflow|illegal instruction|in page error|int divide by zero)/,
   },
   {
     id: 'segfault',

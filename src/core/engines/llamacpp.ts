@@ -393,8 +393,10 @@ const signatures: Signature[] = [
 export const llamacpp: EngineModule = {
   id: 'llamacpp',
   detect(line: LogLine): number {
+    // (the loader's and the context's own lines: src/llama.cpp llama_new_context_with_model, src/llama-context.cpp
+    // llama_init_from_model since its 2025 rename, common/common.cpp common_init_from_params)
     if (
-      /llama_server:|llama_model_loader:|^llm_load_|llama_context:|llama_kv_cache|load_tensors:|print_info: |gguf_init_from_file|ggml_cuda_init|main: server is listening|^llama_model_load(?:_from_file_impl)?: |^init_tokenizer: initializing tokenizer|^llama_model_load_internal: /.test(
+      /llama_server:|llama_model_loader:|^llm_load_|llama_context:|llama_kv_cache|load_tensors:|print_info: |gguf_init_from_file|ggml_cuda_init|main: server is listening|^llama_model_load(?:_from_file_impl)?: |^init_tokenizer: initializing tokenizer|^llama_model_load_internal: |^llama_new_context_with_model: |^llama_init_from_model: |^common_init_from_params: /.test(
         line.msg,
       )
     )
@@ -424,9 +426,14 @@ export const llamacpp: EngineModule = {
     // enough: a traceback's code line that lost its indent (`res = func(*args)`, `res in …`) starts the same way.
     if (/^(?:srv|slot|que|res|cmn) +[\w()~:<>]{1,12}: /.test(line.msg) || line.frame === 'llamacpp') return 4;
     // ggml's backend registry and device init as llama.cpp's tools print them first (ggml/src/ggml-backend-reg.cpp
-    // load_backend `loaded %s backend from %s`; ggml-vulkan.cpp `ggml_vulkan: Found %d Vulkan devices:`): ggml is
-    // also inside other programs (Ollama's runner), whose own lines then outweigh these
-    if (/^load_backend: loaded \w+ backend from |^ggml_vulkan: Found \d+ Vulkan devices:/.test(line.msg))
+    // load_backend `loaded %s backend from %s`; ggml-vulkan.cpp `ggml_vulkan: Found %d Vulkan devices:`; ggml-metal's
+    // device and context init, `ggml_metal_init: …`, `ggml_metal_device_init: error: failed to allocate context`):
+    // ggml is also inside other programs (Ollama's runner), whose own lines then outweigh these
+    if (
+      /^load_backend: loaded \w+ backend from |^ggml_vulkan: Found \d+ Vulkan devices:|^ggml_metal_(?:device_)?init: /.test(
+        line.msg,
+      )
+    )
       return 4;
     // the server's JSON log format before 2024-10, its default (server_log: `{"tid":…,"function":…,"msg":…}`;
     // 2024-01 `{"timestamp":…,"level":…,"function":…,"line":…,"message":…}`; 2024-03 keys sorted, `{"build":…}`)

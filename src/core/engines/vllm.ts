@@ -189,6 +189,19 @@ const signatures: Signature[] = [
     re: /^use_ray_spmd_worker: (?:True|False)$/,
   },
   {
+    // executor/ray_utils.py (v1/executor/ray_utils.py since V1) initialize_ray_cluster: `The number of required
+    // %ss exceeds the total number of available %ss in the placement group.` (a warning, then it creates the
+    // group anyway), and _wait_until_pg_ready, every 10, 30, 70… s until the group is placed or PG_WAIT_TIMEOUT
+    // raises: `Waiting for creating a placement group of specs for %d seconds. specs=%s. Check `ray status` …`.
+    // The Ray executor gathers its GPUs before any worker starts: distributed init, repeated (weak)
+    id: 'ray_placement_wait',
+    kind: 'phase',
+    phase: 'dist_init',
+    weak: true,
+    lit: 'placement group',
+    re: /^Waiting for creating a placement group of specs for \d+ seconds\.|^The number of required \w+s exceeds the total number of available \w+s in the placement group\.$/,
+  },
+  {
     // V1 v1/worker/tpu_model_runner.py _get_req_paddings (`Preparing request paddings:` then `    %d` per size),
     // called from TPUModelRunner.__init__, which TPUWorker.init_device builds once torch.distributed is up and
     // before load_model

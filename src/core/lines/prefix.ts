@@ -181,6 +181,7 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
   // A wrapper learned from this file's earlier lines: peeled before the frame, and from continuation lines.
   const learned = numbered > 0 ? numbered : learnedWrapper(ctx, rest);
   if (learned > 0 && numbered === 0) rest = peelWrappers(line, rest.slice(learned), ctx);
+  if (no === 1) rest = restoreCutLevel(rest);
   let frame = readFrame(line, rest, ctx);
   if (learned === 0 && (frame === null || GENERIC_FRAME.has(frame))) {
     // The engine's frame behind a prefix no one listed (an app's logger, a collector, a CI gutter).
@@ -402,6 +403,25 @@ function dockerJsonLine(text: string): { log: string; stamp: RegExpExecArray | n
     log: clean.includes('\x1b') ? clean.replace(/\x1b/g, '') : clean,
     stamp: typeof time === 'string' ? ISO_STAMP.exec(time) : null,
   };
+}
+
+/** The level words a Python logger's frame starts with (vLLM's, `LEVEL PID [file]`). */
+const LEVELS = ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'];
+/** The tail of a level word before the rest of such a frame: a date and time, a pid, or a `file.py:N]`. */
+const CUT_LEVEL =
+  /^([A-Z]{2,7}) (?=\d{2}-\d{2} \d{2}:\d{2}:\d{2}[ .]|\d+ \[[\w./-]+\.py:\d+\] |\[?[\w./-]+\.py:\d+\] )/;
+
+/**
+ * A paste that starts mid-line cuts its first line's level word (`NING 04-01 02:45:50 ray_utils.py:320] …`, the
+ * tail of `WARNING`): the word is whole again when the tail is the end of exactly one level word, so the frame
+ * after it reads as it would have.
+ */
+function restoreCutLevel(rest: string): string {
+  const m = CUT_LEVEL.exec(rest);
+  if (m === null) return rest;
+  const tail = m[1]!;
+  const words = LEVELS.filter((w) => w.length > tail.length && w.endsWith(tail));
+  return words.length === 1 ? words[0]!.slice(0, words[0]!.length - tail.length) + rest : rest;
 }
 
 /** Reads the logger frame at the start of `rest` into `line` (msg, ts, level, tags); null when there is none. */

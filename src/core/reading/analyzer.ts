@@ -42,7 +42,7 @@ import {
   type ShapeClassifier,
   type ShapePlan,
 } from './scan.js';
-import { barPhase, parseBar } from './tqdm.js';
+import { barLoadsAll, barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
 
 /**
@@ -755,7 +755,7 @@ export class LogAnalyzer {
         this.framePhase(launch, exc.framePhase, line);
       const scoped =
         exc.requestScoped && launch.phase !== null && phaseRank(launch.phase) >= phaseRank('ready');
-      if (exc.benign || scoped || exc.client) {
+      if (exc.benign || scoped || exc.client || exc.httpAnswer) {
         launch.dropFailure(exc.startLine);
         if (exc.type === 'KeyboardInterrupt' && !scoped && !exc.client && launch.candidates.length === 0)
           // Ctrl-C (SIGINT) in the server's main process: the launch was stopped, not crashed.
@@ -1211,8 +1211,9 @@ export class LogAnalyzer {
       // A fragment that starts at probes answered (a metrics scrape, a health check): the server is up and
       // answers, but no request was served in it: ready
       launch.mark('ready', no, ts, text, sig.id);
-    } else if (ok || sig.id !== 'access' || (launch.phase !== null && up))
-      launch.mark(phase, no, ts, text, sig.id);
+    } else if (ok || sig.id !== 'access') launch.mark(phase, no, ts, text, sig.id);
+    // (an access line answered 4xx/5xx before any request was served is a request refused or failed: the
+    // server is up, no inference request was answered; serving needs one, or a batch line)
     if (sig.id === 'access') {
       launch.requests++;
       if (ok && up && launch.candidates.length) launch.recover();
@@ -1244,7 +1245,9 @@ export class LogAnalyzer {
     if (held !== null && phase === 'loading_weights' && bar.done >= bar.total) {
       launch.loadedWhileBar = null;
       launch.mark('weights_loaded', line.no, ts, line.text, held);
-    }
+    } else if (phase === 'loading_weights' && bar.done >= bar.total && barLoadsAll(bar.desc))
+      // the loader's own bar at its total: every weight is in (tqdm.ts LOADS_ALL)
+      launch.mark('weights_loaded', line.no, ts, line.text, 'progress-bar');
     return true;
   }
 

@@ -224,7 +224,20 @@ export interface ExceptionEvent {
    * benchmark's paste next to the server log, not the server's failure.
    */
   client: boolean;
+  /**
+   * Set when the exception is an HTTP error answer (HTTP_ANSWER): the handler refused or failed one request and
+   * the web framework answered it with the status; the server goes on.
+   */
+  httpAnswer: boolean;
 }
+
+/**
+ * FastAPI's and Starlette's `HTTPException` (fastapi/exceptions.py subclasses starlette/exceptions.py's): what a
+ * request handler raises to answer with an error status; Starlette's ExceptionMiddleware turns it into that
+ * response (`fastapi.exceptions.HTTPException: 500: …` is printed when the handler's own code logs it or it ends a
+ * streamed response). One request's error, never the server's end.
+ */
+const HTTP_ANSWER = /(?:^|\.)HTTPException$/;
 
 /**
  * pydantic's `ValidationError` (vLLM's configs are pydantic dataclasses since 0.10: vllm/config/utils.py `config`
@@ -432,6 +445,7 @@ export class TracebackTracker {
           !this.serverFrames &&
           CLIENT_CONNECT_ERROR.test(type) &&
           !/huggingface\.co|hf\.co|hf-mirror/.test(message),
+        httpAnswer: HTTP_ANSWER.test(type),
         framePhase: this.frame && this.frame.phase !== 'shutdown' ? this.frame.phase : null,
         frameUnplaced: this.frame?.unplaced === true,
       };

@@ -201,6 +201,28 @@ describe('crash lines of other shapes', () => {
     assert.equal(last([...nccl, ...far, header, frame].join('\n')).failure?.class, 'python_exception');
   });
 
+  it("Windows' structured exceptions are a native crash, classed as a segfault is, not a Python exception", () => {
+    const served = [
+      'srv  update_slots: all slots are idle',
+      'srv  log_server_r: done request: POST /completion 127.0.0.1 200',
+    ];
+    for (const crash of [
+      ['[02:10:44]Exception: C0000005.ACCESS_VIOLATION', '[02:10:44]Unhandled: C0000005.ACCESS_VIOLATION'],
+      ['[02:10:44] Unhandled: C0000409.STACK_BUFFER_OVERRUN'],
+      ['Exception code: 0xc0000005'],
+      [
+        'Windows fatal exception: access violation',
+        '',
+        'Current thread 0x00001a2c (most recent call first):',
+      ],
+    ]) {
+      const l = last([...served, ...crash].join('\n'));
+      assert.equal(l.outcome, 'crashed', crash[0]);
+      assert.equal(l.failure?.class, 'other', crash[0]);
+      assert.equal(l.failure?.line, 3, crash[0]);
+    }
+  });
+
   it('Slurm cancelling the job is a kill', () => {
     const l = last(
       [
@@ -351,6 +373,33 @@ describe('stops', () => {
 });
 
 describe('phase order', () => {
+  it("a loader's own weight bar at its total shows the weights loaded; a step before it, or short, does not", () => {
+    const vllm = (msg: string) => `(EngineCore_DP0 pid=51) ${msg}`;
+    const start = vllm(
+      "INFO 07-30 11:02:30 [core.py:102] Initializing a V1 LLM engine (v0.21.1) with config: model='m/x'",
+    );
+    const shards = (n: number) =>
+      vllm(
+        `Loading safetensors checkpoint shards: ${n * 25}% Completed | ${n}/4 [00:${10 + n}<00:30,  7.50s/it]`,
+      );
+    assert.equal(last([start, shards(1), shards(3)].join('\n')).phase, 'loading_weights');
+    assert.equal(last([start, shards(1), shards(4)].join('\n')).phase, 'weights_loaded');
+    // TensorRT-LLM's PyTorch backend: the files prefetched in parallel, then the modules loaded
+    const trt = [
+      '[06/17/2026-16:35:04] [TRT-LLM] [RANK 0] [I] Finished prefetching /m/model.safetensors.',
+      'Loading safetensors weights in parallel: 100%|██████████| 1/1 [00:00<00:00, 205.99it/s]',
+    ];
+    assert.equal(last(trt.join('\n')).phase, 'loading_weights');
+    assert.equal(
+      last([...trt, 'Loading weights: 100%|██████████| 1190/1190 [01:01<00:00, 19.26it/s]'].join('\n')).phase,
+      'weights_loaded',
+    );
+    assert.equal(
+      last([...trt, 'Loading weights:  50%|█████     | 595/1190 [00:31<00:31, 19.26it/s]'].join('\n')).phase,
+      'loading_weights',
+    );
+  });
+
   it("TensorRT-LLM's autotuner: its [Autotuner] tag taken for a module tag still leaves the line read", () => {
     const l = last(
       [
@@ -410,6 +459,35 @@ describe('probes', () => {
       last([...llama, 'srv  log_server_r: request: POST /completion 127.0.0.1 200'].join('\n')).phase,
       'serving',
     );
+  });
+
+  it('an inference request answered 4xx or 5xx after ready was refused or failed: ready, not serving', () => {
+    const llama = [
+      'main: server is listening on http://127.0.0.1:8081 - starting the main loop',
+      'srv  update_slots: all slots are idle',
+    ];
+    for (const status of ['400', '500', '503'])
+      assert.equal(
+        last(
+          [...llama, `srv  log_server_r: done request: POST /v1/chat/completions ::1 ${status}`].join('\n'),
+        ).phase,
+        'ready',
+        status,
+      );
+    const up = [
+      '[04/02/2026-10:00:30] [TRT-LLM] [RANK 0] [I] Model init total -- 29.10s',
+      'INFO:     Application startup complete.',
+      'INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+    ];
+    const refused = [
+      ...up,
+      'INFO:     10.0.0.3:51002 - "POST /v1/chat/completions HTTP/1.1" 400 Bad Request',
+    ];
+    assert.equal(last(refused.join('\n')).phase, 'ready');
+    // one answered is serving, and a refusal after it does not undo it
+    const served = 'INFO:     10.0.0.3:51004 - "POST /v1/chat/completions HTTP/1.1" 200 OK';
+    assert.equal(last([...refused, served].join('\n')).phase, 'serving');
+    assert.equal(last([...up, served, refused.at(-1)!].join('\n')).phase, 'serving');
   });
 });
 
@@ -533,5 +611,37 @@ describe('a serving server survives one request failing', () => {
     );
     assert.equal(dead.outcome, 'crashed');
     assert.equal(dead.failure?.class, 'cuda_error');
+  });
+
+  it("an HTTPException (FastAPI/Starlette) is a request's error answer, even in a fragment that starts there", () => {
+    const api = (msg: string) => `(APIServer pid=70) ${msg}`;
+    const tail = [
+      api('  File "/venv/vllm/entrypoints/openai/api_server.py", line 90, in create_chat_completion'),
+      api('    raise HTTPException(status_code=500, detail=str(e)) from e'),
+      api('fastapi.exceptions.HTTPException: 500: engine step failed'),
+    ];
+    const alone = last(tail.join('\n'));
+    assert.notEqual(alone.outcome, 'crashed');
+    assert.equal(alone.failure, null);
+    const stopped = last(
+      [
+        ...tail,
+        api('INFO:     Shutting down'),
+        api('INFO:     Waiting for application shutdown.'),
+        api('INFO:     Application shutdown complete.'),
+      ].join('\n'),
+    );
+    assert.equal(stopped.outcome, 'shutdown');
+    assert.equal(stopped.failure, null);
+    assert.equal(
+      last(
+        [
+          'Traceback (most recent call last):',
+          '  File "/app/x.py", line 3, in f',
+          'starlette.exceptions.HTTPException: 404: Not Found',
+        ].join('\n'),
+      ).failure,
+      null,
+    );
   });
 });

@@ -31,6 +31,26 @@ describe('llama.cpp', () => {
     assert.equal(l.outcome, 'crashed');
   });
 
+  it("a GGML_ASSERT is the code's own check (other) unless it reads what the user set", () => {
+    // src/llama.cpp's output check, hit when an embedding model's graph is built for generation
+    const own = last([
+      'llama_kv_cache_init:        CPU KV buffer size =   288.00 MiB',
+      'src/llama.cpp:16813: GGML_ASSERT(strcmp(res->name, "result_output") == 0 && "missing result_output tensor") failed',
+    ]);
+    assert.equal(own.failure?.class, 'other');
+    const internal = last([
+      LISTENING,
+      'ggml/src/ggml-backend.cpp:1400: GGML_ASSERT(src->data && "graph must be allocated") failed',
+    ]);
+    assert.equal(internal.failure?.class, 'other');
+    // server.cpp's self-extend arguments, checked by assertion
+    const arg = last([
+      BUILD,
+      '/home/u/llama.cpp/examples/server/server.cpp:1570: GGML_ASSERT(ga_n > 0 && "ga_n must be positive") failed',
+    ]);
+    assert.equal(arg.failure?.class, 'config_error');
+  });
+
   it('an architecture the build does not know is unsupported, not a missing model', () => {
     const l = last([
       BUILD,
@@ -78,6 +98,22 @@ describe('llama.cpp', () => {
     ]);
     assert.equal(l.outcome, 'serving');
     assert.equal(l.throughput?.last, 68.88);
+  });
+
+  it("a fragment of context creation alone names llama.cpp: the context's and ggml-metal's init lines", () => {
+    const l = last([
+      'ggml_metal_device_init: error: failed to allocate context',
+      'llama_new_context_with_model: failed to initialize Metal backend',
+      "common_init_from_params: failed to create context with model '/m/x.gguf'",
+      '[model server] exited unexpectedly (code 1), restarting in 1000ms',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'kv_cache');
+    assert.equal(
+      last(['llama_init_from_model: n_ctx_per_seq (512) < n_ctx_train (131072)']).engine,
+      'llamacpp',
+    );
   });
 
   it('the older JSON format (its default then): slots, listening, timings', () => {

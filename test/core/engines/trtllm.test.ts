@@ -165,6 +165,22 @@ describe('Triton Inference Server with the tensorrtllm backend', () => {
   it('before them the launch is still going', () => {
     assert.equal(last(load).outcome, 'in_progress');
   });
+  it("the gRPC endpoint's verbose handler registration (grpc_server.cc CommonCallData) is ready too", () => {
+    for (const ready of [
+      "I0612 03:11:58.790101 1 grpc_server.cc:101] Ready for RPC 'ServerReady', 0",
+      'I0612 03:11:58.790101 1 grpc_server.cc:101] "Ready for RPC \'Check\', 0"',
+    ]) {
+      const l = last([...load, ready]);
+      assert.equal(l.outcome, 'ready', ready);
+      assert.equal(l.phase, 'ready', ready);
+    }
+    // a fragment that starts there: the server is up, no request served
+    const alone = last([
+      "I0612 03:12:30.000001 1 grpc_server.cc:101] Ready for RPC 'Check', 0",
+      "I0612 03:12:31.000001 1 grpc_server.cc:101] Ready for RPC 'ServerLive', 3",
+    ]);
+    assert.equal(alone.phase, 'ready');
+  });
 });
 
 describe('Triton Inference Server: its model repository, tables and exits', () => {

@@ -308,3 +308,19 @@ describe('vLLM: an excerpt that ends where the API server starts (issue 22)', ()
     assert.equal(l.outcome, 'in_progress');
   });
 });
+
+describe('vLLM: the Ray executor waiting for its placement group', () => {
+  // executor/ray_utils.py initialize_ray_cluster (the GPUs warning) and _wait_until_pg_ready (10, 30, 70 s…)
+  it('is distributed init, still going', () => {
+    const l = last(
+      [
+        'WARNING 04-01 02:45:50 ray_utils.py:320] The number of required GPUs exceeds the total number of available GPUs in the placement group.',
+        "INFO 04-01 02:46:00 ray_utils.py:214] Waiting for creating a placement group of specs for 10 seconds. specs=[{'GPU': 1.0}, {'GPU': 1.0}]. Check `ray status` to see if you have enough resources.",
+        "INFO 04-01 02:46:20 ray_utils.py:214] Waiting for creating a placement group of specs for 30 seconds. specs=[{'GPU': 1.0}, {'GPU': 1.0}]. Check `ray status` to see if you have enough resources.",
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'dist_init');
+  });
+});

@@ -97,6 +97,21 @@ describe('prefixes', () => {
     assert.equal(l.ts, Date.UTC(2026, 10, 29, 14, 2, 31) / 1000);
   });
 
+  it("a first line cut mid-word in its level keeps vLLM's frame: the tail of one level word is that word", () => {
+    const cut = line('NING 04-01 02:45:50 ray_utils.py:320] The number of required GPUs exceeds the total.');
+    assert.equal(cut.level, 'warning');
+    assert.equal(cut.msg, 'The number of required GPUs exceeds the total.');
+    assert.equal(
+      cut.text,
+      'NING 04-01 02:45:50 ray_utils.py:320] The number of required GPUs exceeds the total.',
+    );
+    assert.equal(line('RROR 04-01 02:45:50 [core.py:9] x').level, 'error');
+    // a later line is no cut paste's head; a tail that ends two words (`G`: DEBUG, WARNING) is not guessed
+    assert.equal(parseLine('NING 04-01 02:45:50 [core.py:9] x', 2, 0, { year: 2026 }).framed, false);
+    assert.equal(line('G 04-01 02:45:50 [core.py:9] x').framed, false);
+    assert.equal(line('OK 04-01 02:45:50 all good').framed, false);
+  });
+
   it('docker compose gutter, journald and CI stamps', () => {
     assert.equal(
       line('deepseek-v32-exp  | [2025-10-04 02:29:36 DP7 TP7] Scheduler hit an exception:').container,
