@@ -955,7 +955,15 @@ export const PROGRAMS: readonly ProgramRule[] = [
   { name: 'tabbyapi', lit: 'abby', re: /\bTabbyAPI\b|\btabbyAPI\b|ExllamaV[23] version: /, wraps: true },
   { name: 'koboldcpp', lit: 'obold', re: /koboldcpp/i, wraps: true },
   { name: 'fastchat', lit: 'a', re: /fastchat|\| (?:controller|model_worker) \|/, wraps: true },
-  { name: 'llama-cpp-python', lit: 'llama', re: /llama_cpp[/.]server|llama-cpp-python/, wraps: true },
+  // llama-cpp-python (its package `llama_cpp`, its server `llama_cpp.server`) and LangChain's `LlamaCpp` class over it
+  // (langchain_community/llms/llamacpp.py: its validator raises `Could not load Llama model from path`, which
+  // pydantic reports as `1 validation error for LlamaCpp`): llama.cpp's library lines inside a Python program
+  {
+    name: 'llama-cpp-python',
+    lit: 'llama',
+    re: /llama_cpp[/.]server|llama-cpp-python|\/site-packages\/llama_cpp\/|validation error for LlamaCpp\b|\bLlamaCpp\(/,
+    wraps: true,
+  },
   { name: 'llamaedge', lit: 'a', re: /WASI-NN|llama-api-server|LlamaEdge/, wraps: true },
   { name: 'mlx', lit: 'mlx', re: /mlx-serve|mlx_lm\.server|omlx/i, wraps: true },
   // Dynamo's Python processes send their logging to its Rust logger (lib/bindings/python/src/dynamo/runtime/logging.py

@@ -460,7 +460,19 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     lit: 'request',
-    re: /^(?:Added request|Finished request|Aborted request)|^Detected the chat template content format/,
+    re: /^(?:Added request|Finished request|Aborted request)/,
+  },
+  {
+    // entrypoints/chat_utils.py _log_chat_template_content_format (lru_cached: once): logged when the first chat
+    // request is rendered, so after ready it is a request being run. Newer versions also log it from the
+    // renderer's warm-up at start-up (renderers/hf.py, entrypoints/openai/serving.py `Warming up chat template
+    // processing...`), before the server is ready: there it says nothing of requests.
+    id: 'chat_template_format',
+    kind: 'serving',
+    phase: 'serving',
+    after: 'ready',
+    lit: 'chat template content format',
+    re: /^Detected the chat template content format to be '\w+'/,
   },
   {
     // entrypoints/logger.py RequestLogger.log_inputs `Received request %s: prompt: …`: the API server took a

@@ -599,3 +599,18 @@ describe("generic reader: llama-box's load progress (issue 22, unseen-2026-12-03
     assert.equal(l?.phase, 'loading_weights');
   });
 });
+
+describe('generic reader: llama.cpp inside LangChain (issue 22)', () => {
+  it("synthetic: llama.cpp's context lines then LangChain's LlamaCpp traceback are llama-cpp-python's", () => {
+    const { r, engine } = read([
+      'llama_new_context_with_model: n_ctx      = 4096',
+      'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 100.00 MiB on device 1: cudaMalloc failed: out of memory',
+      'Traceback (most recent call last):',
+      '  File "/home/user/app.py", line 9, in <module>',
+      '    llm = LlamaCpp(',
+      'pydantic_core._pydantic_core.ValidationError: 1 validation error for LlamaCpp',
+    ]);
+    assert.equal(engine, 'other');
+    assert.equal(r.program, 'llama-cpp-python');
+  });
+});

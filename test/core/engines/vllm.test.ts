@@ -324,3 +324,27 @@ describe('vLLM: the Ray executor waiting for its placement group', () => {
     assert.equal(l.phase, 'dist_init');
   });
 });
+
+describe("vLLM: the chat template's content format line", () => {
+  // entrypoints/chat_utils.py logs it once, at the first chat request; newer versions also at start-up's warm-up
+  it('after ready is a chat request being run (serving); before ready, start-up', () => {
+    const request = last(
+      [
+        'INFO:     Application startup complete.',
+        "INFO 03-18 09:03:16 [chat_utils.py:346] Detected the chat template content format to be 'string'. You can set `--chat-template-content-format` to override this.",
+      ].join('\n'),
+    );
+    assert.equal(request.phase, 'serving');
+    const warmup = last(
+      [
+        api("INFO 02-16 14:53:30 [api_server.py:1700] Supported tasks: ['generate']"),
+        api('INFO 02-16 14:53:32 [serving.py:177] Warming up chat template processing...'),
+        api(
+          "INFO 02-16 14:53:32 [hf.py:310] Detected the chat template content format to be 'string'. You can set `--chat-template-content-format` to override this.",
+        ),
+      ].join('\n'),
+    );
+    assert.notEqual(warmup.phase, 'serving');
+    assert.equal(warmup.outcome, 'in_progress');
+  });
+});
