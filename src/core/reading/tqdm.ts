@@ -48,4 +48,3 @@ export function barPhase(desc: string): Phase | null {
   if (/DeepGEMM|JIT/i.test(desc)) return 'compile';
   return null;
 }
-
