@@ -274,12 +274,25 @@ const signatures: Signature[] = [
     // common_init_from_params, server load_model; before 2024-10 `llama_init_from_gpt_params: error: …` and
     // `LOG_ERROR("unable to load model", …)`): the cause is the line above, so these only confirm the crash. Alone
     // they name no cause (`failed to load model` is printed for any: a missing file, a bad GGUF, an allocation):
-    // class `other`, not a missing model.
+    // class `other`, not a missing model. Each says where the launch was: the model's load (llama_model_load
+    // returned its error to llama_model_load_from_file_impl, which common_init_from_params and the server relay)
+    // is loading the weights; a context that could not be made (common_init_from_params after
+    // llama_init_from_model, llama_new_context_with_model before) is sizing the KV cache, as its lines are.
+    // (common's own macro since 2026 prefixes them `cmn  %12.*s: `, the function cut to 12: `cmn  common_init_: `)
     id: 'load_failed_after',
     kind: 'consequence',
     failure: 'other',
+    phase: 'loading_weights',
     lit: 'model',
-    re: /failed to load model, '|^llama_(?:model_)?load_(?:model_)?from_file(?:_impl)?: failed to load model|^(?:common_init_from_params|llama_init_from_gpt_params): (?:error: )?failed to (?:load model|create context)|\] unable to load model(?: \||$)|"msg":"unable to load model"/,
+    re: /failed to load model, '|^llama_(?:model_)?load_(?:model_)?from_file(?:_impl)?: failed to load model|^(?:cmn +)?(?:common_init_\w*|llama_init_from_gpt_params): (?:error: )?failed to load model|\] unable to load model(?: \||$)|"msg":"unable to load model"/,
+  },
+  {
+    id: 'context_failed_after',
+    kind: 'consequence',
+    failure: 'other',
+    phase: 'kv_cache',
+    lit: 'failed to create context',
+    re: /^(?:cmn +)?(?:common_init_\w*|llama_init_from_gpt_params): (?:error: )?failed to create context/,
   },
   {
     id: 'bind',

@@ -42,7 +42,7 @@ import {
   type ShapeClassifier,
   type ShapePlan,
 } from './scan.js';
-import { barLoadsAll, barPhase, parseBar } from './tqdm.js';
+import { barPhase, parseBar } from './tqdm.js';
 import { TracebackTracker } from './traceback.js';
 
 /**
@@ -1245,9 +1245,12 @@ export class LogAnalyzer {
     if (held !== null && phase === 'loading_weights' && bar.done >= bar.total) {
       launch.loadedWhileBar = null;
       launch.mark('weights_loaded', line.no, ts, line.text, held);
-    } else if (phase === 'loading_weights' && bar.done >= bar.total && barLoadsAll(bar.desc))
-      // the loader's own bar at its total: every weight is in (tqdm.ts LOADS_ALL)
-      launch.mark('weights_loaded', line.no, ts, line.text, 'progress-bar');
+    } else if (phase === 'loading_weights' && bar.done >= bar.total) {
+      // the engine's last word on its load, its own bar at its total (EngineModule.loadedAtBarEnd)
+      const engine = launch.engine ?? this.detector.best();
+      if (engine !== null && engineModule(engine).loadedAtBarEnd?.test(bar.desc) === true)
+        launch.mark('weights_loaded', line.no, ts, line.text, 'progress-bar');
+    }
     return true;
   }
 

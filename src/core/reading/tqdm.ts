@@ -48,21 +48,3 @@ export function barPhase(desc: string): Phase | null {
   if (/DeepGEMM|JIT/i.test(desc)) return 'compile';
   return null;
 }
-
-/**
- * Bars whose end is the end of reading the weights into the model: the checkpoint iterators of vLLM and SGLang
- * (model_loader/weight_utils.py safetensors/pt/np_cache_weights_iterator, `Loading safetensors checkpoint shards`,
- * `Loading pt checkpoint shards`, `Multi-thread loading shards`, the Runai, Fastsafetensor and InstantTensor
- * loaders: each wraps the list of files, and tqdm counts a file once the loader has taken all its tensors, so
- * N/N is read only after the last one) and TensorRT-LLM's PyTorch backend (_torch/models/modeling_utils.py
- * `_load_weights_impl`: `tqdm(list(model.named_modules()), desc="Loading weights")`). Not the bars of a step
- * before them (TensorRT-LLM's `Loading safetensors weights in parallel` prefetches the files; SGLang's page-cache
- * prefetch), nor a download's.
- */
-const LOADS_ALL =
-  /(?:^|\] )(?:Loading (?:safetensors|pt|npcache|np_cache) checkpoint shards(?: \(eager\))?|Multi-thread loading (?:pt checkpoint )?shards|Loading safetensors using (?:Runai Model Streamer|Fastsafetensor loader|InstantTensor loader)|Loading weights)$/;
-
-/** Whether a weight-loading bar at its total shows the model's weights all loaded (see LOADS_ALL). */
-export function barLoadsAll(desc: string): boolean {
-  return LOADS_ALL.test(desc);
-}

@@ -347,6 +347,17 @@ describe('llama.cpp: native stacks and router lines (issue 22)', () => {
     assert.equal(l.failure?.class, 'other');
   });
 
+  it("a failed load under stacked prefixes (docker stamp, compose service, an app's stamp) was loading", () => {
+    const l = last([
+      '2026-03-01T10:00:30.700305461Z [app-server-1] 2026-03-01 10:00:30.700 [Info] (Process) 0.04.413.360 E llama_model_load_from_file_impl: failed to load model',
+      "2026-03-01T10:00:30.700371072Z [app-server-1] 2026-03-01 10:00:30.700 [Info] (Process) 0.04.413.371 E cmn  common_init_: failed to load model '/m/x.gguf'",
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.line, 1);
+  });
+
   it('the router spawning a model instance is that instance reading its arguments', () => {
     const l = last([
       '0.10.100.001 I srv          load: spawning server instance with name=some-model-Q4 on port 40001',
