@@ -62,6 +62,19 @@ const signatures: Signature[] = [
     re: /cudaMalloc failed: out of memory|failed to allocate \S+ buffer of size|unable to allocate \S+ buffer|ErrorOutOfDeviceMemory|Device memory allocation of size \d+ failed|alloc_buffer: error: failed to allocate buffer, size =|failed to allocate buffer for kv cache|failed to allocate compute buffers/,
   },
   {
+    // ggml's backend registry loading the backends it finds (ggml/src/ggml-backend-reg.cpp load_backend: `%s: loaded
+    // %s backend from %s`), through ggml_backend_load_all, which common_params_parse calls first thing: a llama.cpp
+    // process starting, one line per backend (CPU, CUDA, RPC…). Before the process got anywhere a repeat is the same
+    // start's next backend (perProcess); once the launch has ended or got past its arguments, the next start (a
+    // restart loop under compose or a supervisor prints no other header)
+    id: 'load_backend',
+    kind: 'launch',
+    phase: 'args',
+    perProcess: true,
+    lit: 'load_backend: loaded',
+    re: /^load_backend: loaded \w+ backend from /,
+  },
+  {
     id: 'system_info',
     kind: 'phase',
     phase: 'args',
@@ -69,7 +82,7 @@ const signatures: Signature[] = [
     // (before 2024-04 ggml-cuda's init printed as `ggml_init_cublas: …`; the 2026 uptime format tags lines `cmn  common_param: …`)
     // (server.cpp main sets up its HTTP server before it loads the model: `main: binding port with default address
     // family`, then `main: HTTP server is listening`)
-    re: /^(?:main: )?system info:|^system_info:|^(?:cmn +)?common_param|^load_backend: loaded|^main: HTTP server is listening|^main: binding port with |^device_info|^ggml_init_cublas: /,
+    re: /^(?:main: )?system info:|^system_info:|^(?:cmn +)?common_param|^main: HTTP server is listening|^main: binding port with |^device_info|^ggml_init_cublas: /,
   },
   {
     id: 'loading',
