@@ -169,12 +169,13 @@ export const commonSignatures: Signature[] = [
   { id: 'killed', kind: 'consequence', lit: 'Killed', re: /^(?:\S+: line \d+: +\d+ )?Killed\b/ },
   {
     // Docker Compose's own line when a service's container stops (compose v1 `app exited with code 137`, v2
-    // `app-1 exited with code 137`, printed without the service's gutter): the server process is gone. Exit code
-    // 0 is a clean stop and says nothing here; 137 is 128 + SIGKILL, which the failure classes read as killed.
+    // `app-1 exited with code 137`, printed without the service's gutter; v2 adds ` (restarting)` when the service's
+    // restart policy starts it again): the server process is gone. Exit code 0 is a clean stop and says nothing
+    // here; 137 is 128 + SIGKILL, which the failure classes read as killed.
     id: 'container_exit',
     kind: 'consequence',
     lit: 'exited with code',
-    re: /^[\w.-]+ exited with code [1-9]\d*$/,
+    re: /^[\w.-]+ exited with code [1-9]\d*(?: \(restarting\))?$/,
   },
   {
     // systemd's unit lines (src/core/service.c service_sigchld_event): `app.service: Main process exited,

@@ -62,6 +62,19 @@ const signatures: Signature[] = [
     re: /cudaMalloc failed: out of memory|failed to allocate \S+ buffer of size|unable to allocate \S+ buffer|ErrorOutOfDeviceMemory|Device memory allocation of size \d+ failed|alloc_buffer: error: failed to allocate buffer, size =|failed to allocate buffer for kv cache|failed to allocate compute buffers/,
   },
   {
+    // ggml's backend registry loading the backends it finds (ggml/src/ggml-backend-reg.cpp load_backend: `%s: loaded
+    // %s backend from %s`), through ggml_backend_load_all, which common_params_parse calls first thing: a llama.cpp
+    // process starting, one line per backend (CPU, CUDA, RPC…). Before the process got anywhere a repeat is the same
+    // start's next backend (perProcess); once the launch has ended or got past its arguments, the next start (a
+    // restart loop under compose or a supervisor prints no other header)
+    id: 'load_backend',
+    kind: 'launch',
+    phase: 'args',
+    perProcess: true,
+    lit: 'load_backend: loaded',
+    re: /^load_backend: loaded \w+ backend from /,
+  },
+  {
     id: 'system_info',
     kind: 'phase',
     phase: 'args',
@@ -69,7 +82,7 @@ const signatures: Signature[] = [
     // (before 2024-04 ggml-cuda's init printed as `ggml_init_cublas: …`; the 2026 uptime format tags lines `cmn  common_param: …`)
     // (server.cpp main sets up its HTTP server before it loads the model: `main: binding port with default address
     // family`, then `main: HTTP server is listening`)
-    re: /^(?:main: )?system info:|^system_info:|^(?:cmn +)?common_param|^load_backend: loaded|^main: HTTP server is listening|^main: binding port with |^device_info|^ggml_init_cublas: /,
+    re: /^(?:main: )?system info:|^system_info:|^(?:cmn +)?common_param|^main: HTTP server is listening|^main: binding port with |^device_info|^ggml_init_cublas: /,
   },
   {
     id: 'loading',
@@ -274,12 +287,25 @@ const signatures: Signature[] = [
     // common_init_from_params, server load_model; before 2024-10 `llama_init_from_gpt_params: error: …` and
     // `LOG_ERROR("unable to load model", …)`): the cause is the line above, so these only confirm the crash. Alone
     // they name no cause (`failed to load model` is printed for any: a missing file, a bad GGUF, an allocation):
-    // class `other`, not a missing model.
+    // class `other`, not a missing model. Each says where the launch was: the model's load (llama_model_load
+    // returned its error to llama_model_load_from_file_impl, which common_init_from_params and the server relay)
+    // is loading the weights; a context that could not be made (common_init_from_params after
+    // llama_init_from_model, llama_new_context_with_model before) is sizing the KV cache, as its lines are.
+    // (common's own macro since 2026 prefixes them `cmn  %12.*s: `, the function cut to 12: `cmn  common_init_: `)
     id: 'load_failed_after',
     kind: 'consequence',
     failure: 'other',
+    phase: 'loading_weights',
     lit: 'model',
-    re: /failed to load model, '|^llama_(?:model_)?load_(?:model_)?from_file(?:_impl)?: failed to load model|^(?:common_init_from_params|llama_init_from_gpt_params): (?:error: )?failed to (?:load model|create context)|\] unable to load model(?: \||$)|"msg":"unable to load model"/,
+    re: /failed to load model, '|^llama_(?:model_)?load_(?:model_)?from_file(?:_impl)?: failed to load model|^(?:cmn +)?(?:common_init_\w*|llama_init_from_gpt_params): (?:error: )?failed to load model|\] unable to load model(?: \||$)|"msg":"unable to load model"/,
+  },
+  {
+    id: 'context_failed_after',
+    kind: 'consequence',
+    failure: 'other',
+    phase: 'kv_cache',
+    lit: 'failed to create context',
+    re: /^(?:cmn +)?(?:common_init_\w*|llama_init_from_gpt_params): (?:error: )?failed to create context/,
   },
   {
     id: 'bind',

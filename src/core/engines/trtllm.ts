@@ -733,6 +733,11 @@ export const trtllm: EngineModule = {
     // worker returned error") from ready_signal` only points at it
     { type: /^RuntimeError$/, message: /^Executor worker returned error/, failure: 'other' },
   ],
+  // The PyTorch backend's module loop (_torch/models/modeling_utils.py _load_weights_impl: `for name, module in
+  // tqdm(list(model.named_modules()), desc="Loading weights")`, after the files were prefetched under `Loading
+  // safetensors weights in parallel`): at its total every module holds its weights, and ModelLoader.load logs
+  // nothing after it (`Use %.2f GB for model weights.` comes before); the next lines are the KV cache's
+  loadedAtBarEnd: /^Loading weights$/,
   hints: {
     oom: 'lower kv_cache_config.free_gpu_memory_fraction or max_batch_size/max_num_tokens, or use more GPUs',
     cuda_error: 'check the engine was built for this GPU architecture and TensorRT-LLM version',

@@ -161,6 +161,13 @@ export interface EngineModule {
    * (a consequence: it never outranks that failure).
    */
   raises?: readonly RaiseRule[];
+  /**
+   * A weight-loading bar (its description) whose reaching its total is the last the engine shows of the load:
+   * where the engine prints no line of its own once its weights are in, that bar at its total is the launch's
+   * weights loaded. (vLLM's and SGLang's shard bars are not: `Loading weights took`, `Load weight end.` follow
+   * the post-processing that comes after them.)
+   */
+  loadedAtBarEnd?: RegExp;
   /** Seconds a phase may stay silent before a live watcher calls it stalled (research/, §4.1 and §5.3). */
   silentBudget: Partial<Record<Phase, number>>;
 }

@@ -430,10 +430,11 @@ const signatures: Signature[] = [
     id: 'stats',
     kind: 'serving',
     phase: 'serving',
-    lit: 'Avg prompt throughput',
+    lit: 'prompt throughput: ',
     // V0 engine/metrics.py LoggingStatLogger.log, V1 v1/metrics/loggers.py: the request counts and cache usage
-    // are optional here, since a terminal of ~130 columns hard-wraps the line inside them (`Running: 32 r` / `eqs,`)
-    re: /Avg prompt throughput: ([\d.]+) tokens\/s, Avg generation throughput: ([\d.]+) tokens\/s(?:, Running: (\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): (\d+) reqs(?:.*?GPU KV cache usage: ([\d.]+)%)?)?/,
+    // are optional here, since a terminal of ~130 columns hard-wraps the line inside them (`Running: 32 r` / `eqs,`).
+    // Any run of spaces between the words: a log console that pads them (`Avg   prompt throughput`) keeps the line
+    re: /Avg +prompt +throughput: +([\d.]+) +tokens\/s, +Avg +generation +throughput: +([\d.]+) +tokens\/s(?:, +Running: +(\d+) +reqs,(?: +Swapped: +\d+ +reqs,)? +(?:Waiting|Pending): +(\d+) +reqs(?:.*?GPU +KV +cache +usage: +([\d.]+)%)?)?/,
   },
   {
     id: 'access',

@@ -1245,6 +1245,11 @@ export class LogAnalyzer {
     if (held !== null && phase === 'loading_weights' && bar.done >= bar.total) {
       launch.loadedWhileBar = null;
       launch.mark('weights_loaded', line.no, ts, line.text, held);
+    } else if (phase === 'loading_weights' && bar.done >= bar.total) {
+      // the engine's last word on its load, its own bar at its total (EngineModule.loadedAtBarEnd)
+      const engine = launch.engine ?? this.detector.best();
+      if (engine !== null && engineModule(engine).loadedAtBarEnd?.test(bar.desc) === true)
+        launch.mark('weights_loaded', line.no, ts, line.text, 'progress-bar');
     }
     return true;
   }

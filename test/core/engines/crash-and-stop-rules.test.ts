@@ -373,6 +373,32 @@ describe('stops', () => {
 });
 
 describe('phase order', () => {
+  it("TensorRT-LLM's module bar at its total is the weights loaded; vLLM's shard bar is not (its own line follows)", () => {
+    const vllm = (msg: string) => `(EngineCore_DP0 pid=51) ${msg}`;
+    const start = vllm(
+      "INFO 07-30 11:02:30 [core.py:102] Initializing a V1 LLM engine (v0.21.1) with config: model='m/x'",
+    );
+    const shards = (n: number) =>
+      vllm(
+        `Loading safetensors checkpoint shards: ${n * 25}% Completed | ${n}/4 [00:${10 + n}<00:30,  7.50s/it]`,
+      );
+    // vLLM: default_loader.py logs `Loading weights took` after process_weights_after_loading: until then, loading
+    assert.equal(last([start, shards(1), shards(4)].join('\n')).phase, 'loading_weights');
+    // TensorRT-LLM's PyTorch backend: the files prefetched in parallel, then the modules loaded
+    const trt = [
+      '[06/17/2026-16:35:04] [TRT-LLM] [RANK 0] [I] Finished prefetching /m/model.safetensors.',
+      'Loading safetensors weights in parallel: 100%|██████████| 1/1 [00:00<00:00, 205.99it/s]',
+    ];
+    assert.equal(last(trt.join('\n')).phase, 'loading_weights');
+    assert.equal(
+      last([...trt, 'Loading weights: 100%|██████████| 1190/1190 [01:01<00:00, 19.26it/s]'].join('\n')).phase,
+      'weights_loaded',
+    );
+    assert.equal(
+      last([...trt, 'Loading weights:  50%|█████     | 595/1190 [00:31<00:31, 19.26it/s]'].join('\n')).phase,
+      'loading_weights',
+    );
+  });
   it("TensorRT-LLM's autotuner: its [Autotuner] tag taken for a module tag still leaves the line read", () => {
     const l = last(
       [

@@ -347,6 +347,38 @@ describe('llama.cpp: native stacks and router lines (issue 22)', () => {
     assert.equal(l.failure?.class, 'other');
   });
 
+  it("a failed load under stacked prefixes (docker stamp, compose service, an app's stamp) was loading", () => {
+    const l = last([
+      '2026-03-01T10:00:30.700305461Z [app-server-1] 2026-03-01 10:00:30.700 [Info] (Process) 0.04.413.360 E llama_model_load_from_file_impl: failed to load model',
+      "2026-03-01T10:00:30.700371072Z [app-server-1] 2026-03-01 10:00:30.700 [Info] (Process) 0.04.413.371 E cmn  common_init_: failed to load model '/m/x.gguf'",
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+    assert.equal(l.failure?.line, 1);
+  });
+
+  it("each start's backend lines (ggml-backend-reg.cpp load_backend) open a launch once the last one ended", () => {
+    const start = [
+      'srv-1  | load_backend: loaded RPC backend from /app/libggml-rpc.so',
+      'srv-1  | load_backend: loaded CUDA backend from /app/libggml-cuda.so',
+      'srv-1  | load_backend: loaded CPU backend from /app/libggml-cpu-haswell.so',
+    ];
+    // one start loads several backends: one launch
+    const one = analyzeText(
+      [...start, 'srv-1  | build: 5500 (abcdef12) with cc (GCC) 13.2.0 for x86_64-linux-gnu'].join('\n'),
+    );
+    assert.equal(one.launches.length, 1);
+    // a restart loop under compose: each start dies on its arguments, compose restarts it
+    const crash = ['srv-1  | error: invalid argument: 0.0.0.0', 'srv-1 exited with code 1 (restarting)'];
+    const loop = analyzeText([...start, ...crash, ...start, ...crash, ...start, crash[0]].join('\n'));
+    assert.equal(loop.launches.length, 3);
+    for (const l of loop.launches) {
+      assert.equal(l.outcome, 'crashed');
+      assert.equal(l.failure?.class, 'config_error');
+    }
+  });
+
   it('the router spawning a model instance is that instance reading its arguments', () => {
     const l = last([
       '0.10.100.001 I srv          load: spawning server instance with name=some-model-Q4 on port 40001',

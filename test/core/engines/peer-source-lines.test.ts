@@ -167,6 +167,27 @@ const ROWS: Record<string, Row[]> = {
       cls: 'cuda_error',
     },
     {
+      src: 'src/llama.cpp llama_model_load_from_file_impl (the model load failed: it was loading)',
+      line: 'llama_model_load_from_file_impl: failed to load model',
+      outcome: 'crashed',
+      cls: 'other',
+      phase: 'loading_weights',
+    },
+    {
+      src: "common/common.cpp common_init_from_params (2026: common's `cmn  %12.*s: ` macro)",
+      line: "cmn  common_init_: failed to load model '/m/x.gguf'",
+      outcome: 'crashed',
+      cls: 'other',
+      phase: 'loading_weights',
+    },
+    {
+      src: 'common/common.cpp common_init_from_params (the context could not be made)',
+      line: "common_init_from_params: failed to create context with model '/m/x.gguf'",
+      outcome: 'crashed',
+      cls: 'other',
+      phase: 'kv_cache',
+    },
+    {
       src: 'src/llama.cpp llama_kv_cache_init',
       line: 'llama_kv_cache_init: failed to allocate buffer for kv cache',
       outcome: 'crashed',

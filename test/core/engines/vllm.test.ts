@@ -348,3 +348,18 @@ describe("vLLM: the chat template's content format line", () => {
     assert.equal(warmup.outcome, 'in_progress');
   });
 });
+
+describe('vLLM: the stats line as a log console pads it', () => {
+  // v1/metrics/loggers.py LoggingStatLogger.log: one space between words; a console's wrapping pads some to runs
+  it('is still a batch line: serving, with its throughput', () => {
+    const l = last(
+      [
+        'INFO 04-06 16:10:52 [loggers.py:80] Avg   prompt throughput: 0.0 tokens/s, Avg generation throughput: 167.9 tokens/s,   Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 19.9%, Prefix cache hit   rate: 21.7%',
+        'INFO:       10.0.0.2:52794 - "GET /health HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.throughput?.last, 167.9);
+  });
+});
