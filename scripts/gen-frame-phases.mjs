@@ -122,6 +122,12 @@ const OVERRIDES = {
   ],
   vllm: [
     [
+      'multiproc_executor.py',
+      'worker_busy_loop',
+      null,
+      'V1 WorkerProc.worker_busy_loop runs each RPC the engine core sends its workers: determine_available_memory, initialize_from_config and compile_or_warm_up_model (KV cache sizing, compile, graph capture) at start-up as well as execute_model while serving: the frame under it names the step, its own frame (a traceback cut right under it) none',
+    ],
+    [
       'kernel_warmup.py',
       'kernel_warmup',
       'warmup',

@@ -226,6 +226,21 @@ const signatures: Signature[] = [
     re: /^srv +(?:params_from_|send_error): /,
   },
   {
+    // The prompt cache at work on a task (tools/server, 2025-10 on): server-context.cpp get_available_slot picks a
+    // slot for a completion task and updates the cache (`srv  get_availabl: updating prompt cache`, `… prompt cache
+    // update took %.2f ms`), saving the slot's prompt (server_slot::prompt_save `srv   prompt_save:  - saving prompt
+    // with length %d, …`) and looking for a better one (server-task.cpp server_prompt_cache::load `srv          load:
+    // - looking for better prompt, …`), then server_prompt_cache::update (`srv        update:  - cache state: %zu
+    // prompts, …`); server_slot::prompt_clear (`slot prompt_clear: id  0 | task -1 | clearing prompt with %zu
+    // tokens`) is called on a task's slot, a slot erased through the API or purged to make room. All while tasks
+    // are taken in: an excerpt of them is a server serving.
+    id: 'prompt_cache',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'prompt',
+    re: /^(?:srv +get_availabl: (?:updating prompt cache|prompt cache update took)|srv +prompt_save: +- saving prompt with length \d+|srv +load: +- looking for better prompt|srv +update: +- cache state: \d+ prompts|slot +prompt_clear: .*\bclearing prompt with \d+ tokens)/,
+  },
+  {
     // server.cpp log_server_request: `request: GET /health 127.0.0.1 503`. The server listens before the model
     // is loaded and answers 503 meanwhile (health checks poll it), so only a 2xx answer is a request served:
     // an access line, whose status the analyzer reads from the `status` group.

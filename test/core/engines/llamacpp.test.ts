@@ -529,3 +529,15 @@ describe('llama.cpp: a load that fails part-way through its progress dots (issue
     assert.equal(l.failure?.line, 2);
   });
 });
+
+describe('llama-server: an excerpt of its prompt cache at work (issue 22)', () => {
+  it('is a server serving (server-context.cpp get_available_slot, server-task.cpp server_prompt_cache)', () => {
+    const l = last([
+      '0.12.345.678 I srv  get_availabl: updating prompt cache',
+      '0.12.345.690 W srv   prompt_save:  - saving prompt with length 120, total state size = 30.000 MiB (draft: 0.000 MiB)',
+      '0.12.345.700 I srv          load:  - looking for better prompt, base f_keep = 0.010, sim = 0.050',
+    ]);
+    assert.equal(l.outcome, 'serving');
+    assert.equal(l.engine, 'llamacpp');
+  });
+});

@@ -132,6 +132,31 @@ const ROWS: Record<string, Row[]> = {
   llamacpp: [
     { src: 'server.cpp main', line: 'main: loading model', phase: 'loading_weights' },
     {
+      src: 'server-context.cpp get_available_slot (2025-10+)',
+      line: 'srv  get_availabl: updating prompt cache',
+      phase: 'serving',
+    },
+    {
+      src: 'server-context.cpp server_slot::prompt_save',
+      line: 'srv   prompt_save:  - saving prompt with length 512, total state size = 12.500 MiB (draft: 0.000 MiB)',
+      phase: 'serving',
+    },
+    {
+      src: 'server-task.cpp server_prompt_cache::load',
+      line: 'srv          load:  - looking for better prompt, base f_keep = 0.100, sim = 0.200',
+      phase: 'serving',
+    },
+    {
+      src: 'server-task.cpp server_prompt_cache::update',
+      line: 'srv        update:  - cache state: 2 prompts, 100.000 MiB (limits: 8192.000 MiB, 32768 tokens, 32768 est)',
+      phase: 'serving',
+    },
+    {
+      src: 'server-context.cpp server_slot::prompt_clear',
+      line: 'slot prompt_clear: id  1 | task -1 | clearing prompt with 300 tokens',
+      phase: 'serving',
+    },
+    {
       src: 'server.cpp load_model (2025)',
       line: 'srv    load_model: initializing slots, n_slots = 4',
       phase: 'kv_cache',

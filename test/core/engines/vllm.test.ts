@@ -363,3 +363,41 @@ describe('vLLM: the stats line as a log console pads it', () => {
     assert.equal(l.throughput?.last, 167.9);
   });
 });
+
+describe('vLLM V1: a worker traceback cut right under its RPC loop (issue 22)', () => {
+  const w = (msg: string) => `(Worker_TP1 pid=77) ERROR 05-02 09:10:00 [multiproc_executor.py:900] ${msg}`;
+  const head = [
+    w('WorkerProc hit an exception.'),
+    w('Traceback (most recent call last):'),
+    w(
+      '  File "/venv/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py", line 890, in worker_busy_loop',
+    ),
+    w('    output = func(*args, **kwargs)'),
+  ];
+  // v1/executor/multiproc_executor.py WorkerProc.worker_busy_loop runs every RPC of the engine core: the KV cache
+  // sizing, compile_or_warm_up_model (graph capture) at start-up as well as execute_model while serving
+  it('claims no serving phase from the loop alone', () => {
+    const l = last(head.join('\n'));
+    assert.equal(l.outcome, 'crashed');
+    assert.notEqual(l.phase, 'serving');
+  });
+
+  it('the step under it decides', () => {
+    const l = last(
+      [
+        ...head,
+        w(
+          '  File "/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_worker.py", line 500, in compile_or_warm_up_model',
+        ),
+        w('    self.model_runner.capture_model()'),
+        w(
+          '  File "/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_model_runner.py", line 3000, in capture_model',
+        ),
+        w('    self._capture_cudagraphs(x)'),
+        w('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.'),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'cuda_graph');
+    assert.equal(l.failure?.class, 'oom');
+  });
+});

@@ -229,8 +229,8 @@ export const VLLM_FRAMES: readonly FrameRule[] = [
   ['core.py', '_process_input_queue', 'serving'],
   // EngineCore.execute_model_with_error_logging: forward with error dump
   ['core.py', 'execute_model_with_error_logging', 'serving'],
-  // WorkerProc.worker_busy_loop: worker RPC loop
-  ['multiproc_executor.py', 'worker_busy_loop', 'serving'],
+  // override: V1 WorkerProc.worker_busy_loop runs each RPC the engine core sends its workers: determine_
+  ['multiproc_executor.py', 'worker_busy_loop', null],
   // MultiprocExecutor.execute_model: forward RPC
   ['multiproc_executor.py', 'execute_model', 'serving'],
   // Worker.execute_model: forward on the worker; callers: V2 runner: Worker.compile_or_warm_up_model pas
