@@ -20,7 +20,7 @@ const folders = fs
   .sort();
 
 /** Cases fully right, at least: the last measured figures (raise them as the reading improves; issue 22). */
-const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.9, unseen3b: 0.8 };
+const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.9, unseen3b: 0.8, unseen3c: 0.7 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
   let cases = 0;
@@ -113,5 +113,17 @@ describe('wild corpus of real pastes', () => {
     const r = score(sets);
     assert.ok(r.cases >= 63, `${r.cases} cases`);
     assert.ok(r.right / r.cases >= FLOOR.unseen3b, `${r.right}/${r.cases}\n${r.misses.join('\n')}`);
+  });
+
+  // The third unseen set of 2026-12-03 (its README): 29/65 at its first read (blind); development data since.
+  it(`the third unseen set of 2026-12-03: at least ${FLOOR.unseen3c * 100} % of cases fully right`, () => {
+    const dir = path.join(SHARED, 'unseen-2026-12-03c');
+    const sets = fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => path.join(dir, d.name));
+    const r = score(sets);
+    assert.ok(r.cases >= 65, `${r.cases} cases`);
+    assert.ok(r.right / r.cases >= FLOOR.unseen3c, `${r.right}/${r.cases}\n${r.misses.join('\n')}`);
   });
 });
