@@ -79,8 +79,16 @@ const GLUED = /((?:it\/s|s\/it|\?it\/s)\])(?=\S)/g;
  */
 const GLUED_DOTS = /^(\.{3,})(?=[A-Za-z])/;
 
+/**
+ * KoboldCpp's progress while it runs a request (gpttype_adapter.cpp gpttype_generate: `\rProcessing Prompt [BLAS]
+ * (%d / %d tokens)`, `\rGenerating (%d / %d tokens)`), redrawn in place with no newline: a failure's line written
+ * next (ggml-cuda's `CUDA error: out of memory`) lands right after its closing `tokens)`.
+ */
+const GLUED_KCPP = /((?:Processing Prompt(?: \[\w+\])?|Generating) \(\d+ \/ \d+ tokens\))(?=\S)/;
+
 export function logicalSegments(text: string): string[] {
   if (text.charCodeAt(0) === 46 && GLUED_DOTS.test(text)) text = text.replace(GLUED_DOTS, '$1\r');
+  if (text.includes(' tokens)') && GLUED_KCPP.test(text)) text = text.replace(GLUED_KCPP, '$1\r');
   if (GLUED.test(text)) {
     GLUED.lastIndex = 0;
     text = text.replace(GLUED, '$1\r');

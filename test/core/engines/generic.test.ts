@@ -614,3 +614,17 @@ describe('generic reader: llama.cpp inside LangChain (issue 22)', () => {
     assert.equal(r.program, 'llama-cpp-python');
   });
 });
+
+describe('generic reader: a failure glued to KoboldCpp’s progress (issue 22)', () => {
+  it('synthetic: `CUDA error: out of memory` right after `Processing Prompt … tokens)` is the crash, oom', () => {
+    const { l } = read([
+      'Welcome to KoboldCpp - Version 1.80',
+      'Processing Prompt [BLAS] (512 / 9000 tokens)CUDA error: out of memory',
+      '  current device: 0, in function alloc at ggml/src/ggml-cuda/ggml-cuda.cu:457',
+      'ggml/src/ggml-cuda/ggml-cuda.cu:88: CUDA error',
+    ]);
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.class, 'oom');
+    assert.equal(l?.phase, 'serving');
+  });
+});

@@ -53,6 +53,14 @@ describe('line splitting and cleaning', () => {
     assert.deepEqual(logicalSegments('... (truncated)'), ['... (truncated)']);
   });
 
+  it("splits KoboldCpp's request progress from the failure line written right after it", () => {
+    assert.deepEqual(
+      logicalSegments('Processing Prompt [BLAS] (512 / 9000 tokens)CUDA error: out of memory'),
+      ['Processing Prompt [BLAS] (512 / 9000 tokens)', 'CUDA error: out of memory'],
+    );
+    assert.deepEqual(logicalSegments('Generating (12 / 512 tokens)'), ['Generating (12 / 512 tokens)']);
+  });
+
   it("keeps a vLLM process prefix printed before the bar's \\r", () => {
     assert.deepEqual(
       logicalSegments(
