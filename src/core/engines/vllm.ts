@@ -458,7 +458,17 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     lit: 'request',
-    re: /^(?:Added request|Finished request|Aborted request)|^Detected the chat template content format/,
+    re: /^(?:Added request|Finished request|Aborted request)/,
+  },
+  {
+    // entrypoints/chat_utils.py resolve_chat_template_content_format: `Detected the chat template content format
+    // to be '%s'. …`, logged (once, lru_cache) as the first chat request is rendered. Its own rule: the words hold no
+    // `request`, the literal the rule above is looked up by.
+    id: 'chat_template_format',
+    kind: 'serving',
+    phase: 'serving',
+    lit: 'Detected the chat template content format',
+    re: /^Detected the chat template content format/,
   },
   {
     // entrypoints/logger.py RequestLogger.log_inputs `Received request %s: prompt: …`: the API server took a
