@@ -454,21 +454,14 @@ const signatures: Signature[] = [
     re: /^Error in preprocessing prompt inputs$/,
   },
   {
+    // (not `Detected the chat template content format to be …`: since 2025 the renderer, hf.py, logs it during the
+    // API server's chat-template warmup before it listens; before, entrypoints/chat_utils.py logged it as the first
+    // chat request was rendered, not answered. Neither is a request served.)
     id: 'requests',
     kind: 'serving',
     phase: 'serving',
     lit: 'request',
     re: /^(?:Added request|Finished request|Aborted request)/,
-  },
-  {
-    // entrypoints/chat_utils.py resolve_chat_template_content_format: `Detected the chat template content format
-    // to be '%s'. …`, logged (once, lru_cache) as the first chat request is rendered. Its own rule: the words hold no
-    // `request`, the literal the rule above is looked up by.
-    id: 'chat_template_format',
-    kind: 'serving',
-    phase: 'serving',
-    lit: 'Detected the chat template content format',
-    re: /^Detected the chat template content format/,
   },
   {
     // entrypoints/logger.py RequestLogger.log_inputs `Received request %s: prompt: …`: the API server took a
