@@ -434,10 +434,11 @@ const signatures: Signature[] = [
 export const llamacpp: EngineModule = {
   id: 'llamacpp',
   detect(line: LogLine): number {
-    // (the loader's and the context's own lines: src/llama.cpp llama_new_context_with_model, src/llama-context.cpp
-    // llama_init_from_model since its 2025 rename, common/common.cpp common_init_from_params)
+    // (common/common.cpp common_init_from_params: the common library of llama.cpp's own tools, which libllama's
+    // bindings such as llama-cpp-python do not use; libllama's context lines, `llama_new_context_with_model:`, are
+    // printed by every program that embeds it, and vote nothing)
     if (
-      /llama_server:|llama_model_loader:|^llm_load_|llama_context:|llama_kv_cache|load_tensors:|print_info: |gguf_init_from_file|ggml_cuda_init|main: server is listening|^llama_model_load(?:_from_file_impl)?: |^init_tokenizer: initializing tokenizer|^llama_model_load_internal: |^llama_new_context_with_model: |^llama_init_from_model: |^common_init_from_params: /.test(
+      /llama_server:|llama_model_loader:|^llm_load_|llama_context:|llama_kv_cache|load_tensors:|print_info: |gguf_init_from_file|ggml_cuda_init|main: server is listening|^llama_model_load(?:_from_file_impl)?: |^init_tokenizer: initializing tokenizer|^llama_model_load_internal: |^(?:cmn +)?common_init_from_params: /.test(
         line.msg,
       )
     )
