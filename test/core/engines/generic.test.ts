@@ -225,6 +225,15 @@ describe('generic reader: Ollama runner loads (issue 22)', () => {
     assert.notEqual(own.r.program, 'ollama');
   });
 
+  it("ggml's CUDA check under Ollama's own ggml tree (ml/backend/ggml, 2025) is Ollama's", () => {
+    const { r, engine } = read([
+      'CUDA error: an illegal memory access was encountered',
+      '  current device: 0, in function ggml_cuda_op_mul_mat at C:\\a\\ollama\\ollama\\ml\\backend\\ggml\\ggml\\src\\ggml-cuda\\ggml-cuda.cu:1600',
+    ]);
+    assert.equal(r.program, 'ollama');
+    assert.equal(engine, 'other');
+  });
+
   it("a runner's goroutine dump through its model load, then the scheduler's OOM, crashed loading", () => {
     const { l } = read([
       'github.com/ollama/ollama/runner/ollamarunner.(*Server).reserveWorstCaseGraph(0xc000100000)',
