@@ -5,7 +5,7 @@
  * logs, not an accuracy figure: each window is a real excerpt, but which windows a user would paste is not known,
  * and the expectations below are what the window itself can show.
  *
- *   npm run build && node scripts/excerpt-check.mjs [--show KIND] [--case ID] [--json FILE] [DIR...]
+ *   npm run build && node scripts/excerpt-check.mjs [--tight] [--show KIND] [--case ID] [--json FILE] [DIR...]
  *
  * Cases: every labels.jsonl under ../shared/corpus and test/fixtures/{wild,unseen-2026-12-02,unseen-2026-12-03,
  * unseen-2026-12-03b} (or the DIRs given). Each window is read in-process (dist/, year 2026) and its last launch
@@ -15,7 +15,9 @@
  *  - crashed, e and no class: the same windows, outcome crashed or in_progress, engine;
  *  - ready, e: 3, 8 and 15 lines ending at e and at the file's end: outcome ready or serving, engine;
  *  - every case: the last 5, 12 and 25 lines: engine right or null (wrong is the worst);
- *  - a crash window may not report a phase later than the label's last_phase (a confident wrong phase).
+ *  - a crash window may not report a phase later than the label's last_phase (a confident wrong phase);
+ *  - `--tight` adds crash windows of 2-4 lines: [e-1, e+1], [e, e+1], [e-3, e] (the shortest pastes).
+ * `--json FILE` writes every miss (kind, case, window, field, reading) to compare two builds' runs.
  * Identical windows of one case are read once. A miss whose full-file reading misses the same field is counted
  * apart (`full-file miss too`): it is not what excerpting did. Misses are grouped by KIND, a guess from what the
  * window holds (an engine frame path, the engine's name, the full reading's failure line, a traceback header);
@@ -26,6 +28,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+if (!fs.existsSync(path.join(ROOT, 'dist/src/core/reading/analyzer.js'))) {
+  console.error('excerpt-check: dist/ is not built here: run `npm run build` first');
+  process.exit(2);
+}
 const { LogAnalyzer } = await import(path.join(ROOT, 'dist/src/core/reading/analyzer.js'));
 const { reportedEngine } = await import(path.join(ROOT, 'dist/src/core/reading/report.js'));
 const { phaseRankIn } = await import(path.join(ROOT, 'dist/src/core/base/types.js'));
@@ -41,6 +47,8 @@ const opt = (name) => {
 const SHOW = opt('--show');
 const ONLY = opt('--case');
 const JSON_OUT = opt('--json');
+const TIGHT = args.includes('--tight');
+if (TIGHT) args.splice(args.indexOf('--tight'), 1);
 
 function labelDirs(roots) {
   const out = [];
@@ -170,6 +178,12 @@ for (const dir of labelDirs(roots)) {
     };
     if (label.outcome === 'crashed' && e && e <= n)
       for (const k of [2, 5, 10, 20]) add(e - k, e + 2, 'crash');
+    // the shortest pastes (2-4 lines): the failure line and one after it, one on each side, three before it
+    if (TIGHT && label.outcome === 'crashed' && e && e <= n) {
+      add(e - 1, e + 1, 'crash');
+      add(e, e + 1, 'crash');
+      add(e - 3, e, 'crash');
+    }
     if (label.outcome === 'ready' && e && e <= n) for (const L of [3, 8, 15]) add(e - L + 1, e, 'ready');
     if (label.outcome === 'ready') for (const L of [3, 8, 15]) add(n - L + 1, n, 'ready');
     for (const L of [5, 12, 25]) add(n - L + 1, n, 'tail');

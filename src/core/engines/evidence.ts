@@ -65,9 +65,11 @@ const VL_CONFIG =
 const VL_MILESTONE =
   /^Capturing CUDA graphs \(|^Starting vLLM API server|^Model loading took [\d.]+ GiB|^Available KV cache memory: |^Graph capturing finished in \d|Free memory on device (?:\S+ )?\([\d.]+\/[\d.]+ GiB\) on startup is less than/;
 // vLLM's worker process names (v1/executor/multiproc_executor.py, v1/engine/core.py, Ray workers: 0.2–0.3's
-// engine/ray_utils.py RayWorkerVllm, later RayWorkerWrapper, vllm-ascend's NPURayWorkerWrapper).
+// engine/ray_utils.py RayWorkerVllm, later RayWorkerWrapper, vllm-ascend's NPURayWorkerWrapper); the engine core
+// process was `EngineCore_{index}` (v1/engine/core_client.py BackgroundProcHandle's process_name, 2025) before
+// `EngineCore_DP{index}`.
 const VL_TAGS =
-  /^(?:APIServer|ApiServer_\d+|EngineCore(?:_DP\d+)?|Worker(?:_[A-Z]+\d+)*|VllmWorker(?:Process)?|(?:NPU)?RayWorkerWrapper|RayWorkerVllm)$|^VllmWorker /;
+  /^(?:APIServer|ApiServer_\d+|EngineCore(?:_DP\d+|_\d+)?|Worker(?:_[A-Z]+\d+)*|VllmWorker(?:Process)?|(?:NPU)?RayWorkerWrapper|RayWorkerVllm)$|^VllmWorker /;
 // The package in a path or module name, vLLM's own logger file names, and cut paths of the v1 package; the
 // `vllm` command's own frame, the outermost of a traceback it prints (setup.py's console script `vllm`, at
 // vllm/scripts.py main, later vllm/entrypoints/cli/main.py main: `File "…/bin/vllm", line 8, in <module>`, and
@@ -87,8 +89,11 @@ export function vllmEvidence(line: LogLine): number {
 
 // TGI's crate and module names (launcher, router, the python shard server).
 // (`text_generation_client` is the router's gRPC client crate before 3.x; `text-generation-server` is the shard's command and its socket path: `/tmp/text-generation-server-0`)
+// Its image, `ghcr.io/huggingface/text-generation-inference`: in a `docker run` command and in the shard's own
+// errors (server/text_generation_server/models/__init__.py FLASH_ATT_ERROR_MESSAGE: `Use the official Docker image
+// (ghcr.io/huggingface/text-generation-inference:latest) or install flash attention with …`).
 const TGI_NAME =
-  /text_generation_launcher|text_generation_router|text_generation_client|text-generation-launcher|text_generation_server|text-generation-server\b/;
+  /ghcr\.io\/huggingface\/text-generation-inference\b|text_generation_launcher|text_generation_router|text_generation_client|text-generation-launcher|text_generation_server|text-generation-server\b/;
 // TGI's compact tracing frame carries span names and a target before the message (research/vllm-and-peers.md):
 // an ISO stamp and a level alone do not make a TGI line (container runtimes print the stamp).
 const TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*\w+(?:::\w+)*: /;

@@ -896,10 +896,15 @@ export const PROGRAMS: readonly ProgramRule[] = [
     // Go's log/slog text handler with a source file (Ollama is the Go server among these): `level=INFO source=routes.go:N msg=`
     // (and a Go stack through its own packages: `github.com/ollama/ollama/llama/runner.(*Server).loadModel`)
     // (its copy of llama.cpp in its own tree: the `llm/llama.cpp` submodule to 2024-10, vendored as `llama/llama.cpp`
-    // since, so ggml's file paths in a source build's messages name it; its runner's `panic(err)` on
+    // since, and ggml on its own under `ml/backend/ggml/ggml/` from 2025, so ggml's file paths in a source build's
+    // messages name it: `C:\a\ollama\ollama\ml\backend\ggml\ggml\src\ggml-cuda\ggml-cuda.cu:73: CUDA error`; its runner's `panic(err)` on
     // llama/llama.go LoadModelFromFile's `unable to load model: %s` (runner/llamarunner/runner.go loadModel): llama.cpp
-    // is C++, a Go panic is its host's; `docker compose logs`' gutter for the service its docs/docker.md names `ollama`)
-    re: /level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=|github\.com\/ollama\/ollama\/|ollama\[\d+\]|[/\\]ollama[/\\](?:llm|llama)[/\\]llama\.cpp[/\\]|^panic: unable to load model: |^ollama(?:[-_]\d+)? +\| |\bollama (?:serve|run|runner)\b|Ollama Service|OLLAMA_[A-Z_]+[:=]|llama runner |\/api\/(?:generate|chat|tags|show)"|status="llm server|ollama_llama_server|\/ollama\/server\./,
+    // is C++, a Go panic is its host's; `docker compose logs`' gutter for the service its docs/docker.md names `ollama`;
+    // its own library folder, `lib/ollama/` under the install prefix (its Linux tarball holds bin/ollama and
+    // lib/ollama/, which scripts/install.sh unpacks into /usr or /usr/local; `…\Programs\Ollama\lib\ollama\` on
+    // Windows), from which ggml's backend loader reads its GPU backends: `load_backend: loaded CUDA backend from
+    // /usr/lib/ollama/cuda_v12/libggml-cuda.so`)
+    re: /level=[A-Z]+ source=[\w./-]+\.go:\d+ msg=|[/\\]lib[/\\]ollama[/\\]|github\.com\/ollama\/ollama\/|ollama\[\d+\]|[/\\]ollama[/\\](?:llm|llama)[/\\]llama\.cpp[/\\]|[/\\]ollama[/\\]ml[/\\]backend[/\\]ggml[/\\]|^panic: unable to load model: |^ollama(?:[-_]\d+)? +\| |\bollama (?:serve|run|runner)\b|Ollama Service|OLLAMA_[A-Z_]+[:=]|llama runner |\/api\/(?:generate|chat|tags|show)"|status="llm server|ollama_llama_server|\/ollama\/server\./,
     wraps: true,
   },
   {

@@ -457,8 +457,11 @@ export const llamacpp: EngineModule = {
       return 8;
     // common/arg.cpp's argument errors and usage (`error while handling argument`, `(env: LLAMA_ARG_…)`, `to show
     // complete usage, run with -h`); a native backtrace through the server's own functions (gdb, ggml_print_backtrace)
+    // or its own binary (glibc's backtrace_symbols, ggml_print_backtrace's fallback: `/app/llama-server(+0xfb930)
+    // [0x…]`); ggml-cuda.cu ggml_cuda_error's line under `CUDA error: …` (`  current device: %d, in function %s at
+    // %s:%d`, the failing call's site in ggml's sources)
     if (
-      /^error while handling argument|\(env: LLAMA_ARG_|^to show complete usage, run with -h|server_context(?:_impl)?::|server_queue::start_loop|llama_sampler_\w+\(|common_init_from_params\(\)/.test(
+      /^error while handling argument|\(env: LLAMA_ARG_|^to show complete usage, run with -h|server_context(?:_impl)?::|server_queue::start_loop|llama_sampler_\w+\(|common_init_from_params\(\)|(?:^|[/\\])llama-server(?:\.exe)?\([\w:]*\+0x[0-9a-f]+\)\[0x|^\s*current device: \d+, in function \w+ at \S*ggml[/\\]src[/\\]/.test(
         line.msg,
       )
     )

@@ -208,6 +208,32 @@ describe('generic reader: launches and stops', () => {
 });
 
 describe('generic reader: Ollama runner loads (issue 22)', () => {
+  it("ggml's backends loaded from Ollama's own lib/ollama folder name Ollama, not llama.cpp (an excerpt)", () => {
+    const { r, engine } = read([
+      'ggml_cuda_init: found 1 CUDA devices:',
+      '  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes',
+      'load_backend: loaded CUDA backend from /usr/local/lib/ollama/cuda_v12/libggml-cuda.so',
+      'load_backend: loaded CPU backend from /usr/local/lib/ollama/libggml-cpu-haswell.so',
+    ]);
+    assert.equal(r.program, 'ollama');
+    assert.equal(engine, 'other');
+    // llama-server's own build loads its backends from its own folder
+    const own = read([
+      'load_backend: loaded CUDA backend from /opt/llama.cpp/build/bin/libggml-cuda.so',
+      'load_backend: loaded CPU backend from /opt/llama.cpp/build/bin/libggml-cpu-haswell.so',
+    ]);
+    assert.notEqual(own.r.program, 'ollama');
+  });
+
+  it("ggml's CUDA check under Ollama's own ggml tree (ml/backend/ggml, 2025) is Ollama's", () => {
+    const { r, engine } = read([
+      'CUDA error: an illegal memory access was encountered',
+      '  current device: 0, in function ggml_cuda_op_mul_mat at C:\\a\\ollama\\ollama\\ml\\backend\\ggml\\ggml\\src\\ggml-cuda\\ggml-cuda.cu:1600',
+    ]);
+    assert.equal(r.program, 'ollama');
+    assert.equal(engine, 'other');
+  });
+
   it("a runner's goroutine dump through its model load, then the scheduler's OOM, crashed loading", () => {
     const { l } = read([
       'github.com/ollama/ollama/runner/ollamarunner.(*Server).reserveWorstCaseGraph(0xc000100000)',

@@ -66,6 +66,36 @@ describe('evidence-weighted engine detection', () => {
     assert.equal(detect(['Error: connection refused']).best(), null);
   });
 
+  it("an excerpt's own engine evidence: vLLM's engine core process, llama-server's binary and ggml's CUDA check, TGI's image", () => {
+    // v1/engine/core_client.py (2025): the engine core process is `EngineCore_{index}`
+    assert.equal(
+      detect([
+        '(EngineCore_0 pid=4242) Process EngineCore_0:',
+        '(EngineCore_0 pid=4242) Traceback (most recent call last):',
+      ]).best(),
+      'vllm',
+    );
+    // glibc backtrace_symbols of the server's own binary (ggml_print_backtrace's fallback)
+    assert.equal(detect(['/usr/local/bin/llama-server(+0x1a2b3c)[0x5600aabbccdd]']).best(), 'llamacpp');
+    // ggml-cuda.cu ggml_cuda_error, under its `CUDA error: …` line
+    assert.equal(
+      detect([
+        'CUDA error: an illegal memory access was encountered',
+        '  current device: 0, in function ggml_backend_cuda_synchronize at /src/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:2500',
+      ]).best(),
+      'llamacpp',
+    );
+    assert.equal(
+      detect([
+        'Use the official Docker image (ghcr.io/huggingface/text-generation-inference:latest) or install flash attention with `cd server && make install install-flash-attention`',
+      ]).best(),
+      'tgi',
+    );
+    // another program's binary, another stack's `current device`
+    assert.equal(detect(['/usr/bin/python3(+0x1a2b3c)[0x5600aabbccdd]']).best(), null);
+    assert.equal(detect(['  current device: 0, in function f at /src/mylib/kernels.cu:10']).best(), null);
+  });
+
   it('router and launcher lines vote for SGLang', () => {
     assert.equal(detect(['$ python3 -m sglang.launch_server --model-path m --port 30000']).best(), 'sglang');
     assert.equal(detect(['[Router (Rust)] worker http://10.0.0.1:30000 is healthy']).best(), 'sglang');
