@@ -45,7 +45,7 @@ const signatures: Signature[] = [
     kind: 'failure',
     failure: 'oom',
     phase: 'kv_cache',
-    lit: 'kv cache',
+    lit: 'cache',
     re: /failed to allocate buffer for kv cache|llama_kv_cache_init\(\) failed for self-attention cache/,
   },
   {
@@ -65,7 +65,6 @@ const signatures: Signature[] = [
     id: 'system_info',
     kind: 'phase',
     phase: 'args',
-    lit: 'e',
     // (before 2024-04 ggml-cuda's init printed as `ggml_init_cublas: …`; the 2026 uptime format tags lines `cmn  common_param: …`)
     // (server.cpp main sets up its HTTP server before it loads the model: `main: binding port with default address
     // family`, then `main: HTTP server is listening`)

@@ -447,7 +447,9 @@ const signatures: Signature[] = [
     kind: 'serving',
     phase: 'serving',
     lit: 'request',
-    re: /^(?:Added request|Finished request|Aborted request)|^Detected the chat template content format/,
+    // (not `Detected the chat template content format …`: entrypoints/chat_utils.py logs it on the first chat
+    // request's template, and V1's API server on its chat template warmup before `Starting vLLM server`)
+    re: /^(?:Added request|Finished request|Aborted request)/,
   },
   {
     // entrypoints/logger.py RequestLogger.log_inputs `Received request %s: prompt: …`: the API server took a
