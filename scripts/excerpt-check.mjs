@@ -32,9 +32,9 @@ if (!fs.existsSync(path.join(ROOT, 'dist/src/core/reading/analyzer.js'))) {
   console.error('excerpt-check: dist/ is not built here: run `npm run build` first');
   process.exit(2);
 }
-const { LogAnalyzer } = await import(path.join(ROOT, 'dist/src/core/reading/analyzer.js'));
-const { reportedEngine } = await import(path.join(ROOT, 'dist/src/core/reading/report.js'));
-const { phaseRankIn } = await import(path.join(ROOT, 'dist/src/core/base/types.js'));
+// the windows and their checks are the test's (test/excerpt-windows.ts), as the suite bounds them
+const { checkWindow, readWindow, windowsOf } = await import(path.join(ROOT, 'dist/test/excerpt-windows.js'));
+const { readLabels } = await import(path.join(ROOT, 'dist/test/labels.js'));
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -69,24 +69,6 @@ const roots = args.length
         path.join(ROOT, 'test', 'fixtures', d),
       ),
     ];
-
-const read = (text) => {
-  const a = new LogAnalyzer({ year: 2026 });
-  a.push(Buffer.from(text));
-  const r = a.end();
-  const last = r.launches.at(-1) ?? null;
-  return {
-    engine: reportedEngine(r),
-    outcome: last?.outcome ?? null,
-    phase: last?.phase ?? null,
-    cls: last?.failure?.class ?? null,
-    failLine: last?.failure?.line ?? null,
-  };
-};
-// the scorer's equivalences (score.py): dist_init counts as args, autotune as compile
-const EQ = { dist_init: 'args', autotune: 'compile' };
-const rank = (engine, p) => phaseRankIn(engine, EQ[p] ?? p);
-const engineOk = (want, got) => got === want || (want === 'other' && (got === null || got === 'other'));
 
 // What an engine's own text looks like in a window (for the kinds only: the reader never sees these).
 const FRAME = {
@@ -153,120 +135,64 @@ function engineKind(label, text, got, fullGood) {
   return 'engine null: only known from lines outside the window';
 }
 
+/** What a miss is, from what the window holds (see the doc comment): its kind. */
+function kindOf(check, label, text, w, got, full, fullGood) {
+  const f = check.field;
+  if (f.startsWith('tail engine') || / engine/.test(f)) return engineKind(label, text, got.engine, fullGood);
+  if (f === 'ready outcome')
+    return fullGood ? `ready outcome: ${got.outcome}` : 'ready outcome: full-file miss too';
+  const fullLineIn = full.failLine !== null && full.failLine >= w.a && full.failLine <= w.b;
+  const header = TB_HEAD.test(text) ? '' : ' (no traceback header)';
+  if (f.startsWith('crash outcome')) {
+    if (!fullGood) return 'crash outcome: full-file miss too';
+    return fullLineIn
+      ? `crash outcome ${got.outcome}: the full reading's failure line is in the window${header}`
+      : `crash outcome ${got.outcome}: the full reading's failure line is outside the window`;
+  }
+  if (f === 'crash failure_class') {
+    if (!fullGood) return 'class: full-file miss too';
+    const what = got.cls === null ? 'null' : 'WRONG';
+    if (cutInTraceback(text))
+      return `class ${what}: the window ends inside the traceback, before its exception line`;
+    return fullLineIn
+      ? `class ${what}: the full reading's failure line is in the window${header}`
+      : `class ${what}: only known from a line outside the window`;
+  }
+  return fullGood ? `phase later: ${got.phase} > ${label.last_phase}` : 'phase later: full-file miss too';
+}
+
 let cases = 0;
 let windows = 0;
 for (const dir of labelDirs(roots)) {
-  for (const row of fs.readFileSync(path.join(dir, 'labels.jsonl'), 'utf8').split('\n').filter(Boolean)) {
-    const label = JSON.parse(row);
+  for (const { label, file } of readLabels(dir)) {
     if (ONLY && label.id !== ONLY) continue;
-    const file = path.join(dir, `${label.id.split('-').pop()}.log`);
     if (!fs.existsSync(file)) continue;
     cases++;
     let lines = fs.readFileSync(file, 'utf8').split('\n');
     if (lines.at(-1) === '') lines = lines.slice(0, -1);
-    const n = lines.length;
-    const full = read(`${lines.join('\n')}\n`);
-    const e = label.evidence_line ?? null;
-    const seen = new Set();
-    const wins = [];
-    const add = (a, b, sort) => {
-      a = Math.max(1, a);
-      b = Math.min(n, b);
-      if (b < a || seen.has(`${a}:${b}`)) return;
-      seen.add(`${a}:${b}`);
-      wins.push({ a, b, sort });
-    };
-    if (label.outcome === 'crashed' && e && e <= n)
-      for (const k of [2, 5, 10, 20]) add(e - k, e + 2, 'crash');
-    // the shortest pastes (2-4 lines): the failure line and one after it, one on each side, three before it
-    if (TIGHT && label.outcome === 'crashed' && e && e <= n) {
-      add(e - 1, e + 1, 'crash');
-      add(e, e + 1, 'crash');
-      add(e - 3, e, 'crash');
-    }
-    if (label.outcome === 'ready' && e && e <= n) for (const L of [3, 8, 15]) add(e - L + 1, e, 'ready');
-    if (label.outcome === 'ready') for (const L of [3, 8, 15]) add(n - L + 1, n, 'ready');
-    for (const L of [5, 12, 25]) add(n - L + 1, n, 'tail');
-    for (const w of wins) {
+    const full = readWindow(`${lines.join('\n')}\n`);
+    for (const w of windowsOf(label, lines.length, TIGHT)) {
       windows++;
       cur = { wrong: false, excerpt: false };
       const text = `${lines.slice(w.a - 1, w.b).join('\n')}\n`;
-      const got = read(text);
-      const rec = { id: label.id, file, a: w.a, b: w.b, sort: w.sort, got, full, label };
-      const wantEngine = label.engine;
-      const eGood = engineOk(wantEngine, got.engine);
-      const eFull = engineOk(wantEngine, full.engine);
-      if (w.sort === 'tail') {
-        // engine: right or null; only a wrong engine is a miss here
-        const good = eGood || got.engine === null;
-        count('tail engine (not wrong)', wantEngine, good, eFull || full.engine === null);
-        if (!good) miss(engineKind(label, text, got.engine, eFull), { ...rec, field: 'engine' });
-        countWindow(w.sort);
-        continue;
-      }
-      count(`${w.sort} engine`, wantEngine, eGood, eFull);
-      if (!eGood) {
-        if (got.engine === null) count(`${w.sort} engine null`, wantEngine, false, eFull);
-        else count(`${w.sort} engine WRONG`, wantEngine, false, eFull);
-        miss(engineKind(label, text, got.engine, eFull), { ...rec, field: 'engine' });
-      }
-      if (w.sort === 'ready') {
-        const good = got.outcome === 'ready' || got.outcome === 'serving';
-        const fullGood = full.outcome === 'ready' || full.outcome === 'serving';
-        count('ready outcome', wantEngine, good, fullGood);
-        if (!good)
-          miss(fullGood ? `ready outcome: ${got.outcome}` : 'ready outcome: full-file miss too', {
-            ...rec,
-            field: 'outcome',
-          });
-        countWindow(w.sort);
-        continue;
-      }
-      // crash windows
-      const hasClass = !!label.failure_class;
-      const okOut = hasClass ? ['crashed'] : ['crashed', 'in_progress'];
-      const oGood = okOut.includes(got.outcome);
-      const oFull = okOut.includes(full.outcome);
-      count(hasClass ? 'crash outcome' : 'crash outcome (no class)', wantEngine, oGood, oFull);
-      const fullLineIn = full.failLine !== null && full.failLine >= w.a && full.failLine <= w.b;
-      if (!oGood) {
-        let kind = 'crash outcome: full-file miss too';
-        if (oFull)
-          kind = fullLineIn
-            ? `crash outcome ${got.outcome}: the full reading's failure line is in the window${TB_HEAD.test(text) ? '' : ' (no traceback header)'}`
-            : `crash outcome ${got.outcome}: the full reading's failure line is outside the window`;
-        miss(kind, { ...rec, field: 'outcome' });
-      }
-      if (hasClass) {
-        const good = got.cls === label.failure_class;
-        const fullGood = full.cls === label.failure_class;
-        count('crash failure_class', wantEngine, good, fullGood);
-        if (!good) {
-          let kind = 'class: full-file miss too';
-          if (fullGood) {
-            const what = got.cls === null ? 'null' : 'WRONG';
-            kind = cutInTraceback(text)
-              ? `class ${what}: the window ends inside the traceback, before its exception line`
-              : fullLineIn
-                ? `class ${what}: the full reading's failure line is in the window${TB_HEAD.test(text) ? '' : ' (no traceback header)'}`
-                : `class ${what}: only known from a line outside the window`;
-          }
-          miss(kind, { ...rec, field: 'failure_class' });
-        }
-      }
-      if (got.phase && label.last_phase) {
-        const eng = FRAME[label.engine] ? label.engine : null;
-        const later = rank(eng, got.phase) > rank(eng, label.last_phase);
-        const fullLater = full.phase && rank(eng, full.phase) > rank(eng, label.last_phase);
-        count('crash phase not later than label', wantEngine, !later, !fullLater);
-        if (later)
-          miss(
-            fullLater ? 'phase later: full-file miss too' : `phase later: ${got.phase} > ${label.last_phase}`,
-            {
-              ...rec,
-              field: 'phase',
-            },
-          );
+      const got = readWindow(text);
+      const fullGood = new Map(checkWindow(label, w, full).map((c) => [c.field, c.good]));
+      // (a field the full reading does not have, `… engine null`, shares the engine check's answer)
+      const fullOf = (f) => fullGood.get(f) ?? fullGood.get(f.replace(/ (?:null|WRONG)$/, '')) ?? true;
+      for (const c of checkWindow(label, w, got)) {
+        const fg = fullOf(c.field);
+        count(c.field, label.engine, c.good, fg);
+        if (c.good || / (?:null|WRONG)$/.test(c.field)) continue;
+        miss(kindOf(c, label, text, w, got, full, fg), {
+          id: label.id,
+          file,
+          a: w.a,
+          b: w.b,
+          field: c.field,
+          got,
+          full,
+          label,
+        });
       }
       countWindow(w.sort);
     }

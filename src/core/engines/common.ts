@@ -274,7 +274,8 @@ export const commonSignatures: Signature[] = [
   {
     id: 'segfault',
     kind: 'failure',
-    lit: 'ault',
+    // (no substring all three share, `Fatal Python error: Aborted` among them: anchored, the regex is its own
+    // quick reject)
     re: /^(?:Segmentation fault|Fatal Python error: (.*)|Bus error)(?: \(core dumped\))?/,
   },
 ];

@@ -45,7 +45,7 @@ const signatures: Signature[] = [
     kind: 'failure',
     failure: 'oom',
     phase: 'kv_cache',
-    lit: 'kv cache',
+    lit: 'cache',
     re: /failed to allocate buffer for kv cache|llama_kv_cache_init\(\) failed for self-attention cache/,
   },
   {
@@ -78,7 +78,6 @@ const signatures: Signature[] = [
     id: 'system_info',
     kind: 'phase',
     phase: 'args',
-    lit: 'e',
     // (before 2024-04 ggml-cuda's init printed as `ggml_init_cublas: …`; the 2026 uptime format tags lines `cmn  common_param: …`)
     // (server.cpp main sets up its HTTP server before it loads the model: `main: binding port with default address
     // family`, then `main: HTTP server is listening`)
@@ -470,6 +469,17 @@ export const llamacpp: EngineModule = {
     // `QUE_`, `RES_`; common's `cmn`): the tag, the function name cut to 12 characters, a colon. A tag alone is not
     // enough: a traceback's code line that lost its indent (`res = func(*args)`, `res in …`) starts the same way.
     if (/^(?:srv|slot|que|res|cmn) +[\w()~:<>]{1,12}: /.test(line.msg) || line.frame === 'llamacpp') return 4;
+    // the server's own request lines of other eras: server.cpp 2023-10 (#3677) to 2024-02 (#5700) LOG_TEE's `slot %i
+    // is processing [task id: %i]`, `slot %d : in cache: %i tokens | to process: %i tokens`, `slot %d : kv cache
+    // rm - [%d, end)`, `slot %d released (%d tokens in cache)`; server_slot::print_timings 2024-09 to 2025-11,
+    // SLT_INF("\n" "prompt eval time = %10.2f ms / %5d tokens (…)" …), whose three timing lines come bare (2023-10
+    // to 2024-02: `print_timings: prompt eval time = …`)
+    if (
+      /^slot \d+ (?:is processing \[task id: \d+\]|: in cache: \d+ tokens \| to process: \d+ tokens|: kv cache rm - \[\d+, end\)|released \(\d+ tokens in cache\))|^(?:print_timings: )?(?:prompt eval|\s*eval|\s*total) time = +[\d.]+ ms \/ +\d+ tokens\b/.test(
+        line.msg,
+      )
+    )
+      return 4;
     // ggml's backend registry and device init as llama.cpp's tools print them first (ggml/src/ggml-backend-reg.cpp
     // load_backend `loaded %s backend from %s`; ggml-vulkan.cpp `ggml_vulkan: Found %d Vulkan devices:`; ggml-metal's
     // device and context init, `ggml_metal_init: …`, `ggml_metal_device_init: error: failed to allocate context`):

@@ -111,7 +111,9 @@ const signatures: Signature[] = [
     id: 'weights_format',
     kind: 'phase',
     phase: 'loading_weights',
-    lit: 'weights format',
+    // model_loader/weight_utils.py download_weights_from_hf `Using model weights format …`,
+    // _find_local_hf_snapshot_dir_unlocked `Found local HF snapshot for … at …; skipping download.` (no substring
+    // both share: anchored, the regex is its own quick reject)
     re: /^Using model weights format|^Found local HF snapshot/,
   },
   {
@@ -360,7 +362,8 @@ const signatures: Signature[] = [
   {
     id: 'warmup_failed_pd',
     kind: 'degraded',
-    lit: 'Warm Up Failed',
+    // (the regex ignores case: a real line says `warm Up Failed`)
+    lit: 'isaggregation mode',
     re: /disaggregation mode warm ?up failed/i,
   },
   {

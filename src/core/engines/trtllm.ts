@@ -114,7 +114,10 @@ const signatures: Signature[] = [
     // TensorRT engines (the C++ runtime): `Engine version %s found in the config file, …`, `Loading engine …`
     // _torch/models/checkpoints: `Prefetching %.2fGB checkpoint files.`, `Finished prefetching …`,
     // `Start to load safetensor file …`
-    re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Prefetching [\d.]+GB checkpoint files|^Finished prefetching \S|^Start to load safetensor file|^Loading (?:weights|safetensors|engine)|deserializ|^Engine version \S+ found in the config file/i,
+    // (TensorRT's own words as it deserializes the engine, not its errors there: `[safeDeserialize.cpp::load::264]
+    // Error Code 2: OutOfMemory (…)`, TLLM_CHECK's `Assertion failed: Failed to deserialize cuda engine.`
+    // (runtime/tllmRuntime.cpp TllmRuntime::TllmRuntime) are the load failing, read by the failure rules)
+    re: /^(?:Rank \d+ )?Uses? [\d.]+ GB for model weights\.|^(?:Rank \d+ )?Prefetching \S+ to memory|^Prefetching [\d.]+GB checkpoint files|^Finished prefetching \S|^Start to load safetensor file|^Loading (?:weights|safetensors|engine)|^(?!.*(?:Error Code \d+:|Assertion failed|failed to deserializ)).*deserializ|^Engine version \S+ found in the config file/i,
   },
   {
     // _torch/modules/fused_moe/quantization.py, the NVFP4 MoE methods' load_expert_weights_to_dst / load_quant_scales
@@ -290,13 +293,33 @@ const signatures: Signature[] = [
     re: /Requested amount of GPU memory \(\d+ bytes\) could not be allocated/,
   },
   {
+    // TensorRT's runtime out of memory while it deserializes the engine (its error recorder: `[deserialize.cpp::
+    // load::572] Error Code 2: OutOfMemory (Requested size was N bytes.)`, `[safeDeserialize.cpp::load::264] …`):
+    // the engine, the model's weights, was being loaded
+    id: 'deserialize_oom',
+    kind: 'failure',
+    failure: 'oom',
+    phase: 'loading_weights',
+    lit: 'eserialize.cpp::',
+    re: /\[(?:safeD|d)eserialize\.cpp::\w+::\d+\] Error Code \d+: OutOfMemory\b/,
+  },
+  {
     id: 'oom',
     kind: 'failure',
     failure: 'oom',
-    lit: 'ut of memory',
+    // (`emory`: `out of memory` and `OutOfMemory` both hold it)
+    lit: 'emory',
     re: /Cuda Runtime \(out of memory\)|OutOfMemory \(Requested size|CUDA out of memory/,
   },
-  { id: 'deserialize', kind: 'failure', lit: 'deserialize', re: /Failed to deserialize cuda engine/ },
+  // runtime/tllmRuntime.cpp TllmRuntime::TllmRuntime: TLLM_CHECK_WITH_INFO(engine != nullptr, "Failed to deserialize
+  // cuda engine."): the engine, the model's weights, could not be loaded (its cause, an OOM, printed before it)
+  {
+    id: 'deserialize',
+    kind: 'failure',
+    phase: 'loading_weights',
+    lit: 'deserialize',
+    re: /Failed to deserialize cuda engine/,
+  },
   {
     // The same forward error (below) quoting one of CUDA's sticky errors: an illegal address, an illegal or
     // misaligned instruction, a launch failure leave the CUDA context unusable, so every later call of the

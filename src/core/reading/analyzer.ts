@@ -163,6 +163,17 @@ const KIND_CLAIM: Record<Signature['kind'], number> = {
 const OWN_AFTER_END: ReadonlySet<Signature['kind']> = new Set(['failure', 'consequence', 'shutdown']);
 /** Catalog levels at which a `crash` line reports a failure (a warning that mentions one does not). */
 const CRASH_LEVELS = new Set(['error', 'exception', 'fatal', 'critical']);
+/**
+ * CPython's own messages for its built-in exceptions, which a failure line that quotes `str(e)` without the type
+ * still shows (`Piecewise CUDA Graph failed with error: 'Ctx' object has no attribute 'n'`, TensorRT-LLM's `Failed
+ * to initialize executor on rank 0: …`): Objects/object.c `'%.100s' object has no attribute '%U'`,
+ * Objects/moduleobject.c `module '%U' has no attribute '%U'`, Python/ceval.c `name '%.200s' is not defined`,
+ * the call errors (`f() takes 2 positional arguments but 3 were given`, `f() missing 1 required positional
+ * argument: 'x'`, `f() got an unexpected keyword argument 'x'`), `'%.200s' object is not subscriptable|callable|
+ * iterable`, `unsupported operand type(s) for +: …`, `list index out of range`: the code's own exception.
+ */
+const PYTHON_MESSAGE =
+  /'[^']+' object has no attribute '|module '[^']+' has no attribute '|name '[^']+' is not defined|\(\) (?:takes \d+ positional arguments? but \d+ (?:was|were) given|missing \d+ required (?:positional|keyword-only) arguments?:|got an unexpected keyword argument ')|'[^']+' object is not (?:subscriptable|callable|iterable)|unsupported operand type\(s\) for |(?:list|tuple) index out of range/;
 const STARTUP_PHASES: ReadonlySet<string> = new Set(PHASES.slice(0, PHASES.indexOf('ready')));
 /**
  * Whether a request line finds the server up: its launch is ready or beyond, or nothing placed it yet (the line
@@ -1061,7 +1072,9 @@ export class LogAnalyzer {
           sig.failure ??
           classifyFailureText(m[1] ?? line.msg) ??
           classifyFailureText(line.msg) ??
-          (/\w+(?:Error|Exception):/.test(line.msg) ? 'python_exception' : 'other');
+          (/\w+(?:Error|Exception):/.test(line.msg) || PYTHON_MESSAGE.test(m[1] ?? line.msg)
+            ? 'python_exception'
+            : 'other');
         const strength = sig.failure || (cls !== 'python_exception' && cls !== 'other') ? 3 : 1.5;
         launch.addFailure({
           ...lineFailure(line, cls, strength, ts, launch),

@@ -260,6 +260,19 @@ const ROWS: Record<string, Row[]> = {
   ],
   trtllm: [
     {
+      src: "TensorRT's runtime deserializing the engine, out of memory",
+      line: '[TensorRT-LLM][ERROR] [deserialize.cpp::load::500] Error Code 2: OutOfMemory (Requested size was 1000 bytes.)',
+      outcome: 'crashed',
+      cls: 'oom',
+      phase: 'loading_weights',
+    },
+    {
+      src: 'runtime/tllmRuntime.cpp TllmRuntime::TllmRuntime',
+      line: '[TensorRT-LLM][ERROR] Assertion failed: Failed to deserialize cuda engine. (/src/cpp/tensorrt_llm/runtime/tllmRuntime.cpp:135)',
+      outcome: 'crashed',
+      phase: 'loading_weights',
+    },
+    {
       src: 'libstdc++ terminate handler: what() of a TllmException',
       line: '  what():  [TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&ptr, n): out of memory (/src/x.h:12)',
       outcome: 'crashed',

@@ -417,6 +417,16 @@ describe('SGLang: graph capture and GPU faults', () => {
     assert.equal(l.phase, 'cuda_graph');
   });
 
+  it("the failure line's quoted str(e) in CPython's own words is the code's exception (issue 22: an excerpt of it)", () => {
+    const cls = (err: string) =>
+      last(sgl(`Piecewise CUDA Graph failed with error: ${err}`, 'TP1')).failure?.class;
+    assert.equal(cls("'Ctx' object has no attribute 'n'"), 'python_exception');
+    assert.equal(cls("forward() got an unexpected keyword argument 'k'"), 'python_exception');
+    assert.equal(cls('CUDA out of memory. Tried to allocate 2.00 GiB'), 'oom');
+    // words that name no cause point at one printed elsewhere
+    assert.equal(cls('Tensor match failed'), 'other');
+  });
+
   it("a traceback cut at the model worker's construction shows only its first step begun (dist_init)", () => {
     const l = last(
       [

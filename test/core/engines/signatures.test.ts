@@ -3,9 +3,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { commonSignatures } from '../../../src/core/engines/common.js';
+import { genericSignatures } from '../../../src/core/engines/generic.js';
 import { ENGINE_MODULES } from '../../../src/core/engines/index.js';
 import { parseLine } from '../../../src/core/lines/prefix.js';
 import { analyzeText, SHARED } from '../../helpers.js';
+
+/** The real logs: the corpora's copies in test/fixtures (corpus, wild, unseen-*). */
+function realLogs(): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.log')) out.push(p);
+    }
+  };
+  for (const d of fs.readdirSync(SHARED))
+    if (d === 'corpus' || d === 'wild' || d.startsWith('unseen-')) walk(path.join(SHARED, d));
+  return out;
+}
 
 /** The example lines of research/*-signatures.json (copied into test/fixtures). */
 function examples(): string[] {
@@ -30,6 +46,21 @@ describe('engine signatures', () => {
         }
       }
     }
+  });
+
+  it("never let their quick-reject substring hide a real line their regex matches (the corpora's lines)", () => {
+    // (a lit that holds only one alternative's words, or misses the case a case-blind regex allows, made a rule
+    // silently dead on real lines: vLLM's `requests`, SGLang's `weights_format`, TensorRT-LLM's `oom`, …)
+    const all = [...sigs, ...genericSignatures];
+    const hidden: string[] = [];
+    for (const file of realLogs())
+      for (const seg of fs.readFileSync(file, 'utf8').split(/\r|\n/)) {
+        const msg = parseLine(seg, 1, 0, { year: 2026 }).msg;
+        for (const sig of all)
+          if (sig.lit !== undefined && !msg.includes(sig.lit) && sig.re.test(msg))
+            hidden.push(`${sig.id}: lit '${sig.lit}' hides ${JSON.stringify(msg.slice(0, 160))}`);
+      }
+    assert.deepEqual(hidden, []);
   });
 
   it('have unique ids per engine', () => {

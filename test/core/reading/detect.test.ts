@@ -96,6 +96,24 @@ describe('evidence-weighted engine detection', () => {
     assert.equal(detect(['  current device: 0, in function f at /src/mylib/kernels.cu:10']).best(), null);
   });
 
+  it("llama-server's request lines of other eras vote for it: 2023-10's slot lines, 2024-25's bare timings", () => {
+    assert.equal(
+      detect([
+        'slot 0 is processing [task id: 7]',
+        'slot 0 : in cache: 0 tokens | to process: 12 tokens',
+      ]).best(),
+      'llamacpp',
+    );
+    assert.equal(
+      detect([
+        'prompt eval time =      20.00 ms /     4 tokens (    5.00 ms per token,   200.00 tokens per second)',
+        '       eval time =    1000.00 ms /    50 tokens (   20.00 ms per token,    50.00 tokens per second)',
+        '      total time =    1020.00 ms /    54 tokens',
+      ]).best(),
+      'llamacpp',
+    );
+  });
+
   it('router and launcher lines vote for SGLang', () => {
     assert.equal(detect(['$ python3 -m sglang.launch_server --model-path m --port 30000']).best(), 'sglang');
     assert.equal(detect(['[Router (Rust)] worker http://10.0.0.1:30000 is healthy']).best(), 'sglang');
