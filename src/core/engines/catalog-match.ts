@@ -6,6 +6,7 @@
  * compiled on first use, so a log that never reaches the catalog pays nothing for it.
  */
 import { classifyFailureText } from '../base/failure-class.js';
+import { LiteralIndex, nextCandidate } from '../base/literal-index.js';
 import type { EngineId, FailureClass } from '../base/types.js';
 import { CATALOG as LLAMACPP } from './catalog/llamacpp.js';
 import { CATALOG as LMDEPLOY } from './catalog/lmdeploy.js';
@@ -31,9 +32,17 @@ interface Entry<T> {
   value: T;
 }
 
+/**
+ * The literals of every catalog's floating templates, in one index: a message is looked up in each engine's
+ * catalog (and in every one by `catalogOwner`), and one pass over it then says which templates it may hold.
+ */
+const floatingLits = new LiteralIndex();
+
 class Index<T> {
   private readonly byLead = new Map<string, Array<Entry<T>>>();
   private readonly floating: Array<Entry<T>> = [];
+  /** The first floating template's entry in `floatingLits` (the others follow it, in `floating`'s order). */
+  private floatingFrom = 0;
 
   add(src: string, key: string, weight: number, value: T): void {
     const prefix = key.startsWith('^');
@@ -54,6 +63,7 @@ class Index<T> {
     const byWeight = (a: Entry<T>, b: Entry<T>) => b.weight - a.weight;
     for (const list of this.byLead.values()) list.sort(byWeight);
     this.floating.sort(byWeight);
+    this.floatingFrom = floatingLits.addAll(this.floating.map((e) => [e.lit]));
     return this;
   }
 
@@ -66,7 +76,15 @@ class Index<T> {
           best = e;
           break;
         }
-    for (const e of this.floating) {
+    // only the templates whose literal the message may hold, in their order
+    const floating = this.floating;
+    if (floating.length === 0) return best;
+    const from = this.floatingFrom;
+    const to = from + floating.length;
+    const bits = floatingLits.candidates(msg);
+    for (let id = nextCandidate(bits, from, to); id >= 0; id = nextCandidate(bits, id + 1, to)) {
+      const e = floating[id - from]!;
+      // sorted by weight: a later template is no better than this one, candidate or not
       if (best !== null && e.weight <= best.weight) break;
       if (msg.includes(e.lit) && accept(e.value) && test(e, msg)) {
         best = e;

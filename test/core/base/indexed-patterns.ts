@@ -1,0 +1,13 @@
+import { commonSignatures } from '../../../src/core/engines/common.js';
+import { genericSignatures } from '../../../src/core/engines/generic.js';
+import { ENGINE_MODULES } from '../../../src/core/engines/index.js';
+
+/** Every pattern that is skipped on a line holding none of the literals its source needs (regex-literals.ts). */
+export function indexedPatterns(): Array<{ name: string; re: RegExp }> {
+  const out: Array<{ name: string; re: RegExp }> = [];
+  for (const e of ENGINE_MODULES)
+    for (const s of e.signatures) out.push({ name: `${e.id}:${s.id}`, re: s.re });
+  for (const s of commonSignatures) out.push({ name: `common:${s.id}`, re: s.re });
+  for (const s of genericSignatures) out.push({ name: `generic:${s.id}`, re: s.re });
+  return out;
+}
