@@ -61,7 +61,8 @@ describe('LiteralIndex (which entries a text may satisfy, from the literals they
           for (const t of texts) {
             const got = answered(idx, needs.length, t);
             assert.deepEqual(got, expected(needs, t));
-            needed(needs, t).forEach((must, i) => assert.ok(!must || got[i], `entry ${i} hidden`));
+            for (const [i, must] of needed(needs, t).entries())
+              assert.ok(!must || got[i], `entry ${i} hidden`);
           }
         },
       ),
