@@ -16,10 +16,14 @@
 /** Window length in characters: long enough that most windows of a line key no literal. */
 export const GRAM = 4;
 const TABLE_BITS = 12;
+/**
+ * A key's bit in `present` is the top PRESENT_BITS of its hash, its bucket the top TABLE_BITS: one multiply a
+ * window, and most windows (no literal's key) stop at one bit test, under 2 % of them going on to a bucket.
+ */
+const PRESENT_BITS = 16;
 /** The table the windows of all literals are counted in (to pick each literal's rarest). */
 const COUNT_BITS = 14;
-const SHIFT = 32 - TABLE_BITS;
-const bucketOf = (key: number) => Math.imul(key, 0x9e3779b1) >>> SHIFT;
+const hashOf = (key: number) => Math.imul(key, 0x9e3779b1) >>> (32 - PRESENT_BITS);
 
 export class LiteralIndex {
   private entries = 0;
@@ -29,6 +33,7 @@ export class LiteralIndex {
    * the catalogs' templates come in one catalog at a time, as each is first read.
    */
   private readonly head = new Int32Array(1 << TABLE_BITS).fill(-1);
+  private readonly present = new Int32Array(1 << (PRESENT_BITS - 5));
   private next = new Int32Array(64);
   private postKey = new Int32Array(64);
   private postEntry = new Int32Array(64);
@@ -38,9 +43,14 @@ export class LiteralIndex {
   private readonly counts = new Int32Array(1 << COUNT_BITS);
   /** The entries that are candidates for any text. */
   private always = new Uint32Array(1);
+  /**
+   * The candidate sets of the last two texts read, and the texts: a caller asking again for the same line pays
+   * nothing, nor one that asks of a line's message and its whole text in turn (the detection patterns).
+   */
   private bits = new Uint32Array(1);
-  /** The text the candidate set was last made for (a caller asking again for the same line pays nothing). */
   private last: string | null = null;
+  private bits2 = new Uint32Array(1);
+  private last2: string | null = null;
 
   /** Adds an entry needing one of `literals` (null or empty: nothing known), and returns its number. */
   add(literals: readonly string[] | null): number {
@@ -61,8 +71,9 @@ export class LiteralIndex {
       a.set(this.always);
       this.always = a;
       this.bits = new Uint32Array(words * 2);
+      this.bits2 = new Uint32Array(words * 2);
     }
-    this.last = null;
+    this.last = this.last2 = null;
     const counts = this.counts;
     const lits: string[] = [];
     const owners: number[] = [];
@@ -118,7 +129,9 @@ export class LiteralIndex {
       this.postEntry = grow(this.postEntry);
       this.postAt = grow(this.postAt);
     }
-    const b = bucketOf(key);
+    const h = hashOf(key);
+    this.present[h >> 5]! |= 1 << (h & 31);
+    const b = h >>> (PRESENT_BITS - TABLE_BITS);
     this.next[p] = this.head[b]!;
     this.head[b] = p;
     this.postKey[p] = key;
@@ -133,29 +146,39 @@ export class LiteralIndex {
 
   /**
    * The candidate entries for `s`, as a bit set (entry i is bit i & 31 of word i >> 5). The set is reused:
-   * valid until the next call.
+   * valid until candidates are asked of two other texts.
    */
   candidates(s: string): Uint32Array {
     if (s === this.last) return this.bits;
-    const bits = this.bits;
+    if (s === this.last2) return this.bits2;
+    // the older of the two sets takes this text's
+    const bits = this.bits2;
+    this.bits2 = this.bits;
+    this.last2 = this.last;
+    this.bits = bits;
     bits.set(this.always);
-    const head = this.head;
-    const next = this.next;
-    const postKey = this.postKey;
-    const postEntry = this.postEntry;
-    let k = 0;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      k = (k << 8) | ((c | 0x20) & 0xff);
-      if (i < GRAM - 1) continue;
-      for (let p = head[bucketOf(k)]!; p >= 0; p = next[p]!) {
-        const e = postEntry[p]!;
-        if (postKey[p] === k && (bits[e >> 5]! & (1 << (e & 31))) === 0 && this.holds(s, i + 1 - GRAM, p))
-          bits[e >> 5]! |= 1 << (e & 31);
-      }
-    }
     this.last = s;
+    const n = s.length;
+    if (n < GRAM) return bits;
+    const present = this.present;
+    let k = 0;
+    for (let i = 0; i < GRAM - 1; i++) k = (k << 8) | ((s.charCodeAt(i) | 0x20) & 0xff);
+    for (let i = GRAM - 1; i < n; i++) {
+      k = (k << 8) | ((s.charCodeAt(i) | 0x20) & 0xff);
+      const h = hashOf(k);
+      if ((present[h >> 5]! & (1 << (h & 31))) !== 0) this.found(s, i + 1 - GRAM, k, h, bits);
+    }
     return bits;
+  }
+
+  /** A window whose key may be a literal's: the literals keyed by it that `s` holds there join `bits`. */
+  private found(s: string, at: number, k: number, h: number, bits: Uint32Array): void {
+    const next = this.next;
+    for (let p = this.head[h >>> (PRESENT_BITS - TABLE_BITS)]!; p >= 0; p = next[p]!) {
+      const e = this.postEntry[p]!;
+      if (this.postKey[p] === k && (bits[e >> 5]! & (1 << (e & 31))) === 0 && this.holds(s, at, p))
+        bits[e >> 5]! |= 1 << (e & 31);
+    }
   }
 
   /** Whether posting p's literal is in `s` where its window is at `at` (letters without case). */
@@ -185,3 +208,9 @@ export function nextCandidate(bits: Uint32Array, i: number, to: number): number 
   }
   return -1;
 }
+
+/**
+ * The one index the patterns tried on every line add to (the rules, the catalogs' floating templates, the gated
+ * patterns): a line's message, and its whole text, are scanned once whatever asks of them.
+ */
+export const lineLiterals = new LiteralIndex();

@@ -1,11 +1,11 @@
 /**
- * The rules' lists (each engine's signatures, common.ts's, generic.ts's) behind one LiteralIndex, so that a
+ * The rules' lists (each engine's signatures, common.ts's, generic.ts's) behind the line index (lineLiterals), so that a
  * message is tested only against the rules whose literal it may hold (issue 23): one pass over the message
  * instead of a literal test per rule, hundreds per line. A rule is keyed by its `lit`, or, where that is shorter
  * than a window or absent, by the literals its pattern needs (base/regex-literals.ts); a rule with neither is
  * always tried. The lists are walked in their order, so the first rule that takes a line is the one it was.
  */
-import { GRAM, isCandidate, LiteralIndex, nextCandidate } from '../base/literal-index.js';
+import { GRAM, isCandidate, lineLiterals, nextCandidate } from '../base/literal-index.js';
 import { requiredLiterals } from '../base/regex-literals.js';
 import { commonSignatures } from './common.js';
 import { genericSignatures } from './generic.js';
@@ -18,10 +18,10 @@ export interface SignatureHit {
   m: RegExpExecArray;
 }
 
-const index = new LiteralIndex();
-/** Every rule, numbered as the index numbers it. */
+/** Every rule, in the lists' order: rule i is the index's entry first + i. */
 const all: Signature[] = [];
-/** Where each list's rules lie in `all`: [from, to). */
+let first = 0;
+/** Where each list's rules lie among the index's entries: [from, to). */
 const ranges = new Map<readonly Signature[], { from: number; to: number }>();
 
 /** The literals a rule is keyed by: its `lit` when long enough to key on, else what its pattern needs. */
@@ -31,21 +31,24 @@ export function signatureLiterals(sig: Signature): readonly string[] | null {
 }
 
 /**
- * Calls answered rule by rule before the index is made (about 250 lines: an engine's list and the common one per
+ * Calls answered rule by rule before the index is made (about 50 lines: an engine's list and the common one per
  * line). Making it takes a few milliseconds at a command's start, where the code is not yet compiled: a paste
  * of a few hundred lines is read faster without it, a longer log pays it back within a thousand lines.
  */
-const CALLS_BEFORE_INDEX = 1500;
+const CALLS_BEFORE_INDEX = 300;
 let calls = 0;
 
 /** Made once the reading has gone on long enough to pay for it (CALLS_BEFORE_INDEX), never at load. */
 function indexed(): void {
   if (all.length > 0) return;
-  for (const sigs of [...ENGINE_MODULES.map((e) => e.signatures), commonSignatures, genericSignatures]) {
-    ranges.set(sigs, { from: all.length, to: all.length + sigs.length });
-    all.push(...sigs);
+  const lists = [...ENGINE_MODULES.map((e) => e.signatures), commonSignatures, genericSignatures];
+  for (const sigs of lists) all.push(...sigs);
+  first = lineLiterals.addAll(all.map(signatureLiterals));
+  let from = first;
+  for (const sigs of lists) {
+    ranges.set(sigs, { from, to: from + sigs.length });
+    from += sigs.length;
   }
-  index.addAll(all.map(signatureLiterals));
 }
 
 /**
@@ -60,9 +63,9 @@ export function firstSignature(sigs: readonly Signature[], msg: string): Signatu
   const r = ranges.get(sigs);
   if (r === undefined) return firstInOrder(sigs, msg);
   const { from, to } = r;
-  const bits = index.candidates(msg);
+  const bits = lineLiterals.candidates(msg);
   for (let i = nextCandidate(bits, from, to); i >= 0; i = nextCandidate(bits, i + 1, to)) {
-    const sig = all[i]!;
+    const sig = all[i - first]!;
     if (sig.lit !== undefined && !msg.includes(sig.lit)) continue;
     const m = sig.re.exec(msg);
     if (m) return { sig, m };
@@ -74,7 +77,7 @@ export function firstSignature(sigs: readonly Signature[], msg: string): Signatu
 export function isTried(sig: Signature, msg: string): boolean {
   indexed();
   const i = all.indexOf(sig);
-  return i >= 0 && isCandidate(index.candidates(msg), i);
+  return i >= 0 && isCandidate(lineLiterals.candidates(msg), first + i);
 }
 
 /** Each rule in turn: the reading the index must give the same answer as (tests compare the two). */

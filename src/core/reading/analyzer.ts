@@ -1285,20 +1285,23 @@ export class LogAnalyzer {
     return true;
   }
 
-  /** What a line's reading by `classifyGeneric` depends on besides the line: its table holds while this does. */
+  /** genericKey's parts the last time, and the key they made. */
+  private keyParts: unknown[] = [];
+  private keyText = '';
+
+  /**
+   * What a line's reading by `classifyGeneric` depends on besides the line: its table holds while this does. Asked
+   * at every line the generic reader is offered: the key is made again only when a part of it changed.
+   */
   private genericKey(l: LaunchBuilder): string {
     const d = this.detector;
-    return [
+    const parts: unknown[] = [
       this.released + this.launches.length,
       l.startLine,
       l.phase,
       l.engine,
       d.locked?.id,
       d.best(),
-      d
-        .candidates()
-        .map((e) => e.id)
-        .join(),
       d.wrapped,
       d.foreign,
       d.programLines > 0,
@@ -1310,7 +1313,14 @@ export class LogAnalyzer {
       l.loadedWhileBar,
       this.engineServices.size,
       this.ctx.year,
-    ].join('|');
+    ];
+    // the engines to try, in their order (the detector's ranking)
+    for (const e of d.candidates()) parts.push(e.id);
+    const last = this.keyParts;
+    if (parts.length === last.length && parts.every((v, i) => v === last[i])) return this.keyText;
+    this.keyParts = parts;
+    this.keyText = parts.join('|');
+    return this.keyText;
   }
 
   /**
