@@ -6,6 +6,7 @@
  * compiled on first use, so a log that never reaches the catalog pays nothing for it.
  */
 import { classifyFailureText } from '../base/failure-class.js';
+import { lineLiterals, nextCandidate } from '../base/literal-index.js';
 import type { EngineId, FailureClass } from '../base/types.js';
 import { CATALOG as LLAMACPP } from './catalog/llamacpp.js';
 import { CATALOG as LMDEPLOY } from './catalog/lmdeploy.js';
@@ -34,6 +35,12 @@ interface Entry<T> {
 class Index<T> {
   private readonly byLead = new Map<string, Array<Entry<T>>>();
   private readonly floating: Array<Entry<T>> = [];
+  /**
+   * The first floating template's entry in `lineLiterals` (the others follow it, in `floating`'s order): a message
+   * is looked up in each engine's catalog (and in every one by `catalogOwner`), and one pass over it says which
+   * templates of all of them it may hold.
+   */
+  private floatingFrom = 0;
 
   add(src: string, key: string, weight: number, value: T): void {
     const prefix = key.startsWith('^');
@@ -54,6 +61,7 @@ class Index<T> {
     const byWeight = (a: Entry<T>, b: Entry<T>) => b.weight - a.weight;
     for (const list of this.byLead.values()) list.sort(byWeight);
     this.floating.sort(byWeight);
+    this.floatingFrom = lineLiterals.addAll(this.floating.map((e) => [e.lit]));
     return this;
   }
 
@@ -66,7 +74,15 @@ class Index<T> {
           best = e;
           break;
         }
-    for (const e of this.floating) {
+    // only the templates whose literal the message may hold, in their order
+    const floating = this.floating;
+    if (floating.length === 0) return best;
+    const from = this.floatingFrom;
+    const to = from + floating.length;
+    const bits = lineLiterals.candidates(msg);
+    for (let id = nextCandidate(bits, from, to); id >= 0; id = nextCandidate(bits, id + 1, to)) {
+      const e = floating[id - from]!;
+      // sorted by weight: a later template is no better than this one, candidate or not
       if (best !== null && e.weight <= best.weight) break;
       if (msg.includes(e.lit) && accept(e.value) && test(e, msg)) {
         best = e;

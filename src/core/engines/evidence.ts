@@ -4,6 +4,7 @@
  * little, a path inside the engine's package, a milestone only that engine prints, or its config dump says a
  * lot. Generic lines (python logging, uvicorn, ISO stamps, `[date time]` without rank tags) vote 0 or 1.
  */
+import { GatedPattern } from '../base/gated-pattern.js';
 import type { LogLine } from '../base/types.js';
 
 export const WEIGHT = {
@@ -24,8 +25,9 @@ export const WEIGHT = {
 // SGLang: `server_args=ServerArgs(` (srt/server_args.py, printed by launch_server), the launch commands
 // (`python -m sglang.launch_server`, `sglang serve` — research/engine-source sglang.json), the ready line
 // (srt/entrypoints/http_server.py), and the router (`sglang_router`, the Rust router's `[Router (Rust)]` prefix).
-const SG_CONFIG =
-  /^server_args=ServerArgs\(|sglang\.launch_server|\bsglang serve\b|fired up and ready to roll|sglang_router|\[Router \(Rust\)\]/;
+const SG_CONFIG = new GatedPattern(
+  /^server_args=ServerArgs\(|sglang\.launch_server|\bsglang serve\b|fired up and ready to roll|sglang_router|\[Router \(Rust\)\]/,
+);
 // Milestones printed by srt/managers/scheduler.py, srt/model_executor/model_runner.py and cuda_graph_runner.py
 // (tqdm `Capturing batches (bs=… avail_mem=…)`, `Capturing num tokens (num_tokens=…)`); v0.1.x-v0.2.x's
 // `Rank N: load weight begin.` (managers/router/model_runner.py) and `Rank N: max_total_num_token=…`
@@ -38,8 +40,9 @@ const SG_MILESTONE =
 // The package in a path (`…/sglang/srt/managers/scheduler.py`), a module name (`sglang.srt.…`), its kernels,
 // and a path cut at the left by a paste (`srt/managers/…`; vLLM has no `srt/` package); the `sglang` command's
 // frame (the `sglang` console script, sglang/cli/main.py main for `sglang serve`: `File "…/bin/sglang", line 8`).
-const SG_PATH =
-  /\/sglang\/|\/bin\/sglang["']|\bsglang\.srt\b|sglang::|sgl_kernel|sgl-workspace|(?:^|[\s"'/])srt\/(?:managers|model_executor|model_loader|mem_cache|entrypoints|layers|distributed|utils)\//;
+const SG_PATH = new GatedPattern(
+  /\/sglang\/|\/bin\/sglang["']|\bsglang\.srt\b|sglang::|sgl_kernel|sgl-workspace|(?:^|[\s"'/])srt\/(?:managers|model_executor|model_loader|mem_cache|entrypoints|layers|distributed|utils)\//,
+);
 
 export function sglangEvidence(line: LogLine): number {
   const m = line.msg;
@@ -55,15 +58,17 @@ export function sglangEvidence(line: LogLine): number {
 // `vLLM API server version` (entrypoints/openai/api_server.py), `Initializing a V1 LLM engine (v…)` /
 // `Initializing an LLM engine (v…)` (v1/engine/core.py, engine/llm_engine.py), the stats line
 // (v1/metrics/loggers.py), and the launch commands (`vllm serve`, `-m vllm.entrypoints.openai.api_server`).
-const VL_CONFIG =
-  /^non-default args: \{|^vLLM (?:API )?server version|LLM engine \(v|[█▀▄]\s+version\s+\S+|Avg prompt throughput: .* Avg generation throughput|\bvllm serve\b|-m vllm\.entrypoints\./;
+const VL_CONFIG = new GatedPattern(
+  /^non-default args: \{|^vLLM (?:API )?server version|LLM engine \(v|[█▀▄]\s+version\s+\S+|Avg prompt throughput: .* Avg generation throughput|\bvllm serve\b|-m vllm\.entrypoints\./,
+);
 // Milestones only vLLM prints (research/engine-source vllm.json): the capture bar `Capturing CUDA graphs ({}, {})`
 // (v1/worker/gpu_model_runner.py), `Starting vLLM API server %d on %s`, `Model loading took %s GiB`,
 // `Available KV cache memory: %s GiB`, `Graph capturing finished in %.0f secs`, the worker's start-up memory
 // check (v1/worker/gpu_worker.py Worker.init_device, v1/worker/utils.py request_memory): `Free memory on device
 // (%s/%s GiB) on startup is less than desired GPU memory utilization`.
-const VL_MILESTONE =
-  /^Capturing CUDA graphs \(|^Starting vLLM API server|^Model loading took [\d.]+ GiB|^Available KV cache memory: |^Graph capturing finished in \d|Free memory on device (?:\S+ )?\([\d.]+\/[\d.]+ GiB\) on startup is less than/;
+const VL_MILESTONE = new GatedPattern(
+  /^Capturing CUDA graphs \(|^Starting vLLM API server|^Model loading took [\d.]+ GiB|^Available KV cache memory: |^Graph capturing finished in \d|Free memory on device (?:\S+ )?\([\d.]+\/[\d.]+ GiB\) on startup is less than/,
+);
 // vLLM's worker process names (v1/executor/multiproc_executor.py, v1/engine/core.py, Ray workers: 0.2–0.3's
 // engine/ray_utils.py RayWorkerVllm, later RayWorkerWrapper, vllm-ascend's NPURayWorkerWrapper); the engine core
 // process was `EngineCore_{index}` (v1/engine/core_client.py BackgroundProcHandle's process_name, 2025) before
@@ -92,8 +97,9 @@ export function vllmEvidence(line: LogLine): number {
 // Its image, `ghcr.io/huggingface/text-generation-inference`: in a `docker run` command and in the shard's own
 // errors (server/text_generation_server/models/__init__.py FLASH_ATT_ERROR_MESSAGE: `Use the official Docker image
 // (ghcr.io/huggingface/text-generation-inference:latest) or install flash attention with …`).
-const TGI_NAME =
-  /ghcr\.io\/huggingface\/text-generation-inference\b|text_generation_launcher|text_generation_router|text_generation_client|text-generation-launcher|text_generation_server|text-generation-server\b/;
+const TGI_NAME = new GatedPattern(
+  /ghcr\.io\/huggingface\/text-generation-inference\b|text_generation_launcher|text_generation_router|text_generation_client|text-generation-launcher|text_generation_server|text-generation-server\b/,
+);
 // TGI's compact tracing frame carries span names and a target before the message (research/vllm-and-peers.md):
 // an ISO stamp and a level alone do not make a TGI line (container runtimes print the stamp).
 const TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*\w+(?:::\w+)*: /;

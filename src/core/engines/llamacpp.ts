@@ -1,4 +1,5 @@
 /** llama.cpp `llama-server`: research/vllm-and-peers.md §4 (observed on build b11669, plus older default-verbose builds). */
+import { GatedPattern } from '../base/gated-pattern.js';
 import type { LogLine } from '../base/types.js';
 import type { EngineModule, Signature } from './types.js';
 
@@ -430,41 +431,38 @@ const signatures: Signature[] = [
   },
 ];
 
+// The detection patterns `detect` tests on every line, gated by the literals they need (base/gated-pattern.ts); what
+// each reads is said where `detect` tests it.
+const LOADER_LINE = new GatedPattern(
+  /llama_server:|llama_model_loader:|^llm_load_|llama_context:|llama_kv_cache|load_tensors:|print_info: |gguf_init_from_file|ggml_cuda_init|main: server is listening|^llama_model_load(?:_from_file_impl)?: |^init_tokenizer: initializing tokenizer|^llama_model_load_internal: |^(?:cmn +)?common_init_from_params: /,
+);
+const GGML_LINE = new GatedPattern(
+  /GGML_ASSERT|ggml[_-]cuda\.cu:\d+: |^ggml_init_cublas: |^llama_load_model_from_file|^llama_init_from_gpt_params|^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:|^main: (?:binding port|couldn't bind HTTP server socket|loading model$)|^(?:\S*[$#>❯] +)?(?:\S*[/\\])?llama-server(?:\.exe)? |^zsh: [a-z ()-]+ {2}(?:\S*\/)?llama-server\b/,
+);
+const ARG_OR_FRAME = new GatedPattern(
+  /^error while handling argument|\(env: LLAMA_ARG_|^to show complete usage, run with -h|server_context(?:_impl)?::|server_queue::start_loop|llama_sampler_\w+\(|common_init_from_params\(\)|(?:^|[/\\])llama-server(?:\.exe)?\([\w:]*\+0x[0-9a-f]+\)\[0x|^\s*current device: \d+, in function \w+ at \S*ggml[/\\]src[/\\]/,
+);
+
 export const llamacpp: EngineModule = {
   id: 'llamacpp',
   detect(line: LogLine): number {
     // (common/common.cpp common_init_from_params: the common library of llama.cpp's own tools, which libllama's
     // bindings such as llama-cpp-python do not use; libllama's context lines, `llama_new_context_with_model:`, are
     // printed by every program that embeds it, and vote nothing)
-    if (
-      /llama_server:|llama_model_loader:|^llm_load_|llama_context:|llama_kv_cache|load_tensors:|print_info: |gguf_init_from_file|ggml_cuda_init|main: server is listening|^llama_model_load(?:_from_file_impl)?: |^init_tokenizer: initializing tokenizer|^llama_model_load_internal: |^(?:cmn +)?common_init_from_params: /.test(
-        line.msg,
-      )
-    )
-      return 8;
+    if (LOADER_LINE.test(line.msg)) return 8;
     // common.cpp's build banner (`build: %d (%s) with %s for %s`), the first line every llama.cpp tool prints
     if (/^build: \d+ \([0-9a-f]+\) with .+ for \S+/.test(line.msg)) return 8;
     // ggml's own lines and llama.cpp's loader/init functions of every era (ggml.c GGML_ASSERT, ggml-cuda.cu init
     // before 2024-04 `ggml_init_cublas`, llama.cpp `llama_load_model_from_file` / `llama_init_from_gpt_params`,
     // the verbose loader's `create_tensor: loading tensor`, router mode's child-to-router state lines), and the
     // command line that starts the server (a paste's first line)
-    if (
-      /GGML_ASSERT|ggml[_-]cuda\.cu:\d+: |^ggml_init_cublas: |^llama_load_model_from_file|^llama_init_from_gpt_params|^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:|^main: (?:binding port|couldn't bind HTTP server socket|loading model$)|^(?:\S*[$#>❯] +)?(?:\S*[/\\])?llama-server(?:\.exe)? |^zsh: [a-z ()-]+ {2}(?:\S*\/)?llama-server\b/.test(
-        line.msg,
-      )
-    )
-      return 8;
+    if (GGML_LINE.test(line.msg)) return 8;
     // common/arg.cpp's argument errors and usage (`error while handling argument`, `(env: LLAMA_ARG_…)`, `to show
     // complete usage, run with -h`); a native backtrace through the server's own functions (gdb, ggml_print_backtrace)
     // or its own binary (glibc's backtrace_symbols, ggml_print_backtrace's fallback: `/app/llama-server(+0xfb930)
     // [0x…]`); ggml-cuda.cu ggml_cuda_error's line under `CUDA error: …` (`  current device: %d, in function %s at
     // %s:%d`, the failing call's site in ggml's sources)
-    if (
-      /^error while handling argument|\(env: LLAMA_ARG_|^to show complete usage, run with -h|server_context(?:_impl)?::|server_queue::start_loop|llama_sampler_\w+\(|common_init_from_params\(\)|(?:^|[/\\])llama-server(?:\.exe)?\([\w:]*\+0x[0-9a-f]+\)\[0x|^\s*current device: \d+, in function \w+ at \S*ggml[/\\]src[/\\]/.test(
-        line.msg,
-      )
-    )
-      return 4;
+    if (ARG_OR_FRAME.test(line.msg)) return 4;
     // the server's per-module macros (tools/server: `SRV_INF` → `srv  %12.*s: `, `SLT_INF` → `slot %12.*s: id …`,
     // `QUE_`, `RES_`; common's `cmn`): the tag, the function name cut to 12 characters, a colon. A tag alone is not
     // enough: a traceback's code line that lost its indent (`res = func(*args)`, `res in …`) starts the same way.

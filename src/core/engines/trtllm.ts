@@ -1,5 +1,6 @@
 /** TensorRT-LLM (`trtllm-serve`, PyTorch backend): research/vllm-and-peers.md §2. */
 
+import { GatedPattern } from '../base/gated-pattern.js';
 import type { LogLine } from '../base/types.js';
 import { parseTrtllmPyTorchConfig } from '../config/engine-config.js';
 import { clickSignatures } from './cli-errors.js';
@@ -705,14 +706,32 @@ function tritonSignatures(): Signature[] {
 // (its library, tensorrtllm_backend's launch script) says TensorRT-LLM; a line about its vllm backend says nothing.
 const TRITON_FILE =
   /(?:^|[\s|>"])[IWEF](?:\d{4})?\d{4} [\d:.]+ +\d+ (?:model_lifecycle|model_repository_manager|server|grpc_server|http_server|pinned_memory_manager|cuda_memory_manager|backend_model|backend_model_instance|backend_manager|backend_factory|python_be|pb_stub|stub_launcher|tritonserver|metrics|model_config_utils|ensemble_scheduler|shared_library|model_instance_state|\w+_backend_factory)\.(?:cc|h):\d+\] /;
-const TRITON_OTHER =
-  /== Triton Inference Server ==|(?:^|[$#] +)(?:\S*\/)?tritonserver +--|^\|? *[\w.-]+ +\| \d+ +\| (?:READY|UNAVAILABLE)|\/opt\/tritonserver\/|libtriton_\w+\.so/;
-const TRITON_TRTLLM = /libtriton_tensorrtllm|backends\/tensorrtllm\/|\blaunch_triton_server\.py\b/;
-const TRITON_VLLM = /backends\/vllm\b|\[vllm\]|\bvllm_model\b/;
+const TRITON_OTHER = new GatedPattern(
+  /== Triton Inference Server ==|(?:^|[$#] +)(?:\S*\/)?tritonserver +--|^\|? *[\w.-]+ +\| \d+ +\| (?:READY|UNAVAILABLE)|\/opt\/tritonserver\/|libtriton_\w+\.so/,
+);
+const TRITON_TRTLLM = new GatedPattern(
+  /libtriton_tensorrtllm|backends\/tensorrtllm\/|\blaunch_triton_server\.py\b/,
+);
+const TRITON_VLLM = new GatedPattern(/backends\/vllm\b|\[vllm\]|\bvllm_model\b/);
 // Open MPI's banners and signal reports: of the engines firedup reads only TensorRT-LLM (trtllm-serve's workers,
 // Triton's launch_triton_server.py) runs under MPI.
-const OPEN_MPI =
-  /It looks like orte_init failed|^(?:mpirun|prterun) (?:noticed|detected) that|MPI_ABORT was invoked|^\[[\w.-]+:\d+\] (?:\*\*\* Process received signal|Signal: |PRTE ERROR: |ORTE_ERROR_LOG: )/;
+const OPEN_MPI = new GatedPattern(
+  /It looks like orte_init failed|^(?:mpirun|prterun) (?:noticed|detected) that|MPI_ABORT was invoked|^\[[\w.-]+:\d+\] (?:\*\*\* Process received signal|Signal: |PRTE ERROR: |ORTE_ERROR_LOG: )/,
+);
+
+// TensorRT-LLM's names in a line (its logger's tags, package, command)
+const TRTLLM_NAME = new GatedPattern(
+  /\[TRT-LLM\]|\[TensorRT-LLM\]|TensorRT[- ]LLM version|tensorrt_llm|trtllm-serve|MpiPoolSession|tlc_init|\[Autotuner\]/,
+);
+// Messages only TensorRT-LLM prints, whatever prefix a paste kept: executor/worker.py worker_main `Failed to
+// initialize executor on rank N: …`, executor/proxy.py `Executor worker returned error`, its NIXL transfer agent
+// (cache_transmission/nixl_utils/transferAgent.cpp, _torch/disaggregation/nixl BindingsNixlTransferAgent), the
+// executor's memory monitor (_torch/pyexecutor/py_executor_creator.py _maybe_explain_if_oom: `Executor creation
+// failed due to insufficient GPU memory.`, `… with an error which might indicate insufficient GPU memory.`, its
+// table `Previously created components and free GPU memory before/after creation (GiB):`)
+const TRTLLM_ONLY = new GatedPattern(
+  /Failed to initialize executor on rank \d+|Executor worker returned error|nixl_utils\/transferAgent\.cpp|BindingsNixlTransferAgent|Executor creation failed (?:due to insufficient GPU memory|with an error which might indicate)|^Previously created components and free GPU memory/,
+);
 
 function tritonEvidence(line: LogLine): number {
   const t = line.text;
@@ -727,24 +746,8 @@ function tritonEvidence(line: LogLine): number {
 export const trtllm: EngineModule = {
   id: 'trtllm',
   detect(line: LogLine): number {
-    if (
-      /\[TRT-LLM\]|\[TensorRT-LLM\]|TensorRT[- ]LLM version|tensorrt_llm|trtllm-serve|MpiPoolSession|tlc_init|\[Autotuner\]/.test(
-        line.text,
-      )
-    )
-      return 8;
-    // Messages only TensorRT-LLM prints, whatever prefix a paste kept: executor/worker.py worker_main `Failed to
-    // initialize executor on rank N: …`, executor/proxy.py `Executor worker returned error`, its NIXL transfer agent
-    // (cache_transmission/nixl_utils/transferAgent.cpp, _torch/disaggregation/nixl BindingsNixlTransferAgent), the
-    // executor's memory monitor (_torch/pyexecutor/py_executor_creator.py _maybe_explain_if_oom: `Executor creation
-    // failed due to insufficient GPU memory.`, `… with an error which might indicate insufficient GPU memory.`, its
-    // table `Previously created components and free GPU memory before/after creation (GiB):`)
-    if (
-      /Failed to initialize executor on rank \d+|Executor worker returned error|nixl_utils\/transferAgent\.cpp|BindingsNixlTransferAgent|Executor creation failed (?:due to insufficient GPU memory|with an error which might indicate)|^Previously created components and free GPU memory/.test(
-        line.msg,
-      )
-    )
-      return 8;
+    if (TRTLLM_NAME.test(line.text)) return 8;
+    if (TRTLLM_ONLY.test(line.msg)) return 8;
     if (line.msg.startsWith('w1_weight_scale_2') && MOE_SCALE_MISMATCH.test(line.msg)) return 8;
     if (line.frame === 'trtllm' || /^\[\d{2}\/\d{2}\/\d{4}-\d{2}:\d{2}:\d{2}\] /.test(line.text)) return 3;
     return tritonEvidence(line);

@@ -3,6 +3,7 @@
  * vLLM/Ray process prefixes, then the engine's own `[ts tags]` / `LEVEL MM-DD ts [file:N]` / ... frame.
  * What remains is the message, which the engine signatures match.
  */
+import { GatedPattern } from '../base/gated-pattern.js';
 import type { LogFrame, LogLine } from '../base/types.js';
 import { cleanText } from './clean.js';
 import {
@@ -518,14 +519,16 @@ function readFrame(line: LogLine, rest: string, ctx: PrefixContext): LogFrame | 
   return frame;
 }
 
+/** A message's words that say it is an error, or a warning (most messages hold none of their literals: gated). */
+const ERROR_WORDS = new GatedPattern(
+  /^Traceback \(most recent call last\)|\b\w*(?:Error|Exception)\b:|\bhit an exception\b|\bfailed\b|\bFatal\b/,
+);
+
+const WARNING_WORDS = new GatedPattern(/\bwarn(?:ing)?\b|deprecated/i);
+
 /** Level for engines that print none (SGLang): read from the message. */
 export function inferLevel(msg: string): LogLine['level'] {
-  if (
-    /^Traceback \(most recent call last\)|\b\w*(?:Error|Exception)\b:|\bhit an exception\b|\bfailed\b|\bFatal\b/.test(
-      msg,
-    )
-  )
-    return 'error';
-  if (/\bwarn(?:ing)?\b|deprecated/i.test(msg)) return 'warning';
+  if (ERROR_WORDS.test(msg)) return 'error';
+  if (WARNING_WORDS.test(msg)) return 'warning';
   return 'info';
 }

@@ -11,6 +11,7 @@ import { CATALOG_ENGINES, type CatalogLine, catalogLine, classifyRaise } from '.
 import { commonSignatures } from '../engines/common.js';
 import { genericSignatures } from '../engines/generic.js';
 import { ENGINE_MODULES, engineModule } from '../engines/index.js';
+import { firstSignature } from '../engines/signature-index.js';
 import type { EngineModule, ServingSample, Signature } from '../engines/types.js';
 import { decodeLine, logicalSegments } from '../lines/clean.js';
 import { commonGutter, HEAD_CHARS, HEAD_LINES, type HeadLine } from '../lines/gutter.js';
@@ -187,46 +188,6 @@ const servingUp = (launch: LaunchBuilder | null) =>
 const isStartupPhase = (p: string): p is Phase => STARTUP_PHASES.has(p);
 const exceptionRules = (type: string, message: string) =>
   classifyExceptionType(type) ?? classifyFailureText(`${type}: ${message}`);
-
-/**
- * A quick reject before `includes`: the pairs of adjacent characters a message holds, hashed into a bit set.
- * A signature's literal can only be in the message if each of its pairs is; a message is tested against
- * hundreds of literals, so this turns hundreds of substring searches into a few bit tests each.
- */
-const GRAM_BITS = 2048;
-const MAX_GRAM_LINE = 4096;
-const gramSet = new Int32Array(GRAM_BITS >> 5);
-const gramOf = (a: number, b: number) => (Math.imul(a, 0x9e3779b1) + b * 40503) & (GRAM_BITS - 1);
-const litGrams = new Map<Signature, Int32Array>();
-
-function fillGrams(msg: string): Int32Array {
-  gramSet.fill(0);
-  let prev = msg.charCodeAt(0);
-  for (let i = 1; i < msg.length; i++) {
-    const c = msg.charCodeAt(i);
-    const h = gramOf(prev, c);
-    gramSet[h >> 5]! |= 1 << (h & 31);
-    prev = c;
-  }
-  return gramSet;
-}
-
-function litMayBeIn(sig: Signature, grams: Int32Array | null): boolean {
-  if (grams === null) return true;
-  let keys = litGrams.get(sig);
-  if (keys === undefined) {
-    const lit = sig.lit!;
-    const set = new Set<number>();
-    for (let i = 1; i < lit.length; i++) set.add(gramOf(lit.charCodeAt(i - 1), lit.charCodeAt(i)));
-    keys = Int32Array.from(set);
-    litGrams.set(sig, keys);
-  }
-  for (let i = 0; i < keys.length; i++) {
-    const h = keys[i]!;
-    if ((grams[h >> 5]! & (1 << (h & 31))) === 0) return false;
-  }
-  return true;
-}
 
 /**
  * A byte that no text logger writes: a control character other than NUL (stripped), backspace, tab, CR and
@@ -797,43 +758,31 @@ export class LogAnalyzer {
   }
 
   private match(msg: string, engines: readonly EngineModule[] = this.detector.candidates()): Match | null {
-    const grams = msg.length <= MAX_GRAM_LINE ? fillGrams(msg) : null;
     // Another program's log (Ollama, LMDeploy, …): its own lines first, then the engine it runs.
     if (this.detector.wrapped) {
-      const g = this.matchGeneric(msg, grams, engines[0]!);
+      const g = this.matchGeneric(msg, engines[0]!);
       if (g !== null) return g;
     }
     for (const engine of engines) {
-      for (const sig of engine.signatures) {
-        if (sig.lit !== undefined && !(litMayBeIn(sig, grams) && msg.includes(sig.lit))) continue;
-        const m = sig.re.exec(msg);
-        if (m) return { engine, sig, m };
-      }
+      const hit = firstSignature(engine.signatures, msg);
+      if (hit !== null) return { engine, sig: hit.sig, m: hit.m };
     }
-    return this.matchCommon(msg, grams, engines[0]!);
+    return this.matchCommon(msg, engines[0]!);
   }
 
   /**
    * The generic reader's rules (generic.ts): any server's listening, request, failure and stop lines, for a log
-   * no engine module reads. Each has a literal: a line none can match costs a few bit tests.
+   * no engine module reads.
    */
-  private matchGeneric(msg: string, grams: Int32Array | null, engine: EngineModule): Match | null {
-    for (const sig of genericSignatures) {
-      if (sig.lit !== undefined && !(litMayBeIn(sig, grams) && msg.includes(sig.lit))) continue;
-      const m = sig.re.exec(msg);
-      if (m) return { engine, sig, m };
-    }
-    return null;
+  private matchGeneric(msg: string, engine: EngineModule): Match | null {
+    const hit = firstSignature(genericSignatures, msg);
+    return hit === null ? null : { engine, sig: hit.sig, m: hit.m };
   }
 
   /** The rules every engine shares (common.ts), read for `engine`, once no engine's own rule took the line. */
-  private matchCommon(msg: string, grams: Int32Array | null, engine: EngineModule): Match | null {
-    for (const sig of commonSignatures) {
-      if (sig.lit !== undefined && !(litMayBeIn(sig, grams) && msg.includes(sig.lit))) continue;
-      const m = sig.re.exec(msg);
-      if (m) return { engine, sig, m };
-    }
-    return null;
+  private matchCommon(msg: string, engine: EngineModule): Match | null {
+    const hit = firstSignature(commonSignatures, msg);
+    return hit === null ? null : { engine, sig: hit.sig, m: hit.m };
   }
 
   /**
@@ -847,26 +796,21 @@ export class LogAnalyzer {
    * no engine line, so the reading's confidence says so).
    */
   private leastMatch(msg: string): Match | null {
-    const grams = msg.length <= MAX_GRAM_LINE ? fillGrams(msg) : null;
     if (this.detector.wrapped) {
-      const g = this.matchGeneric(msg, grams, ENGINE_MODULES[0]!);
+      const g = this.matchGeneric(msg, ENGINE_MODULES[0]!);
       if (g !== null) return g;
     }
     let least: Match | null = null;
     let leastClaim = 0;
     let takers = 0;
     for (const engine of ENGINE_MODULES) {
-      for (const sig of engine.signatures) {
-        if (sig.lit !== undefined && !(litMayBeIn(sig, grams) && msg.includes(sig.lit))) continue;
-        const m = sig.re.exec(msg);
-        if (m === null) continue;
-        takers++;
-        const c = this.claim(sig);
-        if (least === null || c < leastClaim) {
-          least = { engine, sig, m };
-          leastClaim = c;
-        }
-        break;
+      const hit = firstSignature(engine.signatures, msg);
+      if (hit === null) continue;
+      takers++;
+      const c = this.claim(hit.sig);
+      if (least === null || c < leastClaim) {
+        least = { engine, sig: hit.sig, m: hit.m };
+        leastClaim = c;
       }
     }
     if (least !== null) {
@@ -874,9 +818,7 @@ export class LogAnalyzer {
       return least;
     }
     // no engine's own rule took it (each was tried above): only the shared ones are left, then any server's
-    return (
-      this.matchCommon(msg, grams, ENGINE_MODULES[0]!) ?? this.matchGeneric(msg, grams, ENGINE_MODULES[0]!)
-    );
+    return this.matchCommon(msg, ENGINE_MODULES[0]!) ?? this.matchGeneric(msg, ENGINE_MODULES[0]!);
   }
 
   /**
@@ -1383,20 +1325,23 @@ export class LogAnalyzer {
     return true;
   }
 
-  /** What a line's reading by `classifyGeneric` depends on besides the line: its table holds while this does. */
+  /** genericKey's parts the last time, and the key they made. */
+  private keyParts: unknown[] = [];
+  private keyText = '';
+
+  /**
+   * What a line's reading by `classifyGeneric` depends on besides the line: its table holds while this does. Asked
+   * at every line the generic reader is offered: the key is made again only when a part of it changed.
+   */
   private genericKey(l: LaunchBuilder): string {
     const d = this.detector;
-    return [
+    const parts: unknown[] = [
       this.released + this.launches.length,
       l.startLine,
       l.phase,
       l.engine,
       d.locked?.id,
       d.best(),
-      d
-        .candidates()
-        .map((e) => e.id)
-        .join(),
       d.wrapped,
       d.foreign,
       d.programLines > 0,
@@ -1408,7 +1353,14 @@ export class LogAnalyzer {
       l.loadedWhileBar,
       this.engineServices.size,
       this.ctx.year,
-    ].join('|');
+    ];
+    // the engines to try, in their order (the detector's ranking)
+    for (const e of d.candidates()) parts.push(e.id);
+    const last = this.keyParts;
+    if (parts.length === last.length && parts.every((v, i) => v === last[i])) return this.keyText;
+    this.keyParts = parts;
+    this.keyText = parts.join('|');
+    return this.keyText;
   }
 
   /**

@@ -83,7 +83,8 @@ export const ANALYZER_SPEC: IntoSpec = {
   // `settle` is the reader's, set again by the next one (`released` is saved: the launches handed off stay so).
   // `planLaunch` only joins a worker's runs to the read that started the worker; `headSeen` caches a pure function.
   // The generic reader (generic-scan.ts) keeps only its tables of what the general path does with a shape in a
-  // state (learned again after a restore) and when to rest, which decides which path reads a line, not how.
+  // state (learned again after a restore) and when to rest, which decides which path reads a line, not how;
+  // `keyParts`/`keyText` cache the key of that state (genericKey), made again when empty.
   rebuilt: [
     'onRaw',
     'ended',
@@ -98,6 +99,8 @@ export const ANALYZER_SPEC: IntoSpec = {
     'planLaunch',
     'headSeen',
     'rereading',
+    'keyParts',
+    'keyText',
   ],
 };
 

@@ -7,25 +7,7 @@ import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import type { GenericScanner } from '../../../src/core/reading/generic-scan.js';
 import type { ShapeEffect } from '../../../src/core/reading/scan.js';
 import { ROOT } from '../../helpers.js';
-
-/** The real logs: the shared corpora, the wild and unseen fixtures. */
-function realLogs(): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    if (!fs.existsSync(d)) return;
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.log')) out.push(p);
-    }
-  };
-  // the shared corpora beside the checkout (npm run corpus's ../shared), or beside a worktree's parent
-  walk(path.resolve(ROOT, '..', 'shared', 'corpus'));
-  walk(path.resolve(ROOT, '..', '..', 'shared', 'corpus'));
-  for (const d of fs.readdirSync(path.join(ROOT, 'test', 'fixtures')))
-    if (d === 'wild' || d.startsWith('unseen-')) walk(path.join(ROOT, 'test', 'fixtures', d));
-  return [...new Set(out)];
-}
+import { realLogs } from '../../real-logs.js';
 
 type Internals = {
   generic: GenericScanner | null;
