@@ -13,13 +13,17 @@ export function realLogs(): string[] {
       else if (e.name.endsWith('.log')) out.push(p);
     }
   };
-  // the shared corpora: the copy the repository carries (a clean clone has nothing beside it), and the one
-  // beside the checkout (npm run corpus's ../shared) or beside a worktree's parent, where it may be newer
-  walk(path.resolve(ROOT, '..', 'shared', 'corpus'));
-  walk(path.resolve(ROOT, '..', '..', 'shared', 'corpus'));
+  // the shared corpus: the copy the repository carries, which a clean clone has; the one beside the checkout
+  // (npm run corpus's ../shared, or beside a worktree's parent) only where the repository has none, so that no
+  // log is read twice
+  const own = path.join(ROOT, 'test', 'fixtures', 'corpus');
+  if (fs.existsSync(own)) walk(own);
+  else {
+    walk(path.resolve(ROOT, '..', 'shared', 'corpus'));
+    walk(path.resolve(ROOT, '..', '..', 'shared', 'corpus'));
+  }
   for (const d of fs.readdirSync(path.join(ROOT, 'test', 'fixtures')))
-    if (d === 'corpus' || d === 'wild' || d.startsWith('unseen-'))
-      walk(path.join(ROOT, 'test', 'fixtures', d));
+    if (d === 'wild' || d.startsWith('unseen-')) walk(path.join(ROOT, 'test', 'fixtures', d));
   return [...new Set(out)];
 }
 

@@ -7,21 +7,7 @@ import { genericSignatures } from '../../../src/core/engines/generic.js';
 import { ENGINE_MODULES } from '../../../src/core/engines/index.js';
 import { parseLine } from '../../../src/core/lines/prefix.js';
 import { analyzeText, SHARED } from '../../helpers.js';
-
-/** The real logs: the corpora's copies in test/fixtures (corpus, wild, unseen-*). */
-function realLogs(): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.log')) out.push(p);
-    }
-  };
-  for (const d of fs.readdirSync(SHARED))
-    if (d === 'corpus' || d === 'wild' || d.startsWith('unseen-')) walk(path.join(SHARED, d));
-  return out;
-}
+import { realLogs } from '../../real-logs.js';
 
 /** The example lines of research/*-signatures.json (copied into test/fixtures). */
 function examples(): string[] {
