@@ -18,6 +18,9 @@ KM, UN, OUT = sys.argv[1:4]
 TREES = [
     # label, git dir, ref
     ('newest', UN, 'fa88ae9368f7d2ce6669be3a7e6e25f9c426e6a6'),
+    # upstream master between the b4000 and newest trees (b47xx): libllama's context made by llama_init_from_model in
+    # src/llama.cpp, whose lines (`llama_init_from_model: n_ctx = …`) neither neighbour prints
+    ('2025-02-15', UN, '68ff663a04ed92044a9937bcae353e9d9733f9cd'),
     ('b4000', KM, 'b4000'),
     ('b3498', KM, 'b3498'),
     ('b1448', KM, 'b1448'),

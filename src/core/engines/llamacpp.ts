@@ -138,6 +138,17 @@ const signatures: Signature[] = [
     re: /current device: \d+, in function ggml_backend_cuda_buffer_(?:init|set)_tensor at /,
   },
   {
+    // ggml-cuda.cu ggml_cuda_compute_forward: a kernel's launch failed (`%s: %s failed` with the op, then CUDA_CHECK's
+    // `current device: %d, in function ggml_cuda_compute_forward at …`). Only a graph being computed runs it, and
+    // the first graph a llama-server launch computes is the warm-up decode (frame_decode below): warmup at least
+    id: 'cuda_error_in_compute',
+    kind: 'phase',
+    phase: 'warmup',
+    weak: true,
+    lit: 'ggml_cuda_compute_forward',
+    re: /^ggml_cuda_compute_forward: \S+ failed$|current device: \d+, in function ggml_cuda_compute_forward at /,
+  },
+  {
     // common/common.cpp common_init_from_params: unless --no-warmup, the warm-up run decodes an empty batch
     // (`warming up the model with an empty run`) before the server is up; after that the server decodes only
     // from its main loop (frame_serving below, further up the same stack). A native frame of llama_decode

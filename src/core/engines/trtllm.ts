@@ -661,6 +661,18 @@ function tritonSignatures(): Signature[] {
       re: /It looks like orte_init failed for some reason/,
     },
     {
+      // Open MPI 4's launcher (orte/mca/errmgr/base/help-errmgr-base.txt: [failed-daemon-launch], [failed-daemon],
+      // [node-died]): mpirun could not start, or lost, the daemon of another node, so the job's ranks never met or
+      // the job is ended: a multi-node launch (launch_triton_server.py --world_size N over mpirun) that failed
+      // before or during distributed init
+      id: 'mpi_daemon_failed',
+      kind: 'failure',
+      failure: 'other',
+      phase: 'dist_init',
+      lit: 'ORTE',
+      re: /^ORTE was unable to reliably start one or more daemons\.|^An ORTE daemon has unexpectedly failed after launch|^ORTE has lost communication with its daemon located on node/,
+    },
+    {
       id: 'opal_signal',
       kind: 'failure',
       lit: 'Signal: ',
@@ -716,7 +728,7 @@ const TRITON_VLLM = new GatedPattern(/backends\/vllm\b|\[vllm\]|\bvllm_model\b/)
 // Open MPI's banners and signal reports: of the engines firedup reads only TensorRT-LLM (trtllm-serve's workers,
 // Triton's launch_triton_server.py) runs under MPI.
 const OPEN_MPI = new GatedPattern(
-  /It looks like orte_init failed|^(?:mpirun|prterun) (?:noticed|detected) that|MPI_ABORT was invoked|^\[[\w.-]+:\d+\] (?:\*\*\* Process received signal|Signal: |PRTE ERROR: |ORTE_ERROR_LOG: )/,
+  /It looks like orte_init failed|^ORTE was unable to reliably start one or more daemons|^An ORTE daemon has unexpectedly failed|^ORTE has lost communication with its daemon|^(?:mpirun|prterun) (?:noticed|detected) that|MPI_ABORT was invoked|^\[[\w.-]+:\d+\] (?:\*\*\* Process received signal|Signal: |PRTE ERROR: |ORTE_ERROR_LOG: )/,
 );
 
 // TensorRT-LLM's names in a line (its logger's tags, package, command)

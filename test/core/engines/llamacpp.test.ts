@@ -539,3 +539,29 @@ describe('llama-server: an excerpt of its prompt cache at work (issue 22)', () =
     assert.equal(l.engine, 'llamacpp');
   });
 });
+
+describe('llama.cpp: a kernel that fails while a graph is computed (issue 22)', () => {
+  it('ggml_cuda_compute_forward failing is a CUDA error at warm-up at least (ggml-cuda.cu)', () => {
+    const l = last([
+      '/src/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:90: CUDA error',
+      'ggml_cuda_compute_forward: MUL_MAT failed',
+      'CUDA error: no kernel image is available for execution on the device',
+      '  current device: 0, in function ggml_cuda_compute_forward at /src/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:2500',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'warmup');
+    assert.equal(l.failure?.class, 'cuda_error');
+  });
+
+  it('after the server has answered requests it stays serving', () => {
+    const l = last([
+      'srv  update_slots: all slots are idle',
+      'slot launch_slot_: id  0 | task 0 | processing task',
+      'prompt eval time =      10.00 ms /    10 tokens (    1.00 ms per token,  1000.00 tokens per second)',
+      'ggml_cuda_compute_forward: SOFT_MAX failed',
+      '  current device: 0, in function ggml_cuda_compute_forward at /src/ggml/src/ggml-cuda/ggml-cuda.cu:2500',
+    ]);
+    assert.equal(l.phase, 'serving');
+  });
+});

@@ -613,6 +613,30 @@ describe('TensorRT-LLM (issue 22): MPI start-up, native stacks, KV cache and dri
     assert.equal(l.failure?.class, 'other');
   });
 
+  it("Open MPI's banner for daemons that never started (or were lost) ends a multi-node launch in distributed init", () => {
+    const banner = (first: string) =>
+      last([
+        'bash: orted: command not found',
+        '--------------------------------------------------------------------------',
+        first,
+        'This usually is caused by:',
+        '',
+        '* not finding the required libraries and/or binaries on',
+        '  one or more nodes. Please check your PATH and LD_LIBRARY_PATH',
+      ]);
+    for (const first of [
+      'ORTE was unable to reliably start one or more daemons.',
+      'An ORTE daemon has unexpectedly failed after launch and before',
+      'ORTE has lost communication with its daemon located on node:',
+    ]) {
+      const l = banner(first);
+      assert.equal(l.engine, 'trtllm', first);
+      assert.equal(l.outcome, 'crashed', first);
+      assert.equal(l.phase, 'dist_init', first);
+      assert.equal(l.failure?.class, 'other', first);
+    }
+  });
+
   it("Open MPI's signal-handler stack frames are a dying rank", () => {
     const l = last([
       '[node7:4242] [ 3] /usr/lib/libmpi.so.40(MPI_Bcast+0x121)[0x7f0000001111]',
