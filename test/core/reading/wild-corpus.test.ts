@@ -20,7 +20,15 @@ const folders = fs
   .sort();
 
 /** Cases fully right, at least: the last measured figures (raise them as the reading improves; issue 22). */
-const FLOOR = { wild: 0.97, released: 0.95, unseen: 0.98, unseen3: 0.9, unseen3b: 0.8, unseen3c: 0.7 };
+const FLOOR = {
+  wild: 0.97,
+  released: 0.95,
+  unseen: 0.98,
+  unseen3: 0.9,
+  unseen3b: 0.8,
+  unseen3c: 0.7,
+  unseen3d: 0.6,
+};
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
   let cases = 0;
@@ -98,6 +106,13 @@ describe('wild corpus of real pastes', () => {
       name: 'the third unseen set of 2026-12-03',
       cases: 65,
       floor: FLOOR.unseen3c,
+    },
+    // 41/68 at its first read
+    {
+      dir: 'unseen-2026-12-03d',
+      name: 'the fourth unseen set of 2026-12-03',
+      cases: 68,
+      floor: FLOOR.unseen3d,
     },
   ];
   for (const set of UNSEEN)
