@@ -140,14 +140,18 @@ const VLLM_MODEL_CODE = /(?:^|\/)model_executor\/(?:models|layers)\//;
 const MODEL_BUILD_FN =
   /weight|load|^_?(?:create|init|make|build|verify|check|get_quant|setup|register)|^__\w+__$|^<|quant_method|^process_/i;
 /**
- * SGLang's model code (srt/models/, srt/layers/; up to 0.4 also vLLM's model_executor layers, read as vLLM's). Its
- * weights are loaded before any forward pass (model_executor/model_runner.py ModelRunner.initialize: load_model, then
- * the memory pool, kernel warm-up, CUDA-graph capture, then the scheduler's event loop and the warm-up request): a
- * traceback that shows only the model's forward has got at least that far. Unlike vLLM there is no profiling
- * forward before the KV pool (profile_max_num_token reads free memory), so nothing further is implied. Weak: a
- * caller frame (capture, run_batch) decides.
+ * SGLang's model code (srt/models/, srt/layers/; up to 0.4 also vLLM's model_executor layers, read as vLLM's).
+ * The weights are loaded before any forward pass (model_executor/model_runner.py ModelRunner.initialize: load_model,
+ * then the memory pool, kernel warm-up, CUDA-graph capture, then the scheduler's event loop and the warm-up request):
+ * a traceback that shows a model class's forward (srt/models/, a `forward…` function: the model files also hold
+ * their construction helpers, `make_layers`' `get_layer`) has got at least that far. Unlike vLLM there is no
+ * profiling forward before the KV pool (profile_max_num_token reads free memory), so nothing further is implied.
+ * The layers alone (srt/layers/) say nothing of it: they are library code that tools call outside a server too (the
+ * fused-MoE kernel tuning scripts under benchmark/kernels/ call fused_moe directly). Weak: a caller frame (capture,
+ * run_batch) decides.
  */
 const SGLANG_MODEL_CODE = /(?:^|\/)sglang\/srt\/(?:models|layers)\//;
+const SGLANG_MODEL_CLASS = /(?:^|\/)sglang\/srt\/models\//;
 /**
  * The model class being built: its `__init__` and its layers' (LinearBase.__init__ -> quant_method.create_weights
  * allocates each parameter). The loader constructs the model right before it reads the checkpoint into it (vLLM
@@ -183,10 +187,10 @@ export function readFrame(path: string, fn: string, outer: readonly string[] = [
       (engine === 'vllm' && VLLM_MODEL_CODE.test(path)) ||
       (engine === 'sglang' && SGLANG_MODEL_CODE.test(path));
     if (modelCode && MODEL_CONSTRUCT_FN.test(fn)) return { phase: 'loading_weights', weak: true };
-    if (modelCode && !MODEL_BUILD_FN.test(fn))
-      return engine === 'vllm'
-        ? { phase: 'kv_cache', weak: true, unplaced: true }
-        : { phase: 'weights_loaded', weak: true };
+    if (modelCode && !MODEL_BUILD_FN.test(fn)) {
+      if (engine === 'vllm') return { phase: 'kv_cache', weak: true, unplaced: true };
+      if (SGLANG_MODEL_CLASS.test(path) && /forward/.test(fn)) return { phase: 'weights_loaded', weak: true };
+    }
     if (!PARTIAL_FRAME_TABLES.has(engine)) {
       // A function the catalog does not list (another version): its name alone, never its module's.
       const p = ANY_PHASE_FN.test(fn) ? null : fallbackPhase(fn);

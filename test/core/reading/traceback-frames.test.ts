@@ -416,6 +416,13 @@ describe('traceback frames from the engine-source catalog', () => {
     ];
     assert.equal(tracebackPhase(sg), 'loading_weights');
     assert.equal(analyze([...sg, ''].join('\n')).phase, 'loading_weights');
+    // make_layers' helpers in the model file build it too: no forward
+    const built = [
+      f(`${SG}/models/qwen2_moe.py`, 900, 'get_layer'),
+      f(`${SG}/models/qwen2_moe.py`, 244, '__init__'),
+      f(`${SG}/layers/quantization/unquant.py`, 219, 'create_weights'),
+    ];
+    assert.equal(tracebackPhase(built), 'loading_weights');
     const vl = [f(`${VL}/model_executor/models/qwen2.py`, 300, '__init__')];
     assert.equal(tracebackPhase(vl), 'loading_weights');
     // an outer frame still decides (a layer built while the KV cache is profiled is that step's)
