@@ -449,6 +449,9 @@ describe('traceback frames from the engine-source catalog', () => {
       ...frames,
     ];
     assert.equal(tracebackPhase(capture), 'cuda_graph');
+    // a layer alone is library code a tool may call outside a server (the fused-MoE tuning scripts)
+    const layer = [f(`${SG}/layers/moe/fused_moe_triton/fused_moe.py`, 1421, 'fused_experts_impl')];
+    assert.equal(tracebackPhase(layer), null);
   });
 
   it('tell nothing from a model forward of an engine the catalog does not cover', () => {
