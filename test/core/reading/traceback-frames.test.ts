@@ -454,6 +454,17 @@ describe('traceback frames from the engine-source catalog', () => {
     assert.equal(tracebackPhase(layer), null);
   });
 
+  it("read Xinference's model load (core/model.py ModelActor.load) as weight loading, its actor plumbing as nothing", () => {
+    const XI = '/opt/conda/lib/python3.10/site-packages';
+    const frames = [
+      f(`${XI}/xoscar/backends/pool.py`, 389, '_run_coro'),
+      f(`${XI}/xoscar/api.py`, 418, '__on_receive__'),
+      f(`${XI}/xinference/core/model.py`, 387, 'load'),
+    ];
+    assert.equal(tracebackPhase(frames), 'loading_weights');
+    assert.equal(tracebackPhase(frames.slice(0, 2)), null);
+  });
+
   it('tell nothing from a model forward of an engine the catalog does not cover', () => {
     const frames = [
       f(

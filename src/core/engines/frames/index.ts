@@ -19,18 +19,26 @@ import { TGI_FRAMES } from './tgi.js';
 import { TRTLLM_FRAMES } from './trtllm.js';
 import type { FramePhase, FrameRule } from './types.js';
 import { VLLM_FRAMES } from './vllm.js';
+import { XINFERENCE_FRAMES } from './xinference.js';
 
 export type { FramePhase, FrameRule } from './types.js';
 
-/** LMDeploy has no engine module: its frames serve the reader of engines without one (a program-keyed catalog). */
-export type FrameEngine = 'sglang' | 'vllm' | 'trtllm' | 'tgi' | 'lmdeploy';
+/**
+ * LMDeploy and Xinference have no engine module: their frames serve the reader of engines without one (a
+ * program-keyed catalog; Xinference's table is hand-written, frames/xinference.ts).
+ */
+export type FrameEngine = 'sglang' | 'vllm' | 'trtllm' | 'tgi' | 'lmdeploy' | 'xinference';
 
 /**
  * Engines whose table lists only the frames that tell a phase (the TensorRT-LLM and TGI catalogs list the
  * startup path's entry points, not every function read as SGLang's and vLLM's do): a function missing there
  * is read by the general rules, its module's path included (traceback.ts).
  */
-export const PARTIAL_FRAME_TABLES: ReadonlySet<FrameEngine> = new Set<FrameEngine>(['trtllm', 'tgi']);
+export const PARTIAL_FRAME_TABLES: ReadonlySet<FrameEngine> = new Set<FrameEngine>([
+  'trtllm',
+  'tgi',
+  'xinference',
+]);
 
 /** The Python package of each engine (the directory under site-packages or a source checkout). */
 const PACKAGE: Readonly<Record<string, FrameEngine>> = {
@@ -39,6 +47,7 @@ const PACKAGE: Readonly<Record<string, FrameEngine>> = {
   tensorrt_llm: 'trtllm',
   text_generation_server: 'tgi',
   lmdeploy: 'lmdeploy',
+  xinference: 'xinference',
   // vLLM's Gaudi platform plugin (vllm-project/vllm-gaudi): its worker and model runner are vLLM's own steps for
   // HPUs (hpu_worker.py compile_or_warm_up_model, hpu_model_runner.py warmup_model), read with vLLM's table
   vllm_gaudi: 'vllm',
@@ -97,6 +106,7 @@ const RULES: Record<FrameEngine, readonly FrameRule[]> = {
   lmdeploy: LMDEPLOY_FRAMES,
   trtllm: TRTLLM_FRAMES,
   tgi: TGI_FRAMES,
+  xinference: XINFERENCE_FRAMES,
 };
 /** Compiled on first use: only a traceback asks, and compiling some 300 rules costs every start milliseconds. */
 const TABLES: Partial<Record<FrameEngine, ReturnType<typeof compile>>> = {};
