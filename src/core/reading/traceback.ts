@@ -161,6 +161,17 @@ const SGLANG_MODEL_CLASS = /(?:^|\/)sglang\/srt\/models\//;
  */
 const MODEL_CONSTRUCT_FN = /^(?:__init__|create_weights)$/;
 
+/**
+ * CPython's ctypes on Windows turns a structured exception raised inside the C function it called into an OSError
+ * (Modules/_ctypes/callproc.c SetException: `exception: access violation reading 0x…` / `writing`, `exception: stack
+ * overflow`, `exception: integer divide by zero`, `exception: illegal instruction`, …, else `exception code 0x…`):
+ * the native library crashed, what Linux reports as a segfault and firedup classes as one (common.ts
+ * windows_fatal_exception, segfault: other), not an error of the Python code (KoboldCpp and llama-cpp-python call
+ * llama.cpp so).
+ */
+const CTYPES_TYPE = /^(?:OSError|WindowsError)$/;
+const CTYPES_NATIVE_CRASH = /^exception(?:: | code 0x)/;
+
 /** A frame's verdict: a phase (weak: only a module-wide catalog glob), a relay frame, or nothing. */
 type FrameRead = { phase: FramePhase; weak: boolean; unplaced?: boolean } | 'relay' | null;
 
@@ -456,7 +467,11 @@ export class TracebackTracker {
       const ev: ExceptionEvent = {
         type,
         message,
-        cls: classifyExceptionType(type) ?? classifyFailureText(`${type}: ${message}`) ?? 'python_exception',
+        cls:
+          (CTYPES_TYPE.test(type) && CTYPES_NATIVE_CRASH.test(message) ? 'other' : null) ??
+          classifyExceptionType(type) ??
+          classifyFailureText(`${type}: ${message}`) ??
+          'python_exception',
         typeOnly: false,
         line: line.no,
         text: line.text,

@@ -103,6 +103,24 @@ describe('generic reader: failures', () => {
     }
   });
 
+  it("a native crash ctypes reports as OSError (Windows: `exception: access violation …`) is a segfault's class", () => {
+    const { l } = read([
+      'Traceback (most recent call last):',
+      '  File "runner.py", line 200, in load_model',
+      '    ret = handle.load_model(inputs)',
+      'OSError: exception: access violation writing 0x0000000000000010',
+    ]);
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.class, 'other');
+    // an OSError of the Python code keeps its own class
+    const io = read([
+      'Traceback (most recent call last):',
+      '  File "runner.py", line 200, in load_model',
+      "OSError: [Errno 5] Input/output error: '/models/m.gguf'",
+    ]);
+    assert.equal(io.l?.failure?.class, 'python_exception');
+  });
+
   it("LMDeploy's TurboMind error line is classed by its message", () => {
     const { l } = read([
       'Failed to find a feasible kernel in the cache, will dispatch by heuristic.',
