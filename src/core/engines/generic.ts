@@ -239,13 +239,15 @@ export const genericSignatures: Signature[] = [
   },
   {
     // Ollama ml/backend/ggml/ggml.go New: `slog.Info("model weights", "buffer", …, "size", …)` once the weights'
-    // buffers are allocated on each device, before the tensors are read into them
+    // buffers are allocated on each device, before the tensors are read into them; from late 2025 the memory summary
+    // ml/device.go BackendMemory.Log (`slog.Log(…, "model weights", "device", gpu.Name, "size", …)`, then `kv cache`,
+    // `compute graph`), which llm/server.go ollamaServer.Load logs for each layout it tries while the model loads
     id: 'ollama_model_weights',
     kind: 'phase',
     phase: 'loading_weights',
     weak: true,
     lit: 'msg="model weights"',
-    re: /msg="model weights" buffer=/,
+    re: /msg="model weights" (?:buffer|device)=/,
   },
   {
     // llama-box's load-progress callback (see PROGRAMS): `loaded  36% model tensors into buffer`

@@ -283,6 +283,15 @@ describe('generic reader: Ollama runner loads (issue 22)', () => {
     assert.equal(loading.l?.phase, 'loading_weights');
   });
 
+  it('the memory summary a load lays out (ml/device.go BackendMemory.Log: model weights per device) is loading', () => {
+    const { l } = read([
+      'time=2026-01-18T16:05:15.870Z level=DEBUG source=ggml.go:94 msg="ggml backend load all from path" path=/usr/lib/ollama/cuda_v12',
+      'time=2026-01-18T16:05:17.986Z level=DEBUG source=ggml.go:852 msg="compute graph" nodes=1200 splits=1',
+      'time=2026-01-18T16:05:17.988Z level=INFO source=device.go:245 msg="model weights" device=CPU size="12.5 GiB"',
+    ]);
+    assert.equal(l?.phase, 'loading_weights');
+  });
+
   it("the scheduler's 'loading model' (0.12+) is loading", () => {
     const { l } = read([
       'time=2025-11-01T09:00:00.000+01:00 level=INFO source=server.go:400 msg="starting runner" cmd="/usr/bin/ollama runner --ollama-engine --model /m/y --port 41000"',
