@@ -960,7 +960,15 @@ export const PROGRAMS: readonly ProgramRule[] = [
   { name: 'mlc-llm', lit: 'mlc', re: /\bmlc[_-]llm\b|MLC_JIT_POLICY/, wraps: true },
   // TabbyAPI (ExLlamaV2/V3's OpenAI server): its name, and its backend's `ExllamaV2 version: %s` line
   { name: 'tabbyapi', lit: 'abby', re: /\bTabbyAPI\b|\btabbyAPI\b|ExllamaV[23] version: /, wraps: true },
-  { name: 'koboldcpp', lit: 'obold', re: /koboldcpp/i, wraps: true },
+  // KoboldCpp (LostRuins/koboldcpp) names itself, and its loader's own prints name it when its name is not in the
+  // paste: koboldcpp.py load_model `Loading Text Model: {path}` (`Loading model:` before), model_adapter.cpp
+  // `The reported GGUF Arch is: %s` and `Arch Category: %d`, expose.cpp `Identified as GGUF model: (ver %d)`
+  {
+    name: 'koboldcpp',
+    lit: 'o',
+    re: /koboldcpp|^Loading Text Model: |The reported GGUF Arch is: |^Arch Category: \d|^Identified as GGUF model\b/i,
+    wraps: true,
+  },
   { name: 'fastchat', lit: 'a', re: /fastchat|\| (?:controller|model_worker) \|/, wraps: true },
   // llama-cpp-python (its package `llama_cpp`, its server `llama_cpp.server`) and LangChain's `LlamaCpp` class over it
   // (langchain_community/llms/llamacpp.py: its validator raises `Could not load Llama model from path`, which

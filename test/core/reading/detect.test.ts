@@ -119,6 +119,16 @@ describe('evidence-weighted engine detection', () => {
     assert.equal(detect(['[Router (Rust)] worker http://10.0.0.1:30000 is healthy']).best(), 'sglang');
   });
 
+  it("KoboldCpp's loader prints name it without its name (koboldcpp.py, model_adapter.cpp, expose.cpp)", () => {
+    const d = detect([
+      'Loading Text Model: C:\\models\\some-model-Q4_K_M.gguf',
+      'The reported GGUF Arch is: llama',
+      'llama_model_loader: loaded meta data with 30 key-value pairs and 291 tensors from C:\\models\\m.gguf (version GGUF V3 (latest))',
+    ]);
+    assert.equal(d.program, 'koboldcpp');
+    assert.equal(d.reported(), null);
+  });
+
   it('a server that embeds a llama.cpp runner (Ollama) is not reported as llama.cpp', () => {
     const d = detect([
       'time=2025-01-01T00:00:00.000Z level=INFO source=routes.go:10 msg="Listening on 127.0.0.1:11434 (version 0.5.0)"',
