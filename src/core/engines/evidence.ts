@@ -44,13 +44,21 @@ const SG_PATH = new GatedPattern(
   /\/sglang\/|\/bin\/sglang["']|\bsglang\.srt\b|sglang::|sgl_kernel|sgl-workspace|(?:^|[\s"'/])srt\/(?:managers|model_executor|model_loader|mem_cache|entrypoints|layers|distributed|utils)\//,
 );
 
+// uvicorn's own lifecycle lines (uvicorn/server.py Server.startup/shutdown, lifespan/on.py: `Started server process
+// [%d]`, `Waiting for application startup.`, `Application startup complete.`, `Uvicorn running on %s`, …) under a
+// `[date time]` stamp: any Python server that gives uvicorn's loggers its own format prints them so (SGLang's carry
+// uvicorn's `INFO:     ` level prefix as well), so the stamp says nothing of SGLang there.
+const UVICORN_LIFECYCLE =
+  /^(?:INFO: +)?(?:Started server process \[\d+\]|Waiting for application (?:startup|shutdown)\.|Application (?:startup|shutdown) complete\.|Uvicorn running on |Shutting down$|Finished server process)/;
+
 export function sglangEvidence(line: LogLine): number {
   const m = line.msg;
   if (SG_CONFIG.test(m)) return WEIGHT.config;
   if (SG_MILESTONE.test(m)) return WEIGHT.milestone;
   if (SG_PATH.test(line.text)) return WEIGHT.path;
   if (line.frame === 'sglang') return WEIGHT.frame;
-  if (line.frame === 'bracket' && line.ts !== null && line.ts > 1e8) return WEIGHT.weakFrame;
+  if (line.frame === 'bracket' && line.ts !== null && line.ts > 1e8 && !UVICORN_LIFECYCLE.test(m))
+    return WEIGHT.weakFrame;
   return 0;
 }
 

@@ -119,6 +119,16 @@ describe('evidence-weighted engine detection', () => {
     assert.equal(detect(['[Router (Rust)] worker http://10.0.0.1:30000 is healthy']).best(), 'sglang');
   });
 
+  it("uvicorn's own lines under a bare `[date time]` stamp say nothing of SGLang (any server formats them so)", () => {
+    const d = detect([
+      '[2026-01-19 22:38:00] Started server process [4242]',
+      '[2026-01-19 22:38:00] Waiting for application startup.',
+      '[2026-01-19 22:38:13] Application startup complete.',
+      '[2026-01-19 22:38:13] Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)',
+    ]);
+    assert.equal(d.best(), null);
+  });
+
   it("KoboldCpp's loader prints name it without its name (koboldcpp.py, model_adapter.cpp, expose.cpp)", () => {
     const d = detect([
       'Loading Text Model: C:\\models\\some-model-Q4_K_M.gguf',
