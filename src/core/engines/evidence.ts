@@ -90,13 +90,19 @@ const VL_TAGS =
 const VL_PATH =
   /\/vllm\/|\/bin\/vllm["']|load_entry_point\(["']vllm==|vllm\.(?:entrypoints|v1|engine|worker|model_executor)|\[(?:core|api_server|gpu_model_runner|default_loader|kv_cache_utils|loggers|gpu_worker|parallel_state)\.py:\d+\]|(?:^|[\s"'/])v1\/(?:engine|worker|executor|core|sample|attention)\/|^vllm\/(?:engine|entrypoints|v1|worker|executor|model_executor|distributed|config)\/\w+\.py"/;
 
+// vLLM's import-time line (platforms/__init__.py resolve_current_platform_cls_qualname, logged when the package is
+// first imported: `Automatically detected platform cuda.`) is printed by every program that imports vLLM, in vLLM's
+// logger format: SGLang up to 0.4 (its layers and distributed code are vLLM's), Xinference's workers. It says vLLM
+// is installed, not that vLLM is the server.
+const VL_IMPORT_LINE = /^Automatically detected platform /;
+
 export function vllmEvidence(line: LogLine): number {
   const m = line.msg;
   if (VL_CONFIG.test(m)) return WEIGHT.config;
   if (line.tags && VL_TAGS.test(line.tags)) return WEIGHT.milestone;
   if (VL_MILESTONE.test(m)) return WEIGHT.milestone;
   if (VL_PATH.test(line.text)) return WEIGHT.sharedPath;
-  if (line.frame === 'vllm') return WEIGHT.frame;
+  if (line.frame === 'vllm') return VL_IMPORT_LINE.test(m) ? WEIGHT.weakFrame : WEIGHT.frame;
   return 0;
 }
 

@@ -67,6 +67,8 @@ export class EngineDetector {
   programLines = PROGRAM_LINES;
   /** Lines still to read against the catalogs while nothing voted. */
   private catalogLines = CATALOG_LINES;
+  /** The text of the last line read for votes. */
+  private lastText = '';
 
   constructor(forced?: EngineId) {
     if (forced) this.locked = ENGINE_MODULES.find((e) => e.id === forced)!;
@@ -82,6 +84,11 @@ export class EngineDetector {
     if (this.foreign >= FOREIGN_DECIDES) this.program ??= 'ollama';
     if (this.programLines > 0) this.nameProgram(line);
     if (this.locked) return null;
+    // The same line again at once is one fact printed by several processes (each process of a multi-process server
+    // prints its import-time lines: SGLang's schedulers all log vLLM's `Automatically detected platform cuda.`), so
+    // it votes once
+    if (line.text === this.lastText) return null;
+    this.lastText = line.text;
     let votes: Partial<Record<EngineId, number>> | null = null;
     for (const e of ENGINE_MODULES) {
       const s = e.detect(line);

@@ -119,6 +119,19 @@ describe('evidence-weighted engine detection', () => {
     assert.equal(detect(['[Router (Rust)] worker http://10.0.0.1:30000 is healthy']).best(), 'sglang');
   });
 
+  it("vLLM's import-time platform line, printed by each process of another engine that imports vLLM, votes once and little", () => {
+    const d = detect([
+      ...Array(4).fill('INFO 02-13 08:41:37 __init__.py:190] Automatically detected platform cuda.'),
+      '[2025-02-13 08:41:43 TP1] Init torch distributed begin',
+    ]);
+    assert.equal(d.best(), 'sglang');
+    // alone it still says vLLM
+    assert.equal(
+      detect(['INFO 02-13 08:41:37 __init__.py:190] Automatically detected platform cuda.']).best(),
+      'vllm',
+    );
+  });
+
   it("uvicorn's own lines under a bare `[date time]` stamp say nothing of SGLang (any server formats them so)", () => {
     const d = detect([
       '[2026-01-19 22:38:00] Started server process [4242]',
