@@ -91,6 +91,16 @@ class Index<T> {
     }
     return best;
   }
+
+  /**
+   * An entry whose leading literal, at least `min` characters of it, the message starts with; its pattern is not
+   * tested (a paste that cut the template's tail, its URL or its last sentence, still starts with its words).
+   */
+  findLead(msg: string, min: number): Entry<T> | null {
+    const list = this.byLead.get(msg.slice(0, KEY_PREFIX));
+    if (list) for (const e of list) if (e.lit.length >= min && msg.startsWith(e.lit)) return e;
+    return null;
+  }
 }
 
 function test<T>(e: Entry<T>, msg: string): boolean {
@@ -237,17 +247,36 @@ export function catalogLine(engine: CatalogKey, msg: string): CatalogLine | null
  * `%s took %.2f s`) are any program's words.
  */
 const OWNER_LITERAL = 20;
+/**
+ * A template's leading words that name its engine even when the rest of the paste's line differs (cut, reworded
+ * tail): as long as a sentence, no other engine's source starts a message so.
+ */
+const OWNER_LEAD = 32;
+/**
+ * Python's report of an exception (`RuntimeError: <message>`): the message is what the engine's `raise` wrote (the
+ * catalog's raises), or a log call's text that it raised as well.
+ */
+const EXCEPTION_HEAD = /^(?:\w+\.)*[A-Z]\w*(?:Error|Exception): (.+)$/;
 
 /**
- * The one engine whose own log calls print this message (a template of at least OWNER_LITERAL literal
- * characters found in its catalog and in no other engine's), or null: a line stripped of its logger prefix
- * (a user's paste, a wrapper's re-log) still says its engine by its words. Lines two engines share (SGLang's
- * copies of vLLM's loader and tqdm bars, Triton's lines under both backends) say nothing.
+ * The one engine whose own log calls print this message, or whose own `raise` wrote it (a template of at least
+ * OWNER_LITERAL literal characters found in its catalog and in no other engine's; or one whose first OWNER_LEAD
+ * characters the message starts with), or null: a line stripped of its logger prefix (a user's paste, a wrapper's
+ * re-log), an exception's last line quoted alone, still says its engine by its words. Lines two engines share
+ * (SGLang's copies of vLLM's loader and tqdm bars, Triton's lines under both backends) say nothing. A raise counts
+ * only by a sentence-long opening: the catalogs list each engine's own raise sites, not the ones it copied, and a
+ * short opening before the placeholders is often copied wording (SGLang's models/registry.py, "Adapted from" vLLM's,
+ * raises vLLM's `Model architectures {…} are not supported for now. …`, which only vLLM's catalog holds).
  */
 export function catalogOwner(msg: string): EngineId | null {
+  const exc = EXCEPTION_HEAD.exec(msg);
+  const text = exc === null ? msg : exc[1]!;
   let owner: EngineId | null = null;
   for (const engine of CATALOG_ENGINES) {
-    const e = catalog(engine)?.logs.find(catalogMessage(engine, callText(engine, msg)));
+    const b = catalog(engine);
+    if (b === null) continue;
+    const m = catalogMessage(engine, callText(engine, text));
+    const e = b.logs.find(m) ?? b.logs.findLead(m, OWNER_LEAD) ?? b.raises.findLead(m, OWNER_LEAD);
     if (e == null) continue;
     if (owner !== null) return null;
     if (e.weight < OWNER_LITERAL) return null;

@@ -424,9 +424,15 @@ const signatures: Signature[] = [
     re: /Not enough memory\. Please try to increase --mem-fraction-static|^(?:ValueError: )?Loaded weights leave no GPU memory for the KV cache|^(?:RuntimeError: )?(?:Not enough GPU memory for hybrid \(mamba\/linear-attention\) state cache|Hybrid \(mamba\/linear-attention\) state cache is too small to serve any requests|SWA pool cap \(.*\) leaves no room for the full KV pool)/,
   },
   {
+    // The KV pool ran out of token or request slots for a batch being scheduled (engine-source catalog, phase
+    // serving: mem_cache/allocation.py alloc_paged_token_slots_decode/_extend `Decode out of memory. Try to lower your
+    // batch size.`, `Prefill out of memory. …`; managers/schedule_batch.py ScheduleBatch.alloc_req_slots
+    // `alloc_req_slots runs out of memory. …`, in <=v0.5 also ScheduleBatch.alloc_token_slots): the scheduler was
+    // forming batches, so the launch was serving them (the warm-up request's too, like the watchdog's)
     id: 'runtime_oom',
     kind: 'failure',
     failure: 'oom',
+    phase: 'serving',
     lit: 'out of memory',
     re: /^(?:RuntimeError: )?(?:Prefill|alloc_req_slots runs|Decode) out of memory\. Try to lower/,
   },

@@ -15,6 +15,23 @@ const last = (text: string) => {
 const sgl = (msg: string, tags = 'TP0') => `[2026-03-01 10:00:07 ${tags}] ${msg}`;
 const pkg = '/usr/local/lib/python3.12/dist-packages/sglang/srt';
 
+describe('SGLang: the KV pool out of slots for a batch (mem_cache/allocation.py)', () => {
+  it('a decode or prefill out of memory with no phase line before it is an OOM while serving batches', () => {
+    for (const kind of ['Decode', 'Prefill']) {
+      const l = last(
+        [
+          sgl('Scheduler hit an exception: Traceback (most recent call last):'),
+          `  File "${pkg}/managers/scheduler.py", line 100, in some_helper`,
+          `RuntimeError: ${kind} out of memory. Try to lower your batch size.`,
+          'Try to allocate 300 tokens.',
+        ].join('\n'),
+      );
+      assert.equal(l.phase, 'serving', kind);
+      assert.equal(l.failure?.class, 'oom', kind);
+    }
+  });
+});
+
 describe('SGLang: the scheduler watchdog', () => {
   it('a watchdog timeout with no phase line before it is a timeout while serving batches', () => {
     const l = last(

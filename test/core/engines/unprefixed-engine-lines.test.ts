@@ -24,6 +24,26 @@ describe("an engine's own log calls, pasted without their logger prefix (catalog
     assert.equal(l.engine, 'vllm');
   });
 
+  it('name the engine by an exception message only its source raises, with its type or without, its tail cut', () => {
+    // SGLang mem_cache/allocation.py alloc_paged_token_slots_decode: raised while the scheduler forms a batch
+    const sg = last(
+      [
+        'RuntimeError: Decode out of memory. Try to lower your batch size.',
+        'Try to allocate 64 tokens.',
+        'Available tokens: 1000 (available_size=1000 + evictable_size=0)',
+      ].join('\n'),
+    );
+    assert.equal(sg.engine, 'sglang');
+    assert.equal(sg.phase, 'serving');
+    assert.equal(sg.failure?.class, 'oom');
+    // vLLM v1/core/kv_cache_utils.py check_enough_kv_cache_memory, pasted without its closing URL sentence
+    const vl = last(
+      "To serve at least one request with the model's max seq len (65536), (8.0 GiB KV cache is needed, which is larger than the available KV cache memory (6.5 GiB). Based on the available memory, the estimated maximum model length is 53248. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+    );
+    assert.equal(vl.engine, 'vllm');
+    assert.equal(vl.phase, 'kv_cache');
+  });
+
   it('leave a line two engines print alike unnamed (the safetensors bar SGLang copied from vLLM)', () => {
     const r = analyzeText(
       'Loading safetensors checkpoint shards:  25% Completed | 1/4 [00:03<00:09,  3.10s/it]',
