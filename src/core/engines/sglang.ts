@@ -201,9 +201,13 @@ const signatures: Signature[] = [
     re: /^max_total_num_tokens=\d+/,
   },
   {
+    // entrypoints/engine.py Engine._set_startup_time (newest): `Engine startup timings (s): load_weight=…,
+    // kv_cache_allocation=…, scheduler_e2e=…, cuda_graph={…}, tokenizer_e2e=…`, logged once the schedulers report
+    // ready, after their CUDA-graph capture and before the HTTP server starts (uvicorn's `Started server process`
+    // follows it): every scheduler step up to the graphs is over, the warm-up request not yet sent
     id: 'startup_timings',
     kind: 'phase',
-    phase: 'kv_cache',
+    phase: 'cuda_graph',
     lit: 'Engine startup timings',
     re: /^Engine startup timings \(s\):/,
   },

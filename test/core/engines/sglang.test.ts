@@ -32,6 +32,15 @@ describe('SGLang: the KV pool out of slots for a batch (mem_cache/allocation.py)
   });
 });
 
+describe("SGLang: the engine's start-up timings (entrypoints/engine.py Engine._set_startup_time)", () => {
+  it('is logged once the schedulers captured their graphs, before the HTTP server: past cuda_graph', () => {
+    const l = last(
+      `[2026-03-01 10:00:07] Engine startup timings (s): load_weight=12.02, kv_cache_allocation=0.02, scheduler_e2e=52.09, cuda_graph={prefill=22.96, decode=12.26}, tokenizer_e2e=65.82`,
+    );
+    assert.equal(l.phase, 'cuda_graph');
+  });
+});
+
 describe('SGLang: the scheduler watchdog', () => {
   it('a watchdog timeout with no phase line before it is a timeout while serving batches', () => {
     const l = last(
