@@ -363,6 +363,29 @@ describe('TensorRT-LLM: native stacks, sticky CUDA errors, the worker request lo
     assert.equal(l.phase, 'loading_weights');
   });
 
+  it("a native stack through Triton's model-load thread (ModelLifeCycle::AsyncLoad) died loading a model", () => {
+    const l = last([
+      '12 0x0000000000123456 triton::core::TritonModel::Create() :0',
+      "13 0x0000000000234567 std::_Function_handler<void (), triton::core::ModelLifeCycle::AsyncLoad(triton::core::ModelIdentifier const&, std::string const&)::{lambda()#1}>::_M_invoke() model_lifecycle.cc:0",
+      '14 0x0000000000345678 clone() ???:0',
+      '[node7:00042] *** Process received signal ***',
+      '[node7:00042] Signal: Aborted (6)',
+    ]);
+    assert.equal(l.engine, 'trtllm');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+  });
+
+  it("Open MPI's signal report inside a markdown quote still says TensorRT-LLM's family", () => {
+    const l = last([
+      '> [node7:00042] *** Process received signal ***',
+      '> [node7:00042] Signal: Segmentation fault (11)',
+      '> [node7:00042] Signal code: Address not mapped (1)',
+    ]);
+    assert.equal(l.engine, 'trtllm');
+    assert.equal(l.outcome, 'crashed');
+  });
+
   it('a forward error quoting an illegal memory access brings the server down', () => {
     const l = last([
       '[TensorRT-LLM][INFO] [executorEnqueue] request 1',
