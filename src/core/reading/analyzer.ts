@@ -654,10 +654,18 @@ export class LogAnalyzer {
     if (ts !== null) this.lastTs = ts;
     const hit = this.detector.best() === null ? this.leastMatch(line.msg) : this.match(line.msg);
     if (line.service != null && engineOwn(line, hit)) this.engineServices.add(line.service);
-    const exc = this.tracker.feed(line);
+    // A launch's start line where an open traceback's frame awaits its source line was written into that
+    // traceback by the other stream (a banner on stdout amid stderr's traceback, glued to the code line it
+    // displaced): the traceback goes on past it, in the same launch.
+    const interleaved = hit?.sig.kind === 'launch' && this.tracker.awaitsCode;
+    const exc = interleaved ? null : this.tracker.feed(line);
     // A line the traceback reader took (header, frame, code, exception) is recognised too.
     this.explainer?.observe(line, hit !== null || exc !== null || this.tracker.openStart !== null);
-    this.segment(line, hit, (exc !== null && !exc.benign) || this.tracker.opened === line.no);
+    this.segment(
+      line,
+      interleaved ? null : hit,
+      (exc !== null && !exc.benign) || this.tracker.opened === line.no,
+    );
     const launch = this.current;
     if (launch === null) return;
     if (votes !== null) launch.vote(votes);
