@@ -462,7 +462,7 @@ describe('llama.cpp: loader lines of every era (issue 22)', () => {
     assert.equal(l.phase, 'serving');
   });
 
-  it("synthetic: the newer decode progress (print_timing: n_gen, tg, tg_3s) is a request being served", () => {
+  it('synthetic: the newer decode progress (print_timing: n_gen, tg, tg_3s) is a request being served', () => {
     const l = last([
       '2.10.000.000 I slot print_timing: id  1 | task 7 | n_gen =    150, tg =  41.20 t/s, tg_3s =  44.00 t/s',
       '2.13.000.000 I slot print_timing: id  1 | task 7 | n_gen =    280, tg =  42.00 t/s, tg_3s =  43.30 t/s',
