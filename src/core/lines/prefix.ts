@@ -250,7 +250,7 @@ const SGLANG_UVICORN_STAMP = /\[(?:\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2}(?:\.\d+
  * gutter; reading/traceback.ts plainFromRich).
  */
 const TRACEBACK_START =
-  /^(?:Traceback \(most recent call last\):| {2}File "[^"]+", line \d+|(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)|╭─+ Traceback \(most recent call last\)|│ (?:\S+\.py:\d+ in |(?:❱|\s) *\d+ │))/;
+  /^(?:Traceback \(most recent call last\):| {2}File "[^"]+", line \d+|(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)|╭─+ Traceback \(most recent call last\)|│ (?:\S+\.py:\d+ in |(?:❱ | {2}) *\d+ │))/;
 
 /** A line with the wrappers firedup knows taken off (where a learned wrapper would start). */
 export function withoutKnownWrappers(text: string, year: number): string {

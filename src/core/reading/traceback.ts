@@ -300,7 +300,7 @@ const REQUEST_FRAME =
  */
 const RICH_HEADER = /^╭─+ Traceback \(most recent call last\) ─+╮$/;
 const RICH_FRAME = /^│ (\S+\.py):(\d+) in (\S+?) *│$/;
-const RICH_CODE = /^│ (?:❱|\s) *\d+ │(.*?) *│$/;
+const RICH_CODE = /^│ (?:❱ | {2}) *\d+ │(.*?) *│$/;
 
 /** A rich traceback's line as Python's plain traceback would print it; null for any other line. */
 function plainFromRich(msg: string, open: boolean): string | null {
