@@ -139,6 +139,23 @@ const VLLM_MODEL_CODE = /(?:^|\/)model_executor\/(?:models|layers)\//;
  */
 const MODEL_BUILD_FN =
   /weight|load|^_?(?:create|init|make|build|verify|check|get_quant|setup|register)|^__\w+__$|^<|quant_method|^process_/i;
+/**
+ * SGLang's model code (srt/models/, srt/layers/; up to 0.4 also vLLM's model_executor layers, read as vLLM's). Its
+ * weights are loaded before any forward pass (model_executor/model_runner.py ModelRunner.initialize: load_model, then
+ * the memory pool, kernel warm-up, CUDA-graph capture, then the scheduler's event loop and the warm-up request): a
+ * traceback that shows only the model's forward has got at least that far. Unlike vLLM there is no profiling
+ * forward before the KV pool (profile_max_num_token reads free memory), so nothing further is implied. Weak: a
+ * caller frame (capture, run_batch) decides.
+ */
+const SGLANG_MODEL_CODE = /(?:^|\/)sglang\/srt\/(?:models|layers)\//;
+/**
+ * The model class being built: its `__init__` and its layers' (LinearBase.__init__ -> quant_method.create_weights
+ * allocates each parameter). The loader constructs the model right before it reads the checkpoint into it (vLLM
+ * model_executor/model_loader/utils.py initialize_model, `model_class(vllm_config=…)`; SGLang
+ * model_loader/loader.py _initialize_model, and v0.1-0.3 model_runner.py load_model's `model_class(config=…)`):
+ * a cut traceback of construction alone is the weight-loading step. Weak, as above.
+ */
+const MODEL_CONSTRUCT_FN = /^(?:__init__|create_weights)$/;
 
 /** A frame's verdict: a phase (weak: only a module-wide catalog glob), a relay frame, or nothing. */
 type FrameRead = { phase: FramePhase; weak: boolean; unplaced?: boolean } | 'relay' | null;
@@ -162,8 +179,14 @@ export function readFrame(path: string, fn: string, outer: readonly string[] = [
     const v = lookupFrame(engine, path, fn, outer);
     if (v.kind === 'phase') return { phase: v.phase, weak: v.weak };
     if (v.kind === 'relay') return 'relay';
-    if (engine === 'vllm' && VLLM_MODEL_CODE.test(path) && !MODEL_BUILD_FN.test(fn))
-      return { phase: 'kv_cache', weak: true, unplaced: true };
+    const modelCode =
+      (engine === 'vllm' && VLLM_MODEL_CODE.test(path)) ||
+      (engine === 'sglang' && SGLANG_MODEL_CODE.test(path));
+    if (modelCode && MODEL_CONSTRUCT_FN.test(fn)) return { phase: 'loading_weights', weak: true };
+    if (modelCode && !MODEL_BUILD_FN.test(fn))
+      return engine === 'vllm'
+        ? { phase: 'kv_cache', weak: true, unplaced: true }
+        : { phase: 'weights_loaded', weak: true };
     if (!PARTIAL_FRAME_TABLES.has(engine)) {
       // A function the catalog does not list (another version): its name alone, never its module's.
       const p = ANY_PHASE_FN.test(fn) ? null : fallbackPhase(fn);

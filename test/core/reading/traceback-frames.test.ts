@@ -405,6 +405,45 @@ describe('traceback frames from the engine-source catalog', () => {
     assert.equal(analyze(log).phase, 'warmup');
   });
 
+  it("read a cut traceback of the model's construction as weight loading (SGLang and vLLM model code)", () => {
+    // SGLang 0.1-0.4 builds its models from vLLM's layers: a model __init__ down to a layer's create_weights
+    const sg = [
+      f(`${SG}/models/llama.py`, 40, '__init__'),
+      '    self.gate_up_proj = MergedColumnParallelLinear(',
+      f(`${VL}/model_executor/layers/linear.py`, 300, '__init__'),
+      f(`${VL}/model_executor/layers/linear.py`, 80, 'create_weights'),
+      '    weight = Parameter(torch.empty(output_size_per_partition,',
+    ];
+    assert.equal(tracebackPhase(sg), 'loading_weights');
+    assert.equal(analyze([...sg, ''].join('\n')).phase, 'loading_weights');
+    const vl = [f(`${VL}/model_executor/models/qwen2.py`, 300, '__init__')];
+    assert.equal(tracebackPhase(vl), 'loading_weights');
+    // an outer frame still decides (a layer built while the KV cache is profiled is that step's)
+    const outer = [
+      f(`${VL}/v1/worker/gpu_model_runner.py`, 2000, 'profile_run'),
+      f(`${VL}/model_executor/layers/linear.py`, 300, '__init__'),
+    ];
+    assert.equal(tracebackPhase(outer), 'kv_cache');
+  });
+
+  it("read a cut traceback of SGLang's model forward alone as weights loaded at least", () => {
+    const frames = [
+      f(`${SG}/models/deepseek_v2.py`, 1800, 'forward'),
+      '    return self.forward_core(s)',
+      f(`${SG}/models/deepseek_v2.py`, 1900, 'forward_absorb_core'),
+      f(`${SG}/layers/radix_attention.py`, 200, 'unified_attention_with_output'),
+      '    ret = get_attn_backend().forward(',
+    ];
+    assert.equal(tracebackPhase(frames), 'weights_loaded');
+    assert.equal(analyze([...frames, ''].join('\n')).phase, 'weights_loaded');
+    // the caller's frame decides where one is shown
+    const capture = [
+      f(`${SG}/model_executor/cuda_graph_runner.py`, 400, 'capture_one_batch_size'),
+      ...frames,
+    ];
+    assert.equal(tracebackPhase(capture), 'cuda_graph');
+  });
+
   it('tell nothing from a model forward of an engine the catalog does not cover', () => {
     const frames = [
       f(
