@@ -195,21 +195,16 @@ function shape(s: i32, e: i32): i64 {
   while (i < e) {
     // past the first word, four tokens at a time: a run of bytes that are tokens of their own (no digit, no
     // control byte, nothing outside ASCII), 16 looked at at once (the chunk has room after its end)
-    if (!first) {
+    if (!first && q4 == 0) {
       const v = v128.load(GIN + <usize>i);
       const odd = v128.or(v128.or(i8x16.lt_u(v, lo), i8x16.gt_u(v, hi)), i8x16.lt_u(i8x16.sub(v, zero), ten));
       let plain = <i32>ctz<u32>(<u32>i8x16.bitmask(odd) | 0x10000);
       if (plain > e - i) plain = e - i;
       if (plain >= 4) {
-        // the q4 tokens waiting in acc, then the first 4 - q4 of these; the rest of them wait in acc
-        const up = <u32>(q4 << 3);
-        const keep: u32 = q4 == 0 ? 0 : (<u32>1 << up) - 1;
         for (let q = plain >> 2; q > 0; q--) {
           const w = bswap<u32>(load<u32>(GIN + <usize>i));
-          const word = q4 == 0 ? w : (acc << (32 - up)) | (w >> up);
-          acc = w & keep;
-          h1 = mix(h1, word, 0xcc9e2d51, 0x1b873593);
-          h2 = mix(h2, word, 0x85ebca6b, 0xc2b2ae35);
+          h1 = mix(h1, w, 0xcc9e2d51, 0x1b873593);
+          h2 = mix(h2, w, 0x85ebca6b, 0xc2b2ae35);
           i += 4;
         }
         n += <u32>(plain & ~3);

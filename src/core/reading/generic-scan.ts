@@ -520,13 +520,22 @@ function rewrite(line: Buffer, s: number, runs: number[], fill: (n: number) => s
  * mark), hashed; -1 where that is null (under 2 characters, or no punctuation). ASCII lines only.
  */
 export function firstWordShape(buf: Buffer, s: number, e: number): number {
+  return wordShape(s, e, (i) => buf[i]!);
+}
+
+/** firstWordShape of a text (its characters as bytes: for a text of printable ASCII, the same answer). */
+export function firstWordShapeOf(text: string): number {
+  return wordShape(0, text.length, (i) => text.charCodeAt(i));
+}
+
+function wordShape(s: number, e: number, at: (i: number) => number): number {
   const stop = Math.min(e, s + 40);
   let i = s;
   let h = 0x811c9dc5;
   let punct = false;
   let inWord = false;
   for (; i < stop; i++) {
-    const c = buf[i]!;
+    const c = at(i);
     if (c === 32 || (c >= 9 && c <= 13)) break;
     // a character outside ASCII: \S and \w count characters, not bytes
     if (c >= 0x80) return -1;
