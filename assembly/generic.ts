@@ -57,28 +57,20 @@ const STAMP_REACH: i32 = 80;
   return <u32>(c - 48) < 10;
 }
 
-/** Bytes around a short number that make it a word of its own (generic-scan.ts `alone`). */
+/**
+ * Bytes around a short number that make it a word of its own (generic-scan.ts `alone`: tab, space, `"#'(),;<=>`
+ * below 64, `[]{|}` above), as bits of two masks; -1 (the line's start or end) too.
+ */
+const ALONE_LO: u64 =
+  (<u64>1 << 9) | (<u64>1 << 32) | (<u64>1 << 34) | (<u64>1 << 35) | (<u64>1 << 39) | (<u64>1 << 40) | (<u64>1 << 41) | (<u64>1 << 44) |
+  (<u64>1 << 59) | (<u64>1 << 60) | (<u64>1 << 61) | (<u64>1 << 62);
+const ALONE_HI: u64 = (<u64>1 << (91 - 64)) | (<u64>1 << (93 - 64)) | (<u64>1 << (123 - 64)) | (<u64>1 << (124 - 64)) | (<u64>1 << (125 - 64));
+
 @inline function alone(c: i32): bool {
-  return (
-    c == 32 ||
-    c == 9 ||
-    c == 124 ||
-    c == 61 ||
-    c == 44 ||
-    c == 40 ||
-    c == 41 ||
-    c == 91 ||
-    c == 93 ||
-    c == 34 ||
-    c == 39 ||
-    c == 35 ||
-    c == 59 ||
-    c == 60 ||
-    c == 62 ||
-    c == 123 ||
-    c == 125 ||
-    c == -1
-  );
+  if (c < 0) return true;
+  if (c < 64) return ((ALONE_LO >> <u64>c) & 1) != 0;
+  if (c < 128) return ((ALONE_HI >> <u64>(c - 64)) & 1) != 0;
+  return false;
 }
 
 @inline function mix(h: u32, k: u32, c1: u32, c2: u32): u32 {
@@ -221,8 +213,19 @@ function shape(s: i32, e: i32): i64 {
       }
       i++;
     } else if (c >= 48) {
-      let j = i + 1;
-      while (j < e && isDigit(g(j))) j++;
+      // the run's end: 16 bytes looked at at once (the chunk has room after its end)
+      let j = i;
+      for (;;) {
+        const v = v128.load(GIN + <usize>j);
+        const nd = <u32>i8x16.bitmask(i8x16.ge_u(i8x16.sub(v, zero), ten));
+        if (nd != 0) {
+          j += <i32>ctz<u32>(nd);
+          break;
+        }
+        j += 16;
+        if (j >= e) break;
+      }
+      if (j > e) j = e;
       let stamped = false;
       if (!hasStamp && j - i == 4 && i - s < STAMP_REACH && (i == s || !isDigit(g(i - 1)))) {
         const q = stamp(i, e);

@@ -186,6 +186,12 @@ describe('generic reader in wasm (assembly/generic.ts): the same shape as generi
       compare(scanner, w, Buffer.from(l, 'utf8'));
       compare(scanner, w, Buffer.from(`${l}${' pad'.repeat(9)}`, 'utf8'));
     }
+    // a short number between two of each printable byte (a word of its own or not), in and past the first word
+    for (let c = 32; c < 127; c++) {
+      const b = String.fromCharCode(c);
+      compare(scanner, w, Buffer.from(`w ${b}12${b} z ${b}1234567${b}`, 'latin1'));
+      compare(scanner, w, Buffer.from(`${b}12${b}x 5`, 'latin1'));
+    }
     compare(scanner, w, Buffer.from([0x61, 0x20, 0x62, 0xff, 0x63]));
     compare(scanner, w, Buffer.from([0x61, 0x20, 0x62, 0xc3, 0xa9, 0x20, 0x7f]));
   });
