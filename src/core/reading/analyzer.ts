@@ -30,7 +30,7 @@ import { BulkHook, type ServingRunData } from './bulk.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import { EngineDetector } from './detect.js';
 import { ExplainCollector } from './explain.js';
-import { decodedUnits, firstWordShape, GenericScanner } from './generic-scan.js';
+import { decodedUnits, firstWordShape, firstWordShapeOf, GenericScanner } from './generic-scan.js';
 import { type FailureCandidate, FRAME_RULE, LaunchBuilder, rayLine } from './launch.js';
 import { PySpyReader } from './pyspy.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
@@ -1326,16 +1326,15 @@ export class LogAnalyzer {
     if (e < 0 || e >= end || e - start > (this.options.maxLine ?? DEFAULT_MAX_LINE)) return false;
     const fw = firstWordShape(buf, start, e);
     if (fw < 0) return false;
-    const held = Buffer.from(h.text, 'latin1');
-    if (held.length !== h.text.length || /[^\x20-\x7e\t]/.test(h.text)) return false;
-    if (firstWordShape(held, 0, held.length) !== fw) return false;
+    if (/[^\x20-\x7e\t]/.test(h.text) || firstWordShapeOf(h.text) !== fw) return false;
     this.flushHeld();
     return true;
   }
 
-  /** genericKey's parts the last time, and the key they made. */
+  /** genericKey's parts the last time, and the key they made; and the array the next parts are put in. */
   private keyParts: unknown[] = [];
   private keyText = '';
+  private keyNext: unknown[] = [];
 
   /**
    * What a line's reading by `classifyGeneric` depends on besides the line: its table holds while this does. Asked
@@ -1343,7 +1342,10 @@ export class LogAnalyzer {
    */
   private genericKey(l: LaunchBuilder): string {
     const d = this.detector;
-    const parts: unknown[] = [
+    // into the spare array (asked at every offer: no array made for a key that did not change)
+    const parts = this.keyNext;
+    parts.length = 0;
+    parts.push(
       this.released + this.launches.length,
       l.startLine,
       l.phase,
@@ -1361,11 +1363,12 @@ export class LogAnalyzer {
       l.loadedWhileBar,
       this.engineServices.size,
       this.ctx.year,
-    ];
+    );
     // the engines to try, in their order (the detector's ranking)
     for (const e of d.candidates()) parts.push(e.id);
     const last = this.keyParts;
     if (parts.length === last.length && parts.every((v, i) => v === last[i])) return this.keyText;
+    this.keyNext = last;
     this.keyParts = parts;
     this.keyText = parts.join('|');
     return this.keyText;
