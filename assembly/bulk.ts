@@ -1931,3 +1931,4 @@ export function hash128(start: i32, end: i32): void {
   store<u64>(HASH_OUT, a);
   store<u64>(HASH_OUT + 8, b);
 }
+export { genericScan, genericSet, genericClear, genericIn, genericShape } from "./generic";

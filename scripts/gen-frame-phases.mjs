@@ -45,6 +45,15 @@ const OVERRIDES = {
       'serving',
       'GenerationExecutorWorker._enqueue_request: a request into the executor',
     ],
+    // commands/build.py (trtllm-build, the TensorRT flow): parallel_build runs build_and_save per rank, which
+    // builds that rank's engine (build_model: the checkpoint read into the model, then builder.py build) and
+    // saves it (`engine.save(output_dir)`): a traceback cut there was building the engine
+    [
+      'commands/build.py',
+      'build_and_save',
+      'compile',
+      'trtllm-build build_and_save: one rank engine built (build_model, builder.build) and saved',
+    ],
   ],
   tgi: [],
   sglang: [

@@ -68,7 +68,9 @@ describe('status on a container (docker://NAME)', { timeout: 240_000 }, () => {
     const c = run(name('oom'), ['--memory', '32m', '--memory-swap', '32m', image!, 'engine', 'oom', '0']);
     await waitFor(() => inspect(c, '{{.State.Status}}') === 'exited', 30_000, 'the OOM kill');
     // dockerd records the kernel's OOM event apart from the exit: give it a moment, and say what happened if not
-    await waitFor(() => inspect(c, '{{.State.OOMKilled}}') === 'true', 5_000, 'the OOM flag').catch(() => undefined);
+    await waitFor(() => inspect(c, '{{.State.OOMKilled}}') === 'true', 5_000, 'the OOM flag').catch(
+      () => undefined,
+    );
     assert.equal(
       inspect(c, '{{.State.OOMKilled}}'),
       'true',

@@ -223,9 +223,10 @@ const signatures: Signature[] = [
     // `slot %i is processing [task id: %i]` and `slot %d released (%d tokens in cache)`
     // (2024 text format: `INFO [ update_slots] kv cache rm [p0, end) | … id_slot=0 id_task=90`, a slot at work)
     // (tools/server server_slot::print_timings_tg, while a request decodes: SLT_INF(`n_decoded = %6d, tg = %6.2f
-    // t/s`, later with `, tg_3s = …`), the function name cut to 12 characters: `slot print_timing: id  3 | task 0 |
-    // n_decoded = …`: a request being answered)
-    re: /^slot \d+ (?:is processing \[task id: \d+\]|released \(\d+ tokens in cache\))|\] kv cache rm \[|launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|^slot +print_timing: id +\d+ \| task \d+ \| n_decoded = |processing task|prompt processing|stop processing|\] slot released \|/,
+    // t/s`, later with `, tg_3s = …`; 2026 server-context.cpp counts stats.n_gen: `n_gen = %6d, tg = …, tg_3s = …`),
+    // the function name cut to 12 characters: `slot print_timing: id  3 | task 0 | n_decoded = …`: a request being
+    // answered)
+    re: /^slot \d+ (?:is processing \[task id: \d+\]|released \(\d+ tokens in cache\))|\] kv cache rm \[|launch_slot_|^(?:slot +)?(?:get_availabl|release|launch_slot_|update_slots):|^slot +print_timing: id +\d+ \| task \d+ \| n_(?:decoded|gen) = |processing task|prompt processing|stop processing|\] slot released \|/,
   },
   {
     // server.cpp request handling: `srv  params_from_: Chat format: …` (each request's parameters),

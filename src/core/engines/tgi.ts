@@ -384,13 +384,25 @@ const signatures: Signature[] = [
     re: /Error when initializing model$/,
   },
   {
+    // launcher/src/main.rs main: `Err(LauncherError::ShardFailed)` is set only in the loop that runs once every
+    // shard said ready and spawn_webserver returned (`Shard {rank} crashed`, then terminate("webserver") and
+    // shutdown_shards, whose `shard terminated` lines come before main's `Error: ShardFailed`): a crash after the
+    // shards' load, not a requested stop. The router may still be warming up then (since 2.4 the shard's
+    // interceptor.py exits on a RuntimeError in Warmup too), so the load is all it shows.
+    id: 'shard_failed_exit',
+    kind: 'failure',
+    phaseIfUnplaced: 'weights_loaded',
+    afterShutdown: true,
+    re: /^Error: ShardFailed$/,
+  },
+  {
     id: 'shard_failed',
     kind: 'consequence',
 
     // launcher/src/main.rs: spawn_shards, download_convert_model, spawn_webserver and the main loop; the
     // `not found in PATH` lines are printed when the child binary is missing
     // (before 0.9: `Shard {rank} failed:\n{err}`, `Download process exited with an unknown status.`)
-    re: /Shard \d+ (?:failed:|crashed)|Download process exited with an unknown status|Shard complete standard error output|Shard status channel disconnected|Download encountered an error|Failed to start webserver|text-generation-(?:server|router) not found in PATH|^Error: (?:ShardFailed|ShardDisconnected|WebserverCannotStart|DownloadError)/,
+    re: /Shard \d+ (?:failed:|crashed)|Download process exited with an unknown status|Shard complete standard error output|Shard status channel disconnected|Download encountered an error|Failed to start webserver|text-generation-(?:server|router) not found in PATH|^Error: (?:ShardDisconnected|WebserverCannotStart|DownloadError)/,
   },
   {
     id: 'arg_error',

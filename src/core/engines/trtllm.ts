@@ -558,6 +558,18 @@ function tritonSignatures(): Signature[] {
       re: /^"?(?:loading: (?:tensorrt_llm\w*|preprocessing|postprocessing|ensemble|multimodal_encoders):\d+"?$|AsyncLoad\(\) '(?:tensorrt_llm|preprocessing|postprocessing)|TRITONBACKEND_ModelInstanceInitialize: (?:instance initialization successful )?(?:tensorrt_llm|preprocessing|postprocessing|multimodal_encoders)\w*|Starting Python backend stub: .*\/(?:preprocessing|postprocessing|tensorrt_llm_bls|multimodal_encoders)\/|successfully loaded '(?:tensorrt_llm_bls|preprocessing|postprocessing|ensemble|multimodal_encoders)'"?$)|^\|? *(?:tensorrt_llm_bls|preprocessing|postprocessing|ensemble|multimodal_encoders) +\| \d+ +\| READY +\|$/,
     },
     {
+      // core src/model_lifecycle.cc ModelLifeCycle::AsyncLoad hands each version's load to its thread pool
+      // (`load_pool_->Enqueue([…] { … CreateModel(…) … })`), which creates the model and its instances through the
+      // backend: a native stack through that lambda or CreateModel (a segfault's or abort's backtrace) died while
+      // a model was being loaded
+      id: 'triton_load_frame',
+      kind: 'phase',
+      phase: 'loading_weights',
+      weak: true,
+      lit: 'ModelLifeCycle::',
+      re: /triton::core::ModelLifeCycle::(?:AsyncLoad|CreateModel)\(/,
+    },
+    {
       // (and the headers of the tables src/server.cc prints once the loads have ended, common/table_printer.cc:
       // `| Model | Version | Status |`, `| Backend | Path | Config |`: they say the repository was read, not that
       // a model loaded, which only its own row says; the catalog would read the header as the start of warmup)
@@ -718,8 +730,9 @@ function tritonSignatures(): Signature[] {
 // (its library, tensorrtllm_backend's launch script) says TensorRT-LLM; a line about its vllm backend says nothing.
 const TRITON_FILE =
   /(?:^|[\s|>"])[IWEF](?:\d{4})?\d{4} [\d:.]+ +\d+ (?:model_lifecycle|model_repository_manager|server|grpc_server|http_server|pinned_memory_manager|cuda_memory_manager|backend_model|backend_model_instance|backend_manager|backend_factory|python_be|pb_stub|stub_launcher|tritonserver|metrics|model_config_utils|ensemble_scheduler|shared_library|model_instance_state|\w+_backend_factory)\.(?:cc|h):\d+\] /;
+// (and Triton core's C++ namespace in a native stack's frames: `triton::core::ModelLifeCycle::…`)
 const TRITON_OTHER = new GatedPattern(
-  /== Triton Inference Server ==|(?:^|[$#] +)(?:\S*\/)?tritonserver +--|^\|? *[\w.-]+ +\| \d+ +\| (?:READY|UNAVAILABLE)|\/opt\/tritonserver\/|libtriton_\w+\.so/,
+  /\btriton::core::|== Triton Inference Server ==|(?:^|[$#] +)(?:\S*\/)?tritonserver +--|^\|? *[\w.-]+ +\| \d+ +\| (?:READY|UNAVAILABLE)|\/opt\/tritonserver\/|libtriton_\w+\.so/,
 );
 const TRITON_TRTLLM = new GatedPattern(
   /libtriton_tensorrtllm|backends\/tensorrtllm\/|\blaunch_triton_server\.py\b/,
@@ -751,7 +764,8 @@ function tritonEvidence(line: LogLine): number {
   if (TRITON_VLLM.test(t)) return 0;
   if ((t.includes('.cc:') || t.includes('.h:')) && TRITON_FILE.test(t)) return 1;
   if (TRITON_OTHER.test(t)) return 1;
-  if (OPEN_MPI.test(t)) return 3;
+  // (the message too: a markdown quote's `> ` stays in the text before Open MPI's `[host:pid]`)
+  if (OPEN_MPI.test(t) || (line.msg !== t && OPEN_MPI.test(line.msg))) return 3;
   return 0;
 }
 

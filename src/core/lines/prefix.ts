@@ -244,9 +244,13 @@ export function parseLine(text: string, no: number, offset: number, ctx: PrefixC
 /** SGLang's stamp before uvicorn's lines (see parseLine), at the end of what stands before the `INFO:     `. */
 const SGLANG_UVICORN_STAMP = /\[(?:\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2}(?:\.\d+)?\] ?$/;
 
-/** What a Python traceback starts its lines with (the header, a frame, the exception), as printed. */
+/**
+ * What a Python traceback starts its lines with (the header, a frame, the exception), as printed; and rich's
+ * rendering of one (rich/traceback.py: the panel's title, a frame's `path.py:N in fn`, a code line's `❱ N │`
+ * gutter; reading/traceback.ts plainFromRich).
+ */
 const TRACEBACK_START =
-  /^(?:Traceback \(most recent call last\):| {2}File "[^"]+", line \d+|(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$))/;
+  /^(?:Traceback \(most recent call last\):| {2}File "[^"]+", line \d+|(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)|╭─+ Traceback \(most recent call last\)|│ (?:\S+\.py:\d+ in |(?:❱ | {2}) *\d+ │))/;
 
 /** A line with the wrappers firedup knows taken off (where a learned wrapper would start). */
 export function withoutKnownWrappers(text: string, year: number): string {

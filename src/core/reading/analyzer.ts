@@ -30,7 +30,7 @@ import { BulkHook, type ServingRunData } from './bulk.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import { EngineDetector } from './detect.js';
 import { ExplainCollector } from './explain.js';
-import { decodedUnits, firstWordShape, GenericScanner } from './generic-scan.js';
+import { decodedUnits, firstWordShape, firstWordShapeOf, GenericScanner } from './generic-scan.js';
 import { type FailureCandidate, FRAME_RULE, LaunchBuilder, rayLine } from './launch.js';
 import { PySpyReader } from './pyspy.js';
 import { type RangeScan, shiftRun } from './range-scan.js';
@@ -654,10 +654,18 @@ export class LogAnalyzer {
     if (ts !== null) this.lastTs = ts;
     const hit = this.detector.best() === null ? this.leastMatch(line.msg) : this.match(line.msg);
     if (line.service != null && engineOwn(line, hit)) this.engineServices.add(line.service);
-    const exc = this.tracker.feed(line);
+    // A launch's start line where an open traceback's frame awaits its source line was written into that
+    // traceback by the other stream (a banner on stdout amid stderr's traceback, glued to the code line it
+    // displaced): the traceback goes on past it, in the same launch.
+    const interleaved = hit?.sig.kind === 'launch' && this.tracker.awaitsCode;
+    const exc = interleaved ? null : this.tracker.feed(line);
     // A line the traceback reader took (header, frame, code, exception) is recognised too.
     this.explainer?.observe(line, hit !== null || exc !== null || this.tracker.openStart !== null);
-    this.segment(line, hit, (exc !== null && !exc.benign) || this.tracker.opened === line.no);
+    this.segment(
+      line,
+      interleaved ? null : hit,
+      (exc !== null && !exc.benign) || this.tracker.opened === line.no,
+    );
     const launch = this.current;
     if (launch === null) return;
     if (votes !== null) launch.vote(votes);
@@ -1318,16 +1326,15 @@ export class LogAnalyzer {
     if (e < 0 || e >= end || e - start > (this.options.maxLine ?? DEFAULT_MAX_LINE)) return false;
     const fw = firstWordShape(buf, start, e);
     if (fw < 0) return false;
-    const held = Buffer.from(h.text, 'latin1');
-    if (held.length !== h.text.length || /[^\x20-\x7e\t]/.test(h.text)) return false;
-    if (firstWordShape(held, 0, held.length) !== fw) return false;
+    if (/[^\x20-\x7e\t]/.test(h.text) || firstWordShapeOf(h.text) !== fw) return false;
     this.flushHeld();
     return true;
   }
 
-  /** genericKey's parts the last time, and the key they made. */
+  /** genericKey's parts the last time, and the key they made; and the array the next parts are put in. */
   private keyParts: unknown[] = [];
   private keyText = '';
+  private keyNext: unknown[] = [];
 
   /**
    * What a line's reading by `classifyGeneric` depends on besides the line: its table holds while this does. Asked
@@ -1335,7 +1342,10 @@ export class LogAnalyzer {
    */
   private genericKey(l: LaunchBuilder): string {
     const d = this.detector;
-    const parts: unknown[] = [
+    // into the spare array (asked at every offer: no array made for a key that did not change)
+    const parts = this.keyNext;
+    parts.length = 0;
+    parts.push(
       this.released + this.launches.length,
       l.startLine,
       l.phase,
@@ -1353,11 +1363,12 @@ export class LogAnalyzer {
       l.loadedWhileBar,
       this.engineServices.size,
       this.ctx.year,
-    ];
+    );
     // the engines to try, in their order (the detector's ranking)
     for (const e of d.candidates()) parts.push(e.id);
     const last = this.keyParts;
     if (parts.length === last.length && parts.every((v, i) => v === last[i])) return this.keyText;
+    this.keyNext = last;
     this.keyParts = parts;
     this.keyText = parts.join('|');
     return this.keyText;

@@ -84,7 +84,8 @@ export const ANALYZER_SPEC: IntoSpec = {
   // `planLaunch` only joins a worker's runs to the read that started the worker; `headSeen` caches a pure function.
   // The generic reader (generic-scan.ts) keeps only its tables of what the general path does with a shape in a
   // state (learned again after a restore) and when to rest, which decides which path reads a line, not how;
-  // `keyParts`/`keyText` cache the key of that state (genericKey), made again when empty.
+  // `keyParts`/`keyText` cache the key of that state (genericKey), made again when empty; `keyNext` is the spare
+  // array its next parts are put in.
   rebuilt: [
     'onRaw',
     'ended',
@@ -101,6 +102,7 @@ export const ANALYZER_SPEC: IntoSpec = {
     'rereading',
     'keyParts',
     'keyText',
+    'keyNext',
   ],
 };
 

@@ -15,14 +15,20 @@
  * the launch's end and time (`touch`) or count a request of a serving launch (`serving`, `access`). Later lines
  * of a kept shape are summed into a ServingRunData without a string being made of them. The table holds for one
  * state of the reading (LogAnalyzer.genericKey: the launch, its phase, the engine the detector holds, …): a
- * line's reading depends on that, so the table is emptied when it changes.
+ * line's reading depends on that, so each state has its own.
+ *
+ * The loop over the lines, their shapes and the table are in wasm (assembly/generic.ts genericScan): the same
+ * tokens, hash and stamp time as `shape` here, which stays for learning a shape (its probes) and is compared
+ * with the wasm one on every real line by the test. JS sees only a line whose shape is new or that the general
+ * path reads.
  *
  * test/core/reading/generic-scan.test.ts reads every real line of the corpora and checks that lines of one shape
  * read alike; chunking.test.ts checks each bench shape's report with this reader on and off.
  */
 
+import { bulkInstance } from '../base/bulk-instance.js';
 import type { HardWrap } from '../lines/hard-wrap.js';
-import { LineScanner, type ScanEnv, type ShapeEffect } from './scan.js';
+import { LineScanner, MAX_SCAN_LINE, type ScanEnv, type ShapeEffect, scanChunkEpoch } from './scan.js';
 import type { ServingRunData } from './serving-run.js';
 
 /** A stamp is looked for in a line's first bytes only (a frame's, not a message's). */
@@ -107,15 +113,94 @@ interface Layout {
   runs: number[];
 }
 
+/** The wasm loop's results (assembly/generic.ts G_*): f64 slots. */
+const G = {
+  lines: 100,
+  lastStart: 101,
+  lastEnd: 102,
+  firstTs: 103,
+  lastTs: 104,
+  year: 105,
+  engineLines: 106,
+  requests: 107,
+  progIdx: 108,
+  progTs: 109,
+  stop: 110,
+  wrapMax: 111,
+  wrapAtMax: 112,
+  key: 113,
+  units: 114,
+  stampTs: 115,
+  stampYear: 116,
+} as const;
+
+interface GenericExports {
+  memory: WebAssembly.Memory;
+  genericScan(
+    s: number,
+    end: number,
+    maxLen: number,
+    state: number,
+    wrapMax: number,
+    wrapAtMax: number,
+    lastTs: number,
+  ): number;
+  genericSet(state: number, verdict: number): void;
+  genericClear(): void;
+  genericIn(): number;
+  genericShape(s: number, e: number): void;
+}
+
+/** The wasm loop's instance (its own memory: the table, then the chunk copied in at `at`). */
+export class GenericWasm {
+  readonly x: GenericExports;
+  readonly at: number;
+  private copied: Buffer | null = null;
+  private epoch = -1;
+  private view: Float64Array | null = null;
+
+  constructor() {
+    this.x = bulkInstance() as unknown as GenericExports;
+    this.at = this.x.genericIn();
+    this.room(0);
+    this.x.genericClear();
+  }
+
+  private room(len: number): void {
+    const need = this.at + len + 16 - this.x.memory.buffer.byteLength;
+    if (need > 0) this.x.memory.grow(Math.ceil(need / 65536));
+  }
+
+  /** The chunk in the wasm memory (once per chunk pushed: scan.ts scanChunkEpoch). */
+  load(buf: Buffer): void {
+    const epoch = scanChunkEpoch();
+    if (this.copied === buf && this.epoch === epoch) return;
+    this.room(buf.length);
+    new Uint8Array(this.x.memory.buffer, this.at, buf.length).set(buf);
+    this.copied = buf;
+    this.epoch = epoch;
+  }
+
+  res(): Float64Array {
+    const mem = this.x.memory.buffer;
+    if (this.view === null || this.view.buffer !== mem) this.view = new Float64Array(mem, 0, 128);
+    return this.view;
+  }
+}
+
 export class GenericScanner extends LineScanner {
   protected readonly promptFirst = false;
   /** The analyzer's count of line lengths (a hard-wrapped paste's column): kept as the general path keeps it. */
   wrap: HardWrap | null = null;
   /** The state the table holds for (LogAnalyzer.genericKey). */
   private key = '';
-  /** The tables of the states seen (a log whose engine votes go back and forth returns to a state), and the one now. */
-  private readonly byKey = new Map<string, Map<number, Verdict>>();
-  private shapes = new Map<number, Verdict>();
+  /**
+   * The states seen (a log whose engine votes go back and forth returns to a state), each a number that keys
+   * its part of the wasm table, and the one now.
+   */
+  private readonly byKey = new Map<string, number>();
+  private state = 0;
+  private readonly w = new GenericWasm();
   private kept = 0;
   private learned = 0;
   private hits = 0;
@@ -123,9 +208,9 @@ export class GenericScanner extends LineScanner {
   private rest = 0;
   private restNext = 1;
 
-  /** Time and year of the stamp last read (`stamp`). */
+  /** Time and year of the stamp last read (`stamp`); the year is the wasm reader's (the test compares them). */
   private stampTs = 0;
-  private stampYear = 0;
+  stampYear = 0;
   private dayKey = -1;
   private dayBase = 0;
 
@@ -137,13 +222,18 @@ export class GenericScanner extends LineScanner {
     if (t === undefined) {
       if (this.byKey.size >= MAX_STATES) {
         this.byKey.clear();
+        this.w.x.genericClear();
         this.kept = 0;
       }
-      this.byKey.set(key, (t = new Map()));
+      this.byKey.set(key, (t = this.byKey.size));
     }
-    this.shapes = t;
+    this.state = t;
   }
 
+  /**
+   * Reads the lines of shapes the table keeps from `start` into `run` (in wasm: assembly/generic.ts
+   * genericScan); the first line of a shape not seen yet is learned (learnShape) and left to the general path.
+   */
   override read(
     buf: Buffer,
     start: number,
@@ -154,15 +244,67 @@ export class GenericScanner extends LineScanner {
     env: ScanEnv,
   ): number {
     const before = run.lines;
-    this.end = end;
-    const next = super.read(buf, start, end, lineNo, offset, run, env);
+    this.env = env;
+    const w = this.w;
+    w.load(buf);
+    const wrap = this.wrap!;
+    const maxLen = Math.min(env.maxLine, MAX_SCAN_LINE);
+    const lastTs = env.lastTs;
+    const s = w.x.genericScan(start, end, maxLen, this.state, wrap.max, wrap.atMax, lastTs ?? Number.NaN);
+    const R = w.res();
+    const k = R[G.lines]!;
+    if (k > 0) {
+      wrap.max = R[G.wrapMax]!;
+      wrap.atMax = R[G.wrapAtMax]!;
+      this.hits += k;
+      if (run.lines === 0) {
+        run.firstLine = lineNo + 1;
+        run.firstOffset = offset;
+        run.firstTs = null;
+        run.lastTs = null;
+      }
+      run.lines += k;
+      run.lastLine = lineNo + k;
+      run.lastOffset = offset + (R[G.lastStart]! - start);
+      run.endOffset = offset + (R[G.lastEnd]! + 1 - start);
+      const fts = R[G.firstTs]!;
+      if (!Number.isNaN(fts)) {
+        if (run.firstTs === null) run.firstTs = fts;
+        run.lastTs = R[G.lastTs]!;
+        env.year = R[G.year]!;
+      }
+      run.engineLines! += R[G.engineLines]!;
+      run.requests += R[G.requests]!;
+      const prog = R[G.progIdx]!;
+      if (prog >= 0) {
+        if (run.busy === false) run.busy = true;
+        run.progressLine = lineNo + 1 + prog;
+        const pts = R[G.progTs]!;
+        run.progressTs = Number.isNaN(pts) ? null : pts;
+      }
+    }
+    if (R[G.stop] === 1) {
+      // a shape not seen yet: what the general path does with it; this line takes the general path
+      const e = buf.indexOf(10, s);
+      const v = this.learnShape(buf, s, e);
+      if (this.kept >= MAX_SHAPES) {
+        w.x.genericClear();
+        this.kept = 0;
+      }
+      w.x.genericSet(this.state, v);
+      this.kept++;
+      this.learned++;
+    }
+    run.year = env.year;
     if (run.lines > before) this.restNext = 1;
     else this.missed();
-    return next;
+    return s;
   }
 
-  /** The end of the bytes the read was given (a line is looked ahead of within them). */
-  private end = 0;
+  /** Lines are read in wasm (`read`). */
+  protected override line(): boolean {
+    return false;
+  }
 
   /** Whether this offer is skipped: true while resting (see `missed`). */
   resting(): boolean {
@@ -323,55 +465,6 @@ export class GenericScanner extends LineScanner {
   /** The decoded length of the line `shape` read last (its bytes less UTF-8's continuation bytes). */
   units = 0;
 
-  protected override line(buf: Buffer, s: number, e: number): boolean {
-    const key = this.shape(buf, s, e, null);
-    if (key < 0) return false;
-    const ts = this.hasStamp ? this.stampTs : null;
-    let v = this.shapes.get(key);
-    if (v === undefined) {
-      v = this.learnShape(buf, s, e);
-      if (this.kept >= MAX_SHAPES) {
-        for (const t of this.byKey.values()) t.clear();
-        this.kept = 0;
-      }
-      this.shapes.set(key, v);
-      this.kept++;
-      this.learned++;
-      // The first line of a shape always takes the general path: the table only says what later ones do.
-      return false;
-    }
-    if (v === Verdict.Never) return false;
-    // the wrap column's count, as the general path keeps it (LogAnalyzer.onRaw): a line it would hold is its
-    const w = this.wrap!;
-    const len = this.units;
-    if (len > w.max) {
-      w.max = len;
-      w.atMax = 1;
-    } else if (len === w.max) {
-      // held by the general path until the next line says whether it goes on: taken when the next line's first
-      // word has this one's shape (hard-wrap.ts continuesWrap: then it does not)
-      if (w.atMax + 1 >= 3 && len >= 60) {
-        const e2 = buf.indexOf(10, e + 1);
-        if (e2 < 0 || e2 >= this.end) return false;
-        const fw = firstWordShape(buf, s, e);
-        if (fw < 0 || firstWordShape(buf, e + 1, e2) !== fw) return false;
-      }
-      w.atMax++;
-    }
-    this.hits++;
-    const r = this.r;
-    r.ts = ts;
-    if (ts !== null) this.env.year = this.stampYear;
-    if (v === Verdict.Touch) {
-      r.progress = false;
-      r.engine = false;
-    } else {
-      r.engine = v === Verdict.ServingEngine || v === Verdict.AccessEngine;
-      if (v === Verdict.AccessEngine || v === Verdict.AccessCommon) r.kind = 2;
-    }
-    return true;
-  }
-
   /** What later lines of this line's shape do: the general path's verdict on it and on each of its probes. */
   private learnShape(buf: Buffer, s: number, e: number): Verdict {
     const classify = this.classify;
@@ -427,13 +520,22 @@ function rewrite(line: Buffer, s: number, runs: number[], fill: (n: number) => s
  * mark), hashed; -1 where that is null (under 2 characters, or no punctuation). ASCII lines only.
  */
 export function firstWordShape(buf: Buffer, s: number, e: number): number {
+  return wordShape(s, e, (i) => buf[i]!);
+}
+
+/** firstWordShape of a text (its characters as bytes: for a text of printable ASCII, the same answer). */
+export function firstWordShapeOf(text: string): number {
+  return wordShape(0, text.length, (i) => text.charCodeAt(i));
+}
+
+function wordShape(s: number, e: number, at: (i: number) => number): number {
   const stop = Math.min(e, s + 40);
   let i = s;
   let h = 0x811c9dc5;
   let punct = false;
   let inWord = false;
   for (; i < stop; i++) {
-    const c = buf[i]!;
+    const c = at(i);
     if (c === 32 || (c >= 9 && c <= 13)) break;
     // a character outside ASCII: \S and \w count characters, not bytes
     if (c >= 0x80) return -1;

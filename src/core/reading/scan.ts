@@ -32,7 +32,7 @@ export interface ScanEnv {
   maxLine: number;
 }
 
-const MAX_SCAN_LINE = 2048;
+export const MAX_SCAN_LINE = 2048;
 
 /** One serving line's effect, filled by a scanner's `line` (kind: false = not a line this scanner takes). */
 interface Scanned {
@@ -107,6 +107,10 @@ const IN = 524288;
 let chunkEpoch = 0;
 export function newScanChunk(): void {
   chunkEpoch++;
+}
+/** The chunk's number (newScanChunk): a reader's wasm copy of a chunk is good while it holds. */
+export function scanChunkEpoch(): number {
+  return chunkEpoch;
 }
 
 interface ShapeExports {

@@ -329,6 +329,31 @@ const SERVER_FRAME =
 const REQUEST_FRAME =
   /starlette|uvicorn\/protocols|fastapi\/routing|Exception in ASGI application|anyio\/_backends/;
 
+/**
+ * rich's traceback (rich/traceback.py Traceback._render_stack: a Panel titled `Traceback (most recent call last)`,
+ * each frame `{filename}:{lineno} in {name}`, then its code under a `❱ N │` line-number gutter, every line of it
+ * inside the panel's `│ … │`), which typer prints for an uncaught exception (typer/main.py except_hook with
+ * pretty_exceptions_enable, its default when rich is installed): TGI's shard (server/text_generation_server/cli.py
+ * is a typer app) dies with one. Read as Python's own lines: the header, the `File` lines, the code lines.
+ */
+const RICH_HEADER = /^╭─+ Traceback \(most recent call last\) ─+╮$/;
+const RICH_FRAME = /^│ (\S+\.py):(\d+) in (\S+?) *│$/;
+const RICH_CODE = /^│ (?:❱ | {2}) *\d+ │(.*?) *│$/;
+
+/** A rich traceback's line as Python's plain traceback would print it; null for any other line. */
+function plainFromRich(msg: string, open: boolean): string | null {
+  const c = msg.charCodeAt(0);
+  if (c !== 0x2502 && c !== 0x256d && c !== 0x2570) return null;
+  const t = msg.trimEnd();
+  if (c === 0x256d) return RICH_HEADER.test(t) ? 'Traceback (most recent call last):' : null;
+  const f = RICH_FRAME.exec(t);
+  if (f) return `  File "${f[1]}", line ${f[2]}, in ${f[3]}`;
+  if (!open) return null;
+  // the code (its indent guides are `│` too), the panel's blank and locals lines, its bottom border
+  const code = RICH_CODE.exec(t);
+  return code ? `    ${code[1]!.replace(/│/g, ' ').trim()}` : '';
+}
+
 export class TracebackTracker {
   private open = false;
   private start: number | null = null;
@@ -393,9 +418,13 @@ export class TracebackTracker {
    */
   wrapped: { ev: ExceptionEvent; type: string; message: string } | null = null;
 
+  /** Set while the last line fed was a `File "…"` line of an open traceback (awaitsCode). */
+  private fileLast = false;
+
   /** Feeds one line; returns an exception event when this line names one. */
   feed(line: LogLine): ExceptionEvent | null {
-    const msg = line.msg;
+    const msg = plainFromRich(line.msg, this.open) ?? line.msg;
+    this.fileLast = false;
     this.opened = -1;
     this.wrapped = null;
     this.continued = null;
@@ -528,6 +557,7 @@ export class TracebackTracker {
         this.outer = [];
       }
       this.sawFrames = true;
+      this.fileLast = this.open && /^\s*File ["“”']/.test(msg);
       if (REQUEST_FRAME.test(msg) && !this.requestScoped) {
         // A request handler's traceback: the server was serving, and the request, not the server, failed.
         this.requestScoped = true;
@@ -691,6 +721,15 @@ export class TracebackTracker {
     this.hubFile = this.hubCaller = null;
   }
 
+  /**
+   * The last line fed was an open traceback's `  File "…", line N, in fn`: Python prints the frame's source line
+   * next (Lib/traceback.py FrameSummary / StackSummary.format: the `    code` line under each `File` line), so a
+   * line of another kind here was written into the traceback by another stream (stdout and stderr interleaved).
+   */
+  get awaitsCode(): boolean {
+    return this.fileLast && this.open;
+  }
+
   /** First line of the traceback being read, while no exception line has closed it. */
   get openStart(): number | null {
     return this.open || this.sawFrames ? this.start : null;
@@ -740,6 +779,7 @@ export class TracebackTracker {
       return;
     this.flushFrames();
     this.partialFile = null;
+    this.fileLast = false;
     this.open = false;
     this.sawFrames = false;
     this.start = null;

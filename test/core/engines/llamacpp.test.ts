@@ -462,6 +462,15 @@ describe('llama.cpp: loader lines of every era (issue 22)', () => {
     assert.equal(l.phase, 'serving');
   });
 
+  it('synthetic: the newer decode progress (print_timing: n_gen, tg, tg_3s) is a request being served', () => {
+    const l = last([
+      '2.10.000.000 I slot print_timing: id  1 | task 7 | n_gen =    150, tg =  41.20 t/s, tg_3s =  44.00 t/s',
+      '2.13.000.000 I slot print_timing: id  1 | task 7 | n_gen =    280, tg =  42.00 t/s, tg_3s =  43.30 t/s',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.phase, 'serving');
+  });
+
   it("synthetic: the 2024 text format indented by a paste, with a macOS hex tid, is llama.cpp's", () => {
     const l = last([
       '    INFO [                    main] HTTP server listening | tid="0x1f00aa000" timestamp=1720000000 port="8080" hostname="127.0.0.1"',

@@ -277,6 +277,16 @@ describe('TGI: where its errors fall (launcher main.rs, router, interceptor.py)'
     );
   });
 
+  it("`Error: ShardFailed` after the shards were stopped is a crash after the load (main's loop), not a stop", () => {
+    const l = last([
+      at(1, 'INFO', 'shard-manager: text_generation_launcher: shard terminated rank=1'),
+      at(2, 'INFO', 'shard-manager: text_generation_launcher: shard terminated rank=0'),
+      'Error: ShardFailed',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'weights_loaded');
+  });
+
   it('a shard that failed to start was loading; its OOM is the cause', () => {
     const l = last([
       ...ARGS,

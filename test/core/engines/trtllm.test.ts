@@ -363,6 +363,43 @@ describe('TensorRT-LLM: native stacks, sticky CUDA errors, the worker request lo
     assert.equal(l.phase, 'loading_weights');
   });
 
+  it("a native stack through Triton's model-load thread (ModelLifeCycle::AsyncLoad) died loading a model", () => {
+    const l = last([
+      '12 0x0000000000123456 triton::core::TritonModel::Create() :0',
+      '13 0x0000000000234567 std::_Function_handler<void (), triton::core::ModelLifeCycle::AsyncLoad(triton::core::ModelIdentifier const&, std::string const&)::{lambda()#1}>::_M_invoke() model_lifecycle.cc:0',
+      '14 0x0000000000345678 clone() ???:0',
+      '[node7:00042] *** Process received signal ***',
+      '[node7:00042] Signal: Aborted (6)',
+    ]);
+    assert.equal(l.engine, 'trtllm');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+  });
+
+  it("Open MPI's signal report inside a markdown quote still says TensorRT-LLM's family", () => {
+    const l = last([
+      '> [node7:00042] *** Process received signal ***',
+      '> [node7:00042] Signal: Segmentation fault (11)',
+      '> [node7:00042] Signal code: Address not mapped (1)',
+    ]);
+    assert.equal(l.engine, 'trtllm');
+    assert.equal(l.outcome, 'crashed');
+  });
+
+  it("trtllm-build's traceback cut in build_and_save was building the engine (compile)", () => {
+    const pkg = '/usr/lib/python3/dist-packages/tensorrt_llm';
+    const l = last([
+      'Traceback (most recent call last):',
+      `  File "${pkg}/commands/build.py", line 500, in main`,
+      '    parallel_build(source, build_config, args.output_dir, workers,',
+      `  File "${pkg}/commands/build.py", line 400, in parallel_build`,
+      '    passed = build_and_save(rank, rank % workers, ckpt_dir,',
+      `  File "${pkg}/commands/build.py", line 350, in build_and_save`,
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'compile');
+  });
+
   it('a forward error quoting an illegal memory access brings the server down', () => {
     const l = last([
       '[TensorRT-LLM][INFO] [executorEnqueue] request 1',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
-import type { GenericScanner } from '../../../src/core/reading/generic-scan.js';
+import { GenericScanner, GenericWasm } from '../../../src/core/reading/generic-scan.js';
 import type { ShapeEffect } from '../../../src/core/reading/scan.js';
 import { ROOT } from '../../helpers.js';
 import { realLogs } from '../../real-logs.js';
@@ -24,6 +24,7 @@ type Internals = {
 };
 type ScannerInternals = {
   shape(b: Buffer, s: number, e: number, layout: null): number;
+  units: number;
   learnShape(b: Buffer, s: number, e: number): number;
   hasStamp: boolean;
   stampTs: number;
@@ -109,5 +110,89 @@ describe('generic reader (generic-scan.ts): lines of one shape read alike, on ev
       }
     }
     assert.ok(kept > 0 && taken > 0, `${kept} shapes kept, ${taken} lines taken`);
+  });
+});
+
+describe('generic reader in wasm (assembly/generic.ts): the same shape as generic-scan.ts', () => {
+  /** The wasm reader's key, decoded length, stamp time and year of one line. */
+  function wasmShape(w: GenericWasm, line: Buffer): [number, number, number | null, number] {
+    w.load(line);
+    w.x.genericShape(0, line.length);
+    const r = w.res();
+    const key = r[113]!;
+    return [key, key < 0 ? 0 : r[114]!, key < 0 || Number.isNaN(r[115]!) ? null : r[115]!, r[116]!];
+  }
+
+  function compare(sc: ScannerInternals, w: GenericWasm, line: Buffer): void {
+    const key = sc.shape(line, 0, line.length, null);
+    const own: [number, number, number | null, number] = [
+      key,
+      key < 0 ? 0 : sc.units,
+      key < 0 || !sc.hasStamp ? null : sc.stampTs,
+      sc.hasStamp ? (sc as unknown as { stampYear: number }).stampYear : 0,
+    ];
+    const got = wasmShape(w, line);
+    if (!own[2]) {
+      own[3] = 0;
+      got[3] = 0;
+    }
+    assert.deepEqual(got, own, JSON.stringify(line.toString('latin1')));
+  }
+
+  it('every real line: its key, its decoded length, its stamp', () => {
+    const sc = new GenericScanner() as unknown as ScannerInternals;
+    const w = new GenericWasm();
+    let n = 0;
+    for (const f of realLogs()) {
+      const data = fs.readFileSync(f);
+      let s = 0;
+      while (s < data.length) {
+        let e = data.indexOf(10, s);
+        if (e < 0) e = data.length;
+        if (e - s <= 2048) {
+          compare(sc, w, data.subarray(s, e));
+          n++;
+        }
+        s = e + 1;
+      }
+    }
+    assert.ok(n > 20_000, `${n} lines`);
+  });
+
+  it('made-up lines: stamps of every form and edge, short numbers, bytes outside ASCII, control bytes', () => {
+    const scanner = new GenericScanner() as unknown as ScannerInternals;
+    const w = new GenericWasm();
+    const lines = [
+      '2024-02-30 10:11:12 day past the month',
+      '0099-01-01T00:00:00Z a year read as 1999',
+      '1969-12-31 23:59:59.999999999999999 before the epoch, fifteen digits of fraction',
+      '2025-05-29T21:09:41.5998180000000001Z sixteen digits',
+      'tgi-1-1   | 2025-05-29T21:09:41,599818Z  INFO x{a=1 b=22 c=333 d=4444}: y: z.rs:637: Success',
+      '[GIN] 2024/05/07 - 16:42:17 | 200 | 12.406749875s |       127.0.0.1 | POST     "/api/chat"',
+      'exit code 137 (status=500) [12] {7} <8> #9; 1,2,3 x1 10.0.0.1:8080 ab12cd 2024-01-01 00:00:00',
+      'caf\u00e9 \u{1f600} na\u00efve — done',
+      'tab\there and\tthere 12\t34',
+      'bell\u0007 byte',
+      '2024-01-01 24:00:00 not a stamp 2024-13-01 10:00:00 nor this',
+      '2024-01-01 10:00:00+02:00 runs into an offset',
+      '    2024-01-01 10:00:00 indented',
+      `${'x'.repeat(75)} 2024-01-01 10:00:00 too far for a stamp`,
+      'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~ 0123456789',
+      '',
+      '1',
+      '12345',
+    ];
+    for (const l of lines) {
+      compare(scanner, w, Buffer.from(l, 'utf8'));
+      compare(scanner, w, Buffer.from(`${l}${' pad'.repeat(9)}`, 'utf8'));
+    }
+    // a short number between two of each printable byte (a word of its own or not), in and past the first word
+    for (let c = 32; c < 127; c++) {
+      const b = String.fromCharCode(c);
+      compare(scanner, w, Buffer.from(`w ${b}12${b} z ${b}1234567${b}`, 'latin1'));
+      compare(scanner, w, Buffer.from(`${b}12${b}x 5`, 'latin1'));
+    }
+    compare(scanner, w, Buffer.from([0x61, 0x20, 0x62, 0xff, 0x63]));
+    compare(scanner, w, Buffer.from([0x61, 0x20, 0x62, 0xc3, 0xa9, 0x20, 0x7f]));
   });
 });

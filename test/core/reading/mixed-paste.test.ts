@@ -175,3 +175,30 @@ describe("compose services (LogLine.service): another service's lines are anothe
     assert.equal(r.failure?.class, 'oom');
   });
 });
+
+describe('stdout and stderr interleaved: a start line written into a traceback (analyzer.ts, TracebackTracker.awaitsCode)', () => {
+  const tb = (banner: string) => [
+    'Traceback (most recent call last):',
+    '  File "/opt/app/run.py", line 12, in <module>',
+    `${banner}    main()`,
+    '  File "/opt/app/run.py", line 8, in main',
+    '    runner = ModelRunnerCpp.from_dir(engine_dir)',
+    '  File "/usr/lib/python3/dist-packages/tensorrt_llm/runtime/model_runner_cpp.py", line 90, in from_dir',
+    '    session = GptSession(config=cfg)',
+    'RuntimeError: [TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc: out of memory (/src/tllmBuffers.h:90)',
+  ];
+
+  it("a version banner where a frame's code line belongs is no relaunch: one launch, the traceback's failure", () => {
+    const r = lastOf(tb('[TensorRT-LLM] TensorRT-LLM version: 0.9.0').join('\n'));
+    assert.equal(r.n, 1);
+    assert.equal(r.outcome, 'crashed');
+    assert.equal(r.failure?.class, 'oom');
+    assert.equal(r.phase, 'loading_weights');
+  });
+
+  it('the same banner after the traceback ended is a relaunch', () => {
+    const lines = tb('').map((l) => l.trimEnd());
+    const r = lastOf([...lines, '[TensorRT-LLM] TensorRT-LLM version: 0.9.0'].join('\n'));
+    assert.equal(r.n, 2);
+  });
+});

@@ -7,7 +7,7 @@ import { lookupFrame } from '../../../src/core/engines/frames/index.js';
 import { parseLine } from '../../../src/core/lines/prefix.js';
 import { LogAnalyzer } from '../../../src/core/reading/analyzer.js';
 import { TracebackTracker } from '../../../src/core/reading/traceback.js';
-import { SHARED } from '../../helpers.js';
+import { analyzeText, SHARED } from '../../helpers.js';
 
 interface CatalogFrame {
   file: string;
@@ -494,5 +494,46 @@ describe('TensorRT-LLM weight lines', () => {
       '',
     ].join('\n');
     assert.equal(analyze(log).phase, 'loading_weights');
+  });
+});
+
+describe("rich's traceback panel (typer's uncaught-exception hook): read as Python's plain traceback", () => {
+  const srv = '/opt/conda/lib/python3.11/site-packages/text_generation_server';
+  const panel = [
+    '╭───────────────────── Traceback (most recent call last) ──────────────────────╮',
+    `│ ${srv}/models/flash_causal_lm.py:1200 in warmup │`,
+    '│                                                                              │',
+    '│   1199 │   │   try:                                                          │',
+    '│ ❱ 1200 │   │   │   _, batch, _ = self.generate_token(batch)                  │',
+    '╰──────────────────────────────────────────────────────────────────────────────╯',
+  ];
+
+  it("a panel with its exception line: the frame's phase, the exception's class", () => {
+    const r = analyzeText(
+      [...panel, 'RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB'].join('\n'),
+    );
+    const l = r.launches[r.launches.length - 1]!;
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'oom');
+    assert.equal(l.phase, 'warmup');
+  });
+
+  it('a panel cut inside its frames, behind a per-rank prefix: a crash where the frame was', () => {
+    const r = analyzeText(
+      panel
+        .slice(1, 5)
+        .map((t) => `[rank1]: ${t}`)
+        .join('\n'),
+    );
+    const l = r.launches[r.launches.length - 1]!;
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'warmup');
+  });
+
+  it('a box of another program is no traceback', () => {
+    const r = analyzeText(
+      ['╭──── Settings ────╮', '│ port: 8080       │', '╰──────────────────╯'].join('\n'),
+    );
+    assert.equal(r.launches.length, 0);
   });
 });

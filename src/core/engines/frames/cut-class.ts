@@ -26,7 +26,15 @@ const SGLANG: readonly CutClassRule[] = [
   ['registry.py', '_raise_for_unsupported', 'unsupported'],
 ];
 
-const RULES: Partial<Record<FrameEngine, readonly CutClassRule[]>> = { sglang: SGLANG };
+const TGI: readonly CutClassRule[] = [
+  // server/text_generation_server/utils/weights.py Weights.get_sharded: its one raise is `assert size % world_size
+  // == 0, f"The choosen size {size} is not compatible with sharding on {world_size} shards"`: the model's tensor
+  // does not split over --num-shard shards (a shard count the model does not take, as `num_heads must be divisible
+  // by num_shards` is; the engine-source catalog calls it unsupported, the model side of the same mismatch)
+  ['utils/weights.py', 'get_sharded', 'config_error'],
+];
+
+const RULES: Partial<Record<FrameEngine, readonly CutClassRule[]>> = { sglang: SGLANG, tgi: TGI };
 
 const suffix = (path: string, file: string): boolean => {
   const p = path.replace(/\\/g, '/');

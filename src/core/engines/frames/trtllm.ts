@@ -69,4 +69,6 @@ export const TRTLLM_FRAMES: readonly FrameRule[] = [
   ['executor/worker.py', 'submit', 'serving'],
   // override: GenerationExecutorWorker._enqueue_request: a request into the executor
   ['executor/worker.py', '_enqueue_request', 'serving'],
+  // override: trtllm-build build_and_save: one rank engine built (build_model, builder.build) and saved
+  ['commands/build.py', 'build_and_save', 'compile'],
 ];

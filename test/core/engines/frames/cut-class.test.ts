@@ -21,6 +21,23 @@ describe('cut tracebacks: the class their innermost frame shows', () => {
     assert.equal(cutCallClass('sglang', 'load_model'), null);
   });
 
+  it('TGI: a traceback cut in Weights.get_sharded is its shard-count assertion (config_error)', () => {
+    const srv = '/usr/src/server/text_generation_server';
+    assert.equal(cutFrameClass('tgi', `${srv}/utils/weights.py`, 'get_sharded'), 'config_error');
+    assert.equal(cutFrameClass('tgi', `${srv}/utils/weights.py`, 'get_filename'), null);
+    const l = last(
+      [
+        'Traceback (most recent call last):',
+        `  File "${srv}/models/flash_llama.py", line 60, in __init__`,
+        '    model = FlashLlamaForCausalLM(prefix, config, weights)',
+        `  File "${srv}/utils/weights.py", line 270, in get_sharded`,
+        '    size % world_size == 0',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'config_error');
+  });
+
   it('a launch cut inside prepare_server_args crashed on its arguments', () => {
     const l = last(
       [
