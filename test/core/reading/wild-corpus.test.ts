@@ -27,7 +27,8 @@ const FLOOR = {
   unseen3: 0.9,
   unseen3b: 0.8,
   unseen3c: 0.7,
-  unseen3d: 0.6,
+  unseen3d: 0.9,
+  unseen3e: 0.45,
 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
@@ -107,12 +108,19 @@ describe('wild corpus of real pastes', () => {
       cases: 65,
       floor: FLOOR.unseen3c,
     },
-    // 41/68 at its first read
+    // 41/68 at its first read; 65/68 after the kinds its misses showed
     {
       dir: 'unseen-2026-12-03d',
       name: 'the fourth unseen set of 2026-12-03',
       cases: 68,
       floor: FLOOR.unseen3d,
+    },
+    // 33/68 at its first read
+    {
+      dir: 'unseen-2026-12-03e',
+      name: 'the fifth unseen set of 2026-12-03',
+      cases: 68,
+      floor: FLOOR.unseen3e,
     },
   ];
   for (const set of UNSEEN)
