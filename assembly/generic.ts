@@ -368,11 +368,12 @@ export function genericShape(s: i32, e: i32): void {
 /**
  * Reads the lines of known shapes from s (GenericScanner.read): returns the position after them. Stops at the
  * end, a cut or long line (G_STOP 0), a shape not in the table (1: its key kept for genericSet), a line the
- * general path reads or the wrap column's count must hold (2).
+ * general path reads or the wrap column's count must hold (2), the end of the bytes copied in (3).
  */
 export function genericScan(
   s: i32,
   end: i32,
+  avail: i32,
   maxLen: i32,
   state: i32,
   wrapMax: i32,
@@ -389,11 +390,18 @@ export function genericScan(
   let lastStart = -1;
   let lastEnd = -1;
   let stop = 0;
+  // the bytes copied in end at `avail` (the TypeScript side copies a window of the chunk): a line or a look
+  // ahead cut there stops the scan (3) for more to be copied, where the chunk itself would not have
+  const to = end < avail ? end : avail;
   for (;;) {
     if (s >= end) break;
-    const lim = end < s + maxLen + 1 ? end : s + maxLen + 1;
+    const most = s + maxLen + 1;
+    const lim = to < most ? to : most;
     const e = newline(s, lim);
-    if (e >= lim) break;
+    if (e >= lim) {
+      if (lim == avail && avail < end) stop = 3;
+      break;
+    }
     const key = shape(s, e);
     if (key < 0) {
       stop = 2;
@@ -415,9 +423,9 @@ export function genericScan(
       wrapAtMax = 1;
     } else if (len == wrapMax) {
       if (wrapAtMax + 1 >= 3 && len >= 60) {
-        const e2 = newline(e + 1, end);
-        if (e2 >= end) {
-          stop = 2;
+        const e2 = newline(e + 1, to);
+        if (e2 >= to) {
+          stop = to < end ? 3 : 2;
           break;
         }
         const fw = firstWordShape(s, e);

@@ -139,6 +139,7 @@ interface GenericExports {
   genericScan(
     s: number,
     end: number,
+    avail: number,
     maxLen: number,
     state: number,
     wrapMax: number,
@@ -151,10 +152,19 @@ interface GenericExports {
   genericShape(s: number, e: number): void;
 }
 
-/** The wasm loop's instance (its own memory: the table, then the chunk copied in at `at`). */
+/**
+ * Bytes of the chunk copied into the wasm memory at a time: a window, not the whole chunk (8 MiB from ingest),
+ * so that the reader's memory stays small whatever the chunk.
+ */
+const WINDOW = 256 * 1024;
+
+/** The wasm loop's instance (its own memory: the table, then a window of the chunk copied in at `at`). */
 export class GenericWasm {
   readonly x: GenericExports;
   readonly at: number;
+  /** The window copied: bytes [from, to) of `copied`, as of chunk `epoch`. */
+  from = 0;
+  to = 0;
   private copied: Buffer | null = null;
   private epoch = -1;
   private view: Float64Array | null = null;
@@ -162,8 +172,8 @@ export class GenericWasm {
   constructor() {
     this.x = bulkInstance() as unknown as GenericExports;
     this.at = this.x.genericIn();
+    // the table's room (a new memory is zeros: an empty table; its pages count once written)
     this.room(0);
-    this.x.genericClear();
   }
 
   private room(len: number): void {
@@ -171,14 +181,22 @@ export class GenericWasm {
     if (need > 0) this.x.memory.grow(Math.ceil(need / 65536));
   }
 
-  /** The chunk in the wasm memory (once per chunk pushed: scan.ts scanChunkEpoch). */
-  load(buf: Buffer): void {
+  /**
+   * Bytes from `s` on in the wasm memory: the window holding them, or a new one from `s` (once per chunk pushed
+   * at most per window: scan.ts scanChunkEpoch). `cut`: the scan stopped at the window's end (G_STOP 3), so a
+   * new one from `s`, the rest of the chunk where the window already started there.
+   */
+  window(buf: Buffer, s: number, cut: boolean): void {
     const epoch = scanChunkEpoch();
-    if (this.copied === buf && this.epoch === epoch) return;
-    this.room(buf.length);
-    new Uint8Array(this.x.memory.buffer, this.at, buf.length).set(buf);
+    const same = this.copied === buf && this.epoch === epoch;
+    if (same && !cut && s >= this.from && s < this.to) return;
+    const len = cut && same && s === this.from ? buf.length - s : Math.min(WINDOW, buf.length - s);
+    this.room(len);
+    new Uint8Array(this.x.memory.buffer, this.at, len).set(buf.subarray(s, s + len));
     this.copied = buf;
     this.epoch = epoch;
+    this.from = s;
+    this.to = s + len;
   }
 
   res(): Float64Array {
@@ -246,54 +264,79 @@ export class GenericScanner extends LineScanner {
     const before = run.lines;
     this.env = env;
     const w = this.w;
-    w.load(buf);
     const wrap = this.wrap!;
     const maxLen = Math.min(env.maxLine, MAX_SCAN_LINE);
-    const lastTs = env.lastTs;
-    const s = w.x.genericScan(start, end, maxLen, this.state, wrap.max, wrap.atMax, lastTs ?? Number.NaN);
-    const R = w.res();
-    const k = R[G.lines]!;
-    if (k > 0) {
-      wrap.max = R[G.wrapMax]!;
-      wrap.atMax = R[G.wrapAtMax]!;
-      this.hits += k;
-      if (run.lines === 0) {
-        run.firstLine = lineNo + 1;
-        run.firstOffset = offset;
-        run.firstTs = null;
-        run.lastTs = null;
+    let lastTs = env.lastTs;
+    let s = start;
+    let n = 0;
+    let cut = false;
+    for (;;) {
+      w.window(buf, s, cut);
+      const base = w.from;
+      const a = s - base;
+      const next =
+        base +
+        w.x.genericScan(
+          a,
+          end - base,
+          w.to - base,
+          maxLen,
+          this.state,
+          wrap.max,
+          wrap.atMax,
+          lastTs ?? Number.NaN,
+        );
+      const R = w.res();
+      const k = R[G.lines]!;
+      if (k > 0) {
+        wrap.max = R[G.wrapMax]!;
+        wrap.atMax = R[G.wrapAtMax]!;
+        this.hits += k;
+        if (run.lines === 0) {
+          run.firstLine = lineNo + n + 1;
+          run.firstOffset = offset + (s - start);
+          run.firstTs = null;
+          run.lastTs = null;
+        }
+        run.lines += k;
+        run.lastLine = lineNo + n + k;
+        run.lastOffset = offset + (base + R[G.lastStart]! - start);
+        run.endOffset = offset + (base + R[G.lastEnd]! + 1 - start);
+        const fts = R[G.firstTs]!;
+        if (!Number.isNaN(fts)) {
+          if (run.firstTs === null) run.firstTs = fts;
+          run.lastTs = lastTs = R[G.lastTs]!;
+          env.year = R[G.year]!;
+        }
+        run.engineLines! += R[G.engineLines]!;
+        run.requests += R[G.requests]!;
+        const prog = R[G.progIdx]!;
+        if (prog >= 0) {
+          if (run.busy === false) run.busy = true;
+          run.progressLine = lineNo + n + 1 + prog;
+          const pts = R[G.progTs]!;
+          run.progressTs = Number.isNaN(pts) ? null : pts;
+        }
+        n += k;
       }
-      run.lines += k;
-      run.lastLine = lineNo + k;
-      run.lastOffset = offset + (R[G.lastStart]! - start);
-      run.endOffset = offset + (R[G.lastEnd]! + 1 - start);
-      const fts = R[G.firstTs]!;
-      if (!Number.isNaN(fts)) {
-        if (run.firstTs === null) run.firstTs = fts;
-        run.lastTs = R[G.lastTs]!;
-        env.year = R[G.year]!;
+      s = next;
+      const stop = R[G.stop]!;
+      // the window's end: the next from where the scan stopped
+      cut = stop === 3;
+      if (cut) continue;
+      if (stop === 1) {
+        // a shape not seen yet: what the general path does with it; this line takes the general path
+        const e = buf.indexOf(10, s);
+        const v = this.learnShape(buf, s, e);
+        if (this.kept >= MAX_SHAPES) {
+          w.x.genericClear();
+          this.kept = 0;
+        }
+        w.x.genericSet(this.state, v);
+        this.kept++;
+        this.learned++;
       }
-      run.engineLines! += R[G.engineLines]!;
-      run.requests += R[G.requests]!;
-      const prog = R[G.progIdx]!;
-      if (prog >= 0) {
-        if (run.busy === false) run.busy = true;
-        run.progressLine = lineNo + 1 + prog;
-        const pts = R[G.progTs]!;
-        run.progressTs = Number.isNaN(pts) ? null : pts;
-      }
-    }
-    if (R[G.stop] === 1) {
-      // a shape not seen yet: what the general path does with it; this line takes the general path
-      const e = buf.indexOf(10, s);
-      const v = this.learnShape(buf, s, e);
-      if (this.kept >= MAX_SHAPES) {
-        w.x.genericClear();
-        this.kept = 0;
-      }
-      w.x.genericSet(this.state, v);
-      this.kept++;
-      this.learned++;
+      break;
     }
     run.year = env.year;
     if (run.lines > before) this.restNext = 1;

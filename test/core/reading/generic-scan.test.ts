@@ -116,7 +116,7 @@ describe('generic reader (generic-scan.ts): lines of one shape read alike, on ev
 describe('generic reader in wasm (assembly/generic.ts): the same shape as generic-scan.ts', () => {
   /** The wasm reader's key, decoded length, stamp time and year of one line. */
   function wasmShape(w: GenericWasm, line: Buffer): [number, number, number | null, number] {
-    w.load(line);
+    w.window(line, 0, false);
     w.x.genericShape(0, line.length);
     const r = w.res();
     const key = r[113]!;
