@@ -194,6 +194,15 @@ export const commonSignatures: Signature[] = [
     lit: 'terminate called',
     re: /^terminate called (?:after throwing an instance of '([^']+)'|without an active exception|recursively)/,
   },
+  {
+    // PyTorch's own std::terminate handler (c10/util/AbortHandler.h terminate_handler, installed by default on
+    // Windows): `Unhandled exception caught in c10/util/AbortHandler.h`, the native backtrace, then abort(): the
+    // Windows face of libstdc++'s `terminate called after throwing …`, in any program that loads torch
+    id: 'c10_terminate',
+    kind: 'failure',
+    lit: 'Unhandled exception caught in c10',
+    re: /^Unhandled exception caught in c10\/util\/AbortHandler\.h$/,
+  },
   { id: 'cpp_what', kind: 'failure', lit: 'what():', re: /^\s*what\(\): +(.+)$/ },
   { id: 'aborted', kind: 'consequence', lit: 'Aborted', re: /^Aborted(?: \(core dumped\))?$/ },
   {
@@ -276,6 +285,8 @@ export const commonSignatures: Signature[] = [
     kind: 'failure',
     // (no substring all three share, `Fatal Python error: Aborted` among them: anchored, the regex is its own
     // quick reject)
-    re: /^(?:Segmentation fault|Fatal Python error: (.*)|Bus error)(?: \(core dumped\))?/,
+    // (the shell's words for the signal that killed its child, strsignal: SIGSEGV, SIGBUS, SIGILL — an instruction
+    // this CPU lacks, a build for another CPU — and SIGFPE)
+    re: /^(?:Segmentation fault|Fatal Python error: (.*)|Bus error|(?:Illegal instruction|Floating point exception)(?: \(core dumped\))?$)(?: \(core dumped\))?/,
   },
 ];

@@ -21,9 +21,11 @@ const signatures: Signature[] = [
     lit: 'build',
     // (the JSON log of 2024: `{"timestamp":…,"function":"main",…,"message":"build info","build":2036,…}`, keys
     // sorted from 2024-03: `{"build":2360,"commit":"…","function":"main",…,"msg":"build info",…}`)
-    re: /^(?:main: )?build(?: =|:) ?(\d+) \(([^)]+)\)|^build_info: |^\{.*"(?:msg|message)":"build info".*"build":(\d+)|^\{"build":(\d+),.*"msg":"build info"/,
+    // (the text format of the same months, server_log's `%4s [%24s] %s | k=v …`: `INFO [                    main]
+    // build info | tid="…" timestamp=… build=2036 commit="…"`; a docker image built without git says build=0)
+    re: /^(?:main: )?build(?: =|:) ?(\d+) \(([^)]+)\)|^build_info: |^\{.*"(?:msg|message)":"build info".*"build":(\d+)|^\{"build":(\d+),.*"msg":"build info"|^\s*INFO \[ *main\] build info \|.* build=(\d+)/,
     version: (m) => {
-      const b = m[1] ?? m[3] ?? m[4];
+      const b = m[1] ?? m[3] ?? m[4] ?? m[5];
       return b !== undefined && b !== '0' ? `b${b}` : null;
     },
   },
@@ -147,6 +149,39 @@ const signatures: Signature[] = [
     weak: true,
     lit: 'ggml_cuda_compute_forward',
     re: /^ggml_cuda_compute_forward: \S+ failed$|current device: \d+, in function ggml_cuda_compute_forward at /,
+  },
+  {
+    // ggml-sycl's SYCL_CHECK (ggml/src/ggml-sycl/common.hpp ggml_sycl_error): `  in function %s at %s:%d` names
+    // the function whose call failed; an op's kernel (ggml_sycl_mul_mat_batched_sycl, ggml_sycl_op_*) runs only
+    // from ggml_sycl_compute_forward, as a graph is computed: as with CUDA (cuda_error_in_compute), warmup at least
+    id: 'sycl_error_in_compute',
+    kind: 'phase',
+    phase: 'warmup',
+    weak: true,
+    lit: 'in function ggml_sycl_',
+    re: /^\s*in function ggml_sycl_(?:mul_mat\w*|op_\w+|compute_forward) at /,
+  },
+  {
+    // `init: llama threadpool init, n_threads = %d` (common's init, `cmn init:` in the 2026 tagged format; `main:`
+    // in llama-cli): the CPU threadpool is attached once the context is made, after `llama_context`/`sched_reserve`
+    // lines and before the warm-up run (`warming up the model with an empty run` follows it): kv_cache at least
+    id: 'threadpool_init',
+    kind: 'phase',
+    phase: 'kv_cache',
+    weak: true,
+    lit: 'llama threadpool init',
+    re: /^(?:(?:cmn +)?init|main): llama threadpool init, n_threads = \d+/,
+  },
+  {
+    // server.cpp server_context::load_model (common_init_from_params: the model's weights, then its context and
+    // the warm-up run) in a native backtrace (gdb `#11 0x… in server_context::load_model(common_params const&) ()`,
+    // ggml_print_backtrace): it died loading, at least; a deeper frame (llama_decode) says warmup
+    id: 'frame_load_model',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    lit: 'server_context',
+    re: /\bserver_context(?:_impl)?::load_model\(/,
   },
   {
     // common/common.cpp common_init_from_params: unless --no-warmup, the warm-up run decodes an empty batch
@@ -452,7 +487,7 @@ const GGML_LINE = new GatedPattern(
   /GGML_ASSERT|ggml[_-]cuda\.cu:\d+: |^ggml_init_cublas: |^llama_load_model_from_file|^llama_init_from_gpt_params|^create_tensor: loading tensor|^(?:\[\d+\] )?cmd_child_to_router:|^main: (?:binding port|couldn't bind HTTP server socket|loading model$)|^(?:\S*[$#>❯] +)?(?:\S*[/\\])?llama-server(?:\.exe)? |^zsh: [a-z ()-]+ {2}(?:\S*\/)?llama-server\b/,
 );
 const ARG_OR_FRAME = new GatedPattern(
-  /^error while handling argument|\(env: LLAMA_ARG_|^to show complete usage, run with -h|server_context(?:_impl)?::|server_queue::start_loop|llama_sampler_\w+\(|common_init_from_params\(\)|(?:^|[/\\])llama-server(?:\.exe)?\([\w:]*\+0x[0-9a-f]+\)\[0x|^\s*current device: \d+, in function \w+ at \S*ggml[/\\]src[/\\]/,
+  /^Exception caught at file:\S*ggml[-_]sycl|ggml[-_]sycl\S*:\d+: SYCL error$|^(?:\S*[$#>❯] +)?(?:\.\/|\S*\/)server(?:\.exe)? (?:.* )?(?:-m|--model) \S+\.gguf\b|^error while handling argument|\(env: LLAMA_ARG_|^to show complete usage, run with -h|server_context(?:_impl)?::|server_queue::start_loop|llama_sampler_\w+\(|common_init_from_params\(\)|(?:^|[/\\])llama-server(?:\.exe)?\([\w:]*\+0x[0-9a-f]+\)\[0x|^\s*current device: \d+, in function \w+ at \S*ggml[/\\]src[/\\]/,
 );
 
 export const llamacpp: EngineModule = {
@@ -473,7 +508,9 @@ export const llamacpp: EngineModule = {
     // complete usage, run with -h`); a native backtrace through the server's own functions (gdb, ggml_print_backtrace)
     // or its own binary (glibc's backtrace_symbols, ggml_print_backtrace's fallback: `/app/llama-server(+0xfb930)
     // [0x…]`); ggml-cuda.cu ggml_cuda_error's line under `CUDA error: …` (`  current device: %d, in function %s at
-    // %s:%d`, the failing call's site in ggml's sources)
+    // %s:%d`, the failing call's site in ggml's sources); ggml-sycl's error lines (common.hpp CHECK_TRY_ERROR
+    // `Exception caught at file:<ggml-sycl.cpp>, line:…`, ggml_sycl_error's abort `<common.hpp>:%d: SYCL error`);
+    // the server's binary under its name before 2024-06 (`./server -m model.gguf …`, renamed llama-server by #7809)
     if (ARG_OR_FRAME.test(line.msg)) return 4;
     // the server's per-module macros (tools/server: `SRV_INF` → `srv  %12.*s: `, `SLT_INF` → `slot %12.*s: id …`,
     // `QUE_`, `RES_`; common's `cmn`): the tag, the function name cut to 12 characters, a colon. A tag alone is not

@@ -362,12 +362,27 @@ const signatures: Signature[] = [
     re: /CUDA runtime error in (.+)$/,
   },
   {
+    // The checks that open the engine's files: runtime/tllmStreamReaders.cpp StreamReader::StreamReader (0.x:
+    // runtime/utils/sessionUtils.cpp loadEngine), `Error opening engine file: <path>`, and
+    // runtime/gptJsonConfig.cpp GptJsonConfig::parse, `File does not exist: <config.json>`: the engine was being
+    // loaded, and the catalog's raise sites class them (model_not_found)
+    id: 'tllm_engine_file_check',
+    kind: 'failure',
+    phase: 'loading_weights',
+    raised: true,
+    lit: 'Assertion failed: ',
+    re: /Assertion failed: ((?:Error opening engine file|File does not exist): .*)$/,
+  },
+  {
     // tllmException.h: TLLM_CHECK / TLLM_THROW raise `tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] …`
     // (`Assertion failed: …` for a check); printed when it reaches the top of a thread or the Python binding
+    // (the message, a check's without its `Assertion failed: `, is the raise site's words: the engine-source
+    // catalog's TllmException raises class it, `Error opening engine file: …`, `File does not exist: …`)
     id: 'tllm_exception',
     kind: 'failure',
+    raised: true,
     lit: 'TllmException',
-    re: /tensorrt_llm::common::TllmException: (?:\[TensorRT-LLM\]\[ERROR\] )?(.+)$/,
+    re: /tensorrt_llm::common::TllmException: (?:\[TensorRT-LLM\]\[ERROR\] )?(?:Assertion failed: )?(.+)$/,
   },
   {
     // _torch/pyexecutor/py_executor.py _event_loop_wrapper: `logger.error(f"Error in event loop: {e}")`, then
@@ -383,6 +398,25 @@ const signatures: Signature[] = [
     kind: 'failure',
     lit: 'noticed that process rank',
     re: /^(?:mpirun|prterun|mpiexec) noticed that process rank \d+ with PID \d+ on node \S+ exited on signal (\d+.*)$/,
+  },
+  {
+    // llmapi/llm_utils.py ModelLoader (0.x, the LLM API's TensorRT flow): each step of its build pipeline is
+    // announced `Loading Model: [i/n]\t<label>` (BuildPipeline), the labels set in ModelLoader.__init__:
+    // `Downloading HF model`, `Loading HF model to memory`, `Loading TRT checkpoints to memory`, then `Building
+    // TRT-LLM engine` (`Build TRT-LLM engine` from a checkpoint, `Build TensorRT-LLM engine` from an in-memory
+    // model): the engine build is compile (engine-source catalog: the TensorRT engine build is compile)
+    id: 'model_loader_step_load',
+    kind: 'phase',
+    phase: 'loading_weights',
+    lit: 'Loading Model: [',
+    re: /^Loading Model: \[\d+\/\d+\]\s+(?:Downloading HF model|Loading HF model to memory|Loading TRT checkpoints? to memory)/,
+  },
+  {
+    id: 'model_loader_step_build',
+    kind: 'phase',
+    phase: 'compile',
+    lit: 'Loading Model: [',
+    re: /^Loading Model: \[\d+\/\d+\]\s+Build(?:ing)? (?:TRT-LLM|TensorRT[- ]LLM) engine/,
   },
   {
     // _torch/pyexecutor/py_executor_creator.py _ExecutorMemoryMonitor._maybe_explain_if_oom: an OOM while the
@@ -484,6 +518,7 @@ const signatures: Signature[] = [
     // first; any other is the check that stopped the step it was in.
     id: 'tllm_assertion',
     kind: 'failure',
+    raised: true,
     lit: 'Assertion failed',
     // (not a request's error that a caller quotes with the forward step's words: that step goes on)
     // (the quoted `[TensorRT-LLM][ERROR] ` is read as the line's frame where it starts the message: `what():  […`)

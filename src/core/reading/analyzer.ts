@@ -1022,7 +1022,9 @@ export class LogAnalyzer {
           sig.failure ??
           classifyFailureText(m[1] ?? line.msg) ??
           classifyFailureText(line.msg) ??
-          (/\w+(?:Error|Exception):/.test(line.msg) || PYTHON_MESSAGE.test(m[1] ?? line.msg)
+          // (a C++ exception's qualified type, `tensorrt_llm::common::TllmException: …`, is not a Python one: the
+          // engine's native check, classed `other` unless its words name a cause)
+          (/(?<![\w:])\w+(?:Error|Exception):/.test(line.msg) || PYTHON_MESSAGE.test(m[1] ?? line.msg)
             ? 'python_exception'
             : 'other');
         const strength = sig.failure || (cls !== 'python_exception' && cls !== 'other') ? 3 : 1.5;

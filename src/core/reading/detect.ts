@@ -37,11 +37,13 @@ const FOREIGN_DECIDES = 10;
  */
 const CATALOG_LINES = 2000;
 /**
- * Engines whose catalog lines are their server's own: SGLang's and vLLM's log calls run in their servers.
- * llama.cpp's and TensorRT-LLM's are a library's, printed as well by the programs that embed it
+ * Engines whose catalog lines are their server's own: SGLang's and vLLM's log calls run in their servers, TGI's in
+ * its launcher, router and shard server (a reporter's abridged log, `Warming up model`, `Setting max batch total
+ * tokens to 30816`, keeps only the messages; forks that copy them, LoRAX, name themselves: engines/generic.ts
+ * PROGRAMS). llama.cpp's and TensorRT-LLM's are a library's, printed as well by the programs that embed it
  * (llama-cpp-python, Ollama, Triton's backend), whose logs are none of ours.
  */
-const SERVER_CATALOGS: ReadonlySet<EngineId> = new Set<EngineId>(['sglang', 'vllm']);
+const SERVER_CATALOGS: ReadonlySet<EngineId> = new Set<EngineId>(['sglang', 'vllm', 'tgi']);
 /** Lines read for a program's name (engines/generic.ts PROGRAMS): programs name themselves at start-up. */
 const PROGRAM_LINES = 2000;
 /** One pass over a line for any program's name; the table then says which. */

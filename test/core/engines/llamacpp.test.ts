@@ -573,4 +573,53 @@ describe('llama.cpp: a kernel that fails while a graph is computed (issue 22)', 
     ]);
     assert.equal(l.phase, 'serving');
   });
+
+  it("the old text format's build line, and the server's binary before its rename, start a llama.cpp launch", () => {
+    const l = last([
+      'INFO [                    main] build info | tid="140000000000001" timestamp=1723000000 build=3500 commit="abc1234"',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.phase, 'args');
+    // `./server -m x.gguf` (renamed llama-server in 2024-06), then libllama's context lines and the shell's SIGILL
+    const old = last([
+      './server -m model-q4_0.gguf --port 8081',
+      'llama_new_context_with_model: n_ctx      = 4096',
+      'llama_new_context_with_model: kv self size  = 512.00 MB',
+      'Illegal instruction',
+    ]);
+    assert.equal(old.engine, 'llamacpp');
+    assert.equal(old.outcome, 'crashed');
+    assert.equal(old.phase, 'kv_cache');
+    assert.equal(old.failure?.class, 'other');
+  });
+
+  it('a SYCL error in an op names llama.cpp and says warmup at least; a backtrace through load_model says loading', () => {
+    const sycl = last([
+      'Exception caught at file:/src/llama.cpp/ggml/src/ggml-sycl/ggml-sycl.cpp, line:3000, func:operator()',
+      'SYCL error: CHECK_TRY_ERROR(dpct::gemm_batch(*stream, a, b)): Exception caught in this line of code.',
+      '  in function ggml_sycl_mul_mat_batched_sycl at /src/llama.cpp/ggml/src/ggml-sycl/ggml-sycl.cpp:3000',
+      '/src/llama.cpp/ggml/src/ggml-sycl/common.hpp:110: SYCL error',
+    ]);
+    assert.equal(sycl.engine, 'llamacpp');
+    assert.equal(sycl.phase, 'warmup');
+    assert.equal(sycl.failure?.class, 'cuda_error');
+    const gdb = last([
+      '#9  0x00005600000001 in server_context::load_model(common_params const&) ()',
+      '#10 0x00005600000002 in main ()',
+      'Aborted (core dumped)',
+    ]);
+    assert.equal(gdb.engine, 'llamacpp');
+    assert.equal(gdb.outcome, 'crashed');
+    assert.equal(gdb.phase, 'loading_weights');
+  });
+
+  it('the threadpool is attached once the context is made: kv_cache at least, never back from warmup', () => {
+    assert.equal(last([BUILD, 'cmn          init: llama threadpool init, n_threads = 4']).phase, 'kv_cache');
+    const cli = last([
+      BUILD,
+      'common_init_from_params: warming up the model with an empty run - please wait ... (--no-warmup to disable)',
+      'main: llama threadpool init, n_threads = 4',
+    ]);
+    assert.equal(cli.phase, 'warmup');
+  });
 });

@@ -603,4 +603,14 @@ describe('TGI (issue 22): runtime environment and per-request batch errors (synt
     ]);
     assert.equal(dead.outcome, 'crashed');
   });
+
+  it("an abridged log of the launcher's and router's messages alone names TGI by their words (its catalog)", () => {
+    const l = last([
+      'Default `max_batch_prefill_tokens` to 8000',
+      'Warming up model',
+      'Setting max batch total tokens to 20000',
+    ]);
+    assert.equal(l.engine, 'tgi');
+    assert.equal(l.phase, 'warmup');
+  });
 });

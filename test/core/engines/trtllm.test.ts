@@ -695,4 +695,49 @@ describe('TensorRT-LLM (issue 22): MPI start-up, native stacks, KV cache and dri
     ]);
     assert.equal(drv.failure?.class, 'oom');
   });
+
+  it("a check's message is the raise site's: the catalog classes it, and a C++ exception is not a Python one", () => {
+    // runtime/tllmStreamReaders.cpp StreamReader (0.x runtime/utils/sessionUtils.cpp loadEngine)
+    const open = last([
+      '[TensorRT-LLM][ERROR] Assertion failed: Error opening engine file: /e/llama_tp2_rank1.engine (/src/cpp/tensorrt_llm/runtime/utils/sessionUtils.cpp:40)',
+      '1       0x55aa00000001 tensorrt_llm::common::throwRuntimeError(char const*, int, std::string const&) + 100',
+    ]);
+    assert.equal(open.outcome, 'crashed');
+    assert.equal(open.phase, 'loading_weights');
+    assert.equal(open.failure?.class, 'model_not_found');
+    // batch_manager/trtGptModel.h TrtGptModel::TrtGptModel: a configured limit the model checks
+    const window = last([
+      '[TensorRT-LLM][ERROR] Assertion failed: Attention window size (mMaxAttentionWindow) must be > 0 (/src/cpp/tensorrt_llm/batch_manager/trtGptModel.h:80)',
+    ]);
+    assert.equal(window.failure?.class, 'config_error');
+    const batch = last([
+      '[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] Assertion failed: Runtime configured max batch size (512) must not exceed engine max batch size (256) (/src/cpp/tensorrt_llm/batch_manager/trtGptModel.h:70)',
+    ]);
+    assert.equal(batch.failure?.class, 'config_error');
+    // an invariant the catalog does not know: the native check's own class, `other`
+    const plain = last([
+      '[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] Assertion failed: x == y + n (/src/cpp/tensorrt_llm/plugins/somePlugin/some.cpp:12)',
+    ]);
+    assert.equal(plain.outcome, 'crashed');
+    assert.equal(plain.failure?.class, 'other');
+  });
+
+  it("the LLM API's model loader steps: loading the checkpoint, then building the engine (compile)", () => {
+    const l = last([
+      '[TensorRT-LLM] TensorRT-LLM version: 0.15.0',
+      'Loading Model: [1/2]\tLoading HF model to memory',
+      'Time: 1.234s',
+      'Loading Model: [2/2]\tBuilding TRT-LLM engine',
+      'Unhandled exception caught in c10/util/AbortHandler.h',
+      '00007FF000000000 torch_python.dll!THPSomething [<unknown file> @ <unknown line number>]',
+    ]);
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'compile');
+    assert.equal(l.failure?.class, 'other');
+    assert.equal(
+      last(['[TensorRT-LLM] TensorRT-LLM version: 0.12.0', 'Loading Model: [1/3]\tDownloading HF model'])
+        .phase,
+      'loading_weights',
+    );
+  });
 });
