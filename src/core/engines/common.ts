@@ -206,6 +206,17 @@ export const commonSignatures: Signature[] = [
   { id: 'cpp_what', kind: 'failure', lit: 'what():', re: /^\s*what\(\): +(.+)$/ },
   { id: 'aborted', kind: 'consequence', lit: 'Aborted', re: /^Aborted(?: \(core dumped\))?$/ },
   {
+    // A frame of a C++ backtrace as PyTorch's c10 prints it (c10/util/Backtrace.cpp get_backtrace: `frame #%d:
+    // %s + 0x%x (0x%x in %s)`, under `Exception raised from … (most recent call first):`): the stack a c10::Error
+    // carries in its what(), printed when that exception surfaces (a Python traceback's last line, or
+    // `terminate called after throwing …`): the process that printed it is dying. A consequence: the message
+    // above it, when the paste kept it, names the class.
+    id: 'c10_backtrace_frame',
+    kind: 'consequence',
+    lit: 'frame #',
+    re: /^frame #\d+: .* \(0x[0-9a-f]+ in [^)]+\)$/,
+  },
+  {
     // A C `assert()` that failed, then abort(): glibc assert/assert.c __assert_fail_base prints `prog: file:line:
     // function: Assertion `expr' failed.` (program name first when known). The C/C++ engines (llama.cpp's
     // libstdc++-debug builds, TensorRT-LLM's runtime) and their libraries die this way.

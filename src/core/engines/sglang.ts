@@ -65,6 +65,17 @@ const signatures: Signature[] = [
     re: /(?:^|: )Worker is not ready yet$|(?:^|: )Initializing workers:$|Worker \S+ health check is pending with error/,
   },
   {
+    // sgl-router / model gateway (Rust) server.rs startup: `Starting router on {host}:{port} | mode: {mode:?} |
+    // policy: … | max_payload: …MB`, then `Initializing workers for routing mode: {mode:?}` before it submits the
+    // workers' initialisation: the router process has begun; its workers (a model server each) show nothing yet
+    id: 'router_startup',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: 'r',
+    re: /(?:^|: )(?:Starting router on \S+ \| mode: |Initializing workers for routing mode: )/,
+  },
+  {
     // The gRPC router (sgl-router / model gateway, late 2025) connects to each worker's scheduler when the worker
     // is added: grpc_client/sglang_scheduler.rs SglangSchedulerClient::connect (debug) `Connecting to SGLang
     // scheduler at grpc://…`, and core/worker.rs (error) `Failed to connect gRPC client for worker <url>: <e>`

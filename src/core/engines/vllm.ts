@@ -150,13 +150,16 @@ const signatures: Signature[] = [
     // platforms/__init__.py resolve_current_platform_cls_qualname: `Automatically detected platform %s.`, logged
     // when `vllm` is first imported, by any process that imports it: the server, but also its clients
     // (`vllm bench serve`, entrypoints/cli/main.py; a script importing vllm). Not a start of its own: a benchmark
-    // run pasted after the server's log is no relaunch.
+    // run pasted after the server's log is no relaunch. The probes that decide it, at DEBUG, are of the same
+    // moment (platforms/__init__.py tpu_platform_plugin, cuda_platform_plugin, rocm_platform_plugin, …:
+    // `Checking if CUDA platform is available.`, `Confirmed CUDA platform is available.`, `ROCm platform is not
+    // available because: …`).
     id: 'platform_detected',
     kind: 'phase',
     phase: 'args',
     weak: true,
-    lit: 'Automatically detected platform',
-    re: /^Automatically detected platform/,
+    lit: 'latform',
+    re: /^Automatically detected platform|^(?:Checking if|Confirmed) \w+ platform is available\.|^\w+ platform is not available because/,
   },
   // distributed init
   {
@@ -307,6 +310,20 @@ const signatures: Signature[] = [
     phase: 'kv_cache',
     lit: 'Starting profile run',
     re: /^Starting profile run for multi-modal models\./,
+  },
+  {
+    // model_executor/layers/fused_moe/fused_moe.py get_moe_configs (lru_cache): `Using default MoE config.
+    // Performance might be sub-optimal! Config file not found at %s`, on the first forward through the MoE
+    // layers, the profile run that sizes the KV cache (V0 Worker.determine_num_available_blocks, before `Memory
+    // profiling takes`; V1 Worker.determine_available_memory, after `torch.compile took`, before `Initial
+    // profiling/warmup run took`): the KV-cache phase, as traceback.ts reads profile_run's frames. Weak: it
+    // starts nothing.
+    id: 'moe_default_config',
+    kind: 'phase',
+    phase: 'kv_cache',
+    weak: true,
+    lit: 'Using default MoE config',
+    re: /^Using default MoE config\. Performance might be sub-optimal!/,
   },
   // torch.compile
   {
@@ -484,6 +501,18 @@ const signatures: Signature[] = [
     phase: 'ready',
     lit: 'Received request',
     re: /^Received request /,
+  },
+  {
+    // Disaggregated prefill/decode, the decode side's KV pull for one request: Mooncake connector
+    // (distributed/kv_transfer/kv_connector/v1/mooncake_connector.py, vllm-ascend's
+    // distributed/mooncake_connector.py KVCacheRecvingThread._handle_request) `Failed to transfer KV cache for
+    // request %s: %s` and its transfer's `Mooncake transfer failed for request %s`: a request is being handled,
+    // none answered yet (the label rules: ready). The request fails; the server keeps running.
+    id: 'kv_transfer_request',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'for request',
+    re: /^(?:Failed to transfer KV cache|Mooncake transfer failed) for request \S+/,
   },
   {
     // entrypoints/llm.py LLM._run_engine (offline `LLM.generate`): its tqdm bar `Processed prompts: N%|…| a/b

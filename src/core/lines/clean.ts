@@ -86,7 +86,26 @@ const GLUED_DOTS = /^(\.{3,})(?=[A-Za-z])/;
  */
 const GLUED_KCPP = /((?:Processing Prompt(?: \[\w+\])?|Generating) \(\d+ \/ \d+ tokens\))(?=\S)/;
 
+/**
+ * A paste whose lines a renderer joined with spaces (a quoted block copied back from a web page): each original
+ * line keeps its process prefix (Ray's log_to_driver `(Name pid=N) `, vLLM's `(Worker_TP0 pid=N) `), so the same
+ * prefix recurs inside the one line. Where it recurs (three times or more after a blank), the line is cut before each
+ * recurrence; a Markdown quote's `> ` before the whole is the paste's, not the first line's.
+ */
+const FLAT_PREFIX = / (\((?:[A-Za-z][\w-]*(?: [\w=]+)? )?pid=\d+(?:, ip=[0-9A-Fa-f.:x]+)?\)) /g;
+
+function unflatten(text: string): string {
+  const seen = new Map<string, number>();
+  for (const m of text.matchAll(FLAT_PREFIX)) seen.set(m[1]!, (seen.get(m[1]!) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [prefix, n] of seen) if (n >= 3 && (best === null || n > seen.get(best)!)) best = prefix;
+  if (best === null) return text;
+  const head = text.startsWith('> ') ? text.slice(2) : text;
+  return head.split(` ${best} `).join(`\r${best} `);
+}
+
 export function logicalSegments(text: string): string[] {
+  if (text.includes('pid=') && text.length > 200) text = unflatten(text);
   if (text.charCodeAt(0) === 46 && GLUED_DOTS.test(text)) text = text.replace(GLUED_DOTS, '$1\r');
   if (text.includes(' tokens)') && GLUED_KCPP.test(text)) text = text.replace(GLUED_KCPP, '$1\r');
   if (GLUED.test(text)) {

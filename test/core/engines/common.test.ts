@@ -104,3 +104,26 @@ describe('C and CUDA assertions, and the shell that saw its job die', () => {
     assert.equal(r.launches.at(-1)!.failure?.class, 'cuda_error');
   });
 });
+
+describe('lines any engine prints: a C++ backtrace (c10/util/Backtrace.cpp)', () => {
+  it("c10's `frame #N: … (0x… in …)` frames are an exception surfacing: the process is dying", () => {
+    const r = analyzeText(
+      [
+        '[2026-02-03 04:05:10 TP0] Load weight begin. avail mem=78.50 GB',
+        'frame #20: _PyObject_MakeTpCall + 0x26b (0x55d0c0a4ba6b in sglang::scheduler_TP0)',
+        'frame #21: _PyEval_EvalFrameDefault + 0x54a6 (0x55d0c0a479d6 in sglang::scheduler_TP0)',
+        'frame #22: <unknown function> + 0x29d90 (0x7f0000029d90 in /lib/x86_64-linux-gnu/libc.so.6)',
+      ].join('\n'),
+    );
+    assert.equal(r.launches[r.launches.length - 1]!.outcome, 'crashed');
+  });
+
+  it('a frame-looking line without the address part is not one', () => {
+    const r = analyzeText(
+      ['[2026-02-03 04:05:10 TP0] Load weight begin. avail mem=78.50 GB', 'frame #3: rendered in 12 ms'].join(
+        '\n',
+      ),
+    );
+    assert.notEqual(r.launches[r.launches.length - 1]!.outcome, 'crashed');
+  });
+});

@@ -361,6 +361,19 @@ describe('SGLang: the router, torch.compile and the diffusion server', () => {
     assert.equal(l.phase, 'args');
   });
 
+  it('the model gateway starting (server.rs: `Starting router on …`, `Initializing workers for routing mode`) is args', () => {
+    const l = last(
+      [
+        '2025-11-01 10:00:00  INFO sglang_router_rs::server: src/server.rs:800: Starting router on 0.0.0.0:30000 | mode: Regular { worker_urls: [] } | policy: Random | max_payload: 256MB',
+        '2025-11-01 10:00:00 DEBUG sglang_router_rs::core::job_queue: src/core/job_queue.rs:100: Initializing worker job queue: capacity=10, workers=2',
+        '2025-11-01 10:00:00  INFO sglang_router_rs::server: src/server.rs:900: Initializing workers for routing mode: Regular { worker_urls: [] }',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'sglang');
+    assert.equal(l.outcome, 'in_progress');
+    assert.equal(l.phase, 'args');
+  });
+
   it("Inductor's max-autotune benchmarks are compiling, whatever the router says meanwhile", () => {
     const l = last(
       [

@@ -401,3 +401,47 @@ describe('vLLM V1: a worker traceback cut right under its RPC loop (issue 22)', 
     assert.equal(l.failure?.class, 'oom');
   });
 });
+
+describe('vLLM: lines of a moment the fragment shows alone (issue 22)', () => {
+  it("the platform probes at DEBUG (platforms/__init__.py) are the start's own moment: args", () => {
+    const l = last(
+      [
+        'DEBUG 03-01 10:00:00 [__init__.py:35] Checking if TPU platform is available.',
+        "DEBUG 03-01 10:00:00 [__init__.py:45] TPU platform is not available because: No module named 'libtpu'",
+        'DEBUG 03-01 10:00:00 [__init__.py:52] Checking if CUDA platform is available.',
+        'DEBUG 03-01 10:00:00 [__init__.py:72] Confirmed CUDA platform is available.',
+      ].join('\n'),
+    );
+    assert.equal(l.engine, 'vllm');
+    assert.equal(l.phase, 'args');
+  });
+
+  it('the default-MoE-config warning after the load is the profile run: kv_cache', () => {
+    const w = (m: string) => `(VllmWorkerProcess pid=7) ${m}`;
+    const l = last(
+      [
+        w('INFO 03-01 10:00:00 [loader.py:447] Loading weights took 30.00 seconds'),
+        w('INFO 03-01 10:00:01 [model_runner.py:1146] Model loading took 20.0000 GiB and 31.000000 seconds'),
+        w(
+          'WARNING 03-01 10:00:05 [fused_moe.py:659] Using default MoE config. Performance might be sub-optimal! Config file not found at /x/vllm/model_executor/layers/fused_moe/configs/E=8,N=64,device_name=NVIDIA_A100.json',
+        ),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'kv_cache');
+    assert.equal(l.outcome, 'in_progress');
+  });
+
+  it("a disaggregated decode's failed KV pull for a request is a server up: ready, not crashed", () => {
+    const w = (m: string) => `(Worker_DP0_TP1 pid=9) ${m}`;
+    const l = last(
+      [
+        w('ERROR 03-01 10:00:00 [mooncake_connector.py:410] Mooncake transfer failed for request cmpl-abc-0'),
+        w(
+          'ERROR 03-01 10:00:00 [mooncake_connector.py:329] Failed to transfer KV cache for request cmpl-abc-0: Mooncake transfer failed, ret: -1',
+        ),
+      ].join('\n'),
+    );
+    assert.equal(l.phase, 'ready');
+    assert.notEqual(l.outcome, 'crashed');
+  });
+});

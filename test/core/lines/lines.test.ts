@@ -42,6 +42,20 @@ describe('line splitting and cleaning', () => {
     ]);
   });
 
+  it('cuts a paste whose lines were joined by spaces where the same process prefix recurs', () => {
+    const w = '(RolloutWorker pid=42)';
+    const t = `> Capturing batches (bs=8 avail_mem=10.00 GB): 0%| | 0/4 [00:00<?, ?it/s] ${w} [2026-01-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last): ${w} File "/x/sglang/srt/managers/scheduler.py", line 10, in run ${w} RuntimeError: boom`;
+    assert.deepEqual(logicalSegments(t), [
+      'Capturing batches (bs=8 avail_mem=10.00 GB): 0%| | 0/4 [00:00<?, ?it/s]',
+      `${w} [2026-01-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):`,
+      `${w} File "/x/sglang/srt/managers/scheduler.py", line 10, in run`,
+      `${w} RuntimeError: boom`,
+    ]);
+    // a prefix named twice inside a line's text (a message quoting another process) is no joined paste
+    const one = `(EngineCore pid=7) ERROR 01-01 10:00:00 [core.py:1] worker (Worker pid=8) died; see the log of (Worker pid=8) for ${'x'.repeat(200)}`;
+    assert.deepEqual(logicalSegments(one), [one]);
+  });
+
   it("splits llama.cpp's load dots from the failure line written right after them", () => {
     assert.deepEqual(logicalSegments('..........ROCm error: out of memory'), [
       '..........',

@@ -34,7 +34,16 @@ const TGI: readonly CutClassRule[] = [
   ['utils/weights.py', 'get_sharded', 'config_error'],
 ];
 
-const RULES: Partial<Record<FrameEngine, readonly CutClassRule[]>> = { sglang: SGLANG, tgi: TGI };
+const VLLM: readonly CutClassRule[] = [
+  // v1/core/kv_cache_utils.py check_enough_kv_cache_memory (2025) and _check_enough_kv_cache_memory (newest): its
+  // raises are `No available memory for the cache blocks…` and `To serve at least one request with the model's
+  // max seq len (…), (… GiB KV cache is needed, which is larger than the available KV cache memory…`, both oom in
+  // the engine-source catalog (the house class of a KV cache too small: no_cache_memory, max_len_kv in vllm.ts)
+  ['kv_cache_utils.py', 'check_enough_kv_cache_memory', 'oom'],
+  ['kv_cache_utils.py', '_check_enough_kv_cache_memory', 'oom'],
+];
+
+const RULES: Partial<Record<FrameEngine, readonly CutClassRule[]>> = { sglang: SGLANG, tgi: TGI, vllm: VLLM };
 
 const suffix = (path: string, file: string): boolean => {
   const p = path.replace(/\\/g, '/');

@@ -38,6 +38,27 @@ describe('cut tracebacks: the class their innermost frame shows', () => {
     assert.equal(l.failure?.class, 'config_error');
   });
 
+  it('vLLM: a traceback cut on the call to (or in) check_enough_kv_cache_memory is a KV cache too small (oom)', () => {
+    const v1 = '/usr/local/lib/python3.12/dist-packages/vllm/v1';
+    assert.equal(
+      cutFrameClass('vllm', `${v1}/core/kv_cache_utils.py`, '_check_enough_kv_cache_memory'),
+      'oom',
+    );
+    assert.equal(cutFrameClass('vllm', `${v1}/core/kv_cache_utils.py`, 'get_kv_cache_config'), null);
+    const l = last(
+      [
+        'ERROR 01-02 03:04:05 [core.py:500] EngineCore failed to start.',
+        'ERROR 01-02 03:04:05 [core.py:500] Traceback (most recent call last):',
+        `ERROR 01-02 03:04:05 [core.py:500]   File "${v1}/engine/core.py", line 90, in _initialize_kv_caches`,
+        'ERROR 01-02 03:04:05 [core.py:500]     get_kv_cache_config(vllm_config, spec, available)',
+        `ERROR 01-02 03:04:05 [core.py:500]   File "${v1}/core/kv_cache_utils.py", line 900, in get_kv_cache_config`,
+        'ERROR 01-02 03:04:05 [core.py:500]     check_enough_kv_cache_memory(vllm_config, spec, available)',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'oom');
+  });
+
   it('a launch cut inside prepare_server_args crashed on its arguments', () => {
     const l = last(
       [
