@@ -506,13 +506,14 @@ const signatures: Signature[] = [
     // Disaggregated prefill/decode, the decode side's KV pull for one request: Mooncake connector
     // (distributed/kv_transfer/kv_connector/v1/mooncake_connector.py, vllm-ascend's
     // distributed/mooncake_connector.py KVCacheRecvingThread._handle_request) `Failed to transfer KV cache for
-    // request %s: %s` and its transfer's `Mooncake transfer failed for request %s`: a request is being handled,
-    // none answered yet (the label rules: ready). The request fails; the server keeps running.
+    // request %s: %s` and its transfer's (_transfer_kv_cache) `Mooncake transfer failed for request %s`, newer
+    // `Mooncake transfer failed for request. remote_request_id=%s, ret=%d.`: a request is being handled, none
+    // answered yet (the label rules: ready). The request fails; the server keeps running.
     id: 'kv_transfer_request',
     kind: 'ready',
     phase: 'ready',
     lit: 'for request',
-    re: /^(?:Failed to transfer KV cache|Mooncake transfer failed) for request \S+/,
+    re: /^(?:Failed to transfer KV cache|Mooncake transfer failed) for request(?: \S+|\. remote_request_id=)/,
   },
   {
     // entrypoints/llm.py LLM._run_engine (offline `LLM.generate`): its tqdm bar `Processed prompts: N%|…| a/b

@@ -443,5 +443,11 @@ describe('vLLM: lines of a moment the fragment shows alone (issue 22)', () => {
     );
     assert.equal(l.phase, 'ready');
     assert.notEqual(l.outcome, 'crashed');
+    const newer = last(
+      w(
+        'ERROR 03-01 10:00:00 [mooncake_connector.py:774] Mooncake transfer failed for request. remote_request_id=chatcmpl-abc, ret=-1.',
+      ),
+    );
+    assert.equal(newer.phase, 'ready');
   });
 });
