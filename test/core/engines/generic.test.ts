@@ -681,3 +681,79 @@ describe('generic reader: a failure glued to KoboldCpp’s progress (issue 22)',
     assert.equal(l?.phase, 'serving');
   });
 });
+
+describe('generic reader: KServe (issue 22, unseen-2026-12-03e)', () => {
+  it("synthetic: KServe's `Failed to start model server: <exception>` is the crash, CPython's own message a python_exception", () => {
+    const { r, l } = read([
+      '2025-01-01 10:00:00.000 7 kserve INFO [model_server.py:start():300] Starting model server',
+      '2025-01-01 10:00:01.000 7 kserve ERROR [__main__.py:<module>():250] Failed to start model server: float division by zero',
+    ]);
+    assert.equal(r.program, 'kserve');
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.class, 'python_exception');
+  });
+
+  it('synthetic: a message naming its cause keeps that class', () => {
+    const { l } = read([
+      '2025-01-01 10:00:01.000 7 kserve ERROR [__main__.py:<module>():250] Failed to start model server: CUDA out of memory. Tried to allocate 2.00 GiB',
+    ]);
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.class, 'oom');
+  });
+});
+
+describe("generic reader: KoboldCpp's start-up before the model loads (issue 22, unseen-2026-12-03e)", () => {
+  it('synthetic: its backend choice, chat adapter and library init are its arguments phase', () => {
+    const { r, l } = read([
+      'Auto Selected Vulkan Backend...',
+      'Loading Chat Completions Adapter: /tmp/_MEI1/kcpp_adapters/ChatML.json',
+      'Chat Completions Adapter Loaded',
+      'Auto Recommended GPU Layers: 33',
+      'Initializing dynamic library: koboldcpp_vulkan.so',
+    ]);
+    assert.equal(r.program, 'koboldcpp');
+    assert.equal(l?.outcome, 'in_progress');
+    assert.equal(l?.phase, 'args');
+  });
+});
+
+describe('generic reader: TorchServe (issue 22, unseen-2026-12-03e)', () => {
+  it('synthetic: its frontend bound and a worker listening is set-up: the model is still to load', () => {
+    const { r, l } = read([
+      'Torchserve version: 0.12.0',
+      '2025-01-01T10:00:00,100 [INFO ] main org.pytorch.serve.ModelServer - Loading initial models: llm.mar',
+      '2025-01-01T10:00:00,200 [INFO ] main org.pytorch.serve.ModelServer - Initialize Inference server with: EpollServerSocketChannel.',
+      '2025-01-01T10:00:00,300 [INFO ] main org.pytorch.serve.ModelServer - Inference API bind to: http://0.0.0.0:8080',
+      'Model server started.',
+      '2025-01-01T10:00:02,000 [INFO ] W-9001-llm_1.0-stdout MODEL_LOG - Listening on port: /tmp/.ts.sock.9001',
+    ]);
+    assert.equal(r.program, 'torchserve');
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.version, '0.12.0');
+    assert.equal(l?.outcome, 'in_progress');
+    assert.equal(l?.phase, 'args');
+  });
+});
+
+describe("generic reader: LocalAI's lazy model load after a streamed request (issue 22, unseen-2026-12-03e)", () => {
+  it('synthetic: a model loaded in memory after `Success … status=200` is a load under way, not a server serving', () => {
+    const { r, l } = read([
+      '10:00AM INF Success ip=127.0.0.1 latency=1.5ms method=POST status=200 url=/v1/chat/completions',
+      '10:00AM DBG Sending chunk: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}',
+      "10:00AM INF Loading model 'phi-3' with backend llama-cpp",
+      '10:00AM DBG Loading model in memory from file: /models/phi-3.Q4_K_M.gguf',
+    ]);
+    assert.equal(r.program, 'localai');
+    assert.equal(l?.outcome, 'in_progress');
+    assert.equal(l?.phase, 'loading_weights');
+  });
+
+  it('synthetic: a model loaded before the request was answered still serves', () => {
+    const { l } = read([
+      "10:00AM INF Loading model 'phi-3' with backend llama-cpp",
+      '10:00AM DBG Loading model in memory from file: /models/phi-3.Q4_K_M.gguf',
+      '10:00AM INF Success ip=127.0.0.1 latency=9.5s method=POST status=200 url=/v1/chat/completions',
+    ]);
+    assert.equal(l?.outcome, 'serving');
+  });
+});
