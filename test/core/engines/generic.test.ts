@@ -757,3 +757,30 @@ describe("generic reader: LocalAI's lazy model load after a streamed request (is
     assert.equal(l?.outcome, 'serving');
   });
 });
+
+describe('generic reader: llamafile and its Cosmopolitan crash report (issue 22, unseen-2026-12-03e)', () => {
+  it("synthetic: llama.cpp's lines under a llamafile are llamafile's; `error: Uncaught SIGSEGV` is the crash", () => {
+    const { r, l, engine } = read([
+      'link_cuda_dso: note: dynamically linking /home/user/.llamafile/v/0.8.13/ggml-cuda.so',
+      'llama_model_loader: loaded meta data with 24 key-value pairs and 291 tensors from model.gguf (version GGUF V3 (latest))',
+      'llm_load_print_meta: n_ctx_train      = 4096',
+      '',
+      'error: Uncaught SIGSEGV (SEGV_MAPERR) at 0x8 on host pid 123 tid 124',
+      '  ./phi-2.Q5_K_M.llamafile',
+    ]);
+    assert.equal(r.program, 'llamafile');
+    assert.equal(engine, 'other');
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.line, 5);
+  });
+
+  it("synthetic: ggml's own llamafile sgemm (`LLAMAFILE = 1`, ggml-cpu/llamafile/) names no llamafile", () => {
+    const { r, engine } = read([
+      'system_info: n_threads = 8 (n_threads_batch = 8) / 16 | CPU : SSE3 = 1 | AVX2 = 1 | LLAMAFILE = 1 | OPENMP = 1 |',
+      'llama_model_loader: loaded meta data with 24 key-value pairs and 291 tensors from model.gguf (version GGUF V3 (latest))',
+      '#3  0x00007f in llamafile_sgemm () from /app/ggml/src/ggml-cpu/llamafile/sgemm.cpp',
+    ]);
+    assert.equal(r.program, null);
+    assert.equal(engine, 'llamacpp');
+  });
+});
