@@ -974,6 +974,12 @@ export class LogAnalyzer {
       launch.listening ??= { line: line.no, text: line.text };
       return;
     }
+    if (
+      sig.from !== undefined &&
+      launch.phase !== null &&
+      phaseRankIn(launch.engine, launch.phase) < phaseRankIn(launch.engine, sig.from)
+    )
+      return;
     switch (sig.kind) {
       case 'launch':
       case 'phase':
