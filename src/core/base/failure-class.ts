@@ -25,9 +25,11 @@ const RULES: Array<[FailureClass, RegExp]> = [
     /NCCL error|Failed: MPI error|nccl\w*Error|Detected mismatch between collectives|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalid|ProcessGroupNCCL|WorkNCCL|collective operation timeout|DistBackendError|NCCL WARN|monitoredBarrier|Gloo connectFullMesh|gloo\/transport|waiting for clients\. \d+\/\d+ clients joined/i,
   ],
   // (TensorRT-LLM's TLLM_CUDA_CHECK, cpp/include/tensorrt_llm/common/cudaUtils.h: `CUDA runtime error in fn(…): msg`)
+  // (rocBLAS library/src/tensile_host.cpp, before it aborts: `rocBLAS error: Could not initialize Tensile host: No
+  // devices found`, `rocBLAS error: Cannot read …TensileLibrary.dat`: ROCm's BLAS found no device it can run on)
   [
     'cuda_error',
-    /CUDA error|CUDA runtime error|ROCm error|MUSA error|cudaError\w*|CUDA kernel errors|illegal memory access|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|cuDNN error|no kernel image is available|Memory access fault|HIP error|hipError|AcceleratorError|CUDA driver|Triton Error \[CUDA\]|misaligned address|unspecified launch failure|CUDA kernel failed|HSA_STATUS_ERROR_\w+|NPU function error|ACL_ERROR_\w+|\bcutlass\w*\b.*\bError Internal\b/i,
+    /CUDA error|CUDA runtime error|ROCm error|rocBLAS error|MUSA error|cudaError\w*|CUDA kernel errors|illegal memory access|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|cuDNN error|no kernel image is available|Memory access fault|HIP error|hipError|AcceleratorError|CUDA driver|Triton Error \[CUDA\]|misaligned address|unspecified launch failure|CUDA kernel failed|HSA_STATUS_ERROR_\w+|NPU function error|ACL_ERROR_\w+|\bcutlass\w*\b.*\bError Internal\b/i,
   ],
   // The driver's library missing (glibc dlopen's `cannot open shared object file`, a container started without
   // GPUs); PyTorch's NVML check in its caching allocator (c10/cuda/CUDACachingAllocator.cpp

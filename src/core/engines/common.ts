@@ -264,11 +264,13 @@ export const commonSignatures: Signature[] = [
   {
     // A GPU runtime call that failed, on a line of its own: llama.cpp's ggml-cuda.cu ggml_cuda_error (`CUDA
     // error: %s`, GGML_CUDA_NAME is ROCm on HIP builds, MUSA on MUSA), then GGML_ABORT; PyTorch's c10 CUDA
-    // check text when its exception line is cut. Common: it is no evidence of llama.cpp by itself.
+    // check text when its exception line is cut. Common: it is no evidence of llama.cpp by itself. rocBLAS
+    // (library/src/tensile_host.cpp) prints `rocBLAS error: Could not initialize Tensile host: No devices found` (or
+    // `Cannot read …TensileLibrary.dat`) and aborts the process: ROCm's BLAS has no device it can run on
     id: 'gpu_runtime_error',
     kind: 'failure',
     lit: ' error: ',
-    re: /^((?:CUDA|ROCm|MUSA) error: .+)$/,
+    re: /^((?:CUDA|ROCm|MUSA|rocBLAS) error: .+)$/,
   },
   {
     // Windows' structured exceptions that end a process (ntstatus.h: STATUS_ACCESS_VIOLATION 0xC0000005,

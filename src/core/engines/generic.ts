@@ -85,6 +85,17 @@ export const genericSignatures: Signature[] = [
     version: (m) => m[1] ?? null,
   },
   {
+    // TorchServe's frontend (frontend/server/src/main/java/org/pytorch/serve/util/ConfigManager.java
+    // dumpConfigurations, which ModelServer.start logs first: `\nTorchserve version: %s\nTS Home: …`)
+    id: 'torchserve_version',
+    kind: 'launch',
+    strong: true,
+    phase: 'args',
+    lit: 'Torchserve version: ',
+    re: /^Torchserve version: (\S+)/,
+    version: (m) => m[1] ?? null,
+  },
+  {
     // Dynamo's `dynamo serve` (deploy/sdk cli/serve.py): `Running dynamo serve with service configs …`
     id: 'dynamo_serve',
     kind: 'launch',
@@ -297,7 +308,22 @@ export const genericSignatures: Signature[] = [
     phase: 'loading_weights',
     weak: true,
     lit: ' model',
-    re: /(?:Loading model '[^']+' with backend \S+|Trying to load the model '[^']+' with (?:all )?the available backends|Loading model in memory from file)/,
+    re: /(?:Loading model '[^']+' with backend \S+|Trying to load the model '[^']+' with (?:all )?the available backends)/,
+  },
+  {
+    // LocalAI pkg/model/loader.go ModelLoader.LoadModel: `Loading model in memory from file: %s` only once it found
+    // the model not loaded (CheckIsLoaded): LocalAI loads a model on the first request that names it, so after
+    // requests this is a model's backend started and loading for a request, as Ollama's runner is (see
+    // ollama_runner_start). A streamed request's `Success … status=200` before it was logged when its handler
+    // returned, before the stream ran (core/http/endpoints/openai/chat.go, api/openai/chat.go before: the streamed
+    // handler hands fasthttp a SetBodyStreamWriter and returns): not one answered
+    id: 'localai_model_load',
+    kind: 'phase',
+    phase: 'loading_weights',
+    weak: true,
+    restarts: true,
+    lit: 'Loading model in memory from file',
+    re: /Loading model in memory from file/,
   },
   {
     // FastChat serve/model_worker.py: `Loading the model {model_names} on worker {worker_id} ...`; KoboldCpp
@@ -691,6 +717,15 @@ export const genericSignatures: Signature[] = [
     re: /^(?:\*\*\* Terminating app due to uncaught exception '(\w+)'|libc\+\+abi(?::)? terminating(?: due to uncaught exception of type (\S+))?)/,
   },
   {
+    // Cosmopolitan libc's crash report (libc/log/oncrash.c ShowCrashReport: `error: Uncaught %G (%s) on %s pid %d tid
+    // %d`, then the executable's path, errno's text and the registers): an Actually Portable Executable (llamafile)
+    // died of a signal; the class is read from the signal
+    id: 'cosmo_uncaught_signal',
+    kind: 'failure',
+    lit: 'error: Uncaught SIG',
+    re: /^error: Uncaught (SIG[A-Z]+) \([^)]*\)(?: at \S+)? on \S+ pid \d+ tid \d+/,
+  },
+  {
     // catatonit, the init podman runs in containers (catatonit.c: `ERROR (catatonit:%d): failed to exec pid1`):
     // the container's program never started
     id: 'container_init_error',
@@ -707,6 +742,16 @@ export const genericSignatures: Signature[] = [
     phase: 'loading_weights',
     lit: 'ailed to load model',
     re: /(?:^|\s)Failed to load model \S+$/,
+  },
+  {
+    // KServe's model servers catch whatever stopped them starting and exit with it (python/huggingfaceserver/
+    // huggingfaceserver/__main__.py: `logger.error(f"Failed to start model server: {e}", exc_info=True)` around
+    // load_model() and ModelServer().start, then sys.exit(1)): the message is the exception's (the class is read
+    // from it)
+    id: 'model_server_start_failed',
+    kind: 'failure',
+    lit: 'Failed to start model server: ',
+    re: /\bFailed to start model server: (.+)$/,
   },
   {
     // vLLM's Ray executor, which Aphrodite kept (executor/ray_utils.py RayWorkerWrapper.execute_method:
@@ -837,6 +882,30 @@ export const genericSignatures: Signature[] = [
     weak: true,
     lit: '.go:',
     re: /source=(?:sched|server|memory|gpu|amd_linux|amd_windows|ggml|payload|images|types)\.go:\d+ msg=/,
+  },
+  {
+    // KoboldCpp's start-up in koboldcpp.py before load_model: main's backend and layer choice (`Auto Selected CUDA
+    // Backend...`, `Auto Recommended GPU Layers: %d`), its chat adapter (`Loading Chat Completions Adapter: %s`,
+    // `Chat Completions Adapter Loaded`), then init_library's `Initializing dynamic library: %s`
+    id: 'koboldcpp_setup',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: ' ',
+    re: /^(?:Auto Selected \w+ Backend\.\.\.|Auto Recommended GPU Layers: -?\d+$|Loading Chat Completions Adapter: \S|Chat Completions Adapter Loaded$|Initializing dynamic library: koboldcpp\S*$)/,
+  },
+  {
+    // TorchServe's frontend (org/pytorch/serve/ModelServer.java): start registers the startup models and starts their
+    // workers (initModelStore: `Loading initial models: %s`), then binds its APIs (initializeServer: `Initialize %s
+    // server with: %s.`, `%s API bind to: %s`) and prints `Model server started.`, while each worker process
+    // (ts/model_service_worker.py, relayed as `W-<port>-<model>-stdout MODEL_LOG - `: `Listening on port: %s`)
+    // has still to load its model: set-up, not the model in
+    id: 'torchserve_setup',
+    kind: 'phase',
+    phase: 'args',
+    weak: true,
+    lit: ' - ',
+    re: /\borg\.pytorch\.serve\.ModelServer - (?:Loading initial models: |Initialize \w+ server with: |\w+ API bind to: )|\bMODEL_LOG - Listening on port: /,
   },
   {
     id: 'ollama_gpu_discovery',
@@ -1004,9 +1073,36 @@ export const PROGRAMS: readonly ProgramRule[] = [
     re: /\((?:ServeController|ServeReplica|ProxyActor)\b|serve\.llm/,
     wraps: false,
   },
+  // KServe's Python model servers log through its own format (python/kserve/kserve/logging.py KSERVE_LOG_FORMAT:
+  // `%(asctime)s.%(msecs)03d %(process)s %(name)s %(levelname)s [%(filename)s:%(funcName)s():%(lineno)s]`, logger
+  // `kserve`); its huggingfaceserver runs vLLM inside, whose own lines stay vLLM's
+  {
+    name: 'kserve',
+    lit: 'kserve',
+    re: /[\d.] \d+ kserve(?:\.trace)? (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \[/,
+    wraps: false,
+  },
+  // TorchServe: its Java frontend's loggers (`org.pytorch.serve.…`) and its workers' output relayed as `MODEL_LOG`;
+  // a handler may run vLLM inside, whose own lines stay vLLM's
+  {
+    name: 'torchserve',
+    lit: ' ',
+    re: /\borg\.pytorch\.serve\.[\w.]+ - |\bW-\d+-\S+ MODEL_LOG - |^Torchserve version: /,
+    wraps: false,
+  },
   { name: 'llama-swap', lit: 'llama-swap', re: /llama-swap/, wraps: false },
   { name: 'ramalama', lit: 'ramalama', re: /ramalama/, wraps: false },
-  { name: 'llamafile', lit: 'llamafile', re: /llamafile/, wraps: false },
+  // llamafile (Mozilla's llama.cpp in one Actually Portable Executable, built with Cosmopolitan libc): its own copy
+  // of llama.cpp and its own server, run as the user's program, so its llama.cpp lines are its own. Named by the
+  // executable (`model.Q5_K_M.llamafile`, `llamafile -m …`) and the folder it extracts its GPU support into
+  // (llamafile/get_app_dir.c: `~/.llamafile/v/%d.%d.%d/`; before, `~/.llamafile/ggml-metal.metal`), not by
+  // llama.cpp's own `llamafile` sgemm (ggml-cpu/llamafile/sgemm.cpp, `LLAMAFILE = 1` in its system info)
+  {
+    name: 'llamafile',
+    lit: 'llamafile',
+    re: /\.llamafile\b|(?:^|[\s/\\])llamafile(?:\.exe)? +-/,
+    wraps: true,
+  },
   // GPUStack (gpustack/gpustack) runs each model instance's server (vLLM, SGLang, llama-box, …) as a process of its
   // own: its Python loggers are `gpustack.<module>` (`gpustack.worker.serve_manager - INFO - …`)
   {

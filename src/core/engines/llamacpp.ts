@@ -115,6 +115,20 @@ const signatures: Signature[] = [
     re: /^llama_(?:new_)?context(?!::)|^llama_kv_cache(?:_unified)?:(?!:)|load_model: initializing,? (?:slots, )?n_slots|\] initializing slots \||"msg":"initializing slots"|^graph_reserve|^llama_kv_cache_init/,
   },
   {
+    // ggml-metal's backend init (ggml-metal.m ggml_metal_init, ggml-metal-context.m since 2025-09: `allocating`,
+    // `found device`, `picking default device`, `GPU name`, `recommendedMaxWorkingSetSize`, …), which llama.cpp runs
+    // when it makes the context (src/llama.cpp llama_new_context_with_model ggml_backend_metal_init, later
+    // llama-context.cpp ggml_backend_dev_init), after the weights and right before it allocates the KV cache. Ollama's
+    // Go engine (ml/backend/ggml/ggml.go initDevices) inits its backends before it loads the weights: `from`
+    id: 'metal_context_init',
+    kind: 'phase',
+    phase: 'kv_cache',
+    weak: true,
+    from: 'loading_weights',
+    lit: 'ggml_metal_init: ',
+    re: /^ggml_metal_init: /,
+  },
+  {
     // tools/server/server-models.cpp server_models::load (router mode): `SRV_INF("spawning server instance with
     // name=%s on port %d")`, then `spawning server instance with args:` and one argument per line: the router
     // starts a llama-server child for a model, which then reads its arguments. Weak: the router itself stays up

@@ -100,6 +100,12 @@ export interface Signature {
    * (`after` above), the launch is ready at this line.
    */
   readyOnceListening?: boolean;
+  /**
+   * For phase lines that a library prints at a step of its own, which one host program reaches before another: the
+   * line marks its phase in a launch with no phase yet (a fragment that starts here) or one already at `from` or
+   * beyond; before `from` it tells nothing.
+   */
+  from?: Phase;
   /** Phase lines that never open a launch of their own (frames of a native stack, say). */
   weak?: boolean;
   /**

@@ -173,8 +173,10 @@ const CRASH_LEVELS = new Set(['error', 'exception', 'fatal', 'critical']);
  * argument: 'x'`, `f() got an unexpected keyword argument 'x'`), `'%.200s' object is not subscriptable|callable|
  * iterable`, `unsupported operand type(s) for +: …`, `list index out of range`: the code's own exception.
  */
+// (CPython's own messages for its built-in exceptions: Objects/longobject.c and floatobject.c ZeroDivisionError
+// `integer division or modulo by zero`, `float division by zero`, `division by zero`; Objects/abstract.c TypeError)
 const PYTHON_MESSAGE =
-  /'[^']+' object has no attribute '|module '[^']+' has no attribute '|name '[^']+' is not defined|\(\) (?:takes \d+ positional arguments? but \d+ (?:was|were) given|missing \d+ required (?:positional|keyword-only) arguments?:|got an unexpected keyword argument ')|'[^']+' object is not (?:subscriptable|callable|iterable)|unsupported operand type\(s\) for |(?:list|tuple) index out of range/;
+  /^(?:integer division or modulo by zero|integer modulo by zero|(?:float )?division by zero|float modulo)$|'[^']+' object has no attribute '|module '[^']+' has no attribute '|name '[^']+' is not defined|\(\) (?:takes \d+ positional arguments? but \d+ (?:was|were) given|missing \d+ required (?:positional|keyword-only) arguments?:|got an unexpected keyword argument ')|'[^']+' object is not (?:subscriptable|callable|iterable)|unsupported operand type\(s\) for |(?:list|tuple) index out of range/;
 const STARTUP_PHASES: ReadonlySet<string> = new Set(PHASES.slice(0, PHASES.indexOf('ready')));
 /**
  * Whether a request line finds the server up: its launch is ready or beyond, or nothing placed it yet (the line
@@ -972,6 +974,12 @@ export class LogAnalyzer {
       launch.listening ??= { line: line.no, text: line.text };
       return;
     }
+    if (
+      sig.from !== undefined &&
+      launch.phase !== null &&
+      phaseRankIn(launch.engine, launch.phase) < phaseRankIn(launch.engine, sig.from)
+    )
+      return;
     switch (sig.kind) {
       case 'launch':
       case 'phase':

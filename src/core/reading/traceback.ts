@@ -54,6 +54,8 @@ const SERVING_FRAME =
 // CPython's faulthandler (Python/traceback.c dump_frame) prints its stack dump on a fatal signal with no comma
 // before `in`: `  File "…/scheduler.py", line 1257 in process_batch_result_decode`.
 const FILE_LINE = /^\s*File ["“”'](.*?)["“”'], line \d+,? in (\S+)/;
+/** A frame's line less its `  File "` and the start of its path (TracebackTracker.cutFrameHead). */
+const CUT_FRAME_HEAD = /^[\w.-]+(?:[/\\][\w.-]+)*\.py["“”'], line \d+, in [\w<>.]+\s*$/;
 const FAULTHANDLER_FRAME = /^\s*File ["“”'].*?["“”'], line \d+ in \S+\s*$/;
 /**
  * Other libraries' frames that still tell the phase (catalog README §5): torch.compile at work (not the
@@ -423,7 +425,7 @@ export class TracebackTracker {
 
   /** Feeds one line; returns an exception event when this line names one. */
   feed(line: LogLine): ExceptionEvent | null {
-    const msg = plainFromRich(line.msg, this.open) ?? line.msg;
+    const msg = plainFromRich(line.msg, this.open) ?? this.cutFrameHead(line.msg) ?? line.msg;
     this.fileLast = false;
     this.opened = -1;
     this.wrapped = null;
@@ -688,6 +690,17 @@ export class TracebackTracker {
       text: line.text,
       unplaced: v.unplaced,
     };
+  }
+
+  /**
+   * A frame line whose head the paste cut (the copy began inside the path: `lmdeploy/turbomind/turbomind.py", line
+   * 147, in _create_weight_func`), as Python's traceback.py FrameSummary prints it (`  File "%s", line %d, in %s`)
+   * less its opening: the frame's line restored, so its path and function still tell the phase. Not while a
+   * wrapped path waits for its rest (partialFile), which such a line completes.
+   */
+  private cutFrameHead(msg: string): string | null {
+    if (this.partialFile !== null || !CUT_FRAME_HEAD.test(msg)) return null;
+    return `  File "${msg}`;
   }
 
   /** A traceback ended without its exception line: its frames' phase goes to the caller. */

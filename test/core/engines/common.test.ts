@@ -127,3 +127,19 @@ describe('lines any engine prints: a C++ backtrace (c10/util/Backtrace.cpp)', ()
     assert.notEqual(r.launches[r.launches.length - 1]!.outcome, 'crashed');
   });
 });
+
+describe('GPU runtime libraries that abort (issue 22, unseen-2026-12-03e)', () => {
+  it("synthetic: rocBLAS's `rocBLAS error: …` before its abort is the crash, a GPU runtime error", () => {
+    const r = analyzeText(
+      [
+        'llama_model_loader: loaded meta data with 24 key-value pairs and 291 tensors from /models/m.gguf (version GGUF V3 (latest))',
+        'rocBLAS error: Could not initialize Tensile host: No devices found',
+        'Aborted (core dumped)',
+      ].join('\n'),
+    );
+    const l = r.launches[r.launches.length - 1];
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.class, 'cuda_error');
+    assert.equal(l?.failure?.line, 2);
+  });
+});

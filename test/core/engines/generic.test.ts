@@ -681,3 +681,106 @@ describe('generic reader: a failure glued to KoboldCpp’s progress (issue 22)',
     assert.equal(l?.phase, 'serving');
   });
 });
+
+describe('generic reader: KServe (issue 22, unseen-2026-12-03e)', () => {
+  it("synthetic: KServe's `Failed to start model server: <exception>` is the crash, CPython's own message a python_exception", () => {
+    const { r, l } = read([
+      '2025-01-01 10:00:00.000 7 kserve INFO [model_server.py:start():300] Starting model server',
+      '2025-01-01 10:00:01.000 7 kserve ERROR [__main__.py:<module>():250] Failed to start model server: float division by zero',
+    ]);
+    assert.equal(r.program, 'kserve');
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.class, 'python_exception');
+  });
+
+  it('synthetic: a message naming its cause keeps that class', () => {
+    const { l } = read([
+      '2025-01-01 10:00:01.000 7 kserve ERROR [__main__.py:<module>():250] Failed to start model server: CUDA out of memory. Tried to allocate 2.00 GiB',
+    ]);
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.class, 'oom');
+  });
+});
+
+describe("generic reader: KoboldCpp's start-up before the model loads (issue 22, unseen-2026-12-03e)", () => {
+  it('synthetic: its backend choice, chat adapter and library init are its arguments phase', () => {
+    const { r, l } = read([
+      'Auto Selected Vulkan Backend...',
+      'Loading Chat Completions Adapter: /tmp/_MEI1/kcpp_adapters/ChatML.json',
+      'Chat Completions Adapter Loaded',
+      'Auto Recommended GPU Layers: 33',
+      'Initializing dynamic library: koboldcpp_vulkan.so',
+    ]);
+    assert.equal(r.program, 'koboldcpp');
+    assert.equal(l?.outcome, 'in_progress');
+    assert.equal(l?.phase, 'args');
+  });
+});
+
+describe('generic reader: TorchServe (issue 22, unseen-2026-12-03e)', () => {
+  it('synthetic: its frontend bound and a worker listening is set-up: the model is still to load', () => {
+    const { r, l } = read([
+      'Torchserve version: 0.12.0',
+      '2025-01-01T10:00:00,100 [INFO ] main org.pytorch.serve.ModelServer - Loading initial models: llm.mar',
+      '2025-01-01T10:00:00,200 [INFO ] main org.pytorch.serve.ModelServer - Initialize Inference server with: EpollServerSocketChannel.',
+      '2025-01-01T10:00:00,300 [INFO ] main org.pytorch.serve.ModelServer - Inference API bind to: http://0.0.0.0:8080',
+      'Model server started.',
+      '2025-01-01T10:00:02,000 [INFO ] W-9001-llm_1.0-stdout MODEL_LOG - Listening on port: /tmp/.ts.sock.9001',
+    ]);
+    assert.equal(r.program, 'torchserve');
+    assert.equal(r.launches.length, 1);
+    assert.equal(l?.version, '0.12.0');
+    assert.equal(l?.outcome, 'in_progress');
+    assert.equal(l?.phase, 'args');
+  });
+});
+
+describe("generic reader: LocalAI's lazy model load after a streamed request (issue 22, unseen-2026-12-03e)", () => {
+  it('synthetic: a model loaded in memory after `Success … status=200` is a load under way, not a server serving', () => {
+    const { r, l } = read([
+      '10:00AM INF Success ip=127.0.0.1 latency=1.5ms method=POST status=200 url=/v1/chat/completions',
+      '10:00AM DBG Sending chunk: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}',
+      "10:00AM INF Loading model 'phi-3' with backend llama-cpp",
+      '10:00AM DBG Loading model in memory from file: /models/phi-3.Q4_K_M.gguf',
+    ]);
+    assert.equal(r.program, 'localai');
+    assert.equal(l?.outcome, 'in_progress');
+    assert.equal(l?.phase, 'loading_weights');
+  });
+
+  it('synthetic: a model loaded before the request was answered still serves', () => {
+    const { l } = read([
+      "10:00AM INF Loading model 'phi-3' with backend llama-cpp",
+      '10:00AM DBG Loading model in memory from file: /models/phi-3.Q4_K_M.gguf',
+      '10:00AM INF Success ip=127.0.0.1 latency=9.5s method=POST status=200 url=/v1/chat/completions',
+    ]);
+    assert.equal(l?.outcome, 'serving');
+  });
+});
+
+describe('generic reader: llamafile and its Cosmopolitan crash report (issue 22, unseen-2026-12-03e)', () => {
+  it("synthetic: llama.cpp's lines under a llamafile are llamafile's; `error: Uncaught SIGSEGV` is the crash", () => {
+    const { r, l, engine } = read([
+      'link_cuda_dso: note: dynamically linking /home/user/.llamafile/v/0.8.13/ggml-cuda.so',
+      'llama_model_loader: loaded meta data with 24 key-value pairs and 291 tensors from model.gguf (version GGUF V3 (latest))',
+      'llm_load_print_meta: n_ctx_train      = 4096',
+      '',
+      'error: Uncaught SIGSEGV (SEGV_MAPERR) at 0x8 on host pid 123 tid 124',
+      '  ./phi-2.Q5_K_M.llamafile',
+    ]);
+    assert.equal(r.program, 'llamafile');
+    assert.equal(engine, 'other');
+    assert.equal(l?.outcome, 'crashed');
+    assert.equal(l?.failure?.line, 5);
+  });
+
+  it("synthetic: ggml's own llamafile sgemm (`LLAMAFILE = 1`, ggml-cpu/llamafile/) names no llamafile", () => {
+    const { r, engine } = read([
+      'system_info: n_threads = 8 (n_threads_batch = 8) / 16 | CPU : SSE3 = 1 | AVX2 = 1 | LLAMAFILE = 1 | OPENMP = 1 |',
+      'llama_model_loader: loaded meta data with 24 key-value pairs and 291 tensors from model.gguf (version GGUF V3 (latest))',
+      '#3  0x00007f in llamafile_sgemm () from /app/ggml/src/ggml-cpu/llamafile/sgemm.cpp',
+    ]);
+    assert.equal(r.program, null);
+    assert.equal(engine, 'llamacpp');
+  });
+});

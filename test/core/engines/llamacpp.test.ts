@@ -623,3 +623,28 @@ describe('llama.cpp: a kernel that fails while a graph is computed (issue 22)', 
     assert.equal(cli.phase, 'warmup');
   });
 });
+
+describe("llama.cpp: ggml-metal's backend init is the context's, before the KV cache (issue 22, unseen-2026-12-03e)", () => {
+  const METAL = [
+    'ggml_metal_init: allocating',
+    'ggml_metal_init: found device: Apple M2 Pro',
+    'ggml_metal_init: picking default device: Apple M2 Pro',
+    'ggml_metal_init: recommendedMaxWorkingSetSize  = 11453.25 MB',
+  ];
+  it('synthetic: a fragment that starts at its lines is making the context', () => {
+    assert.equal(last(METAL).phase, 'kv_cache');
+  });
+
+  it('synthetic: after the weights too; before them (a host that inits its backends first) they tell nothing', () => {
+    const loaded = last([
+      'llama_model_loader: loaded meta data with 24 key-value pairs and 291 tensors from /m.gguf (version GGUF V3 (latest))',
+      ...METAL,
+    ]);
+    assert.equal(loaded.phase, 'kv_cache');
+    const early = last([
+      'time=2025-05-01T10:00:00.000Z level=INFO source=server.go:400 msg="starting llama server" cmd="/usr/bin/ollama runner --ollama-engine --model /m"',
+      ...METAL,
+    ]);
+    assert.equal(early.phase, 'args');
+  });
+});

@@ -405,6 +405,16 @@ describe('traceback frames from the engine-source catalog', () => {
     assert.equal(analyze(log).phase, 'warmup');
   });
 
+  it('read a frame line whose head the paste cut (the copy began inside its path)', () => {
+    const log = [
+      'vllm/model_executor/model_loader/loader.py", line 400, in load_model',
+      '    model.load_weights(weights)',
+      'RuntimeError: shape mismatch',
+      '',
+    ].join('\n');
+    assert.equal(analyze(log).phase, 'loading_weights');
+  });
+
   it("read a cut traceback of the model's construction as weight loading (SGLang and vLLM model code)", () => {
     // SGLang 0.1-0.4 builds its models from vLLM's layers: a model __init__ down to a layer's create_weights
     const sg = [
