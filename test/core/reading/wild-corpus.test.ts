@@ -29,6 +29,7 @@ const FLOOR = {
   unseen3c: 0.7,
   unseen3d: 0.9,
   unseen3e: 0.8,
+  unseen3f: 0.55,
 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
@@ -121,6 +122,13 @@ describe('wild corpus of real pastes', () => {
       name: 'the fifth unseen set of 2026-12-03',
       cases: 68,
       floor: FLOOR.unseen3e,
+    },
+    // 34/60 at its first read
+    {
+      dir: 'unseen-2026-12-03f',
+      name: 'the sixth unseen set of 2026-12-03',
+      cases: 60,
+      floor: FLOOR.unseen3f,
     },
   ];
   for (const set of UNSEEN)
