@@ -17,6 +17,9 @@ const ANSI =
 const REMNANT = /\[(?:\d{1,3};)*\d{1,3}m|\^\[/;
 const SYSLOG_ESC = /#033\[[0-9;?]*[ -/]*[@-~]/g;
 const MD_AUTOLINK = /\[([^\]\n]{1,200})\]\(https?:\/\/[^)\s]*\)/g;
+// GitHub links a run of digits it takes for a phone number as `tel:` (its target keeps the run's own blanks): a
+// timestamp `[2025-11-19 14:41:27]` comes back as `[[2025-11-19 14](tel:2025-11-19 14):41:27]`
+const MD_TEL_LINK = /\[([^\]\n]{1,200})\]\(tel:[^)\n]{1,60}\)/g;
 
 const BAR = /\d+%\s*(?:\||Completed \|)|\|\s*\d+\/\d+ \[|it\/s\]|s\/it\]/;
 
@@ -55,6 +58,7 @@ export function cleanText(text: string): string {
   // A web page's rendering copied back as Markdown: text a console or issue renderer auto-linked (`main.rs` reads
   // as a domain) comes back as `[main.rs:329:](http://main.rs/…)`; the text is the line's, the link is not
   if (out.includes('](http')) out = out.replace(MD_AUTOLINK, '$1');
+  if (out.includes('](tel:')) out = out.replace(MD_TEL_LINK, '$1');
   return out;
 }
 
