@@ -166,6 +166,27 @@ export const commonSignatures: Signature[] = [
     lit: ': error: ',
     re: /^(?:\S+\.py|vllm(?: \w+)?|sglang(?: \w+)?|trtllm-\w+): error: (.+)$/,
   },
+  {
+    // torch_npu (Ascend's PyTorch backend, under SGLang's and vLLM-Ascend's NPU runs) ends the message of the
+    // exception it raises for a failed device call with its error code (torch_npu/csrc/core/npu/NPUException.cpp
+    // formatErrorCode: `[ERROR] {time} (PID:…, Device:…, RankID:…) ERR{submodule:02}{code:02} {PTA|OPS|DIST|…}
+    // {text}`; ErrCode::ACL is `call acl api failed`, ErrCode::HCCL `call hccl api failed`), after the
+    // `NPU function error: …` or the asynchronous `The Inner error is reported as above …` line and before CANN's
+    // own error block (`EZ9999: Inner Error!`, `EE1001: … rtKernelLaunch execute failed`): an ACL runtime call
+    // failed on the device (the NPU's CUDA error), an HCCL one between the ranks (its NCCL)
+    id: 'torch_npu_acl_error',
+    kind: 'failure',
+    failure: 'cuda_error',
+    lit: 'call acl api failed',
+    re: /^(?:\[ERROR\] )?\d{4}-\d\d-\d\d-[\d:.]+ \(PID:\d+, Device:-?\d+, RankID:-?\d+\)\.? ERR\d{4,5} [A-Z]+ call acl api failed/,
+  },
+  {
+    id: 'torch_npu_hccl_error',
+    kind: 'failure',
+    failure: 'nccl',
+    lit: 'call hccl api failed',
+    re: /^(?:\[ERROR\] )?\d{4}-\d\d-\d\d-[\d:.]+ \(PID:\d+, Device:-?\d+, RankID:-?\d+\)\.? ERR\d{4,5} [A-Z]+ call hccl api failed/,
+  },
   { id: 'killed', kind: 'consequence', lit: 'Killed', re: /^(?:\S+: line \d+: +\d+ )?Killed\b/ },
   {
     // Docker Compose's own line when a service's container stops (compose v1 `app exited with code 137`, v2

@@ -143,3 +143,29 @@ describe('GPU runtime libraries that abort (issue 22, unseen-2026-12-03e)', () =
     assert.equal(l?.failure?.line, 2);
   });
 });
+
+describe('lines any engine prints: torch_npu (Ascend)', () => {
+  it("torch_npu's error code for a failed ACL call is the device's own error, over the shell's Killed after it", () => {
+    const l = analyzeText(
+      [
+        'Since the operator is called asynchronously, the stacktrace may be inaccurate. If you want to get the accurate stacktrace, please set the environment variable ASCEND_LAUNCH_BLOCKING=1.',
+        '[ERROR] 2026-02-03-04:05:06 (PID:4242, Device:1, RankID:-1) ERR00100 PTA call acl api failed.',
+        'EZ9999: Inner Error!',
+        '        rtKernelLaunch execute failed, reason=[invalid value]',
+        './serve.sh: line 7:  4200 Killed                  python -m sglang.launch_server --model-path /m --device npu',
+      ].join('\n'),
+    ).launches.at(-1)!;
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'cuda_error');
+  });
+
+  it('its HCCL code is the ranks failing to talk (nccl); a newer stamp with milliseconds reads the same', () => {
+    const l = analyzeText(
+      [
+        'RuntimeError: HcclAllreduce failed.',
+        '[ERROR] 2026-02-03-04:05:06.123.456 (PID:4242, Device:0, RankID:0). ERR02200 DIST call hccl api failed.',
+      ].join('\n'),
+    ).launches.at(-1)!;
+    assert.equal(l.failure?.class, 'nccl');
+  });
+});
