@@ -34,9 +34,11 @@ const SG_CONFIG = new GatedPattern(
 // (managers/router/model_rpc.py); argparse's usage line for launch_server.py (server_args.py add_cli_args
 // makes --model-path the first required option); v0.4.x cuda_graph_runner.py's older bar description
 // `Capturing batches ({avail_mem=:.2f} GB)` (before bs= joined it); distributed/device_communicators/pynccl.py
-// PyNcclCommunicator.__init__ `sglang is using nccl==%s` (vLLM's twin says `vLLM is using nccl==`).
+// PyNcclCommunicator.__init__ `sglang is using nccl==%s` (vLLM's twin says `vLLM is using nccl==`);
+// entrypoints/openai/serving_chat.py OpenAIServingChat.__init__ `Using default chat sampling params from model
+// generation config: {…}` as the HTTP server starts (vLLM's serving_chat.py says `… params from model: {…}`).
 const SG_MILESTONE =
-  /^(?:Decode|Prefill) batch[.,]|^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\.|^Capturing (?:batches \((?:bs=|avail_mem=)|num tokens \(num_tokens=)|^sglang is using nccl==|^KV Cache is allocated\.|^Rank \d+: (?:load weight (?:begin|end)\.|max_total_num_token=\d+, max_prefill_num_token=)|^usage: launch_server\.py \[-h\] --model-path/;
+  /^(?:Decode|Prefill) batch[.,]|^Using default chat sampling params from model generation config: |^Load weight (?:begin|end)\.|^Memory pool end\.|^Capture cuda graph|^Init torch distributed begin\.|^max_total_num_tokens=|^Scheduler hit an exception|^new fill batch\.|^Capturing (?:batches \((?:bs=|avail_mem=)|num tokens \(num_tokens=)|^sglang is using nccl==|^KV Cache is allocated\.|^Rank \d+: (?:load weight (?:begin|end)\.|max_total_num_token=\d+, max_prefill_num_token=)|^usage: launch_server\.py \[-h\] --model-path/;
 // The package in a path (`…/sglang/srt/managers/scheduler.py`), a module name (`sglang.srt.…`), its kernels,
 // and a path cut at the left by a paste (`srt/managers/…`; vLLM has no `srt/` package); the `sglang` command's
 // frame (the `sglang` console script, sglang/cli/main.py main for `sglang serve`: `File "…/bin/sglang", line 8`).
@@ -119,8 +121,10 @@ const TGI_NAME = new GatedPattern(
 const TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*\w+(?:::\w+)*: /;
 // tower-http's TraceLayer events (`tower_http::trace::on_failure: response failed …`): TGI's router adds no
 // TraceLayer (router/src/server.rs: extensions, OtelAxumLayer, a body limit, CORS), Dynamo's frontend does (lib/llm/src/http/service/
-// service_v2.rs): another Rust server's line, not TGI's
-const NOT_TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*tower_http::/;
+// service_v2.rs): another Rust server's line, not TGI's. So are Dynamo's own crates' (lib/runtime `dynamo_runtime::…`,
+// lib/llm `dynamo_llm::…`) and its Python binding's (lib/bindings/python, the module `dynamo._core`: `_core: Registered
+// base model …`), which a Dynamo worker prints around the SGLang or vLLM engine it runs
+const NOT_TGI_TARGET = /^(?:[\w-]+(?:\{[^}]*\})?: )*(?:tower_http::|dynamo_\w+::|_core: )/;
 
 // The router's request span (router/src/server.rs: `#[instrument(fields(parameters = ?req.parameters, …))]` on its
 // generate handlers) prints the request's `GenerateParameters { best_of: …` struct: TGI's router says so by itself

@@ -290,6 +290,16 @@ const signatures: Signature[] = [
     re: /^Starting embedded Granian HTTP\/2 server/,
   },
   {
+    // entrypoints/openai/serving_chat.py OpenAIServingChat.__init__, made in http_server.py's lifespan as uvicorn
+    // starts (between `Waiting for application startup.` and `Application startup complete.`): `Using default chat
+    // sampling params from model generation config: {…}`. The engine is up, the HTTP server is starting.
+    id: 'openai_chat_init',
+    kind: 'phase',
+    phase: 'warmup',
+    lit: 'chat sampling params',
+    re: /^Using default chat sampling params from model generation config: /,
+  },
+  {
     id: 'warmup_pd',
     kind: 'phase',
     phase: 'warmup',
@@ -302,6 +312,31 @@ const signatures: Signature[] = [
     phase: 'ready',
     lit: 'fired up',
     re: /The server is fired up and ready to roll!/,
+  },
+  {
+    // A client's chat request taken in: entrypoints/openai/protocol.py ChatCompletionRequest declares `max_tokens`
+    // with pydantic's `Field(deprecated="max_tokens is deprecated in favor of the max_completion_tokens field")`,
+    // so reading it (serving_chat.py OpenAIServingChat._validate_request, on every /v1/chat/completions request)
+    // makes Python print `…/serving_chat.py:N: DeprecationWarning: max_tokens is deprecated in favor of the
+    // max_completion_tokens field`. SGLang's own warm-up posts to /generate or /encode (http_server.py
+    // _execute_server_warmup), never to the OpenAI API: a user's request reached the server, none answered yet
+    id: 'client_chat_request',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'max_completion_tokens field',
+    re: /DeprecationWarning: max_tokens is deprecated in favor of the max_completion_tokens field/,
+  },
+  {
+    // SGLang run by NVIDIA Dynamo (its worker builds `sgl.Engine`, then registers the model with its runtime):
+    // components/src/dynamo/sglang/register.py _register_llm_with_runtime_config `Successfully registered LLM with
+    // runtime config` and register_llm_with_readiness_gate `Model registration succeeded; processing queued
+    // requests`, after reading the engine's scheduler_info (its KV pool size): the engine's start-up is over and the
+    // worker takes requests
+    id: 'dynamo_registered',
+    kind: 'ready',
+    phase: 'ready',
+    lit: 'egist',
+    re: /^(?:Successfully registered LLM with runtime config|Model registration succeeded; processing queued requests)$/,
   },
   {
     // A node of a multi-node launch with --node-rank >= 1 never prints `fired up`: once its schedulers are

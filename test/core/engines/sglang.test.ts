@@ -612,3 +612,59 @@ describe('SGLang: an error raised inside a graph capture', () => {
     assert.equal(l.phase, 'cuda_graph');
   });
 });
+
+describe('SGLang: its OpenAI layer as the HTTP server starts and takes requests', () => {
+  it("OpenAIServingChat's start-up line names SGLang (vLLM says `from model: {`) and the HTTP server starting", () => {
+    const r = analyzeText(
+      [
+        '[2026-03-01 10:00:01] INFO:     Waiting for application startup.',
+        "[2026-03-01 10:00:01] Using default chat sampling params from model generation config: {'temperature': 0.6, 'top_p': 0.9}",
+        '[2026-03-01 10:00:01] INFO:     Application startup complete.',
+        '[2026-03-01 10:00:01] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)',
+        '[2026-03-01 10:00:02] INFO:     127.0.0.1:5001 - "GET /model_info HTTP/1.1" 200 OK',
+      ].join('\n'),
+    );
+    assert.equal(r.engine, 'sglang');
+    const l = r.launches[r.launches.length - 1]!;
+    // the warm-up's own poll of /model_info: not ready yet
+    assert.equal(l.phase, 'warmup');
+    assert.equal(l.outcome, 'in_progress');
+  });
+
+  it("a chat request's max_tokens deprecation warning is a client's request taken in: ready, none answered", () => {
+    const l = last(
+      [
+        '[2026-03-01 10:00:01] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)',
+        '[2026-03-01 10:00:02] INFO:     127.0.0.1:5001 - "GET /model_info HTTP/1.1" 200 OK',
+        `${pkg}/entrypoints/openai/serving_chat.py:610: DeprecationWarning: max_tokens is deprecated in favor of the max_completion_tokens field`,
+        '  max_output_tokens = request.max_completion_tokens or request.max_tokens',
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'ready');
+    assert.equal(l.phase, 'ready');
+  });
+
+  it("Dynamo's SGLang worker registering the model after the engine is built is the worker ready", () => {
+    for (const msg of [
+      'Model registration succeeded; processing queued requests',
+      'Successfully registered LLM with runtime config',
+    ]) {
+      const l = last(
+        [
+          '2026-05-01T10:00:00.100000Z  INFO dynamo_runtime::component::endpoint: Registering endpoint endpoint_name=generate',
+          `[2026-05-01 10:00:00.200] ${msg}`,
+        ].join('\n'),
+      );
+      assert.equal(l.engine, 'sglang', msg);
+      assert.equal(l.phase, 'ready', msg);
+      const crashed = last(
+        [
+          `[2026-05-01 10:00:00.200] ${msg}`,
+          '[2026-05-01 10:03:00.100 DP0 TP0 EP0] Scheduler hit an exception: Traceback (most recent call last):',
+        ].join('\n'),
+      );
+      assert.equal(crashed.outcome, 'crashed', msg);
+      assert.equal(crashed.phase, 'ready', msg);
+    }
+  });
+});
