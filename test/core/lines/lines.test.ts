@@ -100,7 +100,9 @@ describe('line splitting and cleaning', () => {
   });
 
   it("undoes GitHub's phone-number links in a pasted stamp (`[[2026-01-02 03](tel:2026-01-02 03):04:05]`)", () => {
-    const b = Buffer.from('[[2026-01-02 03](tel:2026-01-02 03):04:05 TP0] Load weight begin. avail mem=70.00 GB');
+    const b = Buffer.from(
+      '[[2026-01-02 03](tel:2026-01-02 03):04:05 TP0] Load weight begin. avail mem=70.00 GB',
+    );
     const t = decodeLine(b, 0, b.length);
     assert.equal(t, '[2026-01-02 03:04:05 TP0] Load weight begin. avail mem=70.00 GB');
     const l = line(t);
