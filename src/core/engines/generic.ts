@@ -1096,11 +1096,15 @@ export const PROGRAMS: readonly ProgramRule[] = [
   // of llama.cpp and its own server, run as the user's program, so its llama.cpp lines are its own. Named by the
   // executable (`model.Q5_K_M.llamafile`, `llamafile -m …`) and the folder it extracts its GPU support into
   // (llamafile/get_app_dir.c: `~/.llamafile/v/%d.%d.%d/`; before, `~/.llamafile/ggml-metal.metal`), not by
-  // llama.cpp's own `llamafile` sgemm (ggml-cpu/llamafile/sgemm.cpp, `LLAMAFILE = 1` in its system info)
+  // llama.cpp's own `llamafile` sgemm (ggml-cpu/llamafile/sgemm.cpp, `LLAMAFILE = 1` in its system info). Its server
+  // opens the user's browser on the UI once it listens (llamafile/launch_browser.c llamafile_launch_browser, built on
+  // Cosmopolitan's IsWindows/IsXnu: `opening browser tab... (pass --nobrowser to disable)`, and on failure
+  // report_failure's `failed to open <url> in a browser tab using <explorer.exe|open|xdg-open>: <reason>`), which
+  // llama.cpp's own server never does
   {
     name: 'llamafile',
     lit: 'llamafile',
-    re: /\.llamafile\b|(?:^|[\s/\\])llamafile(?:\.exe)? +-/,
+    re: /\.llamafile\b|(?:^|[\s/\\])llamafile(?:\.exe)? +-|failed to open \S+ in a browser tab using \S+: |opening browser tab\.\.\. \(pass --nobrowser to disable\)/,
     wraps: true,
   },
   // GPUStack (gpustack/gpustack) runs each model instance's server (vLLM, SGLang, llama-box, …) as a process of its

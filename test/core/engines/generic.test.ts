@@ -774,6 +774,22 @@ describe('generic reader: llamafile and its Cosmopolitan crash report (issue 22,
     assert.equal(l?.failure?.line, 5);
   });
 
+  it("synthetic: llamafile's browser launch (launch_browser.c) names it where llama.cpp's server lines do not", () => {
+    for (const browser of [
+      'failed to open http://127.0.0.1:8080/ in a browser tab using xdg-open: process exited with non-zero status',
+      'opening browser tab... (pass --nobrowser to disable)',
+    ]) {
+      const { r, engine } = read([
+        'llama server listening at http://127.0.0.1:8080',
+        browser,
+        '{"timestamp":1700000000,"level":"INFO","function":"main","line":3000,"message":"HTTP server listening","hostname":"127.0.0.1","port":8080}',
+        'slot 0 is processing [task id: 0]',
+      ]);
+      assert.equal(r.program, 'llamafile');
+      assert.equal(engine, 'other');
+    }
+  });
+
   it("synthetic: ggml's own llamafile sgemm (`LLAMAFILE = 1`, ggml-cpu/llamafile/) names no llamafile", () => {
     const { r, engine } = read([
       'system_info: n_threads = 8 (n_threads_batch = 8) / 16 | CPU : SSE3 = 1 | AVX2 = 1 | LLAMAFILE = 1 | OPENMP = 1 |',
