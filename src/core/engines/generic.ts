@@ -858,6 +858,16 @@ export const genericSignatures: Signature[] = [
   },
   // ---- orderly stops ----
   {
+    // Xinference (xorbitsai/inference) taking a model down, on a DELETE of the model or the supervisor's cleanup of
+    // a launch: xinference/core/worker.py WorkerActor.terminate_model (`logger.debug("Start to destroy model actor:
+    // %s", model_ref)`, then xo.destroy_actor), which runs the model's stop: xinference/model/llm/vllm/core.py
+    // VLLMModel.stop (`logger.info("Stopping vLLM engine")`, then the engine's executor is shut down)
+    id: 'xinference_terminate',
+    kind: 'shutdown',
+    lit: 'St',
+    re: /\bStart to destroy model actor: |\bStopping vLLM engine$/,
+  },
+  {
     // uvicorn/server.py Server.shutdown ... `Finished server process [%d]`
     id: 'generic_finished_server',
     kind: 'shutdown',
