@@ -87,6 +87,13 @@ const COMPOSE = /^(\[?[\w][\w.-]*\]?)\s+\|(?: |$)/;
 const PROCESS =
   /^\((?:([A-Za-z][\w-]*(?: (?:rank=\d+|[A-Z]+\d+(?:_[A-Z]+\d+)*))?) )?pid=(\d+)(?:, ip=([0-9A-Fa-f.:]+))?\) ?/;
 const RAYLET = /^\((raylet)(?:, ip=([0-9A-Fa-f.:]+))?\) /;
+/**
+ * LocalAI's relay of a backend process's output (pkg/model/process.go startProcess, initializers.go grpcModel before:
+ * it tails the backend's stderr and stdout files and logs each line as `log.Debug().Msgf("GRPC(%s): stderr %s", …)`,
+ * `… stdout …`; zerolog's console writer puts `3:04PM DBG ` before it): the text after it is the backend's own line
+ * (llama.cpp's, a Go runtime's crash dump, a Python traceback), read as such.
+ */
+const LOCALAI_RELAY = /^(?:\d{1,2}:\d{2}[AP]M )?DBG GRPC\([^()]*\): std(?:err|out)(?: |$)/;
 /** Ray's log deduplication (RAY_DEDUP_LOGS) appends this to a line several workers printed alike. */
 const RAY_REPEATED = / ?\[repeated \d+x across cluster\]$/;
 
@@ -372,6 +379,11 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
     if (m) {
       line.tags = m[1]!;
       if (m[2] !== undefined) line.ip = m[2];
+      rest = rest.slice(m[0].length);
+      continue;
+    }
+    m = LOCALAI_RELAY.exec(rest);
+    if (m) {
       rest = rest.slice(m[0].length);
       continue;
     }
