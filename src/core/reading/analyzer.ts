@@ -720,7 +720,12 @@ export class LogAnalyzer {
     const raise = this.tracker.lastRaise;
     if (raise && !exc && this.tracker.openStart !== null) {
       const text = raise.text.replace(/^[rfb]*["']/i, '');
-      const cls = classifyRaise(launch.engine ?? this.detector.best(), raise.type, text, exceptionRules);
+      // `raise ValueError(` with its message on the lines the file cut: the type alone says little, the raise
+      // site's step says what it raises (frames/cut-class.ts; vLLM's kv_cache_utils.py
+      // _check_enough_kv_cache_memory opens its message on the line after `raise ValueError(`)
+      const cls =
+        (text.trim() === '' ? this.tracker.cutClass : null) ??
+        classifyRaise(launch.engine ?? this.detector.best(), raise.type, text, exceptionRules);
       if (cls)
         launch.refineFailure(
           this.tracker.openStart,
