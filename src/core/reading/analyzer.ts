@@ -1189,6 +1189,12 @@ export class LogAnalyzer {
       // A fragment that starts at probes answered (a metrics scrape, a health check): the server is up and
       // answers, but no request was served in it: ready
       launch.mark('ready', no, ts, text, sig.id);
+    } else if (sig.id === 'access' && launch.phase === null && !ok && CLIENT_POST.test(text())) {
+      // A fragment that starts at clients' inference requests refused or failed (uvicorn's `"POST
+      // /v1/completions HTTP/1.1" 500`): the OpenAI API took them, so the HTTP server is up, and none was
+      // answered: ready (vLLM serves its API only once the engine is up, entrypoints/openai/api_server.py
+      // build_async_engine_client before serve_http)
+      launch.mark('ready', no, ts, text, sig.id);
     } else if (ok || sig.id !== 'access') launch.mark(phase, no, ts, text, sig.id);
     // (an access line answered 4xx/5xx before any request was served is a request refused or failed: the
     // server is up, no inference request was answered; serving needs one, or a batch line)
