@@ -463,7 +463,9 @@ describe('vLLM: a fragment that starts at clients’ requests refused (issue 22)
     const l = last(refused.join('\n'));
     assert.equal(l.outcome, 'ready');
     assert.equal(l.phase, 'ready');
-    const s = last([...refused, 'INFO:     10.1.2.3:50104 - "POST /v1/completions HTTP/1.1" 200 OK'].join('\n'));
+    const s = last(
+      [...refused, 'INFO:     10.1.2.3:50104 - "POST /v1/completions HTTP/1.1" 200 OK'].join('\n'),
+    );
     assert.equal(s.phase, 'serving');
   });
 
