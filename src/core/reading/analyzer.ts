@@ -720,7 +720,12 @@ export class LogAnalyzer {
     const raise = this.tracker.lastRaise;
     if (raise && !exc && this.tracker.openStart !== null) {
       const text = raise.text.replace(/^[rfb]*["']/i, '');
-      const cls = classifyRaise(launch.engine ?? this.detector.best(), raise.type, text, exceptionRules);
+      // `raise ValueError(` with its message on the lines the file cut: the type alone says little, the raise
+      // site's step says what it raises (frames/cut-class.ts; vLLM's kv_cache_utils.py
+      // _check_enough_kv_cache_memory opens its message on the line after `raise ValueError(`)
+      const cls =
+        (text.trim() === '' ? this.tracker.cutClass : null) ??
+        classifyRaise(launch.engine ?? this.detector.best(), raise.type, text, exceptionRules);
       if (cls)
         launch.refineFailure(
           this.tracker.openStart,
@@ -1183,6 +1188,12 @@ export class LogAnalyzer {
     } else if (sig.id === 'access' && launch.phase === null && ok && PROBE.test(text())) {
       // A fragment that starts at probes answered (a metrics scrape, a health check): the server is up and
       // answers, but no request was served in it: ready
+      launch.mark('ready', no, ts, text, sig.id);
+    } else if (sig.id === 'access' && launch.phase === null && !ok && CLIENT_POST.test(text())) {
+      // A fragment that starts at clients' inference requests refused or failed (uvicorn's `"POST
+      // /v1/completions HTTP/1.1" 500`): the OpenAI API took them, so the HTTP server is up, and none was
+      // answered: ready (vLLM serves its API only once the engine is up, entrypoints/openai/api_server.py
+      // build_async_engine_client before serve_http)
       launch.mark('ready', no, ts, text, sig.id);
     } else if (ok || sig.id !== 'access') launch.mark(phase, no, ts, text, sig.id);
     // (an access line answered 4xx/5xx before any request was served is a request refused or failed: the
