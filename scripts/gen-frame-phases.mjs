@@ -65,7 +65,7 @@ const OVERRIDES = {
       'text_generation_server/interceptor.py',
       'intercept',
       'warmup',
-      'ExceptionInterceptor.intercept: the shard serves RPCs only once its model is loaded; the first that runs the model is the router\'s Warmup (server.py Warmup/Prefill/Decode under it say which)',
+      "ExceptionInterceptor.intercept: the shard serves RPCs only once its model is loaded; the first that runs the model is the router's Warmup (server.py Warmup/Prefill/Decode under it say which)",
     ],
   ],
   sglang: [

@@ -639,7 +639,9 @@ describe('TGI (issue 22): runtime environment and per-request batch errors (synt
     // the RPC's own frame under it names the step
     const prefill = last([
       ...head,
-      stamp('  File "/usr/lib/python3.11/site-packages/text_generation_server/server.py", line 150, in Prefill'),
+      stamp(
+        '  File "/usr/lib/python3.11/site-packages/text_generation_server/server.py", line 150, in Prefill',
+      ),
       stamp('    generations, next_batch, timings = self.model.generate_token(batch)'),
     ]);
     assert.equal(prefill.phase, 'serving');
