@@ -661,7 +661,7 @@ describe('llama.cpp (issue 22): a stop under a service manager', () => {
     assert.equal(l.phase, 'ready');
   });
 
-  it("the clean-up line alone says nothing of how far the launch got (also printed when the load failed)", () => {
+  it('the clean-up line alone says nothing of how far the launch got (also printed when the load failed)', () => {
     const l = last([
       'llama_model_load: error loading model: tensor data is not within the file bounds',
       'srv    operator(): operator(): cleaning up before exit...',
