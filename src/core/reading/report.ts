@@ -224,9 +224,8 @@ export function launchReport(l: LaunchBuilder, engine: EngineId | null, engineSc
     engine: eng,
     version: l.version,
     outcome: l.outcome(),
-    // A launch whose log shows none of its milestones is still starting up: the first phase, whether it failed
-    // there or not (a launch is only opened by its program's own lines, so it was at least running)
-    phase: l.phase ?? 'args',
+    // A launch that failed before its log showed any phase failed while starting up.
+    phase: l.phase ?? (l.candidates.length ? 'args' : null),
     ...launchConfidence(l, engineScore),
     failure,
     progress: prog(l.progress, l.progressCurve),

@@ -567,7 +567,7 @@ export class TracebackTracker {
       }
       this.sawFrames = true;
       this.fileLast = this.open && /^\s*File ["“”']/.test(msg);
-      if (REQUEST_FRAME.test(msg) && !this.requestScoped) this.scope(line);
+      if (REQUEST_FRAME.test(msg) && !this.requestScoped) this.scope(line, 'serving');
       this.notePhase(msg, line);
       return null;
     }
@@ -620,12 +620,13 @@ export class TracebackTracker {
 
   /**
    * A request handler's traceback: the HTTP server was up and took a request in; the request, not the server,
-   * failed. A request taken in is not one answered (the labels' rule: serving needs an answered request or a
-   * batch), so it shows the server ready; the frames under the handler say no more of the launch.
+   * failed. A web framework's handler frames (starlette, uvicorn) are read as serving, as before; vLLM's own
+   * handler that caught the error (notePhase) shows the server ready: a request taken in is not one answered
+   * (the labels' rule: serving needs an answered request or a batch).
    */
-  private scope(line: LogLine): void {
+  private scope(line: LogLine, phase: 'ready' | 'serving'): void {
     this.requestScoped = true;
-    this.pendingPhase = { phase: 'ready', no: line.no, ts: line.ts, text: line.text };
+    this.pendingPhase = { phase, no: line.no, ts: line.ts, text: line.text };
     this.scopedStart = this.start;
   }
 
@@ -705,7 +706,7 @@ export class TracebackTracker {
       TB_START.test(this.startText) &&
       VLLM_HANDLER_FILE.test(f[1]!)
     )
-      this.scope(line);
+      this.scope(line, 'ready');
     const v = readFrame(f[1]!, f[2]!, this.outer);
     this.outer.push(f[2]!);
     if (v === null || v === 'relay' || (v.weak && this.frame !== null)) return;
