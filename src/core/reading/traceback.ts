@@ -328,8 +328,6 @@ const CLIENT_CONNECT_ERROR =
  */
 const SERVER_FRAME =
   /(?:^|\/)(?:sglang|vllm|text_generation_server|tensorrt_llm|lmdeploy|sgl_kernel|ray|huggingface_hub|transformers|modelscope)\//;
-/** vLLM's OpenAI request handlers' modules (see TracebackTracker.notePhase). */
-const VLLM_HANDLER_FILE = /[\\/]vllm[\\/]entrypoints[\\/]openai[\\/](?:\w+[\\/])?serving(?:_\w+)?\.py$/;
 const REQUEST_FRAME =
   /starlette|uvicorn\/protocols|fastapi\/routing|Exception in ASGI application|anyio\/_backends/;
 
@@ -521,12 +519,7 @@ export class TracebackTracker {
           CLIENT_CONNECT_ERROR.test(type) &&
           !/huggingface\.co|hf\.co|hf-mirror/.test(message),
         httpAnswer: HTTP_ANSWER.test(type),
-        framePhase:
-          this.frame &&
-          this.frame.phase !== 'shutdown' &&
-          !(this.requestScoped && this.frame.phase === 'serving')
-            ? this.frame.phase
-            : null,
+        framePhase: this.frame && this.frame.phase !== 'shutdown' ? this.frame.phase : null,
         frameUnplaced: this.frame?.unplaced === true,
       };
       if (this.frame !== null) this.clearHub();
@@ -567,7 +560,12 @@ export class TracebackTracker {
       }
       this.sawFrames = true;
       this.fileLast = this.open && /^\s*File ["“”']/.test(msg);
-      if (REQUEST_FRAME.test(msg) && !this.requestScoped) this.scope(line, 'serving');
+      if (REQUEST_FRAME.test(msg) && !this.requestScoped) {
+        // A request handler's traceback: the server was serving, and the request, not the server, failed.
+        this.requestScoped = true;
+        this.pendingPhase = { phase: 'serving', no: line.no, ts: line.ts, text: line.text };
+        this.scopedStart = this.start;
+      }
       this.notePhase(msg, line);
       return null;
     }
@@ -616,18 +614,6 @@ export class TracebackTracker {
     const cls = classifyFailureText(msg);
     if (cls !== null) this.continued = { ev: this.last, cls, text: msg.trim() };
     return true;
-  }
-
-  /**
-   * A request handler's traceback: the HTTP server was up and took a request in; the request, not the server,
-   * failed. A web framework's handler frames (starlette, uvicorn) are read as serving, as before; vLLM's own
-   * handler that caught the error (notePhase) shows the server ready: a request taken in is not one answered
-   * (the labels' rule: serving needs an answered request or a batch).
-   */
-  private scope(line: LogLine, phase: 'ready' | 'serving'): void {
-    this.requestScoped = true;
-    this.pendingPhase = { phase, no: line.no, ts: line.ts, text: line.text };
-    this.scopedStart = this.start;
   }
 
   /** Set when frames just showed the open traceback runs through a request handler: its first line. */
@@ -693,20 +679,6 @@ export class TracebackTracker {
       : this.frameEngine === null
         ? null
         : cutFrameClass(this.frameEngine, f[1]!, f[2]!);
-    // vLLM's OpenAI handlers (entrypoints/openai/serving_chat.py create_chat_completion, serving_completion.py
-    // create_completion, their stream generators; the pattern also takes a serving module one folder down, for
-    // later layouts) catch a request's error and `logger.exception(...)` it, then return an error response: the
-    // traceback printed there starts at the handler's own frame, where an uncaught one starts at the thread's or
-    // task's entry (uvicorn, asyncio, `<module>`). A traceback whose header is in the log and whose outermost
-    // frame is such a handler was caught by it, even when the logger's own message above it is cut off.
-    if (
-      this.outer.length === 0 &&
-      !this.requestScoped &&
-      this.startText !== null &&
-      TB_START.test(this.startText) &&
-      VLLM_HANDLER_FILE.test(f[1]!)
-    )
-      this.scope(line, 'ready');
     const v = readFrame(f[1]!, f[2]!, this.outer);
     this.outer.push(f[2]!);
     if (v === null || v === 'relay' || (v.weak && this.frame !== null)) return;
@@ -742,7 +714,7 @@ export class TracebackTracker {
     if (f !== null) this.clearHub();
     else if (this.hubSeen !== null) this.hub = this.hubSeen;
     this.hubSeen = null;
-    if (f && f.phase !== 'shutdown' && !(this.requestScoped && f.phase === 'serving'))
+    if (f && f.phase !== 'shutdown')
       this.pendingPhase = { phase: f.phase, no: f.no, ts: f.ts, text: f.text, unplaced: f.unplaced };
     else this.flushHub();
   }

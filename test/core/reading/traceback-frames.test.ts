@@ -547,35 +547,3 @@ describe("rich's traceback panel (typer's uncaught-exception hook): read as Pyth
     assert.equal(r.launches.length, 0);
   });
 });
-
-describe('request handlers (issue 22)', () => {
-  const P = '(APIServer pid=7) ERROR 01-02 03:04:05 [serving_chat.py:250]';
-  it("a traceback whose outermost frame is vLLM's OpenAI handler was caught there: the server is up, not crashed", () => {
-    const r = analyzeText(
-      [
-        `${P} Traceback (most recent call last):`,
-        `${P}   File "${VL}/entrypoints/openai/serving_chat.py", line 200, in create_chat_completion`,
-        `${P}     ) = await self._preprocess_chat(`,
-        `${P}   File "${VL}/entrypoints/openai/serving_engine.py", line 800, in _preprocess_chat`,
-        `${P}     prompt_inputs = await self._tokenize_prompt_input_async(`,
-      ].join('\n'),
-    );
-    const l = r.launches.at(-1)!;
-    assert.equal(l.outcome, 'ready');
-    assert.equal(l.phase, 'ready');
-  });
-
-  it('the same frame under an uncaught traceback (uvicorn above it) is still a request, no server crash', () => {
-    const r = analyzeText(
-      [
-        'ERROR:    Exception in ASGI application',
-        'Traceback (most recent call last):',
-        '  File "/usr/lib/python3.12/site-packages/uvicorn/protocols/http/httptools_impl.py", line 401, in run_asgi',
-        '    result = await app(',
-        `  File "${VL}/entrypoints/openai/serving_chat.py", line 200, in create_chat_completion`,
-        '    ) = await self._preprocess_chat(',
-      ].join('\n'),
-    );
-    assert.notEqual(r.launches.at(-1)?.outcome, 'crashed');
-  });
-});
