@@ -55,7 +55,19 @@ const OVERRIDES = {
       'trtllm-build build_and_save: one rank engine built (build_model, builder.build) and saved',
     ],
   ],
-  tgi: [],
+  tgi: [
+    // server/text_generation_server/interceptor.py ExceptionInterceptor.intercept wraps every RPC of the shard's gRPC
+    // server, which server.py serve_inner starts only once get_model has built the model: the load is over. The
+    // router's calls before Warmup (backends/v3/src/lib.rs connect_backend: ServiceDiscovery, ClearCache, Info) run
+    // nothing of the model, so a call that raised is Warmup or a request's (the RPC's own frame, Warmup or
+    // Prefill/Decode in server.py, says which, and an inner frame wins): alone it shows warmup at the least
+    [
+      'text_generation_server/interceptor.py',
+      'intercept',
+      'warmup',
+      "ExceptionInterceptor.intercept: the shard serves RPCs only once its model is loaded; the first that runs the model is the router's Warmup (server.py Warmup/Prefill/Decode under it say which)",
+    ],
+  ],
   sglang: [
     // Frames of versions before the catalog's (real tracebacks in test/fixtures/wild/sglang): the 0.1.x router
     // (managers/router/model_rpc.py ModelRpcServer.exposed_step -> forward_step -> forward_fill_batch /

@@ -14,6 +14,21 @@ export const commonSignatures: Signature[] = [
     lit: ' ',
     re: /^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*)?[$#] +(?:\w+=\S+ +)*(?:nohup +)?(?:python3? +-m +(?:sglang\.launch_server|vllm\.entrypoints\.\S+)|sglang +serve|vllm +serve|text-generation-launcher|llama-server|trtllm-serve)\b/,
   },
+  {
+    // pip's own output (pip/_internal/commands/install.py `Installing collected packages: …`, `Successfully
+    // installed …`; req_command.py warn_if_run_as_root, later utils/misc.py, `Running pip as the 'root' user …`;
+    // the resolver's `Requirement already satisfied: X in /path`; vcs/git.py Git.fetch_new through
+    // utils/subprocess.py call_subprocess `Running command git clone … /tmp/pip-req-build-…`): no server runs
+    // pip, a container's or script's command does before it starts one. After a launch that ended, it is that
+    // command running again (a restart policy's loop); before anything, the start of the one launch. Printed
+    // several times over: a repeat before the launch got anywhere is the same start (perProcess).
+    id: 'pip_install',
+    kind: 'launch',
+    phase: 'args',
+    perProcess: true,
+    lit: ' ',
+    re: /^(?:WARNING: )?Running pip as the 'root' user can result in broken permissions|^Successfully installed [\w.-]+-\d|^Installing collected packages: \w|^Requirement already satisfied: \S+ in \/|^\s*Running command git clone (?:--[\w=:-]+ )*\S+ \S*\/pip-(?:req-build|install)-/,
+  },
   // c10d's own error lines: `[rank3]:[E421 04:13:43.4266 ProcessGroupGloo.cpp:143] ...`; PyTorch up to 2.1
   // printed c10's log prefix without the date: `[E ProcessGroupNCCL.cpp:828] [Rank 0] Watchdog caught …`
   {

@@ -858,6 +858,16 @@ export const genericSignatures: Signature[] = [
   },
   // ---- orderly stops ----
   {
+    // Xinference (xorbitsai/inference) taking a model down, on a DELETE of the model or the supervisor's cleanup of
+    // a launch: xinference/core/worker.py WorkerActor.terminate_model (`logger.debug("Start to destroy model actor:
+    // %s", model_ref)`, then xo.destroy_actor), which runs the model's stop: xinference/model/llm/vllm/core.py
+    // VLLMModel.stop (`logger.info("Stopping vLLM engine")`, then the engine's executor is shut down)
+    id: 'xinference_terminate',
+    kind: 'shutdown',
+    lit: 'St',
+    re: /\bStart to destroy model actor: |\bStopping vLLM engine$/,
+  },
+  {
     // uvicorn/server.py Server.shutdown ... `Finished server process [%d]`
     id: 'generic_finished_server',
     kind: 'shutdown',
@@ -1096,11 +1106,15 @@ export const PROGRAMS: readonly ProgramRule[] = [
   // of llama.cpp and its own server, run as the user's program, so its llama.cpp lines are its own. Named by the
   // executable (`model.Q5_K_M.llamafile`, `llamafile -m …`) and the folder it extracts its GPU support into
   // (llamafile/get_app_dir.c: `~/.llamafile/v/%d.%d.%d/`; before, `~/.llamafile/ggml-metal.metal`), not by
-  // llama.cpp's own `llamafile` sgemm (ggml-cpu/llamafile/sgemm.cpp, `LLAMAFILE = 1` in its system info)
+  // llama.cpp's own `llamafile` sgemm (ggml-cpu/llamafile/sgemm.cpp, `LLAMAFILE = 1` in its system info). Its server
+  // opens the user's browser on the UI once it listens (llamafile/launch_browser.c llamafile_launch_browser, built on
+  // Cosmopolitan's IsWindows/IsXnu: `opening browser tab... (pass --nobrowser to disable)`, and on failure
+  // report_failure's `failed to open <url> in a browser tab using <explorer.exe|open|xdg-open>: <reason>`), which
+  // llama.cpp's own server never does
   {
     name: 'llamafile',
     lit: 'llamafile',
-    re: /\.llamafile\b|(?:^|[\s/\\])llamafile(?:\.exe)? +-/,
+    re: /\.llamafile\b|(?:^|[\s/\\])llamafile(?:\.exe)? +-|failed to open \S+ in a browser tab using \S+: |opening browser tab\.\.\. \(pass --nobrowser to disable\)/,
     wraps: true,
   },
   // GPUStack (gpustack/gpustack) runs each model instance's server (vLLM, SGLang, llama-box, …) as a process of its

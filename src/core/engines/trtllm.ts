@@ -777,9 +777,12 @@ const TRITON_TRTLLM = new GatedPattern(
 );
 const TRITON_VLLM = new GatedPattern(/backends\/vllm\b|\[vllm\]|\bvllm_model\b/);
 // Open MPI's banners and signal reports: of the engines firedup reads only TensorRT-LLM (trtllm-serve's workers,
-// Triton's launch_triton_server.py) runs under MPI.
+// Triton's launch_triton_server.py, the 0.x mpirun examples) runs under MPI. With them the frames of a native
+// stack that only a rank under MPI prints: Open MPI's signal handler's own (opal/util/stacktrace.c show_stackframe,
+// `[host:pid] [ n] lib(sym+0x…)[0x…]`), and a frame inside the MPI library itself (its `PMPI_*` entry points, the
+// ompi/ sources of its build path, libmpi.so) as another crash reporter (UCX's `==== backtrace ====`) prints it.
 const OPEN_MPI = new GatedPattern(
-  /It looks like orte_init failed|^ORTE was unable to reliably start one or more daemons|^An ORTE daemon has unexpectedly failed|^ORTE has lost communication with its daemon|^(?:mpirun|prterun) (?:noticed|detected) that|MPI_ABORT was invoked|^\[[\w.-]+:\d+\] (?:\*\*\* Process received signal|Signal: |PRTE ERROR: |ORTE_ERROR_LOG: )/,
+  /It looks like orte_init failed|^ORTE was unable to reliably start one or more daemons|^An ORTE daemon has unexpectedly failed|^ORTE has lost communication with its daemon|^(?:mpirun|prterun) (?:noticed|detected) that|MPI_ABORT was invoked|^\[[\w.-]+:\d+\] (?:\*\*\* Process received signal|Signal: |PRTE ERROR: |ORTE_ERROR_LOG: |\[ *\d+\] \S+\[0x[0-9a-f]+\]$)|^ *\d+ +0x[0-9a-f]+ +(?:PMPI_\w+\(\)|\w+\(\) +\S*\/ompi\/)|\blibmpi\.so\b/,
 );
 
 // TensorRT-LLM's names in a line (its logger's tags, package, command)

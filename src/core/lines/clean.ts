@@ -6,6 +6,8 @@
  * bar refreshes and every non-bar segment, so neither progress nor interleaved log lines are lost.
  */
 
+import { jsonRecordLines } from './json-record.js';
+
 // CSI sequences (colours, cursor moves), OSC titles, and the bare `[1;36m` remnants left when a paste lost
 // its ESC bytes. The remnant form requires a digit right after `[` and an `m` right after the digits, so
 // `[2026-02-19 ...]` timestamps never match.
@@ -105,6 +107,11 @@ function unflatten(text: string): string {
 }
 
 export function logicalSegments(text: string): string[] {
+  // a JSON record holding a traceback with escaped newlines: the lines it encodes (json-record.ts)
+  if (text.includes('\\n')) {
+    const rec = jsonRecordLines(text);
+    if (rec !== null) return rec;
+  }
   if (text.includes('pid=') && text.length > 200) text = unflatten(text);
   if (text.charCodeAt(0) === 46 && GLUED_DOTS.test(text)) text = text.replace(GLUED_DOTS, '$1\r');
   if (text.includes(' tokens)') && GLUED_KCPP.test(text)) text = text.replace(GLUED_KCPP, '$1\r');

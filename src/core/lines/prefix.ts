@@ -90,6 +90,13 @@ const COMPOSE = /^(\[?[\w][\w.-]*\]?)\s+\|(?: |$)/;
 const PROCESS =
   /^\((?:([A-Za-z][\w-]*(?: (?:rank=\d+|[A-Z]+\d+(?:_[A-Z]+\d+)*))?) )?pid=(\d+)(?:, ip=([0-9A-Fa-f.:]+))?\) ?/;
 const RAYLET = /^\((raylet)(?:, ip=([0-9A-Fa-f.:]+))?\) /;
+/**
+ * LocalAI's relay of a backend process's output (pkg/model/process.go startProcess, initializers.go grpcModel before:
+ * it tails the backend's stderr and stdout files and logs each line as `log.Debug().Msgf("GRPC(%s): stderr %s", …)`,
+ * `… stdout …`; zerolog's console writer puts `3:04PM DBG ` before it): the text after it is the backend's own line
+ * (llama.cpp's, a Go runtime's crash dump, a Python traceback), read as such.
+ */
+const LOCALAI_RELAY = /^(?:\d{1,2}:\d{2}[AP]M )?DBG GRPC\([^()]*\): std(?:err|out)(?: |$)/;
 /** Ray's log deduplication (RAY_DEDUP_LOGS) appends this to a line several workers printed alike. */
 const RAY_REPEATED = / ?\[repeated \d+x across cluster\]$/;
 
@@ -118,6 +125,13 @@ const TRTLLM =
 const TRTLLM_CPP = /^\[TensorRT-LLM\]\[(INFO|WARNING|ERROR|DEBUG|TRACE|VERBOSE)\] (?:\[RANK (\d+)\] )?/;
 const TGI =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z\s+(TRACE|DEBUG|INFO|WARN|ERROR)\s+/;
+/**
+ * TGI's frame with its stamp taken out by the paste (`ERROR batch{batch_size=1}:prefill: text_generation_client: …`,
+ * `INFO shard-manager: text_generation_launcher: …`): tracing_subscriber's fmt layer writes `<time> <LEVEL> <spans>:
+ * <target>: ` (launcher/src/main.rs main, router/src/logging.rs init_logging), and the target, TGI's crate, is still its own.
+ */
+const TGI_NO_STAMP =
+  /^(TRACE|DEBUG|INFO|WARN|ERROR) +(?=(?:[\w-]+(?:\{[^}]*\})?:)* ?text_generation_\w+(?:::\w+)*: )/;
 const LLAMACPP = /^(\d+)\.(\d{2})\.(\d{3})\.(\d{3}) ([IWEDT]) /;
 const PYLOG =
   /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:[,.]\d+)? (?:- [\w.]+ - )?(DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::| -)? /;
@@ -378,6 +392,11 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
       rest = rest.slice(m[0].length);
       continue;
     }
+    m = LOCALAI_RELAY.exec(rest);
+    if (m) {
+      rest = rest.slice(m[0].length);
+      continue;
+    }
     break;
   }
   return rest;
@@ -508,6 +527,10 @@ function readFrame(line: LogLine, rest: string, ctx: PrefixContext): LogFrame | 
     line.level = LEVEL_WORD[m[1]!] ?? null;
     rest = rest.slice(m[0].length);
     frame = 'vllm';
+  } else if ((m = TGI_NO_STAMP.exec(rest))) {
+    line.level = LEVEL_WORD[m[1]!] ?? null;
+    rest = rest.slice(m[0].length);
+    frame = 'tgi';
   } else if (rest.charCodeAt(0) === 91 /* [ */ && (m = SGLANG_TAGS_ONLY.exec(rest))) {
     line.tags = line.tags ? `${line.tags} ${m[1]}` : m[1]!;
     rest = rest.slice(m[0].length);

@@ -81,7 +81,24 @@ const NEWLINE = Buffer.from('\n');
 const WORKER_SCANNED: ReadonlySet<EngineId> = new Set<EngineId>(['llamacpp']);
 /** What a shape scanner never takes on a shape's word: digit-dependent credential masks, traceback lines, slog. */
 const SHAPE_UNSAFE =
-  /hf_|sk-|gh[pousr]_|github_pat_|AKIA|Bearer|:\/\/|--|Traceback|File "|Error|Exception|Interrupt|SystemExit|raise |^\s*\^|^time=/;
+  /hf_|sk-|gh[pousr]_|github_pat_|AKIA|Bearer|Traceback|File "|Error|Exception|Interrupt|SystemExit|raise |^\s*\^|^time=/;
+/**
+ * Where a credential may follow (a flag's value, `scheme://user:pass@host`: config/redact.ts CLI_RE and its URL
+ * mask): never read by shape by the engines' scanners; by the generic reader only when no line of the shape can
+ * be masked (`flagSafe`).
+ */
+const FLAG_OR_URL = /:\/\/|--/;
+
+/**
+ * Whether no line of this line's generic shape (generic-scan.ts: its runs of digits and its stamp set aside) can
+ * carry a credential that redactText masks, for a line with `--` or `://`. redactText masks nothing in a text
+ * without SECRET_HINT (mayHoldSecret), whose words and token prefixes hold no digit, so digits rewritten do not
+ * make one; but its `://…:…@` branch spans the stamp's separator (a blank or a `T`, one mark in the shape), so a
+ * URL with an `@` is left to the general path.
+ */
+function flagSafe(text: string): boolean {
+  return !mayHoldSecret(text) && !(text.includes('@') && text.includes('://'));
+}
 /**
  * A traceback cut before its exception, stamped 30 minutes after the launch's line before it: torch.distributed's
  * default process-group timeout (torch/distributed/constants.py default_pg_timeout, 30 min; SGLang's
@@ -720,7 +737,12 @@ export class LogAnalyzer {
     const raise = this.tracker.lastRaise;
     if (raise && !exc && this.tracker.openStart !== null) {
       const text = raise.text.replace(/^[rfb]*["']/i, '');
-      const cls = classifyRaise(launch.engine ?? this.detector.best(), raise.type, text, exceptionRules);
+      // `raise ValueError(` with its message on the lines the file cut: the type alone says little, the raise
+      // site's step says what it raises (frames/cut-class.ts; vLLM's kv_cache_utils.py
+      // _check_enough_kv_cache_memory opens its message on the line after `raise ValueError(`)
+      const cls =
+        (text.trim() === '' ? this.tracker.cutClass : null) ??
+        classifyRaise(launch.engine ?? this.detector.best(), raise.type, text, exceptionRules);
       if (cls)
         launch.refineFailure(
           this.tracker.openStart,
@@ -1184,6 +1206,12 @@ export class LogAnalyzer {
       // A fragment that starts at probes answered (a metrics scrape, a health check): the server is up and
       // answers, but no request was served in it: ready
       launch.mark('ready', no, ts, text, sig.id);
+    } else if (sig.id === 'access' && launch.phase === null && !ok && CLIENT_POST.test(text())) {
+      // A fragment that starts at clients' inference requests refused or failed (uvicorn's `"POST
+      // /v1/completions HTTP/1.1" 500`): the OpenAI API took them, so the HTTP server is up, and none was
+      // answered: ready (vLLM serves its API only once the engine is up, entrypoints/openai/api_server.py
+      // build_async_engine_client before serve_http)
+      launch.mark('ready', no, ts, text, sig.id);
     } else if (ok || sig.id !== 'access') launch.mark(phase, no, ts, text, sig.id);
     // (an access line answered 4xx/5xx before any request was served is a request refused or failed: the
     // server is up, no inference request was answered; serving needs one, or a batch line)
@@ -1397,7 +1425,7 @@ export class LogAnalyzer {
     const raw = decodeLine(buf, s, e);
     // the wrap column counts the decoded length; a runtime's record is joined with its parts
     if (raw.length !== decodedUnits(buf, s, e) || criPiece(raw) !== null) return null;
-    const parsed = this.shapeLine(raw);
+    const parsed = this.shapeLine(raw, true);
     if (parsed === null) return null;
     const { line, ctx } = parsed;
     if (ctx.wrap !== null || ctx.wrapSeen !== null || frameInside(line.msg)) return null;
@@ -1472,12 +1500,14 @@ export class LogAnalyzer {
   /**
    * A line as the shape classifiers read it: one logical segment, parsed alone in the reading's year; null for
    * credential shapes whose masking depends on the digits and lines the traceback reader or Go's slog may take.
+   * `generic`: for the generic reader, whose shapes a line with `--` or `://` may join when `flagSafe`.
    */
-  private shapeLine(raw: string): { line: LogLine; ctx: PrefixContext } | null {
+  private shapeLine(raw: string, generic = false): { line: LogLine; ctx: PrefixContext } | null {
     const segs = logicalSegments(raw);
     if (segs.length !== 1) return null;
     const text = segs[0]!;
     if (SHAPE_UNSAFE.test(text)) return null;
+    if (FLAG_OR_URL.test(text) && !(generic && flagSafe(text))) return null;
     if (mayHoldSecret(text) && redactText(text) !== text) return null;
     const ctx: PrefixContext = { year: this.ctx.year, wrap: null, wrapSeen: null };
     return { line: parseLine(text, 1, 0, ctx), ctx };

@@ -342,6 +342,15 @@ const RICH_HEADER = /^╭─+ Traceback \(most recent call last\) ─+╮$/;
 const RICH_FRAME = /^│ (\S+\.py):(\d+) in (\S+?) *│$/;
 const RICH_CODE = /^│ (?:❱ | {2}) *\d+ │(.*?) *│$/;
 
+/**
+ * loguru (its _better_exceptions.py ExceptionFormatter, with backtrace=True as TGI's server/text_generation_server/
+ * cli.py sets it) marks the frame where the exception was caught by putting `>` for the first space of its `File`
+ * line (`> File "…/interceptor.py", line 21, in intercept`): the frame line as Python prints it; null for any other.
+ */
+function loguruCatchPoint(msg: string): string | null {
+  return msg.charCodeAt(0) === 62 /* > */ && msg.startsWith('> File ') ? ` ${msg.slice(1)}` : null;
+}
+
 /** A rich traceback's line as Python's plain traceback would print it; null for any other line. */
 function plainFromRich(msg: string, open: boolean): string | null {
   const c = msg.charCodeAt(0);
@@ -425,7 +434,11 @@ export class TracebackTracker {
 
   /** Feeds one line; returns an exception event when this line names one. */
   feed(line: LogLine): ExceptionEvent | null {
-    const msg = plainFromRich(line.msg, this.open) ?? this.cutFrameHead(line.msg) ?? line.msg;
+    const msg =
+      plainFromRich(line.msg, this.open) ??
+      loguruCatchPoint(line.msg) ??
+      this.cutFrameHead(line.msg) ??
+      line.msg;
     this.fileLast = false;
     this.opened = -1;
     this.wrapped = null;

@@ -143,3 +143,38 @@ describe('GPU runtime libraries that abort (issue 22, unseen-2026-12-03e)', () =
     assert.equal(l?.failure?.line, 2);
   });
 });
+
+describe("lines any engine prints: pip's output (issue 22)", () => {
+  const pip = [
+    '  Running command git clone --filter=blob:none --quiet https://example.org/org/lib.git /tmp/pip-req-build-a1b2c3',
+    'Requirement already satisfied: numpy in /usr/local/lib/python3.10/dist-packages (from lib==0.1) (1.26.4)',
+    'Installing collected packages: lib',
+    'Successfully installed lib-0.1.dev0',
+    "WARNING: Running pip as the 'root' user can result in broken permissions and conflicting behaviour with the system package manager.",
+  ];
+  const crash = [
+    'Traceback (most recent call last):',
+    '  File "/usr/lib/python3.10/runpy.py", line 196, in _run_module_as_main',
+    '  File "/opt/sglang/python/sglang/launch_server.py", line 3, in <module>',
+    '    from sglang.srt.entrypoints.http_server import launch_server',
+    "ModuleNotFoundError: No module named 'fastapi'",
+  ];
+
+  it("after a launch that crashed, a container's command running again: a second launch", () => {
+    const r = analyzeText([...crash, ...pip, ...crash].join('\n'));
+    assert.equal(r.launches.length, 2);
+    assert.equal(r.launches[1]!.outcome, 'crashed');
+    assert.equal(r.launches[1]!.phase, 'args');
+  });
+
+  it('before the server starts, one launch however many lines pip prints', () => {
+    const r = analyzeText([...pip, ...SGLANG_UP].join('\n'));
+    assert.equal(r.launches.length, 1);
+    assert.equal(r.launches[0]!.outcome, 'serving');
+  });
+
+  it('collect_env’s `Collecting environment information...` is not pip', () => {
+    const r = analyzeText([...SGLANG_UP, 'Collecting environment information...'].join('\n'));
+    assert.equal(r.launches.length, 1);
+  });
+});

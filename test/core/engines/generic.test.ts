@@ -758,6 +758,23 @@ describe("generic reader: LocalAI's lazy model load after a streamed request (is
   });
 });
 
+describe('generic reader: Xinference taking a model down (issue 22, unseen-2026-12-03f)', () => {
+  for (const stop of [
+    "2025-01-02 10:00:01,000 xinference.core.worker 1234 DEBUG    Start to destroy model actor: ActorRef(uid=b'm-0', address='127.0.0.1:40000')",
+    '2025-01-02 10:00:01,000 xinference.model.llm.vllm.core 5678 INFO     Stopping vLLM engine',
+  ]) {
+    it(`synthetic: ${stop.split('    ')[1]!.slice(0, 30)} is an orderly stop`, () => {
+      const { r, l, engine } = read([
+        '2025-01-02 10:00:00,000 xinference.core.supervisor 1234 DEBUG    Enter terminate_model, args: qwen, kwargs: suppress_exception=True',
+        stop,
+      ]);
+      assert.equal(r.program, 'xinference');
+      assert.equal(engine, 'other');
+      assert.equal(l?.outcome, 'shutdown');
+    });
+  }
+});
+
 describe('generic reader: llamafile and its Cosmopolitan crash report (issue 22, unseen-2026-12-03e)', () => {
   it("synthetic: llama.cpp's lines under a llamafile are llamafile's; `error: Uncaught SIGSEGV` is the crash", () => {
     const { r, l, engine } = read([
@@ -772,6 +789,22 @@ describe('generic reader: llamafile and its Cosmopolitan crash report (issue 22,
     assert.equal(engine, 'other');
     assert.equal(l?.outcome, 'crashed');
     assert.equal(l?.failure?.line, 5);
+  });
+
+  it("synthetic: llamafile's browser launch (launch_browser.c) names it where llama.cpp's server lines do not", () => {
+    for (const browser of [
+      'failed to open http://127.0.0.1:8080/ in a browser tab using xdg-open: process exited with non-zero status',
+      'opening browser tab... (pass --nobrowser to disable)',
+    ]) {
+      const { r, engine } = read([
+        'llama server listening at http://127.0.0.1:8080',
+        browser,
+        '{"timestamp":1700000000,"level":"INFO","function":"main","line":3000,"message":"HTTP server listening","hostname":"127.0.0.1","port":8080}',
+        'slot 0 is processing [task id: 0]',
+      ]);
+      assert.equal(r.program, 'llamafile');
+      assert.equal(engine, 'other');
+    }
   });
 
   it("synthetic: ggml's own llamafile sgemm (`LLAMAFILE = 1`, ggml-cpu/llamafile/) names no llamafile", () => {

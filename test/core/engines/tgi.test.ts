@@ -613,6 +613,39 @@ describe('TGI (issue 22): runtime environment and per-request batch errors (synt
     assert.equal(l.engine, 'tgi');
     assert.equal(l.phase, 'warmup');
   });
+
+  it("a line whose stamp the paste cut keeps TGI's frame (level, spans, target)", () => {
+    const l = last([
+      'ERROR batch{batch_size=2}:prefill:prefill{id=7 size=2}: text_generation_router_v3::client: backends/v3/src/client/mod.rs:54: Server error: something broke',
+    ]);
+    assert.equal(l.engine, 'tgi');
+    assert.equal(l.phase, 'serving');
+  });
+
+  it("loguru's `> File` catch-point line is a frame: a shard traceback through the gRPC interceptor is past the load", () => {
+    const stamp = (s: string) => `2025-11-03T09:12:40.123456789Z ${s}`;
+    const head = [
+      '  File "/usr/lib/python3.11/asyncio/events.py", line 84, in _run',
+      '    self._context.run(self._callback, *self._args)',
+      '  File "/usr/lib/python3.11/site-packages/grpc_interceptor/server.py", line 165, in invoke_intercept_method',
+      '    return await self.intercept(',
+      '> File "/usr/lib/python3.11/site-packages/text_generation_server/interceptor.py", line 24, in intercept',
+      '    return await response',
+    ].map(stamp);
+    const cut = last(head);
+    assert.equal(cut.engine, 'tgi');
+    assert.equal(cut.outcome, 'crashed');
+    assert.equal(cut.phase, 'warmup');
+    // the RPC's own frame under it names the step
+    const prefill = last([
+      ...head,
+      stamp(
+        '  File "/usr/lib/python3.11/site-packages/text_generation_server/server.py", line 150, in Prefill',
+      ),
+      stamp('    generations, next_batch, timings = self.model.generate_token(batch)'),
+    ]);
+    assert.equal(prefill.phase, 'serving');
+  });
 });
 
 describe('TGI (issue 22): the model initialisation error', () => {

@@ -683,6 +683,34 @@ describe('TensorRT-LLM (issue 22): MPI start-up, native stacks, KV cache and dri
     assert.equal(l.outcome, 'crashed');
   });
 
+  it('a native stack that only a rank under MPI prints says TensorRT-LLM, whatever library the frames are in', () => {
+    // Open MPI's own signal handler (opal/util/stacktrace.c), frames of TensorRT and Python only
+    const opal = last([
+      '[gpu3:5150] [ 6] /usr/lib/x86_64-linux-gnu/libnvinfer.so.10(+0x1a2b3c)[0x7f1234567890]',
+      '[gpu3:5150] [ 7] /usr/local/lib/python3.12/dist-packages/tensorrt/tensorrt.so(+0x4567)[0x7f1234500000]',
+      '[gpu3:5150] [ 8] python3(_PyObject_MakeTpCall+0x2b)[0x5600aa001122]',
+    ]);
+    assert.equal(opal.engine, 'trtllm');
+    assert.equal(opal.outcome, 'crashed');
+    // another reporter's backtrace (UCX's) through the MPI library's entry points
+    const ucx = last([
+      '[gpu3:7:0:7] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x10)',
+      '==== backtrace (tid:      7) ====',
+      ' 0 0x0000000000012345 __sigaction()  ???:0',
+      ' 1 0x0000000000023456 PMPI_Allreduce()  /src/openmpi-4.1/ompi/mpi/c/profile/pallreduce.c:77',
+      ' 2 0x0000000000034567 ompi_coll_base_allreduce()  /src/openmpi-4.1/ompi/mca/coll/base/coll_base_allreduce.c:99',
+    ]);
+    assert.equal(ucx.engine, 'trtllm');
+    // the same reporter's frames with no MPI in them say nothing of the engine
+    const other = analyzeText(
+      [
+        '[gpu3:7:0:7] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x10)',
+        ' 1 0x0000000000023456 some_function()  /src/lib/some.c:77',
+      ].join('\n'),
+    );
+    assert.notEqual(other.engine, 'trtllm');
+  });
+
   it('a KV cache too small for one sequence, and the driver API out of memory, are OOM', () => {
     const kv = last([
       '[TensorRT-LLM][INFO] Allocate 100000000 bytes for k/v cache.',

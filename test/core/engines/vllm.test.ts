@@ -451,3 +451,26 @@ describe('vLLM: lines of a moment the fragment shows alone (issue 22)', () => {
     assert.equal(newer.phase, 'ready');
   });
 });
+
+describe('vLLM: a fragment that starts at clients’ requests refused (issue 22)', () => {
+  // entrypoints/openai/api_server.py serves the OpenAI API only once the engine client is built: a POST to it
+  // answered 4xx/5xx says the HTTP server is up, and no request was answered (the label rules: ready)
+  it('is ready, not serving; one answered 200 makes it serving', () => {
+    const refused = [
+      'INFO:     10.1.2.3:50100 - "POST /v1/chat/completions HTTP/1.1" 500 Internal Server Error',
+      'INFO:     10.1.2.3:50102 - "POST /v1/completions HTTP/1.1" 400 Bad Request',
+    ];
+    const l = last(refused.join('\n'));
+    assert.equal(l.outcome, 'ready');
+    assert.equal(l.phase, 'ready');
+    const s = last(
+      [...refused, 'INFO:     10.1.2.3:50104 - "POST /v1/completions HTTP/1.1" 200 OK'].join('\n'),
+    );
+    assert.equal(s.phase, 'serving');
+  });
+
+  it('a GET refused (a path the server lacks) says nothing of it', () => {
+    const l = last('INFO:     10.1.2.3:50100 - "GET /api/tags HTTP/1.1" 404 Not Found');
+    assert.notEqual(l.phase, 'ready');
+  });
+});

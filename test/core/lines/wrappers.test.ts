@@ -151,6 +151,30 @@ describe('wrappers no one listed', () => {
     assert.equal(b!.msg, 'Engine up');
   });
 
+  it("LocalAI's relay of a backend's output (`DBG GRPC(<model>-<addr>): stderr <line>`): the backend's line is read", () => {
+    const [a, b, c] = read([
+      'api-1  | 9:15AM DBG GRPC(my-model.gguf-127.0.0.1:40001): stderr runtime.goexit()',
+      '11:02PM DBG GRPC(phi-127.0.0.1:35555): stdout llama_model_loader: loaded meta data with 20 key-value pairs',
+      'DBG GRPC(phi-127.0.0.1:35555): stderr         /go/src/runtime/asm_amd64.s:1700 +0x1',
+    ]);
+    assert.equal(a!.msg, 'runtime.goexit()');
+    assert.equal(a!.container, 'api-1');
+    assert.equal(b!.msg, 'llama_model_loader: loaded meta data with 20 key-value pairs');
+    assert.equal(c!.msg, '        /go/src/runtime/asm_amd64.s:1700 +0x1');
+  });
+
+  it("LocalAI's relay: a Go crash dump the backend printed is the backend's crash", () => {
+    const r = analyzeText(
+      [
+        '9:15AM DBG Loading model in memory from file: /models/voice.onnx',
+        '9:15AM DBG GRPC(voice.onnx-127.0.0.1:40001): stderr main.main()',
+        '9:15AM DBG GRPC(voice.onnx-127.0.0.1:40001): stderr runtime.goexit()',
+      ].join('\n'),
+    );
+    assert.equal(r.program, 'localai');
+    assert.equal(r.launches.at(-1)?.outcome, 'crashed');
+  });
+
   it('a custom `LEVEL PID [file.py:N]` format', () => {
     const [l] = read(['ERROR 4321 [model_runner.py:88] Weight file missing']);
     assert.equal(l!.framed, true);

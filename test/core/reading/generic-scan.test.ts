@@ -196,3 +196,49 @@ describe('generic reader in wasm (assembly/generic.ts): the same shape as generi
     compare(scanner, w, Buffer.from([0x61, 0x20, 0x62, 0xc3, 0xa9, 0x20, 0x7f]));
   });
 });
+
+describe('generic reader: lines with a flag or a URL (analyzer.ts flagSafe)', () => {
+  /** The lines the analyzer read in bulk, and its report; the general path's report beside it. */
+  const read = (lines: string[]) => {
+    // a line naming an engine first (a vote: the launch the generic reader reads in)
+    const data = Buffer.from(`llama-server logs below\n${lines.join('\n')}\n`);
+    const a = new LogAnalyzer({ year: 2026 });
+    let bulk = 0;
+    const apply = a.applyRun.bind(a);
+    a.applyRun = (r) => {
+      bulk += r.lines;
+      apply(r);
+    };
+    a.push(data);
+    const general = new LogAnalyzer({ year: 2026, bulk: false });
+    general.push(data);
+    return { bulk, report: a.end(), general: general.end() };
+  };
+  const made = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i));
+
+  it('reads by shape a `--` or `://` line no credential can follow, as the general path reads it', () => {
+    for (const line of [
+      (i: number) => `ran the tool with --seed ${1000 + i} and it finished in ${i}.${i % 10} s`,
+      (i: number) =>
+        `step:${i} done; the notes are at https://example.com/notes/${i}?page=${i % 5} -- see there`,
+    ]) {
+      const { bulk, report, general } = read(made(3000, line));
+      assert.deepEqual(report, general);
+      assert.ok(bulk >= 2500, `${line(1)}: ${bulk} of 3000 lines read in bulk`);
+    }
+  });
+
+  it('leaves to the general path a flag that names a credential, a URL with a user and a password', () => {
+    for (const line of [
+      (i: number) => `ran the tool with --api-key abc${i}def${i * 7} --threads ${i % 7}`,
+      (i: number) => `the token ${i} was refreshed -- retry ${i % 3}`,
+      (i: number) => `fetched redis://worker:s3cr${i}t@cache.local:${6379 + (i % 3)} in ${i} ms`,
+      (i: number) => `fetched https://cache${i}.local/x@${i} at ${i % 60} s`,
+    ]) {
+      const { bulk, report, general } = read(made(1500, line));
+      assert.deepEqual(report, general);
+      assert.equal(bulk, 0, `${line(1)}: ${bulk} lines read in bulk`);
+      assert.ok(!JSON.stringify(report).includes('s3cr1t'));
+    }
+  });
+});

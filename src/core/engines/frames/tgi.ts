@@ -57,8 +57,8 @@ export const TGI_FRAMES: readonly FrameRule[] = [
   ['layers/*.py', 'load*', 'loading_weights'],
   // relay serve
   ['text_generation_server/cli.py', 'serve', null],
-  // relay intercept
-  ['text_generation_server/interceptor.py', 'intercept', null],
+  // override: ExceptionInterceptor.intercept: the shard serves RPCs only once its model is loaded; the f
+  ['text_generation_server/interceptor.py', 'intercept', 'warmup'],
   // relay serve
   ['text_generation_server/server.py', 'serve', null],
 ];

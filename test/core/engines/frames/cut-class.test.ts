@@ -59,6 +59,30 @@ describe('cut tracebacks: the class their innermost frame shows', () => {
     assert.equal(l.failure?.class, 'oom');
   });
 
+  it('vLLM: cut on `raise ValueError(` whose message starts on the next line, the raise site names the class', () => {
+    const v1 = '/opt/venv/lib/python3.11/site-packages/vllm/v1';
+    const p = '(EngineCore_DP0 pid=7) ERROR 02-03 04:05:06 [core.py:700]';
+    const l = last(
+      [
+        `${p}   File "${v1}/core/kv_cache_utils.py", line 1200, in get_kv_cache_configs`,
+        `${p}     _check_enough_kv_cache_memory(`,
+        `${p}   File "${v1}/core/kv_cache_utils.py", line 640, in _check_enough_kv_cache_memory`,
+        `${p}     raise ValueError(`,
+      ].join('\n'),
+    );
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.failure?.class, 'oom');
+    // a raise whose message is on its line is still read by the message
+    const m = last(
+      [
+        'Traceback (most recent call last):',
+        `  File "${v1}/core/kv_cache_utils.py", line 640, in _check_enough_kv_cache_memory`,
+        '    raise ValueError("No available memory for the cache blocks. Try increasing `gpu_memory_utilization`")',
+      ].join('\n'),
+    );
+    assert.equal(m.failure?.class, 'oom');
+  });
+
   it('a launch cut inside prepare_server_args crashed on its arguments', () => {
     const l = last(
       [
