@@ -485,10 +485,21 @@ const signatures: Signature[] = [
     re: /\bserver_context(?:_impl)?::update_slots\(\)|\bserver_queue::start_loop\(\)/,
   },
   {
-    // server.cpp signal handler: a second Ctrl-C while shutting down
+    // server.cpp main's clean_up lambda: after start_loop returns (a stop), and also on the load-failure path
+    // before `exiting due to model loading error`, so it says nothing of how far the launch got
     id: 'shutdown',
     kind: 'shutdown',
-    re: /cleaning up before exit\.\.\.|^Received second interrupt, terminating immediately/,
+    re: /cleaning up before exit\.\.\./,
+  },
+  {
+    // server.cpp signal_handler: a second SIGINT/SIGTERM while the first one's stop is under way. llama-server's
+    // main installs that handler (sigaction SIGINT/SIGTERM) only after load_model returned and it logged `model
+    // loaded` (the HTTP side ready); before, a signal kills the process unprinted. So the server was up.
+    // (llama-cli installs the same handler before its load, but prints its own `Loading model...` spinner.)
+    id: 'second_interrupt',
+    kind: 'shutdown',
+    phase: 'ready',
+    re: /^Received second interrupt, terminating immediately/,
   },
 ];
 

@@ -377,9 +377,13 @@ const signatures: Signature[] = [
     re: /The server socket has failed to (?:listen on|bind to)|The client socket has (?:failed to connect to|timed out after)/,
   },
   {
-    // server/text_generation_server/server.py serve_inner logs this, then re-raises: the traceback follows
+    // server/text_generation_server/server.py serve_inner logs this, then re-raises: the traceback follows. Only
+    // get_model (get_model_with_lora_adapters since 2.x) is inside that try, which builds the model class and reads
+    // its weights (the shard's process group is made in the model's constructor too): the model load, so the
+    // launch got that far even when the traceback under it is cut before the engine's frames
     id: 'init_error',
     kind: 'consequence',
+    phase: 'loading_weights',
     lit: 'Error when initializing model',
     re: /Error when initializing model$/,
   },

@@ -47,13 +47,16 @@ const signatures: Signature[] = [
     // relay it as `Failed to create instance: …`)
     // `maxTokensInPagedKvCache (%d) must be large enough to process at least 1 sequence to completion (i.e. must be
     // larger than beam_width (%d) * tokensPerBlock (%d) * maxBlocksPerSeq (%d))`: the KV cache was sized from the
-    // GPU memory left after the engine (kv_cache_free_gpu_mem_fraction of it) and holds less than one sequence
+    // GPU memory left after the engine (kv_cache_free_gpu_mem_fraction of it) and holds less than one sequence.
+    // The 0.5/0.6 releases (late 2023, batch_manager shipped prebuilt) print the same check without the numbers:
+    // `maxTokensInPagedKvCache must be large enough … (i.e. must be larger than beam_width * tokensPerBlock *
+    // maxBlocksPerSeq)`.
     id: 'kv_cache_too_small',
     kind: 'failure',
     failure: 'oom',
     phase: 'kv_cache',
     lit: 'maxTokensInPagedKvCache',
-    re: /maxTokensInPagedKvCache \(\d+\) must be large enough to process at least 1 sequence/,
+    re: /maxTokensInPagedKvCache(?: \(\d+\))? must be large enough to process at least 1 sequence/,
   },
   ...tritonSignatures(),
   {

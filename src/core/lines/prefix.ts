@@ -65,9 +65,12 @@ const TS_STAMP = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) /;
 /**
  * journalctl's ISO outputs (`-o short-iso`, `short-iso-precise`): `<ISO time> <host> <ident>[<pid>]: `. Not TGI's
  * own frame, which has that shape when its level fills the column (`<ISO time> ERROR text_generation_launcher: `).
+ * The host is left out where the paste dropped it or a tool printed the journal's fields without it
+ * (`<ISO time> <ident>[<pid>]: `, systemd's SYSLOG_IDENTIFIER and _PID, `gemma3.server[2449111]: `): then the pid
+ * in brackets is required, so that an engine line's own `<ISO time> word: ` (a function's name) stays whole.
  */
 const JOURNALD_ISO =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?!(?:TRACE|DEBUG|INFO|WARN|ERROR) )[\w.-]+ [^\s:[]+(?:\[(\d+)\])?: /;
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?!(?:TRACE|DEBUG|INFO|WARN|ERROR) )(?:[\w.-]+ [^\s:[]+(?:\[(\d+)\])?|[\w.@-]+\[(\d+)\]): /;
 /**
  * Slurm's `srun --label` (`-l`): each line after its task number, `<task>: `, right-aligned to the widest
  * (srun's I/O forwarding, `%*d: `). The task is kept as the line's tags (`task3`).
@@ -327,7 +330,7 @@ function peelWrappers(line: LogLine, text: string, ctx: PrefixContext): string {
     let m = JOURNALD_ISO.exec(rest);
     if (m) {
       stampOf(line, ctx, m);
-      if (m[7]) line.pid = Number(m[7]);
+      if (m[7] ?? m[8]) line.pid = Number(m[7] ?? m[8]);
       rest = rest.slice(m[0].length);
       continue;
     }

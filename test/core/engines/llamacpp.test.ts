@@ -648,3 +648,25 @@ describe("llama.cpp: ggml-metal's backend init is the context's, before the KV c
     assert.equal(early.phase, 'args');
   });
 });
+
+describe('llama.cpp (issue 22): a stop under a service manager', () => {
+  it('a second interrupt is a stop of a server that was up, read through journal lines without a host', () => {
+    const l = last([
+      '2026-01-05T08:00:01+01:00 llm.server[1234]: srv    operator(): operator(): cleaning up before exit...',
+      '2026-01-05T08:00:01+01:00 llm.server[1234]: Received second interrupt, terminating immediately.',
+      '2026-01-05T08:00:31+01:00 systemd[1]: llm.server.service: Failed with result timeout.',
+    ]);
+    assert.equal(l.engine, 'llamacpp');
+    assert.equal(l.outcome, 'shutdown');
+    assert.equal(l.phase, 'ready');
+  });
+
+  it('the clean-up line alone says nothing of how far the launch got (also printed when the load failed)', () => {
+    const l = last([
+      'llama_model_load: error loading model: tensor data is not within the file bounds',
+      'srv    operator(): operator(): cleaning up before exit...',
+      'main: exiting due to model loading error',
+    ]);
+    assert.notEqual(l.phase, 'ready');
+  });
+});

@@ -647,3 +647,18 @@ describe('TGI (issue 22): runtime environment and per-request batch errors (synt
     assert.equal(prefill.phase, 'serving');
   });
 });
+
+describe('TGI (issue 22): the model initialisation error', () => {
+  it("serve_inner's `Error when initializing model` is a load that failed, even with its traceback cut short", () => {
+    const l = last([
+      at(1, 'ERROR', 'text_generation_launcher: Error when initializing model'),
+      'Traceback (most recent call last):',
+      '  File "/usr/bin/text-generation-server", line 8, in <module>',
+      '    sys.exit(app())',
+      '  File "/usr/lib/python3.11/site-packages/click/core.py", line 1000, in invoke',
+    ]);
+    assert.equal(l.engine, 'tgi');
+    assert.equal(l.outcome, 'crashed');
+    assert.equal(l.phase, 'loading_weights');
+  });
+});

@@ -717,6 +717,13 @@ describe('TensorRT-LLM (issue 22): MPI start-up, native stacks, KV cache and dri
       '[TensorRT-LLM][ERROR] Assertion failed: maxTokensInPagedKvCache (1024) must be large enough to process at least 1 sequence to completion (i.e. must be larger than beam_width (1) * tokensPerBlock (64) * maxBlocksPerSeq (32))',
     ]);
     assert.equal(kv.failure?.class, 'oom');
+    // 0.5/0.6 (late 2023): the same check without the numbers, relayed by Triton's model load
+    const older = last([
+      '[TensorRT-LLM][INFO] Using 512 tokens in paged KV cache.',
+      'E0101 00:00:01.000001 42 backend_model.cc:634] ERROR: Failed to create instance: unexpected error when creating modelInstanceState: maxTokensInPagedKvCache must be large enough to process at least 1 sequence to completion (i.e. must be larger than beam_width * tokensPerBlock * maxBlocksPerSeq)',
+    ]);
+    assert.equal(older.failure?.class, 'oom');
+    assert.equal(older.phase, 'kv_cache');
     const drv = last([
       '[TensorRT-LLM][INFO] Engine version 0.16.0 found in the config file, assuming engine(s) built by new builder API.',
       '[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] CUDA driver error in cuMemCreate(...): CUDA_ERROR_OUT_OF_MEMORY.',

@@ -28,6 +28,7 @@ const WRAPPERS: Record<string, (line: string, i: number) => string> = {
   'Docker json-file': (l, i) =>
     JSON.stringify({ log: `${l}\n`, stream: 'stderr', time: `2026-03-01T10:00:${two(i)}.123456789Z` }),
   'journalctl -o short-iso': (l, i) => `2026-03-01T10:00:${two(i)}+0000 gpu-node-3 python3[4242]: ${l}`,
+  'journalctl, no host field': (l, i) => `2026-03-01T10:00:${two(i)}+02:00 llm.server[4242]: ${l}`,
   'srun --label': (l, i) => `${String(i % 16).padStart(2)}: ${l}`,
   'moreutils ts': (l, i) => `Mar 01 10:00:${two(i)} ${l}`,
   // Gutters no rule names, found from the head of the file (core/lines/gutter.ts):

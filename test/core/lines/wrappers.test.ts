@@ -100,6 +100,13 @@ describe('wrappers no one listed', () => {
     ]);
     assert.equal(p!.msg, 'api_server.py: error: unrecognized arguments: --metrics-port 8001');
     assert.equal(q!.msg, 'api_server.py: error: unrecognized arguments: --metrics-port 8001');
+    // journal fields printed without the host: the identifier and its pid in brackets
+    const [j, k] = read([
+      '2026-02-01T10:00:01+02:00 llm.server[4242]: srv    operator(): operator(): cleaning up before exit...',
+      '2026-02-01T10:00:01+02:00 main: loading model',
+    ]);
+    assert.deepEqual([j!.msg, j!.pid], ['srv    operator(): operator(): cleaning up before exit...', 4242]);
+    assert.equal(k!.msg, 'main: loading model');
     // TGI's frame has that shape when its level fills the column: it stays TGI's.
     const [t] = read([
       '2025-03-04T05:06:07.100000Z ERROR text_generation_launcher: Method Warmup encountered an error.',
