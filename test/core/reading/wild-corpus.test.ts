@@ -31,6 +31,7 @@ const FLOOR = {
   unseen3e: 0.8,
   unseen3f: 0.7,
   unseen3g: 0.75,
+  unseen3h: 0.55,
 };
 
 function score(dirs: string[]): { cases: number; right: number; misses: string[] } {
@@ -137,6 +138,13 @@ describe('wild corpus of real pastes', () => {
       name: 'the seventh unseen set of 2026-12-03',
       cases: 63,
       floor: FLOOR.unseen3g,
+    },
+    // 37/62 at its first read
+    {
+      dir: 'unseen-2026-12-03h',
+      name: 'the eighth unseen set of 2026-12-03',
+      cases: 62,
+      floor: FLOOR.unseen3h,
     },
   ];
   for (const set of UNSEEN)
